@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Store } from './storage/database.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { installNotFound } from './http/not-found.js';
+import { installValidators } from './http/validators.js';
+import { createRequestGuard } from './http/request-guard.js';
+import { ErrorMessage } from './http/responses.js';
+import { createListContext } from './query/list-engine.js';
+import { createClientsStore } from './clients/clients.store.js';
+import { createRateLimiter } from './clients/rate-limiter.js';
+import { registerProfileRoutes } from './clients/profile.routes.js';
+import { Profile } from './clients/profile.js';
+import { createApiKeysStore } from './api-keys/api-keys.store.js';
+import { createApiKeysService } from './api-keys/api-keys.service.js';
+import { ApiKeyDetails, registerApiKeyRoutes } from './api-keys/api-keys.routes.js';
+import { createCompaniesService } from './companies/companies.service.js';
+import { registerCompanyRoutes } from './companies/companies.routes.js';
+import { Company } from './companies/company.schema.js';
+import { Connection } from './connections/connection.schema.js';
+import { createIntegrationsService, publishIntegrations } from './integrations/integrations.service.js';
+import { registerIntegrationRoutes } from './integrations/integrations.routes.js';
+import { Integration } from './integrations/integration.schema.js';
+import { watchMaintenance } from './operations/maintenance.js';
+import { registerHealthRoutes } from './operations/health.routes.js';
+import { registerOpenApi } from './docs/openapi.js';
+import { registerDocsRoutes } from './docs/docs.routes.js';
+import { VERSION } from './version.js';
+
+export interface AppOptions {
+  store: Store;
+  /** Public base address; when absent it is derived from the listening address once the server listens. */
+  publicUrl?: string;
+  logLevel?: string;
+  bodyLimit?: number;
+  /** How often the maintenance flag is re-read from the store, in ms. */
+  maintenancePollMs?: number;
+}
+
+export interface App {
+  server: FastifyInstance;
+  /** The address this server is reached at (for `redirect` links and documentation references). */
+  publicUrl(): string;
+  /** Listens and fixes the public address if none was configured. Returns the public address. */
+  listen(port: number, host: string): Promise<string>;
+}
+
+/** Builds the HTTP service over an open store. Every module registers its own routes. */
+export async function buildApp(options: AppOptions): Promise<App> {
+  const { store } = options;
+  const { db, dialect } = store;
+  let publicUrl = options.publicUrl ?? 'http://127.0.0.1';
+
+  const server = Fastify({
+    logger: { level: options.logLevel ?? 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    genReqId: () => randomUUID(),
+    bodyLimit: options.bodyLimit ?? 5 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  installValidators(server);
+  const docsUrl = () => `${publicUrl}/docs/errors`;
+  installErrorHandler(server, docsUrl);
+  installNotFound(server);
+  for (const schema of [ErrorMessage, Company, Connection, Profile, ApiKeyDetails, Integration]) server.addSchema(schema);
+  await registerOpenApi(server, VERSION);
+
+  const maintenance = watchMaintenance(db, options.maintenancePollMs ?? 500, (err) => server.log.error({ err }, 'reading maintenance flag failed'));
+  await maintenance.refresh();
+  server.addHook('onClose', async () => maintenance.stop());
+
+  const clients = createClientsStore(db);
+  const apiKeysStore = createApiKeysStore(db);
+  server.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Correlation-Id', request.id);
+  });
+  server.addHook('onRequest', createRequestGuard({ apiKeys: apiKeysStore, rateLimiter: createRateLimiter({ db, clients }), maintenance }));
+
+  const lists = createListContext(db, dialect);
+  const urls = { publicUrl: () => publicUrl };
+  await publishIntegrations(db);
+
+  registerHealthRoutes(server, { db });
+  registerDocsRoutes(server);
+  registerProfileRoutes(server, { clients });
+  registerApiKeyRoutes(server, { apiKeys: createApiKeysService({ db }) });
+  registerCompanyRoutes(server, { companies: createCompaniesService({ db, dialect, lists, ...urls }) });
+  registerIntegrationRoutes(server, { integrations: createIntegrationsService({ db, dialect, lists, ...urls }) });
+
+  return {
+    server,
+    publicUrl: () => publicUrl,
+    async listen(port, host) {
+      await server.listen({ port, host });
+      if (!options.publicUrl) {
+        const address = server.server.address();
+        const actualPort = typeof address === 'object' && address ? address.port : port;
+        const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+        publicUrl = `http://${shownHost}:${actualPort}`;
+      }
+      return publicUrl;
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { loadConfig } from '../config.js';
+import { openStore, type Store } from '../storage/database.js';
+import { migrateToLatest } from '../storage/migrate.js';
+import { createClientsService } from '../clients/clients.service.js';
+import { PLAN_NAMES, type PlanName } from '../clients/plans.js';
+import { setMaintenance } from '../operations/maintenance.js';
+import { ApiError } from '../http/api-error.js';
+
+function isoDate(value: string): string {
+  const time = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time)) throw new InvalidArgumentError('expected an ISO-8601 date, e.g. 2026-01-31T00:00:00Z');
+  return new Date(time).toISOString();
+}
+
+function limit(value: string): number | null {
+  if (value === 'none') return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer or "none"');
+  return n;
+}
+
+async function withStore<T>(action: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(loadConfig().databaseUrl);
+  try {
+    await migrateToLatest(store.db, store.dialect.name);
+    return await action(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+/** The operator's command line; every command reads the store named by DATABASE_URL. */
+export function buildCli(): Command {
+  const program = new Command('ledgerport')
+    .description('Operate a Ledgerport server: clients, API keys, maintenance mode.')
+    .showHelpAfterError()
+    .exitOverride();
+
+  const clients = program.command('clients').description('Manage clients (tenants).');
+  clients
+    .command('create')
+    .description('Create a client and its first API key; prints {"clientId","apiKey"}.')
+    .requiredOption('--name <name>', 'client name')
+    .addOption(new Option('--plan <plan>', 'plan').choices(PLAN_NAMES).default('free-trial'))
+    .option('--created-at <iso-8601>', 'backdate the client (e.g. to test plan expiry)', isoDate)
+    .action(async (opts: { name: string; plan: PlanName; createdAt?: string }) => {
+      if (!opts.name.trim()) throw new InvalidArgumentError('--name must not be empty');
+      const { client, key } = await withStore((store) =>
+        createClientsService({ db: store.db }).create({ name: opts.name.trim(), plan: opts.plan, createdAt: opts.createdAt }),
+      );
+      print({ clientId: client.id, apiKey: key.apiKey });
+    });
+
+  clients
+    .command('list')
+    .description('List clients, one JSON object a line.')
+    .action(async () => {
+      const list = await withStore((store) => createClientsService({ db: store.db }).store.list());
+      for (const c of list) {
+        print({ clientId: c.id, name: c.name, plan: c.plan, createdAt: c.createdAt, dailyQuota: c.dailyQuota, burstLimit: c.burstLimit });
+      }
+    });
+
+  clients
+    .command('limits')
+    .description("Set a client's plan, daily quota and per-second burst limit (\"none\" removes an override).")
+    .requiredOption('--client <id>', 'client id')
+    .addOption(new Option('--plan <plan>', 'plan').choices(PLAN_NAMES))
+    .option('--daily-quota <n|none>', 'requests per UTC day; "none" goes back to the plan default', limit)
+    .option('--burst-limit <n|none>', 'requests per second; "none" for no limit', limit)
+    .action(async (opts: { client: string; plan?: PlanName; dailyQuota?: number | null; burstLimit?: number | null }) => {
+      const found = await withStore((store) =>
+        createClientsService({ db: store.db }).store.setLimits(opts.client, { plan: opts.plan, dailyQuota: opts.dailyQuota, burstLimit: opts.burstLimit }),
+      );
+      if (!found) throw new InvalidArgumentError(`no client with id ${opts.client}`);
+      print({ clientId: opts.client, updated: true });
+    });
+
+  const keys = program.command('keys').description('Manage API keys.');
+  keys
+    .command('create')
+    .description('Issue an API key for a client; prints {"id","apiKey"}.')
+    .requiredOption('--client <id>', 'client id')
+    .option('--expires-at <iso-8601>', 'when the key becomes outdated', isoDate)
+    .action(async (opts: { client: string; expiresAt?: string }) => {
+      const key = await withStore((store) => createClientsService({ db: store.db }).createKey(opts.client, opts.expiresAt));
+      if (!key) throw new InvalidArgumentError(`no client with id ${opts.client}`);
+      print({ id: key.id, apiKey: key.apiKey });
+    });
+
+  program
+    .command('maintenance')
+    .description('Turn maintenance mode on or off for every running server sharing the store (within 2 s).')
+    .argument('<state>', 'on or off')
+    .action(async (state: string) => {
+      if (state !== 'on' && state !== 'off') throw new InvalidArgumentError('state must be "on" or "off"');
+      await withStore((store) => setMaintenance(store.db, state === 'on'));
+      print({ maintenance: state });
+    });
+
+  return program;
+}
+
+/** Runs the CLI; exits non-zero with a message on bad arguments or failures. */
+export async function runCli(argv: string[]): Promise<void> {
+  const program = buildCli();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    const e = err as { code?: string; exitCode?: number; message?: string };
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') process.exit(0);
+    if (e.code?.startsWith('commander.')) process.exit(e.exitCode || 2);
+    const message = err instanceof ApiError ? err.message : err instanceof InvalidArgumentError ? err.message : String(e.message ?? err);
+    process.stderr.write(`ledgerport: ${message}\n`);
+    process.exit(err instanceof InvalidArgumentError ? 2 : 1);
+  }
+}

@@ -1,0 +1,3 @@
+import { runCli } from './cli.js';
+
+await runCli(process.argv.slice(2));

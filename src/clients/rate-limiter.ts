@@ -1,0 +1,91 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { ApiError } from '../http/api-error.js';
+import type { Client, ClientsStore } from './clients.store.js';
+import { getPlan } from './plans.js';
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** When the window ends. */
+  reset: Date;
+}
+
+export const TOO_MANY_REQUESTS = 'You have made too many requests in a given amount of time; please retry later.';
+
+/**
+ * Per-client daily quota and per-second burst limit. Counters live in the store (one atomic upsert per
+ * limited request), so every process sharing the store enforces the same limit.
+ */
+export function createRateLimiter(deps: { db: Kysely<Database>; clients: ClientsStore; now?: () => Date }) {
+  const now = deps.now ?? (() => new Date());
+  let lastSweep = 0;
+
+  async function hit(clientId: string, window: string, expiresAt: Date): Promise<number> {
+    const row = await deps.db
+      .insertInto('rate_counters')
+      .values({ client_id: clientId, window, count: 1, expires_at: expiresAt.toISOString() })
+      .onConflict((oc) => oc.columns(['client_id', 'window']).doUpdateSet({ count: sql`rate_counters.count + 1` }))
+      .returning('count')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async function sweep(at: Date): Promise<void> {
+    if (at.getTime() - lastSweep < 60_000) return;
+    lastSweep = at.getTime();
+    await deps.db.deleteFrom('rate_counters').where('expires_at', '<', at.toISOString()).execute();
+  }
+
+  async function dailyQuota(client: Client): Promise<number | undefined> {
+    if (client.dailyQuota !== null) return client.dailyQuota;
+    const plan = getPlan(client.plan);
+    if (plan.defaultDailyQuota(0) === undefined) return undefined;
+    return plan.defaultDailyQuota(await deps.clients.countLinkedCompanies(client.id));
+  }
+
+  return {
+    /**
+     * Counts one request against the client's limits. Returns the state to report in headers (the daily
+     * quota when there is one, else the burst limit), or undefined when the client has no limit.
+     * Throws 429 when a limit is exceeded.
+     */
+    async consume(client: Client): Promise<RateLimitState | undefined> {
+      const at = now();
+      await sweep(at);
+      let reported: RateLimitState | undefined;
+      if (client.burstLimit !== null) {
+        const second = Math.floor(at.getTime() / 1000);
+        const reset = new Date((second + 1) * 1000);
+        const used = await hit(client.id, `sec:${second}`, reset);
+        reported = { limit: client.burstLimit, remaining: Math.max(0, client.burstLimit - used), reset };
+        if (used > client.burstLimit) throw tooMany(reported, at);
+      }
+      const quota = await dailyQuota(client);
+      if (quota !== undefined) {
+        const day = at.toISOString().slice(0, 10);
+        const reset = new Date(`${day}T00:00:00.000Z`);
+        reset.setUTCDate(reset.getUTCDate() + 1);
+        const used = await hit(client.id, `day:${day}`, reset);
+        reported = { limit: quota, remaining: Math.max(0, quota - used), reset };
+        if (used > quota) throw tooMany(reported, at);
+      }
+      return reported;
+    },
+  };
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    'X-Rate-Limit-Limit': String(state.limit),
+    'X-Rate-Limit-Remaining': String(state.remaining),
+    'X-Rate-Limit-Reset': state.reset.toISOString(),
+  };
+}
+
+function tooMany(state: RateLimitState, at: Date): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((state.reset.getTime() - at.getTime()) / 1000));
+  return new ApiError(429, TOO_MANY_REQUESTS, { headers: { ...rateLimitHeaders(state), 'Retry-After': String(retryAfter) } });
+}

@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { lockClient } from '../clients/clients.store.js';
+
+export interface CompanyRow {
+  id: string;
+  client_id: string;
+  doc: string;
+  last_sync: string | null;
+}
+
+/** Storage of companies. Writes move the client's companies version in the same transaction. */
+export function createCompaniesStore(db: Kysely<Database>) {
+  return {
+    /** The company whoever owns it: callers decide between 403 and 404. */
+    async find(companyId: string): Promise<CompanyRow | undefined> {
+      return db.selectFrom('companies').select(['id', 'client_id', 'doc', 'last_sync']).where('id', '=', companyId).executeTakeFirst();
+    },
+
+    /**
+     * Inserts a company unless the client already holds `maxCompanies`; returns false when at the limit.
+     */
+    async insert(clientId: string, row: { id: string; name: string; created: string; doc: string }, maxCompanies?: number): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        await lockClient(trx, clientId, true);
+        if (maxCompanies !== undefined) {
+          const held = await trx
+            .selectFrom('companies')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('client_id', '=', clientId)
+            .executeTakeFirst();
+          if (Number(held?.n ?? 0) >= maxCompanies) return false;
+        }
+        await trx.insertInto('companies').values({ ...row, client_id: clientId, last_sync: null }).execute();
+        return true;
+      });
+    },
+
+    async update(clientId: string, companyId: string, fields: { name: string; doc: string }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await lockClient(trx, clientId, true);
+        await trx.updateTable('companies').set(fields).where('client_id', '=', clientId).where('id', '=', companyId).execute();
+      });
+    },
+
+    async delete(clientId: string, companyId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await lockClient(trx, clientId, true);
+        await trx.deleteFrom('connections').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
+        await trx.deleteFrom('companies').where('client_id', '=', clientId).where('id', '=', companyId).execute();
+      });
+    },
+
+    /** Stored Connection documents of these companies, oldest first, grouped by company. */
+    async connectionsOf(clientId: string, companyIds: readonly string[]): Promise<Map<string, string[]>> {
+      const byCompany = new Map<string, string[]>();
+      if (companyIds.length === 0) return byCompany;
+      const rows = await db
+        .selectFrom('connections')
+        .select(['company_id', 'doc'])
+        .where('client_id', '=', clientId)
+        .where('company_id', 'in', companyIds)
+        .orderBy('created')
+        .orderBy('id')
+        .execute();
+      for (const row of rows) {
+        const list = byCompany.get(row.company_id) ?? [];
+        list.push(row.doc);
+        byCompany.set(row.company_id, list);
+      }
+      return byCompany;
+    },
+  };
+}
+
+export type CompaniesStore = ReturnType<typeof createCompaniesStore>;

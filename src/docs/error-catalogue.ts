@@ -1,0 +1,98 @@
+/** Every status the API answers with, why, and what to do: the content of /docs/errors. */
+export interface ErrorEntry {
+  status: number;
+  title: string;
+  when: string[];
+  remedy: string;
+  examples: string[];
+}
+
+export const ERROR_CATALOGUE: ErrorEntry[] = [
+  {
+    status: 400,
+    title: 'Bad Request',
+    when: [
+      'A path, query or body value fails validation: `validation.errors` has one item per problem, with `itemId` naming the parameter or field.',
+      '`page` below 1, `pageSize` below 1 or above 5000, or either not an integer.',
+      'A `companyId` (or other id) that is not a GUID.',
+      'A `query` that cannot be parsed (`Error parsing query - Malformed query.`) or names an unknown property (`Error parsing query - Could not resolve property X on <Type>`); a query of 2048 characters or more.',
+      'A body that is not valid JSON, or sent with a content type other than `application/json`.',
+    ],
+    remedy: 'Correct the request as the validation items say; retrying unchanged fails the same way.',
+    examples: ['ValidationException: One or more validation errors occurred.', 'Error parsing query - Malformed query.'],
+  },
+  {
+    status: 401,
+    title: 'Unauthorized',
+    when: ['The `Authorization` header is missing, is not `Basic <base64(apiKey)>`, or carries a key that does not exist (or was deleted).'],
+    remedy: 'Send `Authorization: Basic ` followed by the Base64 encoding of a current API key.',
+    examples: ['Unauthorized'],
+  },
+  {
+    status: 402,
+    title: 'Payment Required',
+    when: [
+      'Free trial: creating a 51st company (`CompanyValidationException: Company limit exceeded`). Delete companies you no longer need and retry.',
+      'Free trial: an hourly sync schedule (`SyncSettingsValidationException: Sync schedule not allowed`).',
+      'Free trial: the account is older than 365 days; every endpoint answers `Payment Required` with `Account expired.`',
+    ],
+    remedy: 'Stay within the plan, or ask the operator to move the client to the standard plan.',
+    examples: ['CompanyValidationException: Company limit exceeded', 'Payment Required'],
+  },
+  {
+    status: 403,
+    title: 'Forbidden',
+    when: ['The API key is outdated (past its expiry).', 'The resource (e.g. a company) belongs to another client.', 'The endpoint is reserved to operators.'],
+    remedy: 'Use a current key of the client that owns the resource.',
+    examples: ['Forbidden: API key <id> is outdated (it expired at <date>); use a current key.'],
+  },
+  {
+    status: 404,
+    title: 'Not Found',
+    when: ['No resource with that id (e.g. `No company was found with ID <id>`).', 'No endpoint at that path.', 'The data type is not supported by the platform (`Datatype <name> not supported by platform(s) <name>`).'],
+    remedy: 'Check the id and the path.',
+    examples: ['No company was found with ID 6b3f8a02-6d1c-4c4b-9a3e-2f1d8f2c7a10'],
+  },
+  {
+    status: 405,
+    title: 'Method Not Allowed',
+    when: ['The path exists but not with this method; the `Allow` header lists the methods it takes.'],
+    remedy: 'Use one of the methods in `Allow`.',
+    examples: ['MethodNotAllowedException: POST is not allowed on /companies/<id>; allowed: GET, HEAD, PUT, PATCH, DELETE.'],
+  },
+  {
+    status: 409,
+    title: 'Conflict',
+    when: ['Creating an 11th API key.', 'Reading a data set that was never requested, or whose first sync has not completed.'],
+    remedy: 'Delete a key first; or request the data set and wait for its sync to complete.',
+    examples: ['ApiKeyLimitException: A client can hold at most 10 API keys; delete one before creating another.'],
+  },
+  {
+    status: 413,
+    title: 'Payload Too Large',
+    when: ['The request body is larger than the server accepts (5 MiB unless the operator sets `BODY_LIMIT`).'],
+    remedy: 'Send a smaller body.',
+    examples: ['PayloadTooLargeException: The request body is larger than this server accepts.'],
+  },
+  {
+    status: 429,
+    title: 'Too Many Requests',
+    when: ['The daily quota (Free trial: 1000 × (1 + companies with a linked connection), reset at 00:00 UTC) or the per-second burst limit is used up. `X-Rate-Limit-*` headers show the quota on every response.'],
+    remedy: 'Wait for the number of seconds in `Retry-After`.',
+    examples: ['You have made too many requests in a given amount of time; please retry later.'],
+  },
+  {
+    status: 500,
+    title: 'Internal Server Error',
+    when: ['Something failed on the server. Nothing internal is disclosed; the failure is logged under the `correlationId`.'],
+    remedy: 'Retry later; if it persists, quote the `correlationId` to the operator.',
+    examples: ['InternalServerError: An unexpected error occurred; please retry later and quote the correlationId if it persists.'],
+  },
+  {
+    status: 503,
+    title: 'Service Unavailable',
+    when: ['The operator put the service in maintenance mode.'],
+    remedy: 'Retry after the number of seconds in `Retry-After`.',
+    examples: ['Service Unavailable: Ledgerport is temporarily offline for maintenance; please retry later.'],
+  },
+];

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+
+/** Generates the OpenAPI 3.1 document from the route schemas (one source for validation, types and docs). */
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Ledgerport API',
+        version,
+        description:
+          'Financial data of companies held on accounting, banking and commerce platforms, wire-compatible with Codat. ' +
+          'Authenticate with `Authorization: Basic <base64(apiKey)>`. Errors: see /docs/errors.',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+      },
+      components: {
+        securitySchemes: {
+          auth_header: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'The word `Basic`, a space, and the Base64 encoding of your API key.',
+          },
+        },
+      },
+      security: [{ auth_header: [] }],
+    },
+    refResolver: {
+      // Named schemas keep their names as component keys.
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+    transform: ({ schema, url, route }) => {
+      const isPublic = (route.config as { public?: boolean } | undefined)?.public;
+      const out = { ...(schema ?? {}) } as Record<string, unknown>;
+      if (isPublic) out.security = [];
+      return { schema: out as never, url };
+    },
+  });
+}

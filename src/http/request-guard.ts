@@ -1,0 +1,67 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './api-error.js';
+import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
+import { hashApiKey, hashesEqual, parseBasicAuthorization } from '../api-keys/key-material.js';
+import type { Client } from '../clients/clients.store.js';
+import { getPlan, isAccountExpired } from '../clients/plans.js';
+import { rateLimitHeaders, type RateLimiter } from '../clients/rate-limiter.js';
+import { MAINTENANCE_RETRY_AFTER_SECONDS, type MaintenanceWatch } from '../operations/maintenance.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The calling client, set by the request guard on authenticated routes. */
+    client?: Client;
+  }
+  interface FastifyContextConfig {
+    /** No API key needed (health, documentation, the hosted Link page). */
+    public?: boolean;
+    /** Answers even during maintenance (health checks). */
+    health?: boolean;
+  }
+}
+
+/** The authenticated client of a request on a non-public route. */
+export function callerOf(request: FastifyRequest): Client {
+  if (!request.client) throw new Error('route is public: no client');
+  return request.client;
+}
+
+/**
+ * Runs before every route, in this order: maintenance (503), authentication (401, 403 for an outdated key),
+ * account expiry (402), then rate limits (429). Unknown paths skip authentication so they answer 404/405.
+ */
+export function createRequestGuard(deps: {
+  apiKeys: ApiKeysStore;
+  rateLimiter: RateLimiter;
+  maintenance: MaintenanceWatch;
+  now?: () => Date;
+}) {
+  const now = deps.now ?? (() => new Date());
+  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const config = request.routeOptions.config ?? {};
+    if (deps.maintenance.isOn() && !config.health) {
+      throw new ApiError(503, 'Service Unavailable: Ledgerport is temporarily offline for maintenance; please retry later.', {
+        headers: { 'Retry-After': String(MAINTENANCE_RETRY_AFTER_SECONDS) },
+      });
+    }
+    if (config.public || request.is404) return;
+
+    const key = parseBasicAuthorization(request.headers.authorization);
+    const hash = key === undefined ? undefined : hashApiKey(key);
+    const owner = hash === undefined ? undefined : await deps.apiKeys.findOwner(hash);
+    if (!owner || !hash || !hashesEqual(owner.keyHash, hash)) {
+      throw new ApiError(401, 'Unauthorized', { headers: { 'WWW-Authenticate': 'Basic realm="Ledgerport"' } });
+    }
+    const at = now();
+    if (owner.expiresAt !== null && Date.parse(owner.expiresAt) <= at.getTime()) {
+      throw new ApiError(403, `Forbidden: API key ${owner.keyId} is outdated (it expired at ${owner.expiresAt}); use a current key.`);
+    }
+    const client = owner.client;
+    if (isAccountExpired(getPlan(client.plan), client.createdAt, at)) {
+      throw new ApiError(402, 'Payment Required', { validation: [{ message: 'Account expired.' }] });
+    }
+    request.client = client;
+    const state = await deps.rateLimiter.consume(client);
+    if (state) reply.headers(rateLimitHeaders(state));
+  };
+}

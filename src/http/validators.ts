@@ -1,0 +1,31 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+
+/**
+ * Route schema validation. Path and query parameters are text on the wire, so they are coerced to the
+ * declared types; JSON bodies are not, so a wrong type in a body is a 400 rather than silently converted.
+ * All errors are collected, so a bad request gets one validation item per problem.
+ */
+export function installValidators(app: FastifyInstance): void {
+  const common = { allErrors: true, useDefaults: true, strict: false } as const;
+  const forParameters = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }));
+  const forBodies = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }));
+  const cache = new WeakMap<object, ValidateFunction>();
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? forBodies : forParameters;
+    const key = schema as object;
+    let validate = cache.get(key);
+    if (!validate) {
+      // Named schemas are shared with the OpenAPI document; compile a copy without the id so that
+      // one schema can validate several routes.
+      const { $id: _id, ...anonymous } = schema as FastifySchema & { $id?: string };
+      validate = ajv.compile(anonymous);
+      cache.set(key, validate);
+    }
+    return validate;
+  });
+  // Responses are either stored JSON text sent as-is or small objects built to their schema:
+  // response schemas document the API; they are not a second serializer.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+}

@@ -1,0 +1,78 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { SqlDialect } from '../storage/dialect.js';
+import { notFound } from '../http/api-error.js';
+import type { PageRequest } from '../http/paging.js';
+import { listPage, type ListContext } from '../query/list-engine.js';
+import { resolverFromSchema } from '../query/schema-resolver.js';
+import { PLATFORMS, stableGuid, type PlatformInfo } from '../connectors/registry.js';
+import { Integration } from './integration.schema.js';
+
+/** The stored Integration document of a platform (without `logoUrl`, which depends on the public address). */
+export function integrationDoc(platform: PlatformInfo): string {
+  return JSON.stringify({
+    key: platform.key,
+    name: platform.name,
+    enabled: true,
+    sourceId: stableGuid(`source:${platform.key}`),
+    sourceType: platform.sourceType,
+    integrationId: stableGuid(`integration:${platform.key}`),
+    isOfflineConnector: false,
+    isBeta: false,
+    dataProvidedBy: 'Ledgerport',
+    datatypeFeatures: platform.dataTypes.map((dataType) => ({
+      dataType,
+      supportedFeatures: [{ featureType: 'Get', featureState: 'Release' }],
+    })),
+  });
+}
+
+/** Copies the connector registry into the store so the list engine can page and query it. */
+export async function publishIntegrations(db: Kysely<Database>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const [position, platform] of PLATFORMS.entries()) {
+      const doc = integrationDoc(platform);
+      await trx
+        .insertInto('integrations')
+        .values({ key: platform.key, position, doc })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ position, doc }))
+        .execute();
+    }
+    await trx.deleteFrom('integrations').where('key', 'not in', PLATFORMS.map((p) => p.key)).execute();
+  });
+}
+
+export function integrationLogoUrl(publicUrl: string, key: string): string {
+  return `${publicUrl}/integrations/${key}/logo.svg`;
+}
+
+/** Reading the platforms this server has. */
+export function createIntegrationsService(deps: { db: Kysely<Database>; dialect: SqlDialect; lists: ListContext; publicUrl: () => string }) {
+  const overrides = { key: { type: 'string' as const, exact: true, expr: sql`integrations.key` } };
+  const resource = { typeName: 'Integration', resolve: resolverFromSchema(Integration, 'doc', deps.dialect, overrides) };
+  const serve = (row: { key: string; doc: string }) =>
+    `${row.doc.slice(0, -1)},"logoUrl":${JSON.stringify(integrationLogoUrl(deps.publicUrl(), row.key))}}`;
+
+  return {
+    async list(page: PageRequest): Promise<{ records: string[]; totalResults: number }> {
+      const result = await listPage<{ key: string; doc: string }>(deps.lists, {
+        from: sql`integrations`,
+        scope: sql`1 = 1`,
+        resource,
+        select: sql`integrations.key, integrations.doc`,
+        tiebreak: [sql`integrations.position`],
+        // The table changes only at start, when the registry is published.
+        countKey: 'integrations',
+      }, page);
+      return { records: result.rows.map(serve), totalResults: result.totalResults };
+    },
+
+    async get(key: string): Promise<string> {
+      const row = await deps.db.selectFrom('integrations').select(['key', 'doc']).where('key', '=', key).executeTakeFirst();
+      if (!row) throw notFound(`IntegrationNotFoundException: No integration was found with key ${key}`);
+      return serve(row);
+    },
+  };
+}
+
+export type IntegrationsService = ReturnType<typeof createIntegrationsService>;

@@ -1,0 +1,98 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { SqlDialect } from '../storage/dialect.js';
+import { ApiError } from '../http/api-error.js';
+import type { PageRequest } from '../http/paging.js';
+import { CountCache } from './count-cache.js';
+import type { QueryableResource } from './properties.js';
+import { parseQuery, QuerySyntaxError } from './query-parser.js';
+import { compileQuery, QuerySemanticError } from './query-compiler.js';
+import { compileOrderBy } from './order-by.js';
+
+/** One listable collection: where its rows are, who may see them, and how a row is served. */
+export interface ListSource {
+  /** FROM clause (a table name, possibly with an alias). */
+  from: RawBuilder<unknown>;
+  /** Condition that scopes the rows to the caller (client first). */
+  scope: RawBuilder<unknown>;
+  resource: QueryableResource;
+  /** The select list; rows come back with these columns (usually the served JSON text as `doc`). */
+  select: RawBuilder<unknown>;
+  /** Final ORDER BY terms that make the order total (and so paging stable). */
+  tiebreak: RawBuilder<unknown>[];
+  /** Identifies the scope and its data version; counts are cached under it. Omit to count every time. */
+  countKey?: string;
+}
+
+export interface ListResult<Row> {
+  rows: Row[];
+  totalResults: number;
+}
+
+/** What the list engine reads with: the store, its dialect and the count cache of this server. */
+export interface ListContext {
+  db: Kysely<any>;
+  dialect: SqlDialect;
+  counts: CountCache;
+}
+
+export function createListContext(db: Kysely<any>, dialect: SqlDialect): ListContext {
+  return { db, dialect, counts: new CountCache() };
+}
+
+/** Runs a paged, filtered, ordered read of a list. Query errors become 400s with the documented bodies. */
+export async function listPage<Row = { doc: string }>(
+  ctx: ListContext,
+  source: ListSource,
+  request: PageRequest,
+): Promise<ListResult<Row>> {
+  const { db, dialect } = ctx;
+  const where = request.query ? sql`${source.scope} AND ${compileFilter(request.query, source.resource, dialect)}` : source.scope;
+  const order = [...(request.orderBy ? compileOrdering(request.orderBy, source) : []), ...source.tiebreak];
+  const offset = (request.page - 1) * request.pageSize;
+
+  const totalResults = await countRows(ctx, source, where, request.query);
+  if (offset >= totalResults) return { rows: [], totalResults };
+  const { rows } = await sql<Row>`SELECT ${source.select} FROM ${source.from} WHERE ${where}
+    ORDER BY ${sql.join(order)} LIMIT ${request.pageSize} OFFSET ${offset}`.execute(db);
+  return { rows, totalResults };
+}
+
+async function countRows(ctx: ListContext, source: ListSource, where: RawBuilder<unknown>, query?: string): Promise<number> {
+  const { db, counts } = ctx;
+  const key = source.countKey === undefined ? undefined : `${source.countKey}\u0000${query ?? ''}`;
+  const cached = key === undefined ? undefined : counts.get(key);
+  if (cached !== undefined) return cached;
+  const { rows } = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${source.from} WHERE ${where}`.execute(db);
+  const n = Number(rows[0]?.n ?? 0);
+  if (key !== undefined) counts.set(key, n);
+  return n;
+}
+
+/** Compiles a filter in the query language; errors become 400s naming `parameter`. */
+export function compileFilter(
+  text: string,
+  resource: QueryableResource,
+  dialect: SqlDialect,
+  parameter = 'query',
+): RawBuilder<unknown> {
+  try {
+    return compileQuery(parseQuery(text), resource, dialect);
+  } catch (err) {
+    throw queryError(err, parameter);
+  }
+}
+
+function compileOrdering(orderBy: string, source: ListSource): RawBuilder<unknown>[] {
+  try {
+    return compileOrderBy(orderBy, source.resource);
+  } catch (err) {
+    throw queryError(err, 'orderBy');
+  }
+}
+
+function queryError(err: unknown, parameter: string): unknown {
+  if (!(err instanceof QuerySyntaxError) && !(err instanceof QuerySemanticError)) return err;
+  return new ApiError(400, `Error parsing ${parameter} - ${err.message}`, {
+    validation: [{ itemId: parameter, message: err.message, validatorName: parameter === 'orderBy' ? 'OrderByParser' : 'QueryParser' }],
+  });
+}

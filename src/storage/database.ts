@@ -13,8 +13,6 @@ export interface Store {
 }
 
 export interface StoreOptions {
-  /** Postgres only: the schema to use (tests isolate themselves this way). Created if missing. */
-  pgSchema?: string;
   /** Postgres only: pool size. */
   poolSize?: number;
 }
@@ -49,25 +47,11 @@ function openSqlite(file: string): Store {
   return { db, dialect: createSqlDialect('sqlite'), close: () => db.destroy() };
 }
 
-async function openPostgres(url: string, options: StoreOptions): Promise<Store> {
+function openPostgres(url: string, options: StoreOptions): Store {
   // int8 (COUNT, bigserial) arrives as text by default; our counts fit easily in a double.
   pg.types.setTypeParser(20, (value: string) => Number(value));
-  const schema = options.pgSchema;
-  if (schema) {
-    if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    } finally {
-      await admin.end();
-    }
-  }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    options: schema ? `-c search_path=${schema}` : undefined,
-  });
+  // A schema other than `public` can be chosen in the URL: `?options=-c%20search_path%3Dmyschema`.
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: createSqlDialect('postgres'), close: () => db.destroy() };
 }

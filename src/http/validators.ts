@@ -25,6 +25,8 @@ export function installValidators(app: FastifyInstance): void {
     }
     return validate;
   });
+  // The API speaks JSON only: any other body type is refused (400) rather than parsed as text.
+  app.removeContentTypeParser('text/plain');
   // Responses are either stored JSON text sent as-is or small objects built to their schema:
   // response schemas document the API; they are not a second serializer.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

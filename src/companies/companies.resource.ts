@@ -31,8 +31,8 @@ export function companiesResource(dialect: SqlDialect): QueryableResource {
     resolve(path) {
       if (path[0] === 'tags' && path.length === 2) return { type: 'string', expr: dialect.jsonText('doc', path) };
       if (path[0] === 'dataConnections' && path.length === 2) {
+        if (!Object.hasOwn(connectionColumns, path[1])) return undefined;
         const def = connectionColumns[path[1]];
-        if (!def) return undefined;
         return {
           ...def,
           sortable: false,

@@ -100,8 +100,12 @@ function relate(
   }
 }
 
-/** Case-insensitive substring match; LIKE wildcards in the value are escaped so they match literally. */
+/**
+ * Case-insensitive substring match; LIKE wildcards in the value are escaped so they match literally.
+ * The pattern is lowered by the database, like the column: SQLite's lower() folds ASCII only, so a
+ * pattern lowered in JavaScript would never match non-ASCII capitals (`name~École`).
+ */
 function contains(expr: RawBuilder<unknown>, raw: string): RawBuilder<unknown> {
-  const pattern = `%${raw.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql`(lower(${expr}) LIKE ${pattern} ESCAPE '\\')`;
+  const pattern = `%${raw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`(lower(${expr}) LIKE lower(${pattern}) ESCAPE '\\')`;
 }

@@ -24,8 +24,9 @@ export function resolverFromSchema(
   overrides: Record<string, PropertyDef> = {},
 ): PropertyResolver {
   return (path) => {
-    const override = overrides[path.join('.')];
-    if (override) return override;
+    // Own keys only: a path such as `constructor` must not find Object.prototype members.
+    const dotted = path.join('.');
+    if (Object.hasOwn(overrides, dotted)) return overrides[dotted];
     let node: JsonSchema | undefined = schema as JsonSchema;
     for (const key of path) {
       node = unwrapNullable(node);

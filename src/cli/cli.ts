@@ -13,8 +13,10 @@ function isoDate(value: string): string {
   return new Date(time).toISOString();
 }
 
-function limit(value: string): number | null {
-  if (value === 'none') return null;
+// Commander turns a parser's null into '' (and '' into an integer column breaks both stores), so "none" is
+// kept as a word here and mapped to null in the action.
+function limit(value: string): number | 'none' {
+  if (value === 'none') return 'none';
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer or "none"');
   return n;
@@ -71,10 +73,10 @@ export function buildCli(): Command {
     .addOption(new Option('--plan <plan>', 'plan').choices(PLAN_NAMES))
     .option('--daily-quota <n|none>', 'requests per UTC day; "none" goes back to the plan default', limit)
     .option('--burst-limit <n|none>', 'requests per second; "none" for no limit', limit)
-    .action(async (opts: { client: string; plan?: PlanName; dailyQuota?: number | null; burstLimit?: number | null }) => {
-      const found = await withStore((store) =>
-        createClientsService({ db: store.db }).store.setLimits(opts.client, { plan: opts.plan, dailyQuota: opts.dailyQuota, burstLimit: opts.burstLimit }),
-      );
+    .action(async (opts: { client: string; plan?: PlanName; dailyQuota?: number | 'none'; burstLimit?: number | 'none' }) => {
+      const unset = (value: number | 'none' | undefined) => (value === 'none' ? null : value);
+      const limits = { plan: opts.plan, dailyQuota: unset(opts.dailyQuota), burstLimit: unset(opts.burstLimit) };
+      const found = await withStore((store) => createClientsService({ db: store.db }).store.setLimits(opts.client, limits));
       if (!found) throw new InvalidArgumentError(`no client with id ${opts.client}`);
       print({ clientId: opts.client, updated: true });
     });
@@ -112,7 +114,8 @@ export async function runCli(argv: string[]): Promise<void> {
   } catch (err) {
     const e = err as { code?: string; exitCode?: number; message?: string };
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') process.exit(0);
-    if (e.code?.startsWith('commander.')) process.exit(e.exitCode || 2);
+    // Commander has already printed its own parse errors; an InvalidArgumentError thrown by an action has not.
+    if (e.code?.startsWith('commander.') && !(err instanceof InvalidArgumentError)) process.exit(e.exitCode || 2);
     const message = err instanceof ApiError ? err.message : err instanceof InvalidArgumentError ? err.message : String(e.message ?? err);
     process.stderr.write(`ledgerport: ${message}\n`);
     process.exit(err instanceof InvalidArgumentError ? 2 : 1);

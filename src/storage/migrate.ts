@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import type { DialectName } from './dialect.js';
 import * as initial from './migrations/0001-initial.js';
@@ -17,6 +17,11 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName
       return out;
     },
   };
-  const { error } = await new Migrator({ db, provider }).migrateToLatest();
+  // On Postgres, pin Kysely's own tables to the schema this connection works in (the `search_path` of the
+  // URL). Unpinned, Kysely's existence check matches its tables in *any* schema of the database, so a second
+  // store in another schema of the same database skips creating them and then fails on the missing lock table.
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ schema: string | null }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema ?? undefined : undefined;
+  const { error } = await new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) }).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../http/responses.js';
@@ -17,6 +17,8 @@ export const ApiKeyDetails = Type.Object(
   },
   { $id: 'ApiKeyDetails' },
 );
+
+const CreateApiKey = Type.Object({ name: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])) });
 
 export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiKeysService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -38,7 +40,9 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
       summary: 'Create an API key',
       description: `The response is the only time the key is shown. At most ${MAX_API_KEYS} keys: the next answers 409.`,
       tags,
-      body: Type.Optional(Type.Object({ name: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])) })),
+      // The body is optional (`Type.Optional` alone does not make a root schema accept an absent body, which
+      // is validated as null): no body, as the official SDK sends for `createApiKey()`, creates an unnamed key.
+      body: Type.Unsafe<Static<typeof CreateApiKey> | null>({ ...CreateApiKey, type: ['object', 'null'] }),
       response: { 201: Type.Ref(ApiKeyDetails), ...errorResponses(409) },
     },
   }, async (request, reply) => {

@@ -27,6 +27,15 @@ export function installValidators(app: FastifyInstance): void {
   });
   // The API speaks JSON only: any other body type is refused (400) rather than parsed as text.
   app.removeContentTypeParser('text/plain');
+  // An empty body labelled application/json is no body: the official SDK sends exactly that when an optional
+  // body is left out (e.g. `settings.createApiKey()`). The route's body schema then decides whether one was
+  // required. Anything else goes through Fastify's own JSON parser (malformed JSON stays a 400).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
   // Responses are either stored JSON text sent as-is or small objects built to their schema:
   // response schemas document the API; they are not a second serializer.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

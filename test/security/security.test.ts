@@ -1,0 +1,399 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { basicAuth, http, startTestServer, type HttpResult, type TestClient } from '../helpers/test-server.js';
+import { expectErrorBody } from '../helpers/error-body.js';
+import { createClientsService } from '../../src/clients/clients.service.js';
+
+/**
+ * The shared security suite. Endpoints are enumerated from the server's own OpenAPI document, so every
+ * authenticated endpoint added later is covered without editing this file.
+ */
+
+type JsonSchema = Record<string, any>;
+interface OpenApiDoc {
+  paths: Record<string, Record<string, any>>;
+  security?: unknown[];
+  components?: { schemas?: Record<string, JsonSchema> };
+}
+interface Endpoint {
+  method: string;
+  /** The OpenAPI path template, e.g. `/companies/{companyId}`. */
+  template: string;
+  operationId?: string;
+  /** Path parameter names, in order. */
+  pathParams: string[];
+  /** Required query parameters and their schemas. */
+  requiredQuery: { name: string; schema: JsonSchema }[];
+  /** A plausible JSON body, when the operation takes one. */
+  body?: unknown;
+  /** The 2xx codes the document declares. */
+  successCodes: number[];
+}
+
+/** Endpoints that exist today; the enumeration must find at least these. */
+const KNOWN_ENDPOINTS = [
+  'GET /companies',
+  'POST /companies',
+  'GET /companies/{companyId}',
+  'PUT /companies/{companyId}',
+  'PATCH /companies/{companyId}',
+  'DELETE /companies/{companyId}',
+  'GET /profile',
+  'PUT /profile',
+  'GET /apiKeys',
+  'POST /apiKeys',
+  'DELETE /apiKeys/{apiKeyId}',
+  'GET /integrations',
+  'GET /integrations/{platformKey}',
+];
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'patch', 'trace'];
+
+// ---- Enumeration (at collection time, so each endpoint gets its own named tests) ----
+
+const server = await startTestServer();
+afterAll(() => server.close());
+
+const docResponse = await http<OpenApiDoc>(server, 'GET', '/openapi.json');
+if (docResponse.status !== 200 || !docResponse.body?.paths) {
+  throw new Error(`GET /openapi.json answered ${docResponse.status}: cannot enumerate endpoints`);
+}
+const doc = docResponse.body;
+const publicOperations: string[] = [];
+const endpoints: Endpoint[] = enumerate(doc);
+
+function resolve(schema: JsonSchema | undefined): JsonSchema {
+  let current = schema ?? {};
+  for (let i = 0; i < 20 && typeof current.$ref === 'string'; i++) {
+    const name = decodeURIComponent(current.$ref.replace(/^#\/components\/schemas\//, ''));
+    const target = doc.components?.schemas?.[name];
+    if (!target) throw new Error(`unresolved $ref ${current.$ref}`);
+    current = target;
+  }
+  return current;
+}
+
+function enumerate(openapi: OpenApiDoc): Endpoint[] {
+  const found: Endpoint[] = [];
+  for (const [template, item] of Object.entries(openapi.paths)) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const label = `${method.toUpperCase()} ${template}`;
+      const security = op.security ?? openapi.security ?? [];
+      if (Array.isArray(security) && security.length === 0) {
+        publicOperations.push(label);
+        continue;
+      }
+      const parameters: any[] = [...(item.parameters ?? []), ...(op.parameters ?? [])];
+      const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const requiredQuery = parameters.filter((p) => p.in === 'query' && p.required).map((p) => ({ name: p.name, schema: resolve(p.schema) }));
+      const content = op.requestBody?.content?.['application/json'];
+      const body = ['POST', 'PUT', 'PATCH'].includes(method.toUpperCase()) ? sampleOf(content?.schema ?? { type: 'object' }) : undefined;
+      const successCodes = Object.keys(op.responses ?? {}).map(Number).filter((c) => c >= 200 && c < 300);
+      found.push({ method: method.toUpperCase(), template, operationId: op.operationId, pathParams, requiredQuery, body, successCodes });
+    }
+  }
+  return found;
+}
+
+/** A small valid instance of a JSON schema: required properties only, the simplest value of each. */
+function sampleOf(input: JsonSchema, depth = 0): unknown {
+  const schema = resolve(input);
+  if (depth > 8) return undefined;
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if ('default' in schema && schema.default !== undefined) return schema.default;
+  for (const key of ['anyOf', 'oneOf']) {
+    if (Array.isArray(schema[key])) {
+      const option = schema[key].find((s: JsonSchema) => resolve(s).type !== 'null') ?? schema[key][0];
+      return sampleOf(option, depth + 1);
+    }
+  }
+  if (Array.isArray(schema.allOf)) return Object.assign({}, ...schema.allOf.map((s: JsonSchema) => sampleOf(s, depth + 1)));
+  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object':
+    case undefined: {
+      const out: Record<string, unknown> = {};
+      for (const name of schema.required ?? []) out[name] = sampleOf(schema.properties?.[name] ?? {}, depth + 1);
+      return out;
+    }
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => sampleOf(schema.items ?? {}, depth + 1));
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? schema.exclusiveMinimum ?? 1;
+    case 'boolean':
+      return false;
+    case 'string':
+      return sampleString(schema);
+    default:
+      return null;
+  }
+}
+
+function sampleString(schema: JsonSchema): string {
+  switch (schema.format) {
+    case 'uuid':
+      return randomUUID();
+    case 'date-time':
+      return new Date().toISOString();
+    case 'date':
+      return new Date().toISOString().slice(0, 10);
+    case 'uri':
+    case 'url':
+      return 'https://example.com/security-suite';
+    case 'email':
+      return 'security@example.com';
+  }
+  const candidates = ['Security suite', 'https://example.com/security-suite', 'abcd', 'x', ''];
+  const fits = (s: string) =>
+    s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity) && (!schema.pattern || new RegExp(schema.pattern).test(s));
+  return candidates.find(fits) ?? 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+}
+
+// ---- Fixtures ----
+
+const clientA = await server.newClient({ name: 'Client A' });
+const clientB = await server.newClient({ name: 'Client B' });
+const clientsService = createClientsService({ db: server.store.db });
+
+async function createCompany(client: TestClient, name: string, tags: Record<string, string> = {}): Promise<{ id: string; name: string }> {
+  const res = await http(server, 'POST', '/companies', { auth: client.auth, body: { name, tags } });
+  if (res.status !== 200) throw new Error(`creating a company answered ${res.status}: ${res.text}`);
+  return res.body;
+}
+
+/** Client A's company every negative request points at; it must come out unchanged. */
+const companyOfA = await createCompany(clientA, 'A target company', { owner: 'client-a' });
+const companyOfB = await createCompany(clientB, 'B own company', { owner: 'client-b' });
+
+/** A key of client A that expired yesterday. */
+const outdatedKey = await clientsService.createKey(clientA.clientId, new Date(Date.now() - 86_400_000).toISOString());
+if (!outdatedKey) throw new Error('could not create the outdated key');
+
+/** A key that belongs to nobody. */
+const unknownKey = randomBytes(30).toString('base64url').slice(0, 40);
+
+/** Every raw key the suite uses: none of them may ever appear in an error response. */
+const secrets = new Set<string>([clientA.apiKey, clientB.apiKey, outdatedKey.apiKey, unknownKey]);
+
+/** Fills a path template: companyId → a company of A, platformKey → mqjo, any other id → a GUID (or the given ids). */
+function pathFor(endpoint: Endpoint, ids: Record<string, string> = {}): string {
+  const values: Record<string, string> = { companyId: companyOfA.id, platformKey: 'mqjo', ...ids };
+  let path = endpoint.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? randomUUID()));
+  if (endpoint.requiredQuery.length > 0) {
+    const query = endpoint.requiredQuery.map((q) => `${encodeURIComponent(q.name)}=${encodeURIComponent(String(sampleOf(q.schema)))}`);
+    path += `?${query.join('&')}`;
+  }
+  return path;
+}
+
+function call(endpoint: Endpoint, auth: string | undefined, ids?: Record<string, string>): Promise<HttpResult> {
+  return http(server, endpoint.method, pathFor(endpoint, ids), { auth, body: endpoint.body });
+}
+
+/** No key, in any form, is echoed back: not in the body, not in a header. */
+function expectNoSecrets(res: HttpResult): void {
+  const headerText = [...res.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n');
+  for (const key of secrets) {
+    for (const form of [key, Buffer.from(key).toString('base64')]) {
+      expect(res.text, 'an API key was echoed in the response body').not.toContain(form);
+      expect(headerText, 'an API key was echoed in a response header').not.toContain(form);
+    }
+  }
+}
+
+function expectUnauthorized(res: HttpResult): void {
+  expectErrorBody(res, 401, { error: 'Unauthorized' });
+  expect(res.headers.get('www-authenticate')).toMatch(/^Basic\b/);
+  expectNoSecrets(res);
+}
+
+const label = (e: Endpoint) => `${e.method} ${e.template}`;
+const companyEndpoints = endpoints.filter((e) => e.pathParams.includes('companyId'));
+
+// ---- Tests ----
+
+describe('endpoint enumeration', () => {
+  it('finds at least every authenticated endpoint known today, from GET /openapi.json', () => {
+    const found = endpoints.map(label);
+    for (const known of KNOWN_ENDPOINTS) expect(found, `enumeration lost ${known}`).toContain(known);
+    expect(endpoints.length).toBeGreaterThanOrEqual(KNOWN_ENDPOINTS.length);
+    expect(companyEndpoints.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('treats only operations marked `security: []` as public, and none of the known ones', () => {
+    for (const known of KNOWN_ENDPOINTS) expect(publicOperations).not.toContain(known);
+    expect(doc.security, 'the document must require a key by default').toEqual([expect.any(Object)]);
+  });
+});
+
+describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, endpoint) => {
+  it('answers 401 without an Authorization header', async () => {
+    expectUnauthorized(await call(endpoint, undefined));
+  });
+
+  it('answers 401 for malformed Authorization headers', async () => {
+    const malformed = [
+      'Bearer x',
+      'Basic !!!',
+      'Basic',
+      'Basic ',
+      `Basic ${Buffer.from('').toString('base64')}`,
+      `Basic ${Buffer.from('x'.repeat(500)).toString('base64')}`,
+      `Bearer ${clientA.apiKey}`,
+      `Bearer ${Buffer.from(clientA.apiKey).toString('base64')}`,
+      clientA.apiKey,
+      Buffer.from(clientA.apiKey).toString('base64'),
+      `Digest ${Buffer.from(clientA.apiKey).toString('base64')}`,
+      `Basic ${clientA.apiKey}!`,
+    ];
+    for (const header of malformed) {
+      const res = await call(endpoint, header);
+      expect(res.status, `Authorization: ${header}`).toBe(401);
+      expectUnauthorized(res);
+    }
+  });
+
+  it('answers 401 for an unknown key', async () => {
+    expectUnauthorized(await call(endpoint, basicAuth(unknownKey)));
+  });
+
+  it('answers 403 for an outdated key, naming the key as outdated', async () => {
+    const res = await call(endpoint, basicAuth(outdatedKey.apiKey));
+    const body = expectErrorBody(res, 403);
+    expect(body.error).toContain(outdatedKey.id);
+    expect(body.error).toMatch(/outdated/i);
+    expectNoSecrets(res);
+  });
+
+  if (endpoint.pathParams.includes('companyId')) it("answers 403 to client B's valid key on client A's company", async () => {
+    const res = await call(endpoint, clientB.auth);
+    const body = expectErrorBody(res, 403);
+    expect(body.error).toContain(companyOfA.id);
+    expectNoSecrets(res);
+  });
+
+  it("accepts client A's own valid key (the control: the failures above come from authentication)", async () => {
+    const ids: Record<string, string> = {};
+    // Fresh resources, so that writes and deletes touch nothing the other tests rely on.
+    if (endpoint.pathParams.includes('companyId')) ids.companyId = (await createCompany(clientA, `Control ${endpoint.method}`)).id;
+    if (endpoint.pathParams.includes('apiKeyId')) {
+      const key = await clientsService.createKey(clientA.clientId);
+      secrets.add(key!.apiKey);
+      ids.apiKeyId = key!.id;
+    }
+    const known = new Set(['companyId', 'apiKeyId', 'platformKey']);
+    const res = await call(endpoint, clientA.auth, ids);
+    if (endpoint.pathParams.some((p) => !known.has(p)) && res.status === 404) return; // no real id to offer for this parameter
+    expect(res.status, res.text).toBeGreaterThanOrEqual(200);
+    expect(res.status, res.text).toBeLessThan(300);
+    expect(endpoint.successCodes, `${label(endpoint)} answered ${res.status}, which the document does not declare`).toContain(res.status);
+  });
+});
+
+describe('cross-client isolation', () => {
+  it("leaves client A's company untouched after client B's attempts", async () => {
+    const res = await http(server, 'GET', `/companies/${companyOfA.id}`, { auth: clientA.auth });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ id: companyOfA.id, name: 'A target company', tags: { owner: 'client-a' } });
+  });
+
+  it("answers 403, not 404, when client A's company is addressed with B's key, and 404 for a company nobody has", async () => {
+    const unknown = randomUUID();
+    expectErrorBody(await http(server, 'GET', `/companies/${unknown}`, { auth: clientB.auth }), 404);
+    expectErrorBody(await http(server, 'GET', `/companies/${companyOfA.id}`, { auth: clientB.auth }), 403);
+  });
+
+  it("GET /companies never returns another client's companies", async () => {
+    const listIds = async (client: TestClient, query = '') => {
+      const res = await http(server, 'GET', `/companies?pageSize=5000${query}`, { auth: client.auth });
+      expect(res.status, res.text).toBe(200);
+      return { ids: res.body.results.map((c: { id: string }) => c.id) as string[], total: res.body.totalResults as number };
+    };
+    const a = await listIds(clientA);
+    const b = await listIds(clientB);
+    expect(a.ids).toContain(companyOfA.id);
+    expect(b.ids).toContain(companyOfB.id);
+    expect(a.ids.filter((id) => b.ids.includes(id))).toEqual([]);
+    expect(b.total).toBe(b.ids.length);
+    expect(a.total).toBe(a.ids.length);
+
+    // Neither a query, a tag filter, an order nor paging reaches across clients.
+    expect((await listIds(clientB, `&query=${encodeURIComponent(`id=${companyOfA.id}`)}`)).ids).toEqual([]);
+    expect((await listIds(clientB, `&query=${encodeURIComponent('name~target')}`)).ids).toEqual([]);
+    expect((await listIds(clientB, `&tags=${encodeURIComponent('owner=client-a')}`)).ids).toEqual([]);
+    expect((await listIds(clientB, `&orderBy=-name`)).ids.sort()).toEqual([...b.ids].sort());
+    const paged: string[] = [];
+    for (let page = 1; page <= b.ids.length + 1; page++) {
+      const res = await http(server, 'GET', `/companies?page=${page}&pageSize=1`, { auth: clientB.auth });
+      paged.push(...res.body.results.map((c: { id: string }) => c.id));
+    }
+    expect(paged.sort()).toEqual([...b.ids].sort());
+  });
+
+  it("GET /apiKeys never lists another client's keys", async () => {
+    const idsOf = async (client: TestClient) => {
+      const res = await http(server, 'GET', '/apiKeys', { auth: client.auth });
+      expect(res.status, res.text).toBe(200);
+      return res.body.results.map((k: { id: string }) => k.id) as string[];
+    };
+    const a = await idsOf(clientA);
+    const b = await idsOf(clientB);
+    expect(a).toContain(outdatedKey.id);
+    expect(b).not.toContain(outdatedKey.id);
+    expect(a.filter((id) => b.includes(id))).toEqual([]);
+  });
+
+  it("cannot delete another client's API key", async () => {
+    const res = await http(server, 'DELETE', `/apiKeys/${outdatedKey.id}`, { auth: clientB.auth });
+    expect([403, 404]).toContain(res.status);
+    expectErrorBody(res, res.status);
+    const stillThere = await http(server, 'GET', '/apiKeys', { auth: clientA.auth });
+    expect(stillThere.body.results.map((k: { id: string }) => k.id)).toContain(outdatedKey.id);
+  });
+});
+
+describe('key lifecycle', () => {
+  it('a deleted key answers 401 at once, on every endpoint', async () => {
+    const created = await http(server, 'POST', '/apiKeys', { auth: clientA.auth, body: { name: 'to be deleted' } });
+    expect(created.status, created.text).toBe(201);
+    const key: string = created.body.apiKey;
+    secrets.add(key);
+    expect((await http(server, 'GET', '/companies', { auth: basicAuth(key) })).status).toBe(200);
+
+    const deleted = await http(server, 'DELETE', `/apiKeys/${created.body.id}`, { auth: clientA.auth });
+    expect(deleted.status, deleted.text).toBe(204);
+    for (const endpoint of endpoints) {
+      const res = await call(endpoint, basicAuth(key));
+      expect(res.status, `${label(endpoint)} with a deleted key`).toBe(401);
+      expectUnauthorized(res);
+    }
+  });
+
+  it('a key that deletes itself is refused on the very next request', async () => {
+    const created = await http(server, 'POST', '/apiKeys', { auth: clientA.auth, body: { name: 'self-deleting' } });
+    expect(created.status, created.text).toBe(201);
+    const auth = basicAuth(created.body.apiKey);
+    secrets.add(created.body.apiKey);
+    const deleted = await http(server, 'DELETE', `/apiKeys/${created.body.id}`, { auth });
+    expect(deleted.status, deleted.text).toBe(204);
+    expectUnauthorized(await http(server, 'GET', '/profile', { auth }));
+    expectUnauthorized(await http(server, 'DELETE', `/apiKeys/${created.body.id}`, { auth }));
+  });
+
+  it('a key with an expiry still in the future is accepted', async () => {
+    const key = await clientsService.createKey(clientA.clientId, new Date(Date.now() + 86_400_000).toISOString());
+    secrets.add(key!.apiKey);
+    const res = await http(server, 'GET', '/profile', { auth: basicAuth(key!.apiKey) });
+    expect(res.status, res.text).toBe(200);
+  });
+
+  it('GET /apiKeys never shows a key in full', async () => {
+    const res = await http(server, 'GET', '/apiKeys', { auth: clientA.auth });
+    expect(res.status).toBe(200);
+    expectNoSecrets(res);
+  });
+});

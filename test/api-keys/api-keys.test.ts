@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
+import { assertCliBuilt, runLedgerport } from '../helpers/cli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ledgerport', import.meta.url));
-const CLI_ENTRY = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const API_KEY = /^[A-Za-z0-9]{40}$/;
 
@@ -111,7 +107,7 @@ describe('POST /apiKeys', () => {
   });
 
   it('answers 409 on the 11th key, over HTTP and through the CLI, and allows one again after a deletion', async () => {
-    if (!fs.existsSync(CLI_ENTRY)) throw new Error('dist/ is missing: run `npm run build` before these tests');
+    assertCliBuilt();
     const client = await newClient();
     for (let i = 2; i <= 10; i++) {
       const res = await createKey(client, { name: `key ${i}` });
@@ -123,11 +119,7 @@ describe('POST /apiKeys', () => {
     expectErrorBody(eleventh, 409, { error: /10 API keys/ });
     expect(await keyCount(client.clientId)).toBe(10);
 
-    const cli = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [BIN, 'keys', 'create', '--client', client.clientId], { env: { ...process.env, DATABASE_URL: server.databaseUrl }, timeout: 60_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-      });
-    });
+    const cli = await runLedgerport(server.databaseUrl, 'keys', 'create', '--client', client.clientId);
     expect(cli.code, cli.stderr).not.toBe(0);
     expect(cli.stdout).toBe('');
     expect(cli.stderr).toMatch(/10 API keys/);

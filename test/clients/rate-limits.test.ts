@@ -1,40 +1,20 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type HttpResult, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
+import { assertCliBuilt, CLI_TEST_TIMEOUT, runLedgerport } from '../helpers/cli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ledgerport', import.meta.url));
-const CLI_ENTRY = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-/** CLI runs start a Node process each (about a second, more on a loaded machine). */
-const CLI_TEST_TIMEOUT = 90_000;
 const TOO_MANY = 'You have made too many requests in a given amount of time; please retry later.';
 
 let server: TestServer;
 
 beforeAll(async () => {
-  if (!fs.existsSync(CLI_ENTRY)) throw new Error('dist/ is missing: run `npm run build` before these tests');
+  assertCliBuilt();
   server = await startTestServer();
 });
 afterAll(() => server.close());
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `bin/ledgerport` against this test's store, as an operator would. */
-function ledgerport(...args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: server.databaseUrl }, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const ledgerport = (...args: string[]) => runLedgerport(server.databaseUrl, ...args);
 
 async function setLimits(clientId: string, ...flags: string[]): Promise<void> {
   const res = await ledgerport('clients', 'limits', '--client', clientId, ...flags);

@@ -1,23 +1,18 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, http, startTestServer, type HttpResult, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
+import { assertCliBuilt, CLI_TEST_TIMEOUT, runLedgerport } from '../helpers/cli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ledgerport', import.meta.url));
-const CLI_ENTRY = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 /** The documented promise: a change made with the CLI reaches running servers within 2 s. */
 const DEADLINE_MS = 2_000;
 const POLL_MS = 100;
-const CLI_TEST_TIMEOUT = 90_000;
 
 let server: TestServer;
 let client: TestClient;
 let companyId: string;
 
 beforeAll(async () => {
-  if (!fs.existsSync(CLI_ENTRY)) throw new Error('dist/ is missing: run `npm run build` before these tests');
+  assertCliBuilt();
   // The production default poll interval, so the 2-second deadline is tested with realistic timing.
   server = await startTestServer({ maintenancePollMs: 500 });
   client = await server.newClient();
@@ -25,20 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function ledgerport(...args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: server.databaseUrl }, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const ledgerport = (...args: string[]) => runLedgerport(server.databaseUrl, ...args);
 
 async function maintenance(state: 'on' | 'off'): Promise<void> {
   const res = await ledgerport('maintenance', state);

@@ -26,6 +26,22 @@ import { registerHealthRoutes } from './operations/health.routes.js';
 import { registerOpenApi } from './docs/openapi.js';
 import { registerDocsRoutes } from './docs/docs.routes.js';
 import { VERSION } from './version.js';
+import { createJobsStore } from './jobs/jobs.store.js';
+import { createJobRunner } from './jobs/job-runner.js';
+import { createSyncJob, DELETE_VERSION_JOB } from './syncs/sync-job.js';
+import { SYNC_JOB } from './syncs/sync-queue.js';
+import { queueDueSyncs } from './syncs/sync-scheduler.js';
+import { createSyncsService } from './syncs/syncs.service.js';
+import { registerSyncRoutes } from './syncs/syncs.routes.js';
+import { registerSyncSettingsRoutes } from './syncs/sync-settings.routes.js';
+import { PullOperation } from './syncs/pull-operation.js';
+import { SyncSetting } from './syncs/sync-settings.js';
+import { createConnectionsService } from './connections/connections.service.js';
+import { registerConnectionRoutes } from './connections/connections.routes.js';
+import { createDataSetsService } from './data/data-sets.service.js';
+import { registerDataSetRoutes } from './data/data-sets.routes.js';
+import { registerFinancialsRoutes } from './data/financials.routes.js';
+import { registerLinkRoutes } from './link/link.routes.js';
 
 export interface AppOptions {
   store: Store;
@@ -35,6 +51,19 @@ export interface AppOptions {
   bodyLimit?: number;
   /** How often the maintenance flag is re-read from the store, in ms. */
   maintenancePollMs?: number;
+  /** Background work in this process: syncs and other jobs, and the sync schedule. */
+  jobs?: {
+    /** Run jobs here (false for an API-only process). Default true. */
+    enabled?: boolean;
+    concurrency?: number;
+    pollMs?: number;
+    /** A running job whose process stops is given up after this long without a heartbeat. */
+    leaseMs?: number;
+    /** How long a superseded data-set version stays readable for in-flight readers. */
+    retainSupersededMs?: number;
+    /** How often due scheduled syncs are queued, in ms. */
+    scheduleEveryMs?: number;
+  };
 }
 
 export interface App {
@@ -80,12 +109,48 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const urls = { publicUrl: () => publicUrl };
   await publishIntegrations(db);
 
+  const jobOptions = options.jobs ?? {};
+  const jobs = createJobsStore(db);
+  const syncJob = createSyncJob({ db, jobs, retainSupersededMs: jobOptions.retainSupersededMs });
+  const runner = createJobRunner({
+    jobs,
+    handlers: { [SYNC_JOB]: syncJob.sync, [DELETE_VERSION_JOB]: syncJob.deleteVersion },
+    log: server.log,
+    concurrency: jobOptions.concurrency,
+    pollMs: jobOptions.pollMs,
+    leaseMs: jobOptions.leaseMs,
+  });
+  const wakeJobs = () => runner.wake();
+  const companies = createCompaniesService({ db, dialect, lists, ...urls });
+  for (const schema of [PullOperation, SyncSetting]) server.addSchema(schema);
+
   registerHealthRoutes(server, { db });
   registerDocsRoutes(server);
   registerProfileRoutes(server, { clients });
   registerApiKeyRoutes(server, { apiKeys: createApiKeysService({ db }) });
-  registerCompanyRoutes(server, { companies: createCompaniesService({ db, dialect, lists, ...urls }) });
+  registerCompanyRoutes(server, { companies });
   registerIntegrationRoutes(server, { integrations: createIntegrationsService({ db, dialect, lists, ...urls }) });
+  registerConnectionRoutes(server, { connections: createConnectionsService({ db, dialect, lists, jobs, wakeJobs, companies, ...urls }) });
+  registerSyncRoutes(server, { syncs: createSyncsService({ db, dialect, lists, jobs, wakeJobs, companies }) });
+  registerSyncSettingsRoutes(server, { db, companies });
+  const dataSets = createDataSetsService({ db, dialect, lists, companies });
+  registerDataSetRoutes(server, { dataSets });
+  registerFinancialsRoutes(server, { dataSets });
+  registerLinkRoutes(server, { db, dialect, lists, jobs, wakeJobs, companies, clients, ...urls });
+
+  if (jobOptions.enabled !== false) {
+    runner.start();
+    const schedule = setInterval(() => {
+      queueDueSyncs(db, jobs, new Date())
+        .then((queued) => queued > 0 && runner.wake())
+        .catch((err) => server.log.error({ err }, 'queueing scheduled syncs failed'));
+    }, jobOptions.scheduleEveryMs ?? 60_000);
+    schedule.unref();
+    server.addHook('onClose', async () => {
+      clearInterval(schedule);
+      await runner.stop();
+    });
+  }
 
   return {
     server,

@@ -10,6 +10,10 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Jobs (syncs) run at once by this process. */
+  jobConcurrency: number;
+  /** A running job whose process stopped is given up after this long without a heartbeat, in ms. */
+  jobLeaseMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -22,6 +26,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`BODY_LIMIT must be a positive integer (bytes), got "${env.BODY_LIMIT}"`);
   }
   return {
+    jobConcurrency: positiveInteger(env, 'JOB_CONCURRENCY', 2),
+    jobLeaseMs: positiveInteger(env, 'JOB_LEASE_MS', 30_000),
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl(),
@@ -29,6 +35,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimit,
   };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
 }
 
 export function defaultDatabaseUrl(): string {

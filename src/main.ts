@@ -14,7 +14,13 @@ async function main(): Promise<void> {
   const firstStart = (await clients.store.count()) === 0;
   const created = firstStart ? await clients.create({ name: 'Default client', plan: 'standard' }) : undefined;
 
-  const app = await buildApp({ store, publicUrl: config.publicUrl, logLevel: config.logLevel, bodyLimit: config.bodyLimit });
+  const app = await buildApp({
+    store,
+    publicUrl: config.publicUrl,
+    logLevel: config.logLevel,
+    bodyLimit: config.bodyLimit,
+    jobs: { concurrency: config.jobConcurrency, leaseMs: config.jobLeaseMs },
+  });
   const url = await app.listen(config.port, config.host);
 
   if (created) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { ClientsTable, Database } from '../storage/schema.js';
 import type { PlanName } from './plans.js';
 
@@ -14,7 +14,9 @@ export interface Client {
   companiesVersion: number;
 }
 
-export function toClient(row: Selectable<ClientsTable>): Client {
+export function toClient(
+  row: Pick<Selectable<ClientsTable>, 'id' | 'name' | 'plan' | 'created_at' | 'daily_quota' | 'burst_limit' | 'companies_version'>,
+): Client {
   return {
     id: row.id,
     name: row.name,
@@ -93,7 +95,7 @@ export type ClientsStore = ReturnType<typeof createClientsStore>;
  * the no-op update takes the row's write lock on Postgres, and SQLite transactions are serial anyway.
  * Also moves the companies version, which invalidates cached company counts.
  */
-export async function lockClient(trx: Transaction<Database>, clientId: string, bumpCompaniesVersion = false): Promise<void> {
+export async function lockClient(trx: Kysely<Database>, clientId: string, bumpCompaniesVersion = false): Promise<void> {
   await trx
     .updateTable('clients')
     .set((eb) => ({ companies_version: bumpCompaniesVersion ? eb('companies_version', '+', 1) : eb.ref('companies_version') }))

@@ -10,6 +10,7 @@ import { getPlan } from '../clients/plans.js';
 import { createCompaniesStore, type CompanyRow } from './companies.store.js';
 import { companiesResource, companyTagsResource } from './companies.resource.js';
 import { sanitizeCompanyName } from './company-name.js';
+import { serveConnection } from '../connections/connection-doc.js';
 
 export interface CompanyInput {
   name: string;
@@ -55,7 +56,8 @@ export function createCompaniesService(deps: CompaniesDeps) {
     return rows.map((row) => {
       const extra = [`"redirect":${JSON.stringify(companyRedirectUrl(base, row.id))}`];
       if (row.last_sync) extra.push(`"lastSync":${JSON.stringify(row.last_sync)}`);
-      extra.push(`"dataConnections":[${(connections.get(row.id) ?? []).join(',')}]`);
+      const served = (connections.get(row.id) ?? []).map((c) => serveConnection(base, c));
+      extra.push(`"dataConnections":[${served.join(',')}]`);
       return `${row.doc.slice(0, -1)},${extra.join(',')}}`;
     });
   }

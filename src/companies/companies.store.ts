@@ -2,6 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { lockClient } from '../clients/clients.store.js';
 
+export interface ConnectionDocRow {
+  id: string;
+  company_id: string;
+  doc: string;
+}
+
 export interface CompanyRow {
   id: string;
   client_id: string;
@@ -51,13 +57,13 @@ export function createCompaniesStore(db: Kysely<Database>) {
       });
     },
 
-    /** Stored Connection documents of these companies, oldest first, grouped by company. */
-    async connectionsOf(clientId: string, companyIds: readonly string[]): Promise<Map<string, string[]>> {
-      const byCompany = new Map<string, string[]>();
+    /** Connection rows of these companies, oldest first, grouped by company. */
+    async connectionsOf(clientId: string, companyIds: readonly string[]): Promise<Map<string, ConnectionDocRow[]>> {
+      const byCompany = new Map<string, ConnectionDocRow[]>();
       if (companyIds.length === 0) return byCompany;
       const rows = await db
         .selectFrom('connections')
-        .select(['company_id', 'doc'])
+        .select(['id', 'company_id', 'doc'])
         .where('client_id', '=', clientId)
         .where('company_id', 'in', companyIds)
         .orderBy('created')
@@ -65,7 +71,7 @@ export function createCompaniesStore(db: Kysely<Database>) {
         .execute();
       for (const row of rows) {
         const list = byCompany.get(row.company_id) ?? [];
-        list.push(row.doc);
+        list.push(row);
         byCompany.set(row.company_id, list);
       }
       return byCompany;

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { Connector } from './connector.js';
 import type { DataType } from './data-types.js';
-import { ACCOUNTING_DATA_TYPES } from './data-types.js';
+import { accountingSandbox } from './sandbox/accounting/index.js';
+import { bankingSandbox } from './sandbox/banking/index.js';
+import { commerceSandbox } from './sandbox/commerce/index.js';
 
 export type SourceType = 'Accounting' | 'Banking' | 'Commerce';
 
@@ -15,13 +18,16 @@ export interface PlatformInfo {
   brandColour: string;
 }
 
-/** The platforms this server has. Adding a platform adds an entry (and its connector), not routes. */
-export const PLATFORMS: readonly PlatformInfo[] = [
-  { key: 'mqjo', name: 'Sandbox', sourceType: 'Accounting', dataTypes: ACCOUNTING_DATA_TYPES, brandColour: '#1f6feb' },
-];
+/** The platforms this server has. Adding a platform adds a connector here, not routes. */
+export const CONNECTORS: readonly Connector[] = [accountingSandbox, bankingSandbox, commerceSandbox];
+export const PLATFORMS: readonly PlatformInfo[] = CONNECTORS.map((c) => c.info);
+
+export function findConnector(key: string): Connector | undefined {
+  return CONNECTORS.find((c) => c.info.key === key);
+}
 
 export function findPlatform(key: string): PlatformInfo | undefined {
-  return PLATFORMS.find((p) => p.key === key);
+  return findConnector(key)?.info;
 }
 
 /** A stable GUID derived from a name, so platform ids survive restarts and match across processes. */

@@ -1,4 +1,4 @@
-import { buildApp, type App } from '../../src/app.js';
+import { buildApp, type App, type AppOptions } from '../../src/app.js';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import type { PlanName } from '../../src/clients/plans.js';
 import { createTestStore, type TestStore } from './test-store.js';
@@ -23,9 +23,14 @@ export function basicAuth(apiKey: string): string {
 }
 
 /** Starts the real service on an ephemeral port over a fresh store. */
-export async function startTestServer(options: { maintenancePollMs?: number } = {}): Promise<TestServer> {
+export async function startTestServer(options: { maintenancePollMs?: number; jobs?: AppOptions['jobs'] } = {}): Promise<TestServer> {
   const testStore = await createTestStore();
-  const app = await buildApp({ store: testStore.store, logLevel: 'silent', maintenancePollMs: options.maintenancePollMs ?? 100 });
+  const app = await buildApp({
+    store: testStore.store,
+    logLevel: 'silent',
+    maintenancePollMs: options.maintenancePollMs ?? 100,
+    jobs: { pollMs: 50, ...options.jobs },
+  });
   const url = await app.listen(0, '127.0.0.1');
   const clients = createClientsService({ db: testStore.store.db });
   return {

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { SqlDialect } from '../storage/dialect.js';
+import { ApiError, notFound, validationError } from '../http/api-error.js';
+import type { PageRequest } from '../http/paging.js';
+import { listPage, type ListContext } from '../query/list-engine.js';
+import { resolverFromSchema } from '../query/schema-resolver.js';
+import type { Client } from '../clients/clients.store.js';
+import { lockClient } from '../clients/clients.store.js';
+import type { CompaniesService } from '../companies/companies.service.js';
+import { findConnector, findPlatform } from '../connectors/registry.js';
+import type { JobsStore } from '../jobs/jobs.store.js';
+import { effectiveSyncSettings, parseStoredSettings } from '../syncs/sync-settings.js';
+import { queueSync } from '../syncs/sync-queue.js';
+import { Connection, CONNECTION_STATUSES, SOURCE_TYPES } from './connection.schema.js';
+import { connectionDoc, serveConnection } from './connection-doc.js';
+import { sandboxSettings } from './sandbox-authorization.js';
+
+export interface ConnectionsDeps {
+  db: Kysely<Database>;
+  dialect: SqlDialect;
+  lists: ListContext;
+  jobs: JobsStore;
+  /** Tells the job runner work is waiting. */
+  wakeJobs: () => void;
+  companies: CompaniesService;
+  publicUrl: () => string;
+  now?: () => Date;
+}
+
+type ConnectionRow = Database['connections'];
+
+/** A company's connections to platforms: create, list, link (authorise), unlink, delete. Returns served JSON. */
+export function createConnectionsService(deps: ConnectionsDeps) {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const resource = {
+    typeName: 'Connection',
+    resolve: resolverFromSchema(Connection, 'doc', deps.dialect, {
+      id: { type: 'string', exact: true, expr: sql`connections.id` },
+      status: { type: 'enum', enumValues: CONNECTION_STATUSES, expr: sql`connections.status` },
+      sourceType: { type: 'enum', enumValues: SOURCE_TYPES, expr: sql`connections.source_type` },
+      integrationKey: { type: 'string', exact: true, expr: sql`connections.platform_key` },
+      created: { type: 'date', dateStyle: 'instant', expr: sql`connections.created` },
+    }),
+  };
+  const serve = (row: { id: string; company_id: string; doc: string }) => serveConnection(deps.publicUrl(), row);
+
+  async function owned(client: Client, companyId: string, connectionId: string): Promise<ConnectionRow> {
+    await deps.companies.owned(client, companyId);
+    const row = await db.selectFrom('connections').selectAll().where('id', '=', connectionId).where('company_id', '=', companyId).executeTakeFirst();
+    if (!row) throw notFound(`Data connection ${connectionId} not found`);
+    return row;
+  }
+
+  /** Writes a new status (and settings) and re-renders the document, moving the client's companies version. */
+  async function setStatus(trx: Kysely<Database>, row: ConnectionRow, status: string, settings?: string | null): Promise<ConnectionRow> {
+    const platform = findPlatform(row.platform_key);
+    if (!platform) {
+      throw new ApiError(400, `IntegrationUnavailableException: Platform ${row.platform_key} is no longer available on this server; delete connection ${row.id}.`);
+    }
+    const doc = connectionDoc({ id: row.id, companyId: row.company_id, platform, status, created: row.created, lastSync: row.last_sync });
+    const next = { ...row, status, doc, settings: settings === undefined ? row.settings : settings };
+    await trx.updateTable('connections').set({ status, doc, settings: next.settings }).where('id', '=', row.id).execute();
+    await lockClient(trx, row.client_id, true);
+    return next;
+  }
+
+  /** Queues the first-link sync of every type the platform supports whose setting says so, in sync order. */
+  async function queueFirstLink(trx: Kysely<Database>, row: ConnectionRow): Promise<void> {
+    const connector = findConnector(row.platform_key);
+    if (!connector) return;
+    const [clientRow, companyRow] = await Promise.all([
+      trx.selectFrom('clients').select('sync_settings').where('id', '=', row.client_id).executeTakeFirstOrThrow(),
+      trx.selectFrom('companies').select('sync_settings').where('id', '=', row.company_id).executeTakeFirstOrThrow(),
+    ]);
+    const settings = effectiveSyncSettings(parseStoredSettings(clientRow.sync_settings), parseStoredSettings(companyRow.sync_settings));
+    for (const setting of settings) {
+      if (!setting.fetchOnFirstLink || !connector.dataTypes.has(setting.dataType)) continue;
+      const running = await trx.selectFrom('pull_operations').select('id').where('connection_id', '=', row.id)
+        .where('data_type', '=', setting.dataType).where('status', 'in', ['Queued', 'Fetching']).executeTakeFirst();
+      if (running) continue;
+      await queueSync(trx, deps.jobs, { clientId: row.client_id, companyId: row.company_id, connectionId: row.id, dataType: setting.dataType }, now());
+    }
+  }
+
+  return {
+    owned,
+
+    async list(client: Client, companyId: string, page: PageRequest) {
+      await deps.companies.owned(client, companyId);
+      const result = await listPage<{ id: string; company_id: string; doc: string }>(deps.lists, {
+        from: sql`connections`,
+        scope: sql`connections.company_id = ${companyId}`,
+        resource,
+        select: sql`connections.id, connections.company_id, connections.doc`,
+        tiebreak: [sql`connections.created`, sql`connections.id`],
+        countKey: `connections\u0000${companyId}\u0000${client.companiesVersion}`,
+      }, page);
+      return { records: result.rows.map(serve), totalResults: result.totalResults };
+    },
+
+    /** A new PendingAuth connection. A company holds at most one accounting connection. */
+    async create(client: Client, companyId: string, platformKey: string | undefined): Promise<string> {
+      await deps.companies.owned(client, companyId);
+      if (!platformKey) {
+        throw validationError('ValidationException: One or more validation errors occurred.', [
+          { itemId: 'platformKey', message: 'platformKey is required (see GET /integrations)', validatorName: 'CreateConnection' },
+        ]);
+      }
+      const platform = findPlatform(platformKey);
+      if (!platform) {
+        throw validationError('ValidationException: One or more validation errors occurred.', [
+          { itemId: 'platformKey', message: `No integration has the key ${platformKey} (see GET /integrations)`, validatorName: 'CreateConnection' },
+        ]);
+      }
+      const id = randomUUID();
+      const created = now().toISOString();
+      const doc = connectionDoc({ id, companyId, platform, status: 'PendingAuth', created, lastSync: null });
+      await db.transaction().execute(async (trx) => {
+        await lockClient(trx, client.id, true);
+        if (platform.sourceType === 'Accounting') {
+          const existing = await trx.selectFrom('connections').select('id').where('company_id', '=', companyId).where('source_type', '=', 'Accounting').executeTakeFirst();
+          if (existing) {
+            throw new ApiError(409, `ConnectionLimitException: Company ${companyId} already has an accounting connection (${existing.id}); delete it before adding another.`);
+          }
+        }
+        await trx.insertInto('connections').values({
+          id, client_id: client.id, company_id: companyId, platform_key: platform.key, source_type: platform.sourceType,
+          status: 'PendingAuth', created, doc, last_sync: null, settings: null,
+        }).execute();
+      });
+      return serve({ id, company_id: companyId, doc });
+    },
+
+    async get(client: Client, companyId: string, connectionId: string): Promise<string> {
+      return serve(await owned(client, companyId, connectionId));
+    },
+
+    /** Deletes the connection and its data sets and syncs. */
+    async delete(client: Client, companyId: string, connectionId: string): Promise<void> {
+      const row = await owned(client, companyId, connectionId);
+      await db.transaction().execute(async (trx) => {
+        await lockClient(trx, client.id, true);
+        const versions = await trx.selectFrom('pull_operations').select('seq').where('connection_id', '=', row.id).execute();
+        for (const v of versions) await deps.jobs.enqueue(trx, { kind: 'delete-data-set-version', payload: { version: Number(v.seq) } });
+        await trx.deleteFrom('data_sets').where('connection_id', '=', row.id).execute();
+        await trx.deleteFrom('pull_operations').where('connection_id', '=', row.id).execute();
+        await trx.deleteFrom('connections').where('id', '=', row.id).execute();
+      });
+      deps.wakeJobs();
+    },
+
+    /** PATCH: only `{"status": "Unlinked"}` on a Linked connection. Cached data stays readable. */
+    async unlink(client: Client, companyId: string, connectionId: string, status: string | undefined): Promise<string> {
+      const row = await owned(client, companyId, connectionId);
+      if (status !== 'Unlinked') {
+        throw validationError('ValidationException: One or more validation errors occurred.', [
+          { itemId: 'status', message: 'status must be Unlinked', validatorName: 'UnlinkConnection' },
+        ]);
+      }
+      if (row.status !== 'Linked') {
+        throw validationError(`ValidationException: Only a Linked connection can be unlinked; connection ${connectionId} is ${row.status}.`, [
+          { itemId: 'status', message: `Only a Linked connection can be unlinked; this one is ${row.status}`, validatorName: 'UnlinkConnection' },
+        ]);
+      }
+      return serve(await db.transaction().execute((trx) => setStatus(trx, row, 'Unlinked')));
+    },
+
+    /**
+     * Links the connection without a browser (also what the hosted Link page calls). For the Sandbox the body
+     * picks the data set. Queues the first-link syncs. Returns the connection and whether it was linked already.
+     */
+    async authorize(client: Client, companyId: string, connectionId: string, body: Record<string, unknown>): Promise<{ served: string; alreadyLinked: boolean }> {
+      const row = await owned(client, companyId, connectionId);
+      if (row.status === 'Linked') return { served: serve(row), alreadyLinked: true };
+      const hasChoice = body.size !== undefined || body.invoices !== undefined;
+      const settings = row.settings && !hasChoice ? row.settings : JSON.stringify(sandboxSettings(row.id, body, now()));
+      const linked = await db.transaction().execute(async (trx) => {
+        const next = await setStatus(trx, row, 'Linked', settings);
+        await queueFirstLink(trx, next);
+        return next;
+      });
+      deps.wakeJobs();
+      return { served: serve(linked), alreadyLinked: false };
+    },
+  };
+}
+
+export type ConnectionsService = ReturnType<typeof createConnectionsService>;

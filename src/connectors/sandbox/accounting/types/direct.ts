@@ -1,0 +1,112 @@
+import type { SourceRecord } from '../../../connector.js';
+import { CashState, loadDirectCost, loadDirectIncome, loadTransfer } from '../core/cash-state.js';
+import { bankLedgerAccount } from '../core/postings.js';
+import { A, CORE_BANKS } from '../engine/chart.js';
+import { type Ctx, K, money } from '../engine/context.js';
+import { guid } from '../engine/hash.js';
+import { countAt } from '../engine/lifecycle.js';
+import { DirectCostSchema, DirectIncomeSchema, TransferSchema } from '../schemas/index.js';
+import { C_DIRECT_COST, C_DIRECT_INCOME, cashIndex } from './cash-codes.js';
+import { NONE, currencyCode, lineTracking, modifiedAt, pad, record, source } from './shared.js';
+import { DEPT_ADMIN, DEPT_SALES } from '../core/invoice-state.js';
+
+const DESCRIPTIONS: Record<number, readonly string[]> = {
+  [A.BankCharges]: ['Monthly account fee', 'Card processing fees', 'International payment fee'],
+  [A.OfficeSupplies]: ['Stationery', 'Printer toner', 'Office chairs', 'Kitchen supplies'],
+  [A.Travel]: ['Train tickets', 'Taxi', 'Hotel, two nights', 'Parking'],
+  [A.Meals]: ['Client lunch', 'Team lunch', 'Coffee meeting'],
+  [A.Software]: ['Cloud hosting', 'Design tool subscription', 'Password manager'],
+  [A.Freight]: ['Courier', 'Postage', 'Pallet delivery'],
+  [A.InterestExpense]: ['Loan interest', 'Overdraft interest'],
+  [A.Repairs]: ['Emergency plumber', 'Window repair', 'Laptop repair'],
+  [A.InterestIncome]: ['Savings interest'],
+  [A.OtherIncome]: ['Scrap metal sale', 'Supplier rebate', 'Sale of used equipment', 'Cash sale'],
+};
+
+function cashRecord(ctx: Ctx, s: CashState, cost: boolean): SourceRecord {
+  const key = cost ? K.directCosts : K.directIncomes;
+  const id = guid(ctx.seed, key, s.index);
+  const modified = modifiedAt(ctx, s.day, s.created, s.lastChange, s.variant);
+  const descriptions = DESCRIPTIONS[s.acct];
+  const description = descriptions[s.variant % descriptions.length];
+  const date = ctx.cal.local(s.day);
+  const total = money(s.total);
+  const tracking = lineTracking(ctx, cost ? DEPT_ADMIN : DEPT_SALES, 0);
+  return record(id, modified, {
+    id,
+    reference: `${cost ? 'DC' : 'DI'}-${pad(s.index + 1, 6)}`,
+    note: s.lastChange > 0 ? `${description} (receipt attached)` : undefined,
+    contactRef: s.party >= 0 ? { id: guid(ctx.seed, cost ? K.suppliers : K.customers, s.party), dataType: cost ? 'suppliers' : 'customers' } : undefined,
+    issueDate: date,
+    currency: 'GBP',
+    currencyRate: 1,
+    lineItems: [
+      {
+        description,
+        unitAmount: money(s.sub),
+        quantity: 1,
+        discountAmount: 0,
+        discountPercentage: 0,
+        subTotal: money(s.sub),
+        taxAmount: money(s.tax),
+        totalAmount: total,
+        accountRef: ctx.accountRefs[s.acct],
+        taxRateRef: ctx.taxRefs[s.taxRate],
+        trackingCategoryRefs: tracking.refs,
+      },
+    ],
+    paymentAllocations: [
+      {
+        payment: {
+          id: guid(ctx.seed, K.accountTransactions, cashIndex(s.index, cost ? C_DIRECT_COST : C_DIRECT_INCOME)),
+          accountRef: ctx.accountRefs[bankLedgerAccount(s.bank)],
+          currency: 'GBP',
+          currencyRate: 1,
+          paidOnDate: date,
+          totalAmount: total,
+        },
+        allocation: { currency: 'GBP', currencyRate: 1, allocatedOnDate: date, totalAmount: total },
+      },
+    ],
+    subTotal: money(s.sub),
+    taxAmount: money(s.tax),
+    totalAmount: total,
+    sourceModifiedDate: modified,
+  });
+}
+
+/** By transfer kind (`core/cash-state.ts`). */
+const TRANSFER_DESCRIPTIONS = ['Transfer to savings', 'Transfer from savings', 'Credit card repayment', 'USD to GBP conversion', 'EUR to GBP conversion'];
+export const transferDescription = (s: CashState): string => TRANSFER_DESCRIPTIONS[s.acct];
+
+function transferRecord(ctx: Ctx, s: CashState): SourceRecord {
+  const id = guid(ctx.seed, K.transfers, s.index);
+  const modified = modifiedAt(ctx, s.day, s.created, s.lastChange, s.variant);
+  const amount = money(s.total);
+  return record(id, modified, {
+    id,
+    description: s.lastChange > 0 ? `${transferDescription(s)} (ref ${pad(s.variant % 10_000, 4)})` : transferDescription(s),
+    date: ctx.cal.local(s.day),
+    from: { accountRef: ctx.accountRefs[bankLedgerAccount(s.bank)], amount, currency: currencyCode(CORE_BANKS[s.bank][2]) },
+    to: { accountRef: ctx.accountRefs[bankLedgerAccount(s.toBank)], amount: money(s.toTotal), currency: currencyCode(CORE_BANKS[s.toBank][2]) },
+    trackingCategoryRefs: NONE,
+    depositedRecordRefs: NONE,
+    sourceModifiedDate: modified,
+  });
+}
+
+function* generate(ctx: Ctx, epoch: number, kind: 'cost' | 'income' | 'transfer'): Generator<SourceRecord> {
+  const s = new CashState();
+  const lc = kind === 'cost' ? ctx.lc.directCosts : kind === 'income' ? ctx.lc.directIncomes : ctx.lc.transfers;
+  const load = kind === 'cost' ? loadDirectCost : kind === 'income' ? loadDirectIncome : loadTransfer;
+  const count = countAt(lc, epoch);
+  for (let j = 0; j < count; j++) {
+    load(ctx, j, epoch, s);
+    if (s.deleted <= epoch) continue;
+    yield kind === 'transfer' ? transferRecord(ctx, s) : cashRecord(ctx, s, kind === 'cost');
+  }
+}
+
+export const directCosts = source('directCosts', 'DirectCost', DirectCostSchema, (ctx, e) => generate(ctx, e, 'cost'));
+export const directIncomes = source('directIncomes', 'DirectIncome', DirectIncomeSchema, (ctx, e) => generate(ctx, e, 'income'));
+export const transfers = source('transfers', 'Transfer', TransferSchema, (ctx, e) => generate(ctx, e, 'transfer'));

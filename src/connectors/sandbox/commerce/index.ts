@@ -1,0 +1,26 @@
+import type { Connector, DataTypeSource } from '../../connector.js';
+import type { DataType } from '../../data-types.js';
+import { COMMERCE_DATA_TYPES } from '../../data-types.js';
+import { commerceCompanyInfo } from './company-info.js';
+import { commerceCustomers } from './customers.js';
+import { commerceDisputes } from './disputes.js';
+import { commerceOrders } from './orders.js';
+import { commercePayments } from './payments.js';
+import { commerceProducts } from './products.js';
+import { commerceLocations, commercePaymentMethods, commerceProductCategories, commerceTaxComponents } from './reference-data.js';
+import { commerceTransactions } from './transactions.js';
+
+/**
+ * The built-in commerce Sandbox (`aiwb`): a London apparel and homeware shop selling online and in stores in
+ * GBP, USD and EUR, with three years of orders up to `asOf`, generated on demand from the connection's seed.
+ * See docs/sandbox-banking-commerce.md.
+ */
+export const commerceSandbox: Connector = {
+  info: { key: 'aiwb', name: 'Commerce Sandbox', sourceType: 'Commerce', dataTypes: COMMERCE_DATA_TYPES, brandColour: '#7b3fe4' },
+  dataTypes: new Map<DataType, DataTypeSource>(
+    [
+      commerceCompanyInfo, commerceCustomers, commerceDisputes, commerceLocations, commerceOrders, commercePaymentMethods,
+      commercePayments, commerceProductCategories, commerceProducts, commerceTaxComponents, commerceTransactions,
+    ].map((s) => [s.dataType, s]),
+  ),
+};

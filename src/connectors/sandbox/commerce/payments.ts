@@ -1,0 +1,46 @@
+import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import { OrderState } from './order-model.js';
+import { paymentRef } from './orders.js';
+import { CommercePlan } from './plan.js';
+import { ProductCache } from './product-model.js';
+import { CommercePayment } from './schemas.js';
+
+/**
+ * Payments of every live order, in order then slot order (ids are numbered `3 × order + slot`: the payment,
+ * a second payment when a gift card covers part of the order, and a refund). An order's payments sum to its
+ * `totalAmount`; the order embeds the same payments in `payments[]`. A payment goes with its order.
+ */
+function* payments(ctx: FetchContext): Generator<SourceRecord> {
+  const plan = new CommercePlan(ctx);
+  const order = new OrderState(plan, new ProductCache(plan));
+  const total = plan.orderMoves.total;
+  for (let o = 0; o < total; o++) {
+    if (plan.orderMoves.deletedAt(o)) continue;
+    order.fill(o);
+    for (let i = 0; i < order.paymentCount; i++) {
+      const ref = paymentRef(plan, order, i);
+      const method = plan.methods[order.payMethod[i]];
+      const changed = order.payChanged[i];
+      const modified = changed ? plan.cal.epochStamp(changed) : `${order.payCreated[i]}Z`;
+      const data: Record<string, unknown> = {
+        id: ref.id,
+        amount: ref.amount,
+        currency: ref.currency,
+        paymentMethodRef: method.ref,
+        status: ref.status,
+        dueDate: ref.dueDate,
+        createdDate: ref.createdDate,
+        sourceModifiedDate: modified,
+      };
+      if (ref.paymentProvider) data.paymentProvider = ref.paymentProvider;
+      yield { id: ref.id, sourceModifiedDate: modified, data };
+    }
+  }
+}
+
+export const commercePayments: DataTypeSource = {
+  dataType: 'commerce-payments',
+  typeName: 'Payment',
+  schema: CommercePayment,
+  fetch: payments,
+};

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+
+export interface Job {
+  id: string;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+}
+
+/** Durable jobs in the store: any process may enqueue; workers claim them under a lease. */
+export function createJobsStore(db: Kysely<Database>) {
+  return {
+    /** Adds a job; pass the caller's transaction so the job exists if and only if the change that caused it does. */
+    async enqueue(executor: Kysely<Database>, job: { kind: string; payload: unknown; runAfter?: Date }): Promise<string> {
+      const id = randomUUID();
+      const now = new Date().toISOString();
+      await executor
+        .insertInto('jobs')
+        .values({ id, kind: job.kind, payload: JSON.stringify(job.payload), status: 'queued', run_after: (job.runAfter ?? new Date()).toISOString(), created: now })
+        .execute();
+      return id;
+    },
+
+    /**
+     * Claims the oldest due job for `owner` until `leaseMs` from now, or returns undefined. The re-check of
+     * `status` in the UPDATE makes the claim atomic when several workers race for the same job.
+     */
+    async claim(owner: string, leaseMs: number, kinds: readonly string[]): Promise<Job | undefined> {
+      const now = new Date();
+      const { rows } = await sql<{ id: string; kind: string; payload: string; attempts: number }>`
+        UPDATE jobs SET status = 'running', lease_owner = ${owner},
+          lease_expires = ${new Date(now.getTime() + leaseMs).toISOString()}, attempts = attempts + 1
+        WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND run_after <= ${now.toISOString()}
+                    AND kind IN (${sql.join(kinds)}) ORDER BY run_after, created LIMIT 1)
+          AND status = 'queued'
+        RETURNING id, kind, payload, attempts`.execute(db);
+      const row = rows[0];
+      return row && { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: Number(row.attempts) };
+    },
+
+    /** Extends a lease; false if the job is no longer this owner's (it was taken back as expired). */
+    async renew(id: string, owner: string, leaseMs: number): Promise<boolean> {
+      const result = await db
+        .updateTable('jobs')
+        .set({ lease_expires: new Date(Date.now() + leaseMs).toISOString() })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async finish(id: string, owner: string, status: 'done' | 'failed'): Promise<void> {
+      await db.updateTable('jobs').set({ status, lease_expires: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
+    },
+
+    /** Running jobs whose lease ran out (their process died): marks them failed and returns them. */
+    async takeExpired(): Promise<Job[]> {
+      const now = new Date().toISOString();
+      const { rows } = await sql<{ id: string; kind: string; payload: string; attempts: number }>`
+        UPDATE jobs SET status = 'failed', lease_expires = NULL
+        WHERE status = 'running' AND lease_expires < ${now}
+        RETURNING id, kind, payload, attempts`.execute(db);
+      return rows.map((row) => ({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: Number(row.attempts) }));
+    },
+
+    /** Deletes finished jobs older than `before`. */
+    async prune(before: Date): Promise<void> {
+      await db.deleteFrom('jobs').where('status', 'in', ['done', 'failed']).where('created', '<', before.toISOString()).execute();
+    },
+  };
+}
+
+export type JobsStore = ReturnType<typeof createJobsStore>;

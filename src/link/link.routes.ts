@@ -1,0 +1,161 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/api-error.js';
+import { findPlatform } from '../connectors/registry.js';
+import { customParamsFromForm, customParamsFromUrl, customQuery, formFields, type CustomParams } from './custom-params.js';
+import { PAGE_HEADERS } from './layout.js';
+import {
+  authorisationMethod, brandOf, createLinkService, isSandboxSize,
+  type LinkCompany, type LinkConnection, type LinkDeps, type LinkService,
+} from './link.service.js';
+import { companyPage, errorPage, finishPage, startPage } from './pages.js';
+import { isLinkStatusCode, redirectTarget, reservedValues, type LinkStatusCode } from './redirect.js';
+import type { SandboxSize } from '../connections/sandbox-authorization.js';
+
+interface CompanyParams { companyId: string }
+interface ConnectionParams { companyId: string; connectionId: string }
+
+/** Every Link route: no API key (the company id in the address is the credential), not in the API docs. */
+const ROUTE = { config: { public: true }, schema: { hide: true } } as const;
+const FORM_BODY_LIMIT = 32 * 1024;
+
+const companyPath = (companyId: string) => `/link/company/${encodeURIComponent(companyId)}`;
+const startPath = (companyId: string, connectionId: string) =>
+  `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/start`;
+const finishPath = (companyId: string, connectionId: string) =>
+  `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/finish`;
+
+function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply.code(status).headers(PAGE_HEADERS).send(html);
+}
+
+function seeOther(reply: FastifyReply, location: string): FastifyReply {
+  return reply.code(303).headers({ Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).send();
+}
+
+/**
+ * The hosted Link flow (facts 6): the company's page lists the platforms; choosing one opens the
+ * connection's start page (its `linkUrl`); connecting or cancelling there ends at the client's redirect URL.
+ * Server-rendered HTML and plain forms only: no script, works with a keyboard and without JavaScript.
+ */
+export function registerLinkRoutes(app: FastifyInstance, deps: LinkDeps): void {
+  const link = createLinkService(deps);
+  // Own scope: HTML error pages and form bodies here only, the API keeps JSON for both.
+  void app.register(async (scope) => linkScope(scope, link));
+}
+
+async function linkScope(scope: FastifyInstance, link: LinkService): Promise<void> {
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
+    done(null, new URLSearchParams(body as string));
+  });
+
+  scope.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    const known = err instanceof ApiError;
+    const raw = known ? err.statusCode : err.statusCode ?? 500;
+    const status = raw >= 400 && raw < 600 ? raw : 500;
+    if (status >= 500 && !known) request.log.error({ err }, 'Link page failed');
+    if (known) reply.headers(err.headers);
+    return sendPage(reply, status, errorPage(status));
+  });
+
+  const notFoundPage = (reply: FastifyReply) => sendPage(reply, 404, errorPage(404));
+
+  async function renderCompany(reply: FastifyReply, company: LinkCompany, custom: CustomParams, status = 200, error?: string) {
+    const groups = await link.platformGroups(company);
+    return sendPage(reply, status, companyPage({
+      brand: brandOf(company.profile), companyId: company.companyId, companyName: company.companyName, groups, custom, error,
+    }));
+  }
+
+  function renderStart(reply: FastifyReply, company: LinkCompany, connection: LinkConnection, custom: CustomParams,
+    options: { status?: number; error?: string; size?: SandboxSize } = {}) {
+    return sendPage(reply, options.status ?? 200, startPage({
+      brand: brandOf(company.profile),
+      companyName: company.companyName,
+      platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey), sourceType: connection.sourceType },
+      status: connection.status,
+      method: authorisationMethod(connection.platformKey),
+      selectedSize: options.size ?? 'small',
+      formAction: startPath(company.companyId, connection.id),
+      backUrl: companyPath(company.companyId) + customQuery(custom),
+      custom,
+      error: options.error,
+    }));
+  }
+
+  /** The company and connection of a connection-scoped Link address, or undefined. */
+  async function load(params: ConnectionParams): Promise<{ company: LinkCompany; connection: LinkConnection } | undefined> {
+    const company = await link.company(params.companyId);
+    const connection = company && await link.connection(company, params.connectionId);
+    return company && connection ? { company, connection } : undefined;
+  }
+
+  /** Ends the flow: the profile's redirect URL with its placeholders filled, or the built-in finish page. */
+  function finish(reply: FastifyReply, company: LinkCompany, connection: LinkConnection, statusCode: LinkStatusCode, custom: CustomParams) {
+    const target = redirectTarget(company.profile, reservedValues(link.redirectFacts(company, connection, statusCode)), custom);
+    if (target) return seeOther(reply, target);
+    return seeOther(reply, finishPath(company.companyId, connection.id) + customQuery(custom, { statusCode: String(statusCode) }));
+  }
+
+  scope.get<{ Params: CompanyParams }>('/link/company/:companyId', ROUTE, async (request, reply) => {
+    const company = await link.company(request.params.companyId);
+    if (!company) return notFoundPage(reply);
+    return renderCompany(reply, company, customParamsFromUrl(request.url));
+  });
+
+  scope.post<{ Params: CompanyParams }>('/link/company/:companyId/connections', ROUTE, async (request, reply) => {
+    const company = await link.company(request.params.companyId);
+    if (!company) return notFoundPage(reply);
+    const form = formFields(request.body);
+    const custom = customParamsFromForm(form);
+    try {
+      const { linkUrl } = await link.chooseConnection(company, form.get('platformKey') ?? '');
+      return seeOther(reply, linkUrl + customQuery(custom));
+    } catch (err) {
+      if (err instanceof ApiError && err.statusCode < 500) return renderCompany(reply, company, custom, err.statusCode, err.message);
+      throw err;
+    }
+  });
+
+  scope.get<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/start', ROUTE, async (request, reply) => {
+    const found = await load(request.params);
+    if (!found) return notFoundPage(reply);
+    return renderStart(reply, found.company, found.connection, customParamsFromUrl(request.url));
+  });
+
+  scope.post<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/start', ROUTE, async (request, reply) => {
+    const found = await load(request.params);
+    if (!found) return notFoundPage(reply);
+    const { company, connection } = found;
+    const form = formFields(request.body);
+    const custom = customParamsFromForm(form);
+    const action = form.get('action');
+    if (action === 'cancel') return finish(reply, company, connection, 403, custom);
+    if (action !== 'connect') return renderStart(reply, company, connection, custom, { status: 400, error: 'Choose Connect or Cancel.' });
+    if (authorisationMethod(connection.platformKey) !== 'sandbox') return finish(reply, company, connection, 501, custom);
+
+    const size = form.get('size') ?? 'small';
+    if (!isSandboxSize(size)) return renderStart(reply, company, connection, custom, { status: 400, error: 'Choose a data set size.' });
+    let statusCode: LinkStatusCode;
+    try {
+      statusCode = await link.authorizeSandbox(company, connection, size);
+    } catch (err) {
+      request.log.error({ err, connectionId: connection.id }, 'Link authorisation failed');
+      statusCode = 500;
+    }
+    return finish(reply, company, connection, statusCode, custom);
+  });
+
+  scope.get<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/finish', ROUTE, async (request: FastifyRequest<{ Params: ConnectionParams }>, reply) => {
+    const found = await load(request.params);
+    const statusCode = Number(new URLSearchParams(request.url.split('?')[1] ?? '').get('statusCode'));
+    if (!found || !isLinkStatusCode(statusCode)) return notFoundPage(reply);
+    const { company, connection } = found;
+    const custom = customParamsFromUrl(request.url);
+    return sendPage(reply, 200, finishPage({
+      brand: brandOf(company.profile),
+      statusCode,
+      platformName: connection.platformName || findPlatform(connection.platformKey)?.name || connection.platformKey,
+      backUrl: companyPath(company.companyId) + customQuery(custom),
+    }));
+  });
+}

@@ -1,0 +1,225 @@
+import type { Client, ClientsStore } from '../clients/clients.store.js';
+import { defaultProfile } from '../clients/profile.js';
+import { createConnectionsService, type ConnectionsDeps, type ConnectionsService } from '../connections/connections.service.js';
+import { connectionLinkUrl } from '../connections/connection-doc.js';
+import { SANDBOX_SIZES, type SandboxSize } from '../connections/sandbox-authorization.js';
+import { findConnector, findPlatform, PLATFORMS, type PlatformInfo } from '../connectors/registry.js';
+import { ApiError } from '../http/api-error.js';
+import type { Brand } from './layout.js';
+import type { PlatformChoice, PlatformGroup } from './pages.js';
+import type { LinkStatusCode, RedirectFacts } from './redirect.js';
+
+export interface LinkDeps extends ConnectionsDeps {
+  clients: ClientsStore;
+  /** The connections service the API uses; one is built from the other deps when absent. */
+  connections?: ConnectionsService;
+}
+
+/** The parts of the client's Profile the Link pages use. */
+export interface LinkProfile {
+  name: string;
+  logoUrl?: string;
+  iconUrl?: string;
+  /** Empty: show the built-in finish page. */
+  redirectUrl: string;
+  whiteListUrls: string[];
+}
+
+/** A company as its Link page sees it. The company id in the address is what grants access. */
+export interface LinkCompany {
+  client: Client;
+  companyId: string;
+  companyName: string;
+  profile: LinkProfile;
+}
+
+export interface LinkConnection {
+  id: string;
+  companyId: string;
+  platformKey: string;
+  sourceType: string;
+  status: string;
+  /** From the stored Connection document. */
+  integrationId: string;
+  sourceId: string;
+  platformName: string;
+}
+
+/** The source types the Link page offers, in order. */
+export const SOURCE_TYPE_ORDER = ['Accounting', 'Banking', 'Commerce'] as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function stringField(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The stored profile JSON, tolerating anything odd in it: Link pages must render whatever was saved. */
+export function parseProfile(json: string | undefined, clientName: string): LinkProfile {
+  let raw: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = json ? JSON.parse(json) : {};
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) raw = parsed as Record<string, unknown>;
+  } catch {
+    raw = {};
+  }
+  const fallback = defaultProfile(clientName);
+  return {
+    name: stringField(raw.name) || fallback.name,
+    logoUrl: stringField(raw.logoUrl) || undefined,
+    iconUrl: stringField(raw.iconUrl) || undefined,
+    redirectUrl: stringField(raw.redirectUrl) ?? '',
+    whiteListUrls: Array.isArray(raw.whiteListUrls) ? raw.whiteListUrls.filter((u): u is string => typeof u === 'string') : [],
+  };
+}
+
+export function brandOf(profile: LinkProfile): Brand {
+  return { name: profile.name, logoUrl: profile.logoUrl ?? profile.iconUrl };
+}
+
+/** How this server authorises a platform from the Link page. Every registered connector is a Sandbox generator. */
+export function authorisationMethod(platformKey: string): 'sandbox' | 'unsupported' {
+  return findConnector(platformKey) ? 'sandbox' : 'unsupported';
+}
+
+export function isSandboxSize(value: string): value is SandboxSize {
+  return Object.hasOwn(SANDBOX_SIZES, value);
+}
+
+const STATUS_LABELS: Record<string, string> = {
+  Linked: 'Connected',
+  PendingAuth: 'Not finished',
+  Deauthorized: 'Access expired',
+  Unlinked: 'Disconnected',
+};
+/** When a platform has several connections, the one shown is the first status in this order. */
+const STATUS_PRECEDENCE = ['Linked', 'PendingAuth', 'Deauthorized', 'Unlinked'];
+
+/** What the Link pages need: companies, their connections and the client's profile, without an API key. */
+export function createLinkService(deps: LinkDeps) {
+  const { db } = deps;
+  const connections = deps.connections ?? createConnectionsService(deps);
+  const logoUrl = (key: string) => `${deps.publicUrl()}/integrations/${encodeURIComponent(key)}/logo.svg`;
+
+  async function connectionsOf(companyId: string): Promise<LinkConnection[]> {
+    const rows = await db.selectFrom('connections').select(['id', 'company_id', 'platform_key', 'source_type', 'status', 'doc'])
+      .where('company_id', '=', companyId).orderBy('created').orderBy('id').execute();
+    return rows.map(toLinkConnection);
+  }
+
+  function toLinkConnection(row: { id: string; company_id: string; platform_key: string; source_type: string; status: string; doc: string }): LinkConnection {
+    let doc: Record<string, unknown> = {};
+    try {
+      doc = JSON.parse(row.doc) as Record<string, unknown>;
+    } catch {
+      doc = {};
+    }
+    return {
+      id: row.id,
+      companyId: row.company_id,
+      platformKey: row.platform_key,
+      sourceType: row.source_type,
+      status: row.status,
+      integrationId: stringField(doc.integrationId) ?? '',
+      sourceId: stringField(doc.sourceId) ?? '',
+      platformName: stringField(doc.platformName) ?? findPlatform(row.platform_key)?.name ?? row.platform_key,
+    };
+  }
+
+  return {
+    logoUrl,
+
+    /** The company behind a Link address, or undefined for anything that does not name one. */
+    async company(companyId: string): Promise<LinkCompany | undefined> {
+      if (!UUID.test(companyId)) return undefined;
+      const row = await db.selectFrom('companies').select(['id', 'client_id', 'name']).where('id', '=', companyId).executeTakeFirst();
+      if (!row) return undefined;
+      const client = await deps.clients.get(row.client_id);
+      if (!client) return undefined;
+      return { client, companyId: row.id, companyName: row.name, profile: parseProfile(await deps.clients.getProfile(client.id), client.name) };
+    },
+
+    async connection(company: LinkCompany, connectionId: string): Promise<LinkConnection | undefined> {
+      if (!UUID.test(connectionId)) return undefined;
+      const row = await db.selectFrom('connections').select(['id', 'company_id', 'platform_key', 'source_type', 'status', 'doc'])
+        .where('id', '=', connectionId).where('company_id', '=', company.companyId).executeTakeFirst();
+      return row && toLinkConnection(row);
+    },
+
+    /** The platforms by source type, each with the company's connections to it. */
+    async platformGroups(company: LinkCompany): Promise<PlatformGroup[]> {
+      const existing = await connectionsOf(company.companyId);
+      const accounting = existing.find((c) => c.sourceType === 'Accounting');
+      return SOURCE_TYPE_ORDER.map((sourceType) => ({
+        sourceType,
+        platforms: PLATFORMS.filter((p) => p.sourceType === sourceType).map((p): PlatformChoice => {
+          const mine = existing.filter((c) => c.platformKey === p.key);
+          const shown = STATUS_PRECEDENCE.find((s) => mine.some((c) => c.status === s));
+          const status = shown ? STATUS_LABELS[shown] : undefined;
+          const base = { key: p.key, name: p.name, logoUrl: logoUrl(p.key), status };
+          if (sourceType === 'Accounting') {
+            // One accounting connection per company: a linked one is final, another platform's blocks this one.
+            if (accounting && accounting.platformKey !== p.key) return { ...base, state: 'unavailable', status: 'Not available' };
+            if (shown === 'Linked') return { ...base, state: 'connected' };
+          }
+          return { ...base, state: 'choose' };
+        }),
+      }));
+    },
+
+    /**
+     * The connection the Link page continues with for a platform: the company's unfinished one if any,
+     * otherwise a new one (the company's existing accounting connection for its own platform).
+     * Throws a 4xx ApiError the page shows when the choice is impossible.
+     */
+    async chooseConnection(company: LinkCompany, platformKey: string): Promise<{ connectionId: string; linkUrl: string }> {
+      const platform: PlatformInfo | undefined = findPlatform(platformKey);
+      if (!platform || !(SOURCE_TYPE_ORDER as readonly string[]).includes(platform.sourceType)) {
+        throw new ApiError(400, 'Choose one of the platforms listed.');
+      }
+      const existing = await connectionsOf(company.companyId);
+      const samePlatform = existing.filter((c) => c.platformKey === platform.key);
+      const accounting = existing.find((c) => c.sourceType === 'Accounting');
+      const reuse = samePlatform.find((c) => c.status === 'PendingAuth')
+        ?? (platform.sourceType === 'Accounting' ? accounting : samePlatform.find((c) => c.status !== 'Linked'));
+      if (reuse) {
+        if (reuse.platformKey !== platform.key) {
+          throw new ApiError(409, `${company.companyName} already has an accounting connection (${reuse.platformName}); only one accounting platform can be connected.`);
+        }
+        return { connectionId: reuse.id, linkUrl: connectionLinkUrl(deps.publicUrl(), company.companyId, reuse.id) };
+      }
+      try {
+        const served = JSON.parse(await connections.create(company.client, company.companyId, platform.key)) as { id: string; linkUrl: string };
+        return { connectionId: served.id, linkUrl: served.linkUrl };
+      } catch (err) {
+        if (err instanceof ApiError && err.statusCode === 409) {
+          throw new ApiError(409, `${company.companyName} already has an accounting connection; only one accounting platform can be connected.`);
+        }
+        throw err;
+      }
+    },
+
+    /** Authorises a Sandbox connection exactly as `PUT .../authorization` does: 200 linked now, 201 linked already. */
+    async authorizeSandbox(company: LinkCompany, connection: LinkConnection, size: SandboxSize): Promise<LinkStatusCode> {
+      const { alreadyLinked } = await connections.authorize(company.client, company.companyId, connection.id, { size });
+      return alreadyLinked ? 201 : 200;
+    },
+
+    redirectFacts(company: LinkCompany, connection: LinkConnection, statusCode: LinkStatusCode): RedirectFacts {
+      return {
+        clientId: company.client.id,
+        companyId: company.companyId,
+        companyName: company.companyName,
+        connectionId: connection.id,
+        integrationId: connection.integrationId,
+        sourceId: connection.sourceId,
+        platformKey: connection.platformKey,
+        platformName: connection.platformName,
+        sourceType: connection.sourceType,
+        statusCode,
+      };
+    },
+  };
+}
+
+export type LinkService = ReturnType<typeof createLinkService>;

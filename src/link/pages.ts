@@ -1,0 +1,157 @@
+import { SANDBOX_SIZES, type SandboxSize } from '../connections/sandbox-authorization.js';
+import type { CustomParams } from './custom-params.js';
+import { h, hiddenFields, layout, type Brand } from './layout.js';
+import type { LinkStatusCode } from './redirect.js';
+
+/** How a platform appears on the company's Link page. */
+export interface PlatformChoice {
+  key: string;
+  name: string;
+  logoUrl: string;
+  /**
+   * `choose`: a button that starts (or resumes) a connection; `connected`: linked, nothing to do;
+   * `unavailable`: the company's one accounting connection is with another platform.
+   */
+  state: 'choose' | 'connected' | 'unavailable';
+  /** Short status of the company's existing connection(s) to the platform, e.g. `Connected`. */
+  status?: string;
+}
+
+export interface PlatformGroup {
+  /** `Accounting`, `Banking` or `Commerce`. */
+  sourceType: string;
+  platforms: PlatformChoice[];
+}
+
+const SOURCE_TYPE_HINTS: Record<string, string> = {
+  Accounting: 'Your accounting software: invoices, bills, accounts and reports.',
+  Banking: 'Your bank accounts and transactions.',
+  Commerce: 'Your online store or payments: orders, customers and payouts.',
+};
+
+function statusBadge(status: string | undefined): string {
+  if (!status) return '';
+  const linked = status === 'Connected' ? ' linked' : '';
+  return `<span class="status${linked}"><span class="sr-only">, </span>${h(status)}</span>`;
+}
+
+function platformItem(p: PlatformChoice): string {
+  const inner = `<img src="${h(p.logoUrl)}" alt="" width="40" height="40"><span class="name">${h(p.name)}</span>${statusBadge(p.status)}`;
+  if (p.state === 'choose') {
+    return `<li><button type="submit" class="platform" name="platformKey" value="${h(p.key)}">${inner}</button></li>`;
+  }
+  return `<li><div class="platform">${inner}</div></li>`;
+}
+
+export function companyPage(model: {
+  brand: Brand;
+  companyId: string;
+  companyName: string;
+  groups: PlatformGroup[];
+  custom: CustomParams;
+  error?: string;
+}): string {
+  const groups = model.groups.filter((g) => g.platforms.length > 0).map((g) => {
+    const id = `group-${g.sourceType.toLowerCase()}`;
+    const hint = SOURCE_TYPE_HINTS[g.sourceType];
+    return `<section aria-labelledby="${h(id)}">
+<h2 id="${h(id)}">${h(g.sourceType)}</h2>
+${hint ? `<p class="hint">${h(hint)}</p>` : ''}
+<ul class="platforms">
+${g.platforms.map(platformItem).join('\n')}
+</ul>
+</section>`;
+  });
+  const error = model.error ? `<p class="notice error" role="alert">${h(model.error)}</p>` : '';
+  const main = `<h1>Connect your business data</h1>
+<p>${h(model.brand.name)} would like to connect to the data of <strong>${h(model.companyName)}</strong>. Choose a platform to connect.</p>
+${error}
+<form method="post" action="/link/company/${h(encodeURIComponent(model.companyId))}/connections">
+${hiddenFields(model.custom)}
+${groups.join('\n')}
+</form>`;
+  return layout({ title: 'Connect your business data', brand: model.brand, main });
+}
+
+export interface StartPageModel {
+  brand: Brand;
+  companyName: string;
+  platform: { name: string; logoUrl: string; sourceType: string };
+  /** The connection's current status. */
+  status: string;
+  /** `sandbox`: choose a data set size; `unsupported`: this page cannot authorise the platform. */
+  method: 'sandbox' | 'unsupported';
+  selectedSize: SandboxSize;
+  formAction: string;
+  backUrl: string;
+  custom: CustomParams;
+  error?: string;
+}
+
+function sizeChoices(selected: SandboxSize): string {
+  return (Object.keys(SANDBOX_SIZES) as SandboxSize[]).map((size) => {
+    const id = `size-${size}`;
+    const label = size.charAt(0).toUpperCase() + size.slice(1);
+    const hint = `About ${SANDBOX_SIZES[size].toLocaleString('en-GB')} invoices${size === 'small' ? ' (default)' : ''}`;
+    return `<div class="choice"><input type="radio" id="${id}" name="size" value="${size}"${size === selected ? ' checked' : ''}>` +
+      `<label for="${id}">${label}<span class="hint">${h(hint)}</span></label></div>`;
+  }).join('\n');
+}
+
+export function startPage(model: StartPageModel): string {
+  const { platform } = model;
+  const error = model.error ? `<p class="notice error" role="alert">${h(model.error)}</p>` : '';
+  const already = model.status === 'Linked' ? `<p class="notice success">${h(platform.name)} is already connected.</p>` : '';
+  const body = model.method === 'sandbox'
+    ? `<p>The Sandbox makes up realistic ${h(platform.sourceType.toLowerCase())} data for <strong>${h(model.companyName)}</strong>, so you can try ${h(model.brand.name)} without real accounts.</p>
+<fieldset>
+<legend>Data set size</legend>
+${sizeChoices(model.selectedSize)}
+</fieldset>`
+    : `<p class="notice">${h(platform.name)} cannot be connected from this page.</p>`;
+  const main = `<div class="heading-row"><img src="${h(platform.logoUrl)}" alt="" width="48" height="48"><h1>Connect ${h(platform.name)}</h1></div>
+<p>${h(model.brand.name)} will be able to read ${h(platform.sourceType.toLowerCase())} data of <strong>${h(model.companyName)}</strong> from ${h(platform.name)}.</p>
+${already}
+${error}
+<form method="post" action="${h(model.formAction)}">
+${hiddenFields(model.custom)}
+${body}
+<div class="actions">
+<button type="submit" class="button primary" name="action" value="connect">${model.method === 'sandbox' ? 'Connect' : 'Continue'}</button>
+<button type="submit" class="button secondary" name="action" value="cancel">Cancel</button>
+</div>
+</form>
+<a class="back" href="${h(model.backUrl)}">Choose a different platform</a>`;
+  return layout({ title: `Connect ${platform.name}`, brand: model.brand, main });
+}
+
+const FINISH_TEXT: Record<LinkStatusCode, { title: string; text: (platform: string) => string; tone: 'success' | 'error' | '' }> = {
+  200: { title: 'Connected', text: (p) => `${p} is now connected. Thank you!`, tone: 'success' },
+  201: { title: 'Already connected', text: (p) => `${p} was already connected, so nothing has changed.`, tone: 'success' },
+  403: { title: 'Connection cancelled', text: (p) => `You cancelled connecting ${p}. Nothing was shared.`, tone: '' },
+  500: { title: 'Something went wrong', text: (p) => `${p} could not be connected because of an unexpected error. Please try again later.`, tone: 'error' },
+  501: { title: 'Not supported', text: (p) => `${p} cannot be connected from this page.`, tone: 'error' },
+};
+
+/** Shown when the client's profile has no redirect address. */
+export function finishPage(model: { brand: Brand; statusCode: LinkStatusCode; platformName: string; backUrl: string }): string {
+  const text = FINISH_TEXT[model.statusCode];
+  const main = `<h1>${h(text.title)}</h1>
+<p class="notice${text.tone ? ` ${text.tone}` : ''}" role="status">${h(text.text(model.platformName))}</p>
+<p>You can close this page now.</p>
+<a class="back" href="${h(model.backUrl)}">Connect another platform</a>`;
+  return layout({ title: text.title, brand: model.brand, main });
+}
+
+const ERROR_TEXT: Record<number, { title: string; text: string }> = {
+  400: { title: 'Something is wrong with this request', text: 'Please go back and try again.' },
+  404: { title: 'Link not found', text: 'This link is not valid or no longer exists. Please ask for a new link.' },
+  503: { title: 'Temporarily unavailable', text: 'This service is offline for maintenance. Please try again in a few minutes.' },
+};
+
+export function errorPage(statusCode: number): string {
+  const text = ERROR_TEXT[statusCode] ?? (statusCode < 500
+    ? ERROR_TEXT[400]
+    : { title: 'Something went wrong', text: 'An unexpected error occurred. Please try again later.' });
+  return layout({ title: text.title, main: `<h1>${h(text.title)}</h1>\n<p>${h(text.text)}</p>` });
+}

@@ -1,0 +1,146 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { JobHandler, JobContext } from '../jobs/job-runner.js';
+import type { JobsStore } from '../jobs/jobs.store.js';
+import { lockClient } from '../clients/clients.store.js';
+import { findConnector, findPlatform } from '../connectors/registry.js';
+import type { ConnectionSettings } from '../connectors/connector.js';
+import { connectionDoc } from '../connections/connection-doc.js';
+import { createSyncsStore, type PullOperationRow } from './syncs.store.js';
+import { writeVersion } from './data-set-writer.js';
+
+export const DELETE_VERSION_JOB = 'delete-data-set-version';
+
+export interface SyncJobOptions {
+  db: Kysely<Database>;
+  jobs: JobsStore;
+  /**
+   * How long a superseded version stays before its records are deleted, in ms: a reader that looked up the
+   * old version just before the switch can still finish its page.
+   */
+  retainSupersededMs?: number;
+  now?: () => Date;
+}
+
+/**
+ * Runs one pull operation: streams the platform's records into a new version of the data set, then, in one
+ * transaction, points the data set at it and completes the operation. Until then readers see the previous
+ * complete version; on failure they keep it and the operation ends in an error status.
+ */
+export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; deleteVersion: JobHandler } {
+  const { db, jobs } = options;
+  const store = createSyncsStore(db);
+  const now = options.now ?? (() => new Date());
+  const retain = options.retainSupersededMs ?? 60_000;
+
+  async function fail(row: PullOperationRow, status: 'FetchError' | 'InternalError' | 'AuthError', message: string): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      await store.update(trx, row, { status, errorMessage: message, completed: now().toISOString() });
+      // Whatever the failed sync wrote is invisible; remove it.
+      await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(row.seq) } });
+    });
+  }
+
+  async function run(payload: { pullOperationId: string }, context: JobContext): Promise<void> {
+    let op = await store.operation(payload.pullOperationId);
+    if (!op || op.status !== 'Queued') return;
+    const connection = await db.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirst();
+    if (!connection || connection.status !== 'Linked' || !connection.settings) {
+      return fail(op, 'AuthError', `Connection ${op.connection_id} is ${connection?.status ?? 'deleted'}; link it again to sync.`);
+    }
+    const source = findConnector(connection.platform_key)?.dataTypes.get(op.data_type as never);
+    if (!source) return fail(op, 'FetchError', `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}`);
+
+    const dataSet = await store.dataSet(op.connection_id, op.data_type);
+    const previousVersion = dataSet?.current_version === null || dataSet?.current_version === undefined ? null : Number(dataSet.current_version);
+    const expected = previousVersion === null ? undefined : await countRecords(previousVersion);
+    op = await store.update(db, op, { status: 'Fetching', progress: 1 });
+    const started = now().toISOString();
+    let lastReport = Date.now();
+    try {
+      const settings = JSON.parse(connection.settings) as ConnectionSettings;
+      await writeVersion({
+        db,
+        version: Number(op.seq),
+        previousVersion,
+        source: source.fetch({ settings, epoch: op.epoch }),
+        now: started,
+        onBatch: async (written) => {
+          if (Date.now() - lastReport < 1000) return;
+          lastReport = Date.now();
+          await context.heartbeat();
+          op = await store.update(db, op as PullOperationRow, { progress: estimateProgress(written, expected) });
+        },
+      });
+    } catch (err) {
+      await fail(op, 'FetchError', `The sync failed while fetching ${op.data_type}: ${err instanceof Error ? err.message : String(err)}`);
+      throw err;
+    }
+    await complete(op, previousVersion, connection.company_id, connection.client_id);
+  }
+
+  async function countRecords(version: number): Promise<number> {
+    const row = await db.selectFrom('records').select((eb) => eb.fn.countAll<number>().as('n')).where('version', '=', version).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** The switch readers see: one transaction moves the data set to the new version and completes the operation. */
+  async function complete(op: PullOperationRow, previousVersion: number | null, companyId: string, clientId: string): Promise<void> {
+    const completed = now().toISOString();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('data_sets')
+        .set((eb) => ({
+          current_version: Number(op.seq),
+          completed_syncs: eb('completed_syncs', '+', 1),
+          last_successful_sync: completed,
+          latest_successful_sync_id: op.id,
+        }))
+        .where('connection_id', '=', op.connection_id)
+        .where('data_type', '=', op.data_type)
+        .execute();
+      await store.update(trx, op, { status: 'Complete', progress: 100, completed });
+      const connection = await trx.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirstOrThrow();
+      const platform = findPlatform(connection.platform_key);
+      if (platform) {
+        const doc = connectionDoc({ id: connection.id, companyId, platform, status: connection.status, created: connection.created, lastSync: completed });
+        await trx.updateTable('connections').set({ last_sync: completed, doc }).where('id', '=', connection.id).execute();
+      }
+      await trx.updateTable('companies').set({ last_sync: completed }).where('id', '=', companyId).execute();
+      await lockClient(trx, clientId, true);
+      if (previousVersion !== null) {
+        await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: previousVersion }, runAfter: new Date(Date.now() + retain) });
+      }
+    });
+  }
+
+  return {
+    sync: {
+      run,
+      async onAbandoned(payload: { pullOperationId: string }) {
+        const op = await store.operation(payload.pullOperationId);
+        if (op && (op.status === 'Queued' || op.status === 'Fetching')) {
+          await fail(op, 'InternalError', 'The sync was interrupted before it completed (the process running it stopped); the previous data is still served. Queue it again.');
+        }
+      },
+    },
+    deleteVersion: {
+      async run(payload: { version: number }, context: JobContext) {
+        // In slices, so that a large version never holds the store's write lock for long.
+        for (;;) {
+          const slice = await db.selectFrom('records').select('position').where('version', '=', payload.version).orderBy('position').limit(5000).execute();
+          if (slice.length === 0) return;
+          const last = slice[slice.length - 1].position;
+          await db.deleteFrom('records').where('version', '=', payload.version).where('position', '<=', last).execute();
+          await context.heartbeat();
+        }
+      },
+    },
+  };
+}
+
+/** Integer progress: proportional when the previous size is known, otherwise creeping towards 95. */
+function estimateProgress(written: number, expected: number | undefined): number {
+  if (expected && expected > 0) return Math.min(95, 1 + Math.floor((written / expected) * 94));
+  return Math.min(95, 1 + Math.floor(94 * (1 - 1 / (1 + written / 20_000))));
+}

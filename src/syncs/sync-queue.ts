@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { ApiError } from '../http/api-error.js';
+import type { JobsStore } from '../jobs/jobs.store.js';
+import { pullOperationDoc } from './pull-operation.js';
+
+export const SYNC_JOB = 'sync-data-type';
+
+export interface QueueTarget {
+  clientId: string;
+  companyId: string;
+  connectionId: string;
+  dataType: string;
+}
+
+/**
+ * Creates a Queued pull operation and its job in the caller's transaction. Throws 400
+ * `DatasetAlreadyInProgressException` when that type is already syncing on that connection.
+ * Returns the operation's document.
+ */
+export async function queueSync(trx: Kysely<Database>, jobs: JobsStore, target: QueueTarget, now: Date): Promise<string> {
+  const running = await trx
+    .selectFrom('pull_operations')
+    .select(['id'])
+    .where('connection_id', '=', target.connectionId)
+    .where('data_type', '=', target.dataType)
+    .where('status', 'in', ['Queued', 'Fetching'])
+    .executeTakeFirst();
+  if (running) throw alreadyInProgress(target, running.id);
+
+  const dataSet = await trx
+    .selectFrom('data_sets')
+    .select(['completed_syncs'])
+    .where('connection_id', '=', target.connectionId)
+    .where('data_type', '=', target.dataType)
+    .executeTakeFirst();
+  if (!dataSet) {
+    await trx
+      .insertInto('data_sets')
+      .values({ connection_id: target.connectionId, data_type: target.dataType, client_id: target.clientId, company_id: target.companyId, current_version: null, last_successful_sync: null, latest_successful_sync_id: null })
+      .execute();
+  }
+  const id = randomUUID();
+  const requested = now.toISOString();
+  const doc = pullOperationDoc({ id, companyId: target.companyId, connectionId: target.connectionId, dataType: target.dataType, status: 'Queued', requested, progress: 0 });
+  await trx
+    .insertInto('pull_operations')
+    .values({ id, client_id: target.clientId, company_id: target.companyId, connection_id: target.connectionId, data_type: target.dataType, status: 'Queued', requested, epoch: Number(dataSet?.completed_syncs ?? 0), doc })
+    .execute();
+  await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } });
+  return doc;
+}
+
+export function alreadyInProgress(target: QueueTarget, runningId: string): ApiError {
+  return new ApiError(
+    400,
+    `DatasetAlreadyInProgressException: Cannot queue ${target.dataType} sync for ${target.companyId} as previous sync ${runningId} is still in progress`,
+  );
+}

@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { JobsStore } from '../jobs/jobs.store.js';
+import { findConnector } from '../connectors/registry.js';
+import { queueSync } from './sync-queue.js';
+import { effectiveSyncSettings, parseStoredSettings } from './sync-settings.js';
+
+/**
+ * Queues each data type of each linked connection once its `syncSchedule` hours have passed since its last
+ * sync was requested (types already syncing are skipped). Run by a timer in worker processes.
+ */
+export async function queueDueSyncs(db: Kysely<Database>, jobs: JobsStore, now: Date): Promise<number> {
+  const connections = await db
+    .selectFrom('connections as c')
+    .innerJoin('companies as co', 'co.id', 'c.company_id')
+    .innerJoin('clients as cl', 'cl.id', 'c.client_id')
+    .select(['c.id', 'c.client_id', 'c.company_id', 'c.platform_key', 'co.sync_settings as company_settings', 'cl.sync_settings as client_settings'])
+    .where('c.status', '=', 'Linked')
+    .execute();
+  let queued = 0;
+  for (const connection of connections) {
+    const connector = findConnector(connection.platform_key);
+    if (!connector) continue;
+    const latest = await db
+      .selectFrom('pull_operations')
+      .select(['data_type', (eb) => eb.fn.max('requested').as('requested')])
+      .where('connection_id', '=', connection.id)
+      .groupBy('data_type')
+      .execute();
+    const lastRequested = new Map(latest.map((row) => [row.data_type, String(row.requested)]));
+    const settings = effectiveSyncSettings(parseStoredSettings(connection.client_settings), parseStoredSettings(connection.company_settings));
+    for (const setting of settings) {
+      if (setting.syncSchedule <= 0 || !connector.dataTypes.has(setting.dataType)) continue;
+      const last = lastRequested.get(setting.dataType);
+      // A type left out of the first link waits until someone asks for it.
+      if (!last && !setting.fetchOnFirstLink) continue;
+      if (last && Date.parse(last) + setting.syncSchedule * 3_600_000 > now.getTime()) continue;
+      const done = await db.transaction().execute(async (trx) => {
+        const running = await trx.selectFrom('pull_operations').select('id').where('connection_id', '=', connection.id)
+          .where('data_type', '=', setting.dataType).where('status', 'in', ['Queued', 'Fetching']).executeTakeFirst();
+        if (running) return false;
+        await queueSync(trx, jobs, { clientId: connection.client_id, companyId: connection.company_id, connectionId: connection.id, dataType: setting.dataType }, now);
+        return true;
+      });
+      if (done) queued++;
+    }
+  }
+  return queued;
+}

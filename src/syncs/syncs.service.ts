@@ -1,0 +1,160 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { SqlDialect } from '../storage/dialect.js';
+import { ApiError, notFound } from '../http/api-error.js';
+import type { PageRequest } from '../http/paging.js';
+import { listPage, type ListContext } from '../query/list-engine.js';
+import { resolverFromSchema } from '../query/schema-resolver.js';
+import type { Client } from '../clients/clients.store.js';
+import type { CompaniesService } from '../companies/companies.service.js';
+import { findConnector, findPlatform } from '../connectors/registry.js';
+import { isDataType } from '../connectors/data-types.js';
+import type { JobsStore } from '../jobs/jobs.store.js';
+import { DATASET_STATUSES, PullOperation } from './pull-operation.js';
+import { queueSync } from './sync-queue.js';
+import { effectiveSyncSettings, parseStoredSettings } from './sync-settings.js';
+
+export interface SyncsDeps {
+  db: Kysely<Database>;
+  dialect: SqlDialect;
+  lists: ListContext;
+  jobs: JobsStore;
+  wakeJobs: () => void;
+  companies: CompaniesService;
+  now?: () => Date;
+}
+
+export function unsupported(dataType: string, platformNames: string[]): ApiError {
+  return new ApiError(404, `Datatype ${dataType} not supported by platform(s) ${platformNames.join(', ')}`);
+}
+
+/** Queueing syncs and reading their state for a company. */
+export function createSyncsService(deps: SyncsDeps) {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const resource = {
+    typeName: 'Dataset',
+    resolve: resolverFromSchema(PullOperation, 'doc', deps.dialect, {
+      id: { type: 'string', exact: true, expr: sql`pull_operations.id` },
+      connectionId: { type: 'string', exact: true, expr: sql`pull_operations.connection_id` },
+      dataType: { type: 'string', exact: true, expr: sql`pull_operations.data_type` },
+      status: { type: 'enum', enumValues: DATASET_STATUSES, expr: sql`pull_operations.status` },
+      requested: { type: 'date', dateStyle: 'instant', expr: sql`pull_operations.requested` },
+    }),
+  };
+  // Not stored as such: derived from status, so Codat answers "could not resolve" for them too.
+  const resolve = resource.resolve;
+  resource.resolve = (path) => (path.length === 1 && (path[0] === 'isCompleted' || path[0] === 'isErrored') ? undefined : resolve(path));
+
+  async function linkedConnections(companyId: string) {
+    return db.selectFrom('connections').selectAll().where('company_id', '=', companyId).where('status', '=', 'Linked').orderBy('created').execute();
+  }
+
+  return {
+    /** Queues one data type on the connection given, or on the company's linked connections that support it. */
+    async queue(client: Client, companyId: string, dataType: string, connectionId?: string): Promise<string> {
+      await deps.companies.owned(client, companyId);
+      let candidates = await linkedConnections(companyId);
+      if (connectionId) {
+        const all = await db.selectFrom('connections').selectAll().where('company_id', '=', companyId).where('id', '=', connectionId).execute();
+        if (all.length === 0) throw notFound(`Data connection ${connectionId} not found`);
+        if (all[0].status !== 'Linked') {
+          throw new ApiError(400, `ConnectionNotLinkedException: Connection ${connectionId} is ${all[0].status}; link it before queueing a sync.`);
+        }
+        candidates = all;
+      }
+      if (candidates.length === 0) {
+        throw new ApiError(400, `NoLinkedConnectionException: Company ${companyId} has no linked connection to sync ${dataType} from.`);
+      }
+      const supporting = isDataType(dataType) ? candidates.filter((c) => findConnector(c.platform_key)?.dataTypes.has(dataType)) : [];
+      if (supporting.length === 0) {
+        throw unsupported(dataType, candidates.map((c) => findPlatform(c.platform_key)?.name ?? c.platform_key));
+      }
+      const target = supporting[0];
+      const doc = await db.transaction().execute((trx) =>
+        queueSync(trx, deps.jobs, { clientId: client.id, companyId, connectionId: target.id, dataType }, now()),
+      );
+      deps.wakeJobs();
+      return doc;
+    },
+
+    /** Queues every type with `fetchOnFirstLink` that the linked connections support; types already syncing are left alone. */
+    async queueAll(client: Client, companyId: string): Promise<void> {
+      const company = await deps.companies.owned(client, companyId);
+      const connections = await linkedConnections(companyId);
+      const clientRow = await db.selectFrom('clients').select('sync_settings').where('id', '=', client.id).executeTakeFirstOrThrow();
+      const companyRow = await db.selectFrom('companies').select('sync_settings').where('id', '=', company.id).executeTakeFirstOrThrow();
+      const settings = effectiveSyncSettings(parseStoredSettings(clientRow.sync_settings), parseStoredSettings(companyRow.sync_settings));
+      await db.transaction().execute(async (trx) => {
+        for (const connection of connections) {
+          const connector = findConnector(connection.platform_key);
+          for (const setting of settings) {
+            if (!setting.fetchOnFirstLink || !connector?.dataTypes.has(setting.dataType)) continue;
+            const running = await trx.selectFrom('pull_operations').select('id').where('connection_id', '=', connection.id)
+              .where('data_type', '=', setting.dataType).where('status', 'in', ['Queued', 'Fetching']).executeTakeFirst();
+            if (!running) {
+              await queueSync(trx, deps.jobs, { clientId: client.id, companyId, connectionId: connection.id, dataType: setting.dataType }, now());
+            }
+          }
+        }
+      });
+      deps.wakeJobs();
+    },
+
+    /**
+     * The state of every data type the company's connections provide, keyed by data type (`invoices`,
+     * `banking-accounts`: the wire names the official SDK reads and then camel-cases for its callers). Types
+     * never requested are `Initial`; with several connections the newest sync of a type wins.
+     */
+    async dataStatus(client: Client, companyId: string): Promise<string> {
+      await deps.companies.owned(client, companyId);
+      const connections = await db.selectFrom('connections').select(['platform_key']).where('company_id', '=', companyId).execute();
+      const statuses = new Map<string, Record<string, unknown>>();
+      for (const connection of connections) {
+        for (const dataType of findConnector(connection.platform_key)?.dataTypes.keys() ?? []) {
+          statuses.set(dataType, { dataType, currentStatus: 'Initial' });
+        }
+      }
+      const rows = await db
+        .selectFrom('data_sets as d')
+        .innerJoin('pull_operations as p', (join) => join.onRef('p.connection_id', '=', 'd.connection_id').onRef('p.data_type', '=', 'd.data_type'))
+        .select(['d.data_type', 'd.last_successful_sync', 'd.latest_successful_sync_id', 'p.id', 'p.status', 'p.seq'])
+        .where('d.company_id', '=', companyId)
+        .orderBy('p.seq')
+        .execute();
+      for (const row of rows) {
+        statuses.set(row.data_type, {
+          dataType: row.data_type,
+          currentStatus: row.status,
+          latestSyncId: row.id,
+          ...(row.last_successful_sync ? { lastSuccessfulSync: row.last_successful_sync } : {}),
+          ...(row.latest_successful_sync_id ? { latestSuccessfulSyncId: row.latest_successful_sync_id } : {}),
+        });
+      }
+      const out: Record<string, unknown> = {};
+      for (const [dataType, status] of [...statuses.entries()].sort(([a], [b]) => a.localeCompare(b))) out[dataType] = status;
+      return JSON.stringify(out);
+    },
+
+    async history(client: Client, companyId: string, page: PageRequest) {
+      await deps.companies.owned(client, companyId);
+      const result = await listPage<{ doc: string }>(deps.lists, {
+        from: sql`pull_operations`,
+        scope: sql`pull_operations.company_id = ${companyId}`,
+        resource,
+        select: sql`pull_operations.doc`,
+        tiebreak: [sql`pull_operations.seq DESC`],
+      }, page);
+      return { records: result.rows.map((r) => r.doc), totalResults: result.totalResults };
+    },
+
+    async operation(client: Client, companyId: string, datasetId: string): Promise<string> {
+      await deps.companies.owned(client, companyId);
+      const row = await db.selectFrom('pull_operations').select('doc').where('company_id', '=', companyId).where('id', '=', datasetId).executeTakeFirst();
+      if (!row) throw notFound(`DatasetNotFoundException: No pull operation with ID ${datasetId} was found for company ${companyId}`);
+      return row.doc;
+    },
+  };
+}
+
+export type SyncsService = ReturnType<typeof createSyncsService>;

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { DataType } from '../../../../src/connectors/data-types.js';
+import { BANKING_DATA_TYPES } from '../../../../src/connectors/data-types.js';
+import { bankingSandbox } from '../../../../src/connectors/sandbox/banking/index.js';
+import { collect, expectMovement, expectOasPageValid, expectOasValid, expectWellFormed } from './checks.js';
+
+const OAS_SCHEMA: Record<string, [record: string, page: string]> = {
+  'banking-accounts': ['Account', 'Accounts'],
+  'banking-accountBalances': ['AccountBalance', 'AccountBalances'],
+  'banking-transactions': ['Transaction', 'Transactions'],
+  'banking-transactionCategories': ['TransactionCategory', 'TransactionCategories'],
+};
+const source = (dataType: DataType) => bankingSandbox.dataTypes.get(dataType)!;
+const settings = (invoices: number, seed = 11) => ({ seed, invoices, asOf: '2024-05-15' });
+
+describe('banking Sandbox: shape', () => {
+  it('is the bsbx platform and provides every banking data type', () => {
+    expect(bankingSandbox.info).toMatchObject({ key: 'bsbx', name: 'Banking Sandbox', sourceType: 'Banking' });
+    expect([...bankingSandbox.dataTypes.keys()].sort()).toEqual([...BANKING_DATA_TYPES].sort());
+    expect(bankingSandbox.info.dataTypes).toEqual(BANKING_DATA_TYPES);
+    for (const [dataType, s] of bankingSandbox.dataTypes) expect(s.dataType).toBe(dataType);
+  });
+
+  it.each([
+    [0, 200], [1, 200], [3, 200], [0, 1500], [3, 1500], [1, 6000],
+  ])('epoch %i, %i invoices: ascending unique ids, TypeBox schema and Codat OAS for every type', (epoch, invoices) => {
+    {
+      for (const dataType of BANKING_DATA_TYPES) {
+        const records = collect(source(dataType), settings(invoices), epoch);
+        expect(records.length).toBeGreaterThan(0);
+        expectWellFormed(records, source(dataType));
+        const [schema, page] = OAS_SCHEMA[dataType];
+        expectOasValid(records, source(dataType), 'Codat-Banking.json', schema);
+        expectOasPageValid(records, source(dataType), 'Codat-Banking.json', page);
+      }
+    }
+  });
+
+  it('is deterministic: same settings and epoch, same records; another seed, another company', () => {
+    for (const dataType of BANKING_DATA_TYPES) {
+      const a = collect(source(dataType), settings(300), 2);
+      const b = collect(source(dataType), settings(300), 2);
+      expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    }
+    const other = collect(source('banking-transactions'), settings(300, 12), 0);
+    const mine = collect(source('banking-transactions'), settings(300), 0);
+    expect(other[0].data.description).not.toBe(mine[0].data.description);
+  });
+
+  it('scales with invoices: about two transactions per invoice', () => {
+    for (const invoices of [200, 1500, 6000]) {
+      const count = collect(source('banking-transactions'), settings(invoices), 0).length;
+      expect(count).toBeGreaterThanOrEqual(2 * invoices - 2);
+      expect(count).toBeLessThanOrEqual(2 * invoices + 2);
+    }
+    expect(collect(source('banking-accounts'), settings(200), 0)).toHaveLength(5);
+    expect(collect(source('banking-accounts'), settings(10_000), 0)).toHaveLength(7);
+  });
+
+  it('looks like a bank feed: currencies, institutions, merchants, codes and categories', () => {
+    const accounts = collect(source('banking-accounts'), settings(200), 0).map((r) => r.data as any);
+    expect(new Set(accounts.map((a) => a.currency))).toEqual(new Set(['GBP', 'USD', 'EUR']));
+    for (const a of accounts) {
+      expect(a.institution.name).toBeTruthy();
+      if (a.currency === 'GBP' && a.type === 'Debit') expect(a.identifiers.iban).toMatch(/^GB\d{2} [A-Z]{4}/);
+      if (a.type === 'Credit') expect(a.identifiers.maskedAccountNumber).toMatch(/\d{4}$/);
+    }
+    const txns = collect(source('banking-transactions'), settings(1500), 0).map((r) => r.data as any);
+    const codes = new Set(txns.map((t) => t.code));
+    for (const code of ['Purchase', 'Credit', 'DirectDebit', 'Transfer', 'Payment', 'Fee']) expect(codes.has(code)).toBe(true);
+    const merchants = new Set(txns.map((t) => t.merchantName).filter(Boolean));
+    expect(merchants.size).toBeGreaterThan(30);
+    expect(txns.every((t) => typeof t.description === 'string' && t.description.length > 5)).toBe(true);
+    expect(txns.filter((t) => t.code === 'Purchase').every((t) => t.amount < 0 && t.merchantName)).toBe(true);
+    expect(txns.every((t) => t.authorizedDate <= t.postedDate)).toBe(true);
+  });
+});
+
+describe('banking Sandbox: epochs', () => {
+  it('each epoch appends, changes and deletes records; deletions stick', () => {
+    const asOf = '2024-05-15';
+    for (const dataType of BANKING_DATA_TYPES) {
+      const byEpoch = [0, 1, 2, 3].map((e) => collect(source(dataType), settings(1500), e));
+      const deletedEarlier = new Set<string>();
+      for (let e = 0; e < 3; e++) {
+        const move = expectMovement(byEpoch[e], byEpoch[e + 1], asOf, e + 1);
+        expect(move.added.length, `${dataType} adds at epoch ${e + 1}`).toBeGreaterThanOrEqual(1);
+        for (const id of move.added) expect(deletedEarlier.has(id)).toBe(false);
+        move.deleted.forEach((id) => deletedEarlier.add(id));
+        if (dataType === 'banking-transactions') {
+          expect(move.added.length).toBeGreaterThanOrEqual(25);
+          expect(move.deleted.length).toBeGreaterThanOrEqual(10);
+          expect(move.changed.length).toBeGreaterThanOrEqual(30);
+        }
+      }
+      // Deleted records never come back.
+      for (const id of deletedEarlier) expect(byEpoch[3].some((r) => r.id === id)).toBe(false);
+    }
+  });
+});

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { lockClient } from '../clients/clients.store.js';
+import { createJobsStore } from '../jobs/jobs.store.js';
+import { DELETE_VERSION_JOB } from '../syncs/sync-queue.js';
 
 export interface ConnectionDocRow {
   id: string;
@@ -17,6 +19,7 @@ export interface CompanyRow {
 
 /** Storage of companies. Writes move the client's companies version in the same transaction. */
 export function createCompaniesStore(db: Kysely<Database>) {
+  const jobs = createJobsStore(db);
   return {
     /** The company whoever owns it: callers decide between 403 and 404. */
     async find(companyId: string): Promise<CompanyRow | undefined> {
@@ -49,9 +52,12 @@ export function createCompaniesStore(db: Kysely<Database>) {
       });
     },
 
+    /** Deletes the company with its connections and syncs; its synced records are deleted by background jobs. */
     async delete(clientId: string, companyId: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, clientId, true);
+        const versions = await trx.selectFrom('pull_operations').select('seq').where('company_id', '=', companyId).execute();
+        for (const { seq } of versions) await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(seq) } });
         await trx.deleteFrom('connections').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
         await trx.deleteFrom('companies').where('client_id', '=', clientId).where('id', '=', companyId).execute();
       });

@@ -12,7 +12,7 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { JobsStore } from '../jobs/jobs.store.js';
 import { effectiveSyncSettings, parseStoredSettings } from '../syncs/sync-settings.js';
-import { queueSync } from '../syncs/sync-queue.js';
+import { DELETE_VERSION_JOB, queueSync } from '../syncs/sync-queue.js';
 import { Connection, CONNECTION_STATUSES, SOURCE_TYPES } from './connection.schema.js';
 import { connectionDoc, serveConnection } from './connection-doc.js';
 import { sandboxSettings } from './sandbox-authorization.js';
@@ -62,8 +62,9 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     }
     const doc = connectionDoc({ id: row.id, companyId: row.company_id, platform, status, created: row.created, lastSync: row.last_sync });
     const next = { ...row, status, doc, settings: settings === undefined ? row.settings : settings };
-    await trx.updateTable('connections').set({ status, doc, settings: next.settings }).where('id', '=', row.id).execute();
+    // The client row first, as in every transaction that changes a client's companies (one lock order).
     await lockClient(trx, row.client_id, true);
+    await trx.updateTable('connections').set({ status, doc, settings: next.settings }).where('id', '=', row.id).execute();
     return next;
   }
 
@@ -144,7 +145,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
         const versions = await trx.selectFrom('pull_operations').select('seq').where('connection_id', '=', row.id).execute();
-        for (const v of versions) await deps.jobs.enqueue(trx, { kind: 'delete-data-set-version', payload: { version: Number(v.seq) } });
+        for (const v of versions) await deps.jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(v.seq) } });
         await trx.deleteFrom('data_sets').where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('pull_operations').where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('connections').where('id', '=', row.id).execute();

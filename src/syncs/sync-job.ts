@@ -8,8 +8,7 @@ import type { ConnectionSettings } from '../connectors/connector.js';
 import { connectionDoc } from '../connections/connection-doc.js';
 import { createSyncsStore, type PullOperationRow } from './syncs.store.js';
 import { writeVersion } from './data-set-writer.js';
-
-export const DELETE_VERSION_JOB = 'delete-data-set-version';
+import { DELETE_VERSION_JOB } from './sync-queue.js';
 
 export interface SyncJobOptions {
   db: Kysely<Database>;
@@ -88,6 +87,8 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
   async function complete(op: PullOperationRow, previousVersion: number | null, companyId: string, clientId: string): Promise<void> {
     const completed = now().toISOString();
     await db.transaction().execute(async (trx) => {
+      // The client row first, as every transaction that changes a client's companies does: one lock order, no deadlocks.
+      await lockClient(trx, clientId, true);
       await trx
         .updateTable('data_sets')
         .set((eb) => ({
@@ -100,14 +101,14 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         .where('data_type', '=', op.data_type)
         .execute();
       await store.update(trx, op, { status: 'Complete', progress: 100, completed });
-      const connection = await trx.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirstOrThrow();
-      const platform = findPlatform(connection.platform_key);
-      if (platform) {
+      // Deleted while it synced: the data set went with it, nothing to stamp.
+      const connection = await trx.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirst();
+      const platform = connection && findPlatform(connection.platform_key);
+      if (connection && platform) {
         const doc = connectionDoc({ id: connection.id, companyId, platform, status: connection.status, created: connection.created, lastSync: completed });
         await trx.updateTable('connections').set({ last_sync: completed, doc }).where('id', '=', connection.id).execute();
       }
       await trx.updateTable('companies').set({ last_sync: completed }).where('id', '=', companyId).execute();
-      await lockClient(trx, clientId, true);
       if (previousVersion !== null) {
         await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: previousVersion }, runAfter: new Date(Date.now() + retain) });
       }

@@ -6,6 +6,8 @@ import type { JobsStore } from '../jobs/jobs.store.js';
 import { pullOperationDoc } from './pull-operation.js';
 
 export const SYNC_JOB = 'sync-data-type';
+/** Deletes the records of a superseded, failed or orphaned data-set version. */
+export const DELETE_VERSION_JOB = 'delete-data-set-version';
 
 export interface QueueTarget {
   clientId: string;

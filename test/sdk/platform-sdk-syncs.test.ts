@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodatPlatform } from '@codat/platform';
 import { ErrorMessage } from '@codat/platform/sdk/models/errors/index.js';
 import { startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
-import { waitForSyncs } from '../helpers/sandbox.js';
+import { waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
 
 /** The official SDK drives connections, refreshes and sync history without a validation error. */
 
@@ -52,6 +52,7 @@ describe('@codat/platform against connections and syncs', () => {
 
     const op = await sdk.refreshData.byDataType({ companyId: company.id, dataType: 'commerce-orders' as never });
     expect(op).toMatchObject({ dataType: 'commerce-orders', status: 'Queued', isCompleted: false });
+    await waitForOperation(server, client, company.id, op.id);
     await sdk.refreshData.all({ companyId: company.id });
     await waitForSyncs(server, client, company.id);
 

@@ -3,6 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { basicAuth, http, startTestServer, type HttpResult, type TestClient } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
 import { createClientsService } from '../../src/clients/clients.service.js';
+import { companyWithConnection } from '../helpers/sandbox.js';
+import { firstIdOf, linkPlatforms, platformFor, prepared, SANDBOX_PLATFORMS } from './fixtures.js';
 
 /**
  * The shared security suite. Endpoints are enumerated from the server's own OpenAPI document, so every
@@ -24,11 +26,29 @@ interface Endpoint {
   pathParams: string[];
   /** Required query parameters and their schemas. */
   requiredQuery: { name: string; schema: JsonSchema }[];
-  /** A plausible JSON body, when the operation takes one. */
+  /** The request body's schema, when the operation takes one. */
+  bodySchema?: JsonSchema;
+  /** A plausible JSON body generated from that schema, before the fixture's ids are filled in (see `bodyFor`). */
   body?: unknown;
   /** The 2xx codes the document declares. */
   successCodes: number[];
 }
+
+/** Data-set lists readable per company (`/companies/{companyId}/data/<segment>`), each with its `/{recordId}`. */
+const COMPANY_DATA_LISTS = [
+  'accounts', 'invoices', 'bills', 'billPayments', 'billCreditNotes', 'creditNotes', 'customers', 'suppliers', 'items',
+  'itemReceipts', 'taxRates', 'trackingCategories', 'journalEntries', 'journals', 'payments', 'paymentMethods',
+  'purchaseOrders', 'salesOrders', 'banking-transactions',
+];
+/** Data-set lists readable per connection (`.../connections/{connectionId}/data/<segment>`), each with its `/{recordId}`. */
+const CONNECTION_DATA_LISTS = [
+  'bankAccounts', 'accountTransactions', 'directCosts', 'directIncomes', 'transfers', 'banking-accounts',
+  'banking-accountBalances', 'banking-transactions', 'banking-transactionCategories', 'commerce-customers',
+  'commerce-disputes', 'commerce-locations', 'commerce-orders', 'commerce-payments', 'commerce-paymentMethods',
+  'commerce-products', 'commerce-productCategories', 'commerce-taxComponents', 'commerce-transactions',
+];
+const COMPANY_DATA = '/companies/{companyId}/data';
+const CONNECTION_DATA = '/companies/{companyId}/connections/{connectionId}/data';
 
 /** Endpoints that exist today; the enumeration must find at least these. */
 const KNOWN_ENDPOINTS = [
@@ -45,6 +65,31 @@ const KNOWN_ENDPOINTS = [
   'DELETE /apiKeys/{apiKeyId}',
   'GET /integrations',
   'GET /integrations/{platformKey}',
+  // Connections
+  'GET /companies/{companyId}/connections',
+  'POST /companies/{companyId}/connections',
+  'GET /companies/{companyId}/connections/{connectionId}',
+  'DELETE /companies/{companyId}/connections/{connectionId}',
+  'PATCH /companies/{companyId}/connections/{connectionId}',
+  'PUT /companies/{companyId}/connections/{connectionId}/authorization',
+  // Syncs
+  'POST /companies/{companyId}/data/all',
+  'POST /companies/{companyId}/data/queue/{dataType}',
+  'GET /companies/{companyId}/dataStatus',
+  'GET /companies/{companyId}/data/history',
+  'GET /companies/{companyId}/data/history/{datasetId}',
+  // Sync settings
+  'GET /profile/syncSettings',
+  'POST /profile/syncSettings',
+  'GET /companies/{companyId}/syncSettings',
+  'POST /companies/{companyId}/syncSettings',
+  // Data sets
+  ...COMPANY_DATA_LISTS.flatMap((s) => [`GET ${COMPANY_DATA}/${s}`, `GET ${COMPANY_DATA}/${s}/{recordId}`]),
+  `GET ${COMPANY_DATA}/info`,
+  ...['balanceSheet', 'profitAndLoss', 'cashFlowStatement'].map((s) => `GET ${COMPANY_DATA}/financials/${s}`),
+  ...CONNECTION_DATA_LISTS.flatMap((s) => [`GET ${CONNECTION_DATA}/${s}`, `GET ${CONNECTION_DATA}/${s}/{recordId}`]),
+  `GET ${CONNECTION_DATA}/commerce-info`,
+  `GET ${CONNECTION_DATA}/bankAccounts/{accountId}/bankTransactions`,
 ];
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'patch', 'trace'];
@@ -89,9 +134,10 @@ function enumerate(openapi: OpenApiDoc): Endpoint[] {
       const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       const requiredQuery = parameters.filter((p) => p.in === 'query' && p.required).map((p) => ({ name: p.name, schema: resolve(p.schema) }));
       const content = op.requestBody?.content?.['application/json'];
-      const body = ['POST', 'PUT', 'PATCH'].includes(method.toUpperCase()) ? sampleOf(content?.schema ?? { type: 'object' }) : undefined;
+      const bodySchema = ['POST', 'PUT', 'PATCH'].includes(method.toUpperCase()) ? (content?.schema ?? { type: 'object' }) : undefined;
+      const body = bodySchema ? sampleOf(bodySchema) : undefined;
       const successCodes = Object.keys(op.responses ?? {}).map(Number).filter((c) => c >= 200 && c < 300);
-      found.push({ method: method.toUpperCase(), template, operationId: op.operationId, pathParams, requiredQuery, body, successCodes });
+      found.push({ method: method.toUpperCase(), template, operationId: op.operationId, pathParams, requiredQuery, bodySchema, body, successCodes });
     }
   }
   return found;
@@ -165,24 +211,138 @@ async function createCompany(client: TestClient, name: string, tags: Record<stri
   return res.body;
 }
 
-/** Client A's company every negative request points at; it must come out unchanged. */
+/**
+ * Client A's company every request of the suite points at, the negative ones and the read-only controls alike:
+ * linked through the API to the accounting, banking and commerce Sandboxes and fully synced, so every path has
+ * real data behind it. It must come out unchanged.
+ */
 const companyOfA = await createCompany(clientA, 'A target company', { owner: 'client-a' });
+const connectionsOfA = await linkPlatforms(server, clientA, companyOfA.id, Object.values(SANDBOX_PLATFORMS));
 const companyOfB = await createCompany(clientB, 'B own company', { owner: 'client-b' });
 
 /** A key of client A that expired yesterday. */
 const outdatedKey = await clientsService.createKey(clientA.clientId, new Date(Date.now() - 86_400_000).toISOString());
 if (!outdatedKey) throw new Error('could not create the outdated key');
 
+/** A valid key of client A that `{apiKeyId}` points at in the negative requests; it must survive them. */
+const targetKeyOfA = await clientsService.createKey(clientA.clientId).then((key) => {
+  if (!key) throw new Error('could not create the target key');
+  return key;
+});
+
 /** A key that belongs to nobody. */
 const unknownKey = randomBytes(30).toString('base64url').slice(0, 40);
 
 /** Every raw key the suite uses: none of them may ever appear in an error response. */
-const secrets = new Set<string>([clientA.apiKey, clientB.apiKey, outdatedKey.apiKey, unknownKey]);
+const secrets = new Set<string>([clientA.apiKey, clientB.apiKey, outdatedKey.apiKey, targetKeyOfA.apiKey, unknownKey]);
 
-/** Fills a path template: companyId → a company of A, platformKey → mqjo, any other id → a GUID (or the given ids). */
-function pathFor(endpoint: Endpoint, ids: Record<string, string> = {}): string {
-  const values: Record<string, string> = { companyId: companyOfA.id, platformKey: 'mqjo', ...ids };
-  let path = endpoint.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? randomUUID()));
+type Ids = Record<string, string>;
+
+/** Path parameters that name a value rather than a resource: the same in every request. */
+const VALUE_PARAMS: Ids = { platformKey: SANDBOX_PLATFORMS.accounting, dataType: 'invoices' };
+
+/** Substitutes `{name}` in a template; every parameter must have a value. */
+function fill(template: string, ids: Ids): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    if (ids[name] === undefined) throw new Error(`no value for {${name}} in ${template}`);
+    return encodeURIComponent(ids[name]);
+  });
+}
+
+/** The list a path parameter indexes: the template up to that parameter (`.../data/invoices` for `{recordId}`). */
+function listTemplateOf(template: string, name: string): string {
+  return template.slice(0, template.indexOf(`/{${name}}`));
+}
+
+const firstIds = new Map<string, Promise<string>>();
+/** The first id of a list of client A's (read once, then shared). */
+function firstId(listPath: string): Promise<string> {
+  let id = firstIds.get(listPath);
+  if (!id) firstIds.set(listPath, (id = prepared(firstIdOf(server, clientA, listPath))));
+  return id;
+}
+
+/**
+ * Real ids in the shared fixtures for every path parameter: companyId → companyOfA; connectionId → its
+ * connection to the platform the path reads (banking- → bsbx, commerce- → aiwb, else mqjo); apiKeyId → the target
+ * key; any other id (`recordId`, `accountId`, `datasetId`, ...) → the first result of the list it indexes.
+ */
+async function sharedIds(endpoint: Endpoint): Promise<Ids> {
+  const ids: Ids = {};
+  for (const name of endpoint.pathParams) {
+    if (name === 'companyId') ids[name] = companyOfA.id;
+    else if (name === 'connectionId') ids[name] = connectionsOfA[platformFor(endpoint.template)];
+    else if (name === 'apiKeyId') ids[name] = targetKeyOfA.id;
+    else if (name in VALUE_PARAMS) ids[name] = VALUE_PARAMS[name];
+    else ids[name] = await firstId(fill(listTemplateOf(endpoint.template, name), ids));
+  }
+  return ids;
+}
+
+/**
+ * Fresh resources of client A for a control that changes state (anything but GET), so that writes and deletes
+ * never touch the shared fixtures: a new company; in it a connection to the path's platform, linked and synced
+ * (left PendingAuth for the authorization endpoint, whose job is to link it); for a company's sync endpoints a
+ * linked, synced connection to sync from; a new API key.
+ */
+async function throwawayIds(endpoint: Endpoint): Promise<Ids> {
+  const ids: Ids = {};
+  const platformKey = platformFor(endpoint.template);
+  const linksItself = endpoint.template.endsWith('/authorization');
+  for (const name of endpoint.pathParams) {
+    if (name === 'companyId') ids[name] = (await createCompany(clientA, `Control ${endpoint.method} ${endpoint.operationId ?? ''}`.trim())).id;
+    else if (name === 'connectionId') {
+      if (linksItself) ids[name] = (await companyWithConnection(server, clientA, platformKey, ids.companyId)).connectionId;
+      else ids[name] = (await linkPlatforms(server, clientA, ids.companyId, [platformKey]))[platformKey];
+    } else if (name === 'apiKeyId') {
+      const key = await clientsService.createKey(clientA.clientId);
+      if (!key) throw new Error('could not create a throwaway key');
+      secrets.add(key.apiKey);
+      ids[name] = key.id;
+    } else if (name in VALUE_PARAMS) ids[name] = VALUE_PARAMS[name];
+    else throw new Error(`${label(endpoint)}: no throwaway fixture for {${name}}; add one here`);
+  }
+  if (ids.companyId && !ids.connectionId && /^\/companies\/\{companyId\}\/data(\/|$)/.test(endpoint.template)) {
+    await linkPlatforms(server, clientA, ids.companyId, [platformKey]);
+  }
+  return ids;
+}
+
+/** A value fits a (simple) schema: its const, enum, alternatives and string pattern. */
+function admits(input: JsonSchema, value: unknown): boolean {
+  const schema = resolve(input);
+  if ('const' in schema) return schema.const === value;
+  if (Array.isArray(schema.enum)) return schema.enum.includes(value);
+  for (const key of ['anyOf', 'oneOf']) if (Array.isArray(schema[key])) return schema[key].some((s: JsonSchema) => admits(s, value));
+  if (typeof value === 'string' && schema.pattern) return new RegExp(schema.pattern).test(value);
+  return true;
+}
+
+/**
+ * The request body: the sample generated from the operation's schema, with the fields that must name the
+ * caller or the target filled in: clientId → client A, companyId → the path's company, platformKey → a key a
+ * company can take besides its accounting connection, status → Unlinked (the one value an unlink accepts).
+ */
+function bodyFor(endpoint: Endpoint, ids: Ids): unknown {
+  if (!endpoint.bodySchema) return undefined;
+  const body = structuredClone(endpoint.body);
+  const schema = resolve(endpoint.bodySchema);
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !schema.properties) return body;
+  const values: Record<string, string | undefined> = {
+    clientId: clientA.clientId,
+    companyId: ids.companyId,
+    platformKey: SANDBOX_PLATFORMS.banking,
+    status: 'Unlinked',
+  };
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined && name in schema.properties && admits(schema.properties[name], value)) (body as Record<string, unknown>)[name] = value;
+  }
+  return body;
+}
+
+/** The path with its ids and the required query parameters (their smallest valid values). */
+function pathFor(endpoint: Endpoint, ids: Ids): string {
+  let path = fill(endpoint.template, ids);
   if (endpoint.requiredQuery.length > 0) {
     const query = endpoint.requiredQuery.map((q) => `${encodeURIComponent(q.name)}=${encodeURIComponent(String(sampleOf(q.schema)))}`);
     path += `?${query.join('&')}`;
@@ -190,8 +350,10 @@ function pathFor(endpoint: Endpoint, ids: Record<string, string> = {}): string {
   return path;
 }
 
-function call(endpoint: Endpoint, auth: string | undefined, ids?: Record<string, string>): Promise<HttpResult> {
-  return http(server, endpoint.method, pathFor(endpoint, ids), { auth, body: endpoint.body });
+/** The endpoint's request, by default on the shared fixtures' real ids. */
+async function call(endpoint: Endpoint, auth: string | undefined, ids?: Ids): Promise<HttpResult> {
+  const resolved = ids ?? (await sharedIds(endpoint));
+  return http(server, endpoint.method, pathFor(endpoint, resolved), { auth, body: bodyFor(endpoint, resolved) });
 }
 
 /** No key, in any form, is echoed back: not in the body, not in a header. */
@@ -213,6 +375,9 @@ function expectUnauthorized(res: HttpResult): void {
 
 const label = (e: Endpoint) => `${e.method} ${e.template}`;
 const companyEndpoints = endpoints.filter((e) => e.pathParams.includes('companyId'));
+
+/** Each write control's throwaway resources, prepared now (their syncs run while the negative tests do). */
+const throwaways = new Map(endpoints.filter((e) => e.method !== 'GET').map((e) => [label(e), prepared(throwawayIds(e))] as const));
 
 // ---- Tests ----
 
@@ -277,17 +442,9 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, endpoi
   });
 
   it("accepts client A's own valid key (the control: the failures above come from authentication)", async () => {
-    const ids: Record<string, string> = {};
-    // Fresh resources, so that writes and deletes touch nothing the other tests rely on.
-    if (endpoint.pathParams.includes('companyId')) ids.companyId = (await createCompany(clientA, `Control ${endpoint.method}`)).id;
-    if (endpoint.pathParams.includes('apiKeyId')) {
-      const key = await clientsService.createKey(clientA.clientId);
-      secrets.add(key!.apiKey);
-      ids.apiKeyId = key!.id;
-    }
-    const known = new Set(['companyId', 'apiKeyId', 'platformKey']);
+    // Reads repeat the very requests above; writes act on fresh resources made for this control.
+    const ids = endpoint.method === 'GET' ? await sharedIds(endpoint) : await throwaways.get(label(endpoint))!;
     const res = await call(endpoint, clientA.auth, ids);
-    if (endpoint.pathParams.some((p) => !known.has(p)) && res.status === 404) return; // no real id to offer for this parameter
     expect(res.status, res.text).toBeGreaterThanOrEqual(200);
     expect(res.status, res.text).toBeLessThan(300);
     expect(endpoint.successCodes, `${label(endpoint)} answered ${res.status}, which the document does not declare`).toContain(res.status);
@@ -299,6 +456,16 @@ describe('cross-client isolation', () => {
     const res = await http(server, 'GET', `/companies/${companyOfA.id}`, { auth: clientA.auth });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ id: companyOfA.id, name: 'A target company', tags: { owner: 'client-a' } });
+  });
+
+  it("leaves client A's shared fixtures untouched: its three connections linked, its target key listed", async () => {
+    const connections = await http(server, 'GET', `/companies/${companyOfA.id}/connections`, { auth: clientA.auth });
+    expect(connections.status, connections.text).toBe(200);
+    const byId = new Map(connections.body.results.map((c: { id: string; status: string }) => [c.id, c.status]));
+    expect(byId.size).toBe(3);
+    for (const id of Object.values(connectionsOfA)) expect(byId.get(id), `connection ${id}`).toBe('Linked');
+    const keys = await http(server, 'GET', '/apiKeys', { auth: clientA.auth });
+    expect(keys.body.results.map((k: { id: string }) => k.id)).toContain(targetKeyOfA.id);
   });
 
   it("answers 403, not 404, when client A's company is addressed with B's key, and 404 for a company nobody has", async () => {

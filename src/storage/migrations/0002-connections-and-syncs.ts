@@ -62,9 +62,9 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('modified_date', 'text', (c) => c.notNull())
     .addColumn('is_deleted', 'integer', (c) => c.notNull())
     .addColumn('doc', 'text', (c) => c.notNull())
+    // A plain rowid table: records are kilobytes of JSON, which WITHOUT ROWID tables store poorly. Rows are
+    // inserted in position order, so a version's pages still sit together.
     .addPrimaryKeyConstraint('records_pk', ['version', 'position'])
-    // Clustered by (version, position): a page is one contiguous range on disk.
-    .modifyEnd(sql.raw(dialect === 'sqlite' ? ' WITHOUT ROWID' : ''))
     .execute();
   await db.schema.createIndex('records_by_id').on('records').columns(['version', 'record_id']).unique().execute();
 

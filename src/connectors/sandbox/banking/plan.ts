@@ -78,7 +78,7 @@ export class BankingPlan {
     for (let j = 0; j < this.accountMoves.total; j++) this.accounts.push(this.describe(j, tier));
     this.baseTxns = Math.max(invoices, 2 * (invoices - Math.floor(this.derivedCount() / 2)));
     this.txnMoves = new Movement(seed, KEY.transactions, this.baseTxns, ctx.epoch);
-    this.price(tier);
+    this.price();
     for (let k = 0; k <= ctx.epoch; k++) {
       const open = this.accounts.filter((a) => a.createdEpoch <= k && a.kind.weight > 0);
       const cum: number[] = [];
@@ -117,7 +117,7 @@ export class BankingPlan {
   }
 
   /** Expected money flows, then recurring amounts, sweep levels and limits, all in cents. */
-  private price(_tier: number): void {
+  private price(): void {
     const base = this.accounts.filter((a) => a.createdEpoch === 0);
     const totalWeight = base.reduce((s, a) => s + a.kind.weight, 0);
     const perMonth = (a: AccountPlan) => (this.baseTxns * a.kind.weight) / totalWeight / this.cal.months;

@@ -1,6 +1,6 @@
 import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
 import { categoryName } from './category-tree.js';
-import { guid, u2, u3 } from './kit/fast.js';
+import { guid, Ids, u2, u3 } from './kit/fast.js';
 import { coreOf, DRAW, newCore, referenceOf } from './ledger.js';
 import { BankingPlan, DERIVED_BASE, KEY, SLOTS_PER_MONTH, type AccountPlan } from './plan.js';
 import { BankingTransaction } from './schemas.js';
@@ -61,6 +61,7 @@ function* transactions(ctx: FetchContext): Generator<SourceRecord> {
   const touched = new Int32Array(n * Math.max(1, plan.periods));
   const parties = plan.accounts.map((a) => counterparties(a.kind.currency));
   const core = newCore();
+  const ids = new Ids(seed, KEY.transactions);
   const fields: Fields = { description: '', cents: 0, posted: '', authorized: '', code: '', merchant: null, category: '', categoryName: '', modified: '' };
   const total = plan.txnMoves.total;
   for (let t = 0; t < total; t++) {
@@ -84,7 +85,7 @@ function* transactions(ctx: FetchContext): Generator<SourceRecord> {
       merchant = merchant === '{c}' ? names.customers[pick] : names.suppliers[pick];
     }
     const lag = core.created === 0 ? Math.floor(u2(seed ^ DRAW.lag, t) * (tpl.authLagDays + 1)) : 0;
-    const id = guid(seed, KEY.transactions, t);
+    const id = ids.of(t);
     const created = core.created === 0 ? cal.created(core.day, Math.floor(u2(seed ^ DRAW.time, t) * 86400)) : cal.epochStamp(core.created);
     fields.description = describe(tpl, party, referenceOf(plan, t));
     fields.cents = core.cents;

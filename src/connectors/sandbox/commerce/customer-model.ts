@@ -1,25 +1,32 @@
-import { h3, u3 } from '../banking/kit/fast.js';
+import { h3, h3s, seedState, u3 } from '../banking/kit/fast.js';
 import { CUSTOMER_COUNTRIES, CUSTOMER_NOTES, EMAIL_DOMAINS, fillPattern, PEOPLE } from './people.js';
 import { COUNTRIES, type Country } from './places.js';
 
 /** Draw keys of a customer. */
 const C = { country: 0xc01, first: 0xc02, last: 0xc03, email: 0xc04, phone: 0xc05, city: 0xc06, street: 0xc07, number: 0xc08, delivery: 0xc09, note: 0xc0a, postcode: 0xc0b };
 
-/** Index (in CUSTOMER_COUNTRIES) of customer `c`'s country. */
-export function customerCountryIndex(seed: number, c: number): number {
-  const u = u3(seed, c, C.country);
+/** Index (in CUSTOMER_COUNTRIES) of customer `c`'s country; `state` is `seedState(seed)`. */
+export function customerCountryIndex(state: number, c: number): number {
+  const u = h3s(state, c, C.country) / 0x1_0000_0000;
   let acc = 0;
   for (let i = 0; i < CUSTOMER_COUNTRIES.length; i++) if (u < (acc += CUSTOMER_COUNTRIES[i][1])) return i;
   return 0;
 }
 
 export function customerCountry(seed: number, c: number): Country {
-  return CUSTOMER_COUNTRIES[customerCountryIndex(seed, c)][0];
+  return CUSTOMER_COUNTRIES[customerCountryIndex(seedState(seed), c)][0];
 }
 
-export function customerName(seed: number, c: number): string {
-  const people = PEOPLE[customerCountry(seed, c)];
-  return `${people.first[h3(seed, c, C.first) % people.first.length]} ${people.last[h3(seed, c, C.last) % people.last.length]}`;
+/** Every "First Last" per country (CUSTOMER_COUNTRIES order), built once: orders name customers without concatenating. */
+const FULL_NAMES: string[][] = CUSTOMER_COUNTRIES.map(([country]) =>
+  PEOPLE[country].first.flatMap((first) => PEOPLE[country].last.map((last) => [first, last].join(' '))),
+);
+
+/** The customer's name (as orders name them); `state` is `seedState(seed)`. */
+export function customerName(state: number, c: number): string {
+  const country = customerCountryIndex(state, c);
+  const people = PEOPLE[CUSTOMER_COUNTRIES[country][0]];
+  return FULL_NAMES[country][(h3s(state, c, C.first) % people.first.length) * people.last.length + (h3s(state, c, C.last) % people.last.length)];
 }
 
 function ascii(text: string): string {

@@ -1,5 +1,5 @@
 import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
-import { guid, u3 } from '../banking/kit/fast.js';
+import { u3 } from '../banking/kit/fast.js';
 import { CommerceCustomer } from './catalog-schemas.js';
 import { customerFields } from './customer-model.js';
 import { CommercePlan, KEY } from './plan.js';
@@ -22,7 +22,7 @@ function* customers(ctx: FetchContext): Generator<SourceRecord> {
       ? cal.localTime(day, day === cal.days - 1 ? Math.floor(u3(seed, c, 0x71) * 3600) : Math.floor(u3(seed, c, 0x71) * 86400))
       : plan.appendedLocal(created, KEY.customers, c);
     const modified = changed ? cal.epochStamp(changed) : `${createdLocal}Z`;
-    const id = guid(seed, KEY.customers, c);
+    const id = plan.ids.customers.of(c);
     const { note, ...fields } = customerFields(seed, c, changed);
     yield {
       id,

@@ -1,9 +1,8 @@
 import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
-import { guid } from '../banking/kit/fast.js';
 import { customerName } from './customer-model.js';
 import { OrderState } from './order-model.js';
 import { CURRENCIES } from './places.js';
-import { CommercePlan, KEY, type Ref, type TaxRule } from './plan.js';
+import { CommercePlan, type Ref, type TaxRule } from './plan.js';
 import { ProductCache } from './product-model.js';
 import { CommerceOrder } from './schemas.js';
 
@@ -11,17 +10,19 @@ type Allocation = { taxComponentRef: Readonly<Ref>; rate: number };
 
 /** Shared empty arrays (frozen) for lines without discounts and orders without charges. */
 const NONE: readonly never[] = Object.freeze([]);
+const LINE_SUFFIX = ['-1', '-2', '-3', '-4'];
 
 /** Tax allocations of a line or charge. `rate` carries the tax amount, as the OAS describes the field. */
-function allocations(rule: TaxRule, taxes: Float64Array, offset: number): Allocation[] {
+function allocations(rule: TaxRule, taxes: Float64Array, offset: number): readonly Allocation[] {
   const n = rule.refs.length;
+  if (n === 0) return NONE;
   const out: Allocation[] = new Array(n);
   for (let i = 0; i < n; i++) out[i] = { taxComponentRef: rule.refs[i], rate: taxes[offset + i] / 100 };
   return out;
 }
 
 function lineItem(orderId: string, order: OrderState, n: number): Record<string, unknown> {
-  const id = `${orderId}-${n + 1}`;
+  const id = orderId + LINE_SUFFIX[n];
   const rule = order.lineRule[n];
   const taxes = allocations(rule, order.lineTaxes, n * 3);
   const discounts = order.lineDiscount[n] ? [{ name: order.discountCode!, totalAmount: order.lineDiscount[n] / 100 }] : NONE;
@@ -63,9 +64,9 @@ export interface PaymentRefData {
 }
 
 /** Payment `i` of an order as the order embeds it (`payments[]`): same id and values as its commerce-payments record. */
-export function paymentRef(plan: CommercePlan, order: OrderState, i: number): PaymentRefData {
+export function paymentRef(plan: CommercePlan, order: OrderState, orderId: string, i: number): PaymentRefData {
   const method = plan.methods[order.payMethod[i]].def;
-  const id = paymentId(plan, order.o, order.paySlot[i]);
+  const id = orderId + PAYMENT_SUFFIX[order.paySlot[i]];
   const currency = CURRENCIES[order.currency];
   const amount = order.payAmount[i] / 100;
   return method.provider === undefined
@@ -73,21 +74,41 @@ export function paymentRef(plan: CommercePlan, order: OrderState, i: number): Pa
     : { id, amount, currency, type: method.type, status: order.payStatus[i], paymentProvider: method.provider, dueDate: order.payDue[i], createdDate: order.payCreated[i] };
 }
 
-/** Payments are numbered `3 × order + slot`, so they stream in order then slot order. */
+/**
+ * A payment's id is its order's id plus its slot (`-p1`, `-p2`, refund `-r1`): payments stream in order then slot
+ * order, and every payment visibly belongs to its order (the Payment schema has no order reference).
+ */
+export const PAYMENT_SUFFIX = ['-p1', '-p2', '-r1'];
+
 export function paymentId(plan: CommercePlan, o: number, slot: number): string {
-  return guid(plan.seed, KEY.payments, o * 3 + slot);
+  return plan.ids.orders.of(o) + PAYMENT_SUFFIX[slot];
+}
+
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+let numberBlock = -1;
+let numberPrefix = '';
+
+/** `100001 + o` as text; consecutive orders share the prefix, so only three digits are appended each time. */
+function orderNumber(o: number): string {
+  const n = 100_001 + o;
+  const block = Math.floor(n / 1000);
+  if (block !== numberBlock) {
+    numberBlock = block;
+    numberPrefix = String(block);
+  }
+  return numberPrefix + THREE_DIGITS[n - block * 1000];
 }
 
 export function orderRecord(plan: CommercePlan, order: OrderState): SourceRecord {
-  const id = guid(plan.seed, KEY.orders, order.o);
+  const id = plan.ids.orders.of(order.o);
   const modified = order.changed ? plan.cal.epochStamp(order.changed) : `${order.createdLocal}Z`;
   const lines = new Array(order.lineCount);
   for (let n = 0; n < order.lineCount; n++) lines[n] = lineItem(id, order, n);
   const payments = new Array(order.paymentCount);
-  for (let i = 0; i < order.paymentCount; i++) payments[i] = paymentRef(plan, order, i);
+  for (let i = 0; i < order.paymentCount; i++) payments[i] = paymentRef(plan, order, id, i);
   const data: Record<string, unknown> = {
     id,
-    orderNumber: String(100_001 + order.o),
+    orderNumber: orderNumber(order.o),
     country: order.country,
     currency: CURRENCIES[order.currency],
     totalAmount: order.total / 100,
@@ -105,7 +126,7 @@ export function orderRecord(plan: CommercePlan, order: OrderState): SourceRecord
   // Added only when present (absent rather than null: neither is nullable in the OAS).
   if (order.closedLocal !== null) data.closedDate = order.closedLocal;
   if (order.customer >= 0 && order.customerDeleted === 0) {
-    data.customerRef = { id: guid(plan.seed, KEY.customers, order.customer), name: customerName(plan.seed, order.customer) };
+    data.customerRef = { id: plan.ids.customers.of(order.customer), name: customerName(plan.seedState, order.customer) };
   }
   return { id, sourceModifiedDate: modified, data };
 }
@@ -120,8 +141,8 @@ function* orders(ctx: FetchContext): Generator<SourceRecord> {
   const order = new OrderState(plan, new ProductCache(plan));
   const total = plan.orderMoves.total;
   for (let o = 0; o < total; o++) {
-    if (plan.orderMoves.deletedAt(o)) continue;
-    yield orderRecord(plan, order.fill(o));
+    if (order.fill(o).deleted) continue;
+    yield orderRecord(plan, order);
   }
 }
 

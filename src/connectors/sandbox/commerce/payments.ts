@@ -6,8 +6,8 @@ import { ProductCache } from './product-model.js';
 import { CommercePayment } from './schemas.js';
 
 /**
- * Payments of every live order, in order then slot order (ids are numbered `3 × order + slot`: the payment,
- * a second payment when a gift card covers part of the order, and a refund). An order's payments sum to its
+ * Payments of every live order, in order then slot order (ids are `<order id>-p1`, `-p2` when a gift card
+ * covers part of the order, and `-r1` for a refund). An order's payments sum to its
  * `totalAmount`; the order embeds the same payments in `payments[]`. A payment goes with its order.
  */
 function* payments(ctx: FetchContext): Generator<SourceRecord> {
@@ -17,8 +17,9 @@ function* payments(ctx: FetchContext): Generator<SourceRecord> {
   for (let o = 0; o < total; o++) {
     if (plan.orderMoves.deletedAt(o)) continue;
     order.fill(o);
+    const orderId = plan.ids.orders.of(o);
     for (let i = 0; i < order.paymentCount; i++) {
-      const ref = paymentRef(plan, order, i);
+      const ref = paymentRef(plan, order, orderId, i);
       const method = plan.methods[order.payMethod[i]];
       const changed = order.payChanged[i];
       const modified = changed ? plan.cal.epochStamp(changed) : `${order.payCreated[i]}Z`;

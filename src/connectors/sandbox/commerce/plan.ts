@@ -1,7 +1,7 @@
 import type { FetchContext } from '../../connector.js';
 import { keyOf } from '../random.js';
 import { Calendar } from '../banking/kit/calendar.js';
-import { guid, u3 } from '../banking/kit/fast.js';
+import { guid, Ids, seedState, u3 } from '../banking/kit/fast.js';
 import { DEFAULT_RATES, Movement } from '../banking/kit/movement.js';
 import { CATEGORIES } from './catalog.js';
 import { PAYMENT_METHODS, paymentMethodDef, type PaymentMethodDef } from './payment-kinds.js';
@@ -19,7 +19,6 @@ export const KEY = {
   locations: keyOf('commerce-locations'),
   taxComponents: keyOf('commerce-taxComponents'),
   paymentMethods: keyOf('commerce-paymentMethods'),
-  payments: keyOf('commerce-payments'),
   transactions: keyOf('commerce-transactions'),
   disputes: keyOf('commerce-disputes'),
   companyInfo: keyOf('commerce-companyInfo'),
@@ -56,8 +55,12 @@ export interface TaxRule {
 /** Everything about a commerce company that does not depend on one record; built once per fetch. */
 export class CommercePlan {
   readonly seed: number;
+  /** `seedState(seed)`: hashes keyed by the seed first start from it (see `h3s`). */
+  readonly seedState: number;
   readonly epoch: number;
   readonly invoices: number;
+  /** Id makers of the high-volume types. */
+  readonly ids: { orders: Ids; customers: Ids; transactions: Ids };
   readonly cal: Calendar;
   readonly orderMoves: Movement;
   readonly customerMoves: Movement;
@@ -74,14 +77,19 @@ export class CommercePlan {
   /** Products that exist from the first day (the launch catalogue); the rest are added over the span. */
   readonly launchProducts: number;
   /** Per creation epoch: the order-taking locations open then, with cumulative weights. */
-  private readonly locationCum: { index: number[]; cum: number[]; total: number }[] = [];
+  private readonly locationCum: { index: number[]; cum: Float64Array; total: number }[] = [];
 
   constructor(ctx: FetchContext) {
     const { seed, invoices, asOf } = ctx.settings;
     if (!Number.isInteger(invoices) || invoices < 1) throw new Error(`invoices must be a positive integer, got ${invoices}`);
     this.seed = seed;
+    this.seedState = seedState(seed);
     this.epoch = ctx.epoch;
     this.invoices = invoices;
+    this.ids = {
+      orders: new Ids(seed, KEY.orders),
+      customers: new Ids(seed, KEY.customers), transactions: new Ids(seed, KEY.transactions),
+    };
     this.cal = new Calendar(asOf);
     const e = ctx.epoch;
     this.orderMoves = new Movement(seed, KEY.orders, invoices, e);
@@ -124,9 +132,9 @@ export class CommercePlan {
     }
     for (let k = 0; k <= e; k++) {
       const open = this.locations.filter((l) => l.createdEpoch <= k && l.def.weight > 0);
-      const cum: number[] = [];
+      const cum = new Float64Array(open.length);
       let total = 0;
-      for (const l of open) cum.push((total += l.def.weight));
+      open.forEach((l, i) => (cum[i] = total += l.def.weight));
       this.locationCum.push({ index: open.map((l) => l.index), cum, total });
     }
   }

@@ -48,29 +48,33 @@ function roundPrice(units: number): number {
   return units > 30 ? Math.round(units / 5) * 5 : Math.round(units);
 }
 
+/** `Colour / Size` names, built once (products are generated on demand, often). */
+const APPAREL_NAMES = COLOURS.map((c) => APPAREL_SIZES.map((size) => `${c} / ${size}`));
+const SHOE_NAMES = COLOURS.map((c) => SHOE_SIZES.map((size) => `${c} / ${size}`));
+const GIFT_NAMES = GIFT_DENOMINATIONS.map(([gbp]) => `£${gbp}`);
+const SINGLE = ['Default'];
+
 /** Variant names of a product: colour and size grids for clothing, colours for homeware, denominations for gift cards. */
 function variantNames(seed: number, p: number, leaf: CategoryDef['leaf'] & object): string[] {
+  if (leaf.scheme === 'gift') return GIFT_NAMES;
+  if (leaf.scheme === 'single') return SINGLE;
   const colourCount = leaf.scheme === 'colour' ? 1 + (h3(seed, p, P.colours) % 3) : 1 + (u3(seed, p, P.colours) < 0.35 ? 1 : 0);
   const firstColour = h3(seed, p, P.start) % COLOURS.length;
-  const colours = Array.from({ length: colourCount }, (_, i) => COLOURS[(firstColour + i * 5) % COLOURS.length]);
-  switch (leaf.scheme) {
-    case 'gift':
-      return GIFT_DENOMINATIONS.map(([gbp]) => `£${gbp}`);
-    case 'single':
-      return ['Default'];
-    case 'colour':
-      return colours;
-    case 'shoes': {
-      const start = h3(seed, p, P.sizes) % (SHOE_SIZES.length - 3);
-      return SHOE_SIZES.slice(start, start + 4).map((s) => `${colours[0]} / ${s}`);
-    }
-    case 'apparel': {
-      const run = colourCount > 1 ? 3 : 4;
-      const start = 1 + (h3(seed, p, P.sizes) % (APPAREL_SIZES.length - run));
-      const sizes = APPAREL_SIZES.slice(start - 1, start - 1 + run);
-      return colours.flatMap((c) => sizes.map((s) => `${c} / ${s}`));
+  const names: string[] = [];
+  if (leaf.scheme === 'colour') {
+    for (let i = 0; i < colourCount; i++) names.push(COLOURS[(firstColour + i * 5) % COLOURS.length]);
+  } else if (leaf.scheme === 'shoes') {
+    const start = h3(seed, p, P.sizes) % (SHOE_SIZES.length - 3);
+    for (let s = start; s < start + 4; s++) names.push(SHOE_NAMES[firstColour][s]);
+  } else {
+    const run = colourCount > 1 ? 3 : 4;
+    const start = h3(seed, p, P.sizes) % (APPAREL_SIZES.length - run);
+    for (let i = 0; i < colourCount; i++) {
+      const colour = (firstColour + i * 5) % COLOURS.length;
+      for (let s = start; s < start + run; s++) names.push(APPAREL_NAMES[colour][s]);
     }
   }
+  return names;
 }
 
 export function productSummary(plan: CommercePlan, p: number): ProductSummary {
@@ -82,16 +86,18 @@ export function productSummary(plan: CommercePlan, p: number): ProductSummary {
   const material = leaf.materials[h3(seed, p, P.material) % leaf.materials.length];
   const name = isGiftCard ? noun : `${ADJECTIVES[h3(seed, p, P.adjective) % ADJECTIVES.length]} ${material} ${noun}`;
   const base = roundPrice(leaf.price[0] + u3(seed, p, P.price) * (leaf.price[1] - leaf.price[0]));
-  const variants = variantNames(seed, p, leaf).map((variantName, v): VariantSummary => {
+  const names = variantNames(seed, p, leaf);
+  const variants: VariantSummary[] = new Array(names.length);
+  const priceTable = new Int32Array(names.length * 3);
+  for (let v = 0; v < names.length; v++) {
     const prices: [number, number, number] = isGiftCard
       ? [GIFT_DENOMINATIONS[v][0] * 100, GIFT_DENOMINATIONS[v][1] * 100, GIFT_DENOMINATIONS[v][2] * 100]
       : [base * 100, Math.round(base * 1.28) * 100 - 1, Math.round(base * 1.16) * 100];
     const id = guid(seed, KEY.variants, p * 8 + v);
-    return { id, name: variantName, ref: Object.freeze({ id, name: variantName }), prices };
-  });
+    variants[v] = { id, name: names[v], ref: Object.freeze({ id, name: names[v] }), prices };
+    priceTable.set(prices, v * 3);
+  }
   const id = guid(seed, KEY.products, p);
-  const priceTable = new Int32Array(variants.length * 3);
-  variants.forEach((v, i) => priceTable.set(v.prices, i * 3));
   return {
     variantCount: variants.length, priceTable,
     index: p, id, name, material, category, taxClass: leaf.taxClass, taxClassIndex: TAX_CLASSES.indexOf(leaf.taxClass), isGiftCard,
@@ -100,18 +106,22 @@ export function productSummary(plan: CommercePlan, p: number): ProductSummary {
   };
 }
 
-/** Layout of a cached product in `ProductCache.ints`: a few facts, then prices by `variant × 3 + currency`. */
-export const PF = { variants: 0, taxClass: 1, giftCard: 2, deleted: 3, prices: 4, stride: 4 + 8 * 3 } as const;
+/**
+ * Layout of a cached product in `ProductCache.facts` (16-bit words, 64 bytes a product): variant count, tax
+ * class, gift card flag, deletion epoch, then unit prices in cents by `variant × 3 + currency` (all under 65,536).
+ */
+export const PF = { variants: 0, taxClass: 1, giftCard: 2, deleted: 3, prices: 4, stride: 32 } as const;
 /** `ProductCache.refs` per slot: the product's `{id, name}`, then one per variant. */
-export const REF_STRIDE = 9;
+export const REF_STRIDE = 8;
+const MAX_VARIANTS = 7;
 
 /**
  * A direct-mapped cache of what order lines need of a product, laid out flat (struct of arrays) so that a line
- * touches one small region of memory: bounded at 16,384 slots (about 2 MB) whatever the catalogue size, and
- * enough for the whole catalogue below that, so popular products stay resident.
+ * touches little memory: bounded at 16,384 slots (about 1.5 MB) whatever the catalogue size, and enough for the
+ * whole catalogue below that, so popular products stay resident.
  */
 export class ProductCache {
-  readonly ints: Int32Array;
+  readonly facts: Uint16Array;
   readonly refs: Readonly<{ id: string; name: string }>[];
   private readonly tags: Int32Array;
   private readonly mask: number;
@@ -119,7 +129,7 @@ export class ProductCache {
   constructor(private readonly plan: CommercePlan) {
     let size = 256;
     while (size < plan.productMoves.total && size < 16_384) size *= 2;
-    this.ints = new Int32Array(size * PF.stride);
+    this.facts = new Uint16Array(size * PF.stride);
     this.refs = new Array(size * REF_STRIDE);
     this.tags = new Int32Array(size).fill(-1);
     this.mask = size - 1;
@@ -130,12 +140,16 @@ export class ProductCache {
     const s = p & this.mask;
     if (this.tags[s] !== p) {
       const summary = productSummary(this.plan, p);
+      if (summary.variantCount > MAX_VARIANTS || summary.deleted > 0xffff) throw new Error(`product ${p} does not fit the cache layout`);
       const base = s * PF.stride;
-      this.ints[base + PF.variants] = summary.variantCount;
-      this.ints[base + PF.taxClass] = summary.taxClassIndex;
-      this.ints[base + PF.giftCard] = summary.isGiftCard ? 1 : 0;
-      this.ints[base + PF.deleted] = summary.deleted;
-      this.ints.set(summary.priceTable, base + PF.prices);
+      this.facts[base + PF.variants] = summary.variantCount;
+      this.facts[base + PF.taxClass] = summary.taxClassIndex;
+      this.facts[base + PF.giftCard] = summary.isGiftCard ? 1 : 0;
+      this.facts[base + PF.deleted] = summary.deleted;
+      for (let i = 0; i < summary.priceTable.length; i++) {
+        if (summary.priceTable[i] > 0xffff) throw new Error(`price of product ${p} does not fit the cache layout`);
+        this.facts[base + PF.prices + i] = summary.priceTable[i];
+      }
       this.refs[s * REF_STRIDE] = summary.ref;
       for (let v = 0; v < summary.variantCount; v++) this.refs[s * REF_STRIDE + 1 + v] = summary.variants[v].ref;
       this.tags[s] = p;

@@ -1,10 +1,10 @@
 import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
-import { guid } from '../banking/kit/fast.js';
-import { OrderState, REFUND_SLOT } from './order-model.js';
-import { paymentId } from './orders.js';
+import { OrderState } from './order-model.js';
+import { REFUND_SLOT } from './order-payments.js';
+import { PAYMENT_SUFFIX } from './orders.js';
 import { processingFee } from './payment-kinds.js';
 import { CURRENCIES } from './places.js';
-import { CommercePlan, KEY } from './plan.js';
+import { CommercePlan } from './plan.js';
 import { ProductCache } from './product-model.js';
 import { CommerceTransaction } from './schemas.js';
 
@@ -28,7 +28,7 @@ export function payoutDay(plan: CommercePlan, bucket: number): number {
 function txn(plan: CommercePlan, index: number, fields: {
   amount: number; currency: number; type: string; subType: string; source: { id: string; type: string } | null; local: string; modified: string;
 }): SourceRecord {
-  const id = guid(plan.seed, KEY.transactions, index);
+  const id = plan.ids.transactions.of(index);
   return {
     id,
     sourceModifiedDate: fields.modified,
@@ -72,6 +72,7 @@ function* transactions(ctx: FetchContext): Generator<SourceRecord> {
   const total = plan.orderMoves.total;
   for (let o = 0; o < total; o++) {
     order.fill(o);
+    let orderId = '';
     for (let i = 0; i < order.paymentCount; i++) {
       if (!processed(plan, order, i)) continue;
       const bucket = Math.floor(order.paySettledDay[i] / period) * 3 + order.currency;
@@ -84,7 +85,8 @@ function* transactions(ctx: FetchContext): Generator<SourceRecord> {
       const fee = feeOf(order, i);
       net[bucket] += amount - fee;
       const slot = order.paySlot[i];
-      const source = { id: paymentId(plan, o, slot), type: 'Payment' };
+      if (!orderId) orderId = plan.ids.orders.of(o);
+      const source = { id: orderId + PAYMENT_SUFFIX[slot], type: 'Payment' };
       const local = order.settledLocal(i);
       // Captures by a later epoch happen at that epoch; everything else when the money moved.
       const modified = order.payChanged[i] ? cal.epochStamp(order.payChanged[i]) : `${local}Z`;

@@ -16,16 +16,6 @@ const OVERHEADS: readonly (readonly [number, number, number, number, number])[] 
 const OVERHEAD_PICK: number[] = OVERHEADS.flatMap((o, i) => Array<number>(o[4]).fill(i));
 const rng = new Rng();
 
-/** Kinds of bill line. */
-export const LINE_GOODS = 0;
-export const LINE_SUBCONTRACT = 1;
-export const LINE_FREIGHT = 2;
-export const LINE_OVERHEAD = 3;
-
-export function billLineKind(acct: number): number {
-  return acct === A.Cogs ? LINE_GOODS : acct === A.Subcontractors ? LINE_SUBCONTRACT : acct === A.Freight ? LINE_FREIGHT : LINE_OVERHEAD;
-}
-
 /** Loads bill `j` as it is at `epoch` (see `loadInvoice`); goods lines have an item, others none (item -1). */
 export function loadBill(ctx: Ctx, j: number, epoch: number, s: DocState): boolean {
   const lc = ctx.lc.bills;

@@ -31,6 +31,7 @@ export class Calendar {
   private readonly ymds: string[];
   private readonly locals: string[];
   private readonly monthIdx: Int16Array;
+  private readonly stamps: (string | undefined)[] = [];
 
   /** Report months run from `startDay`'s month through `asOfDay`'s month; tables cover `pad` days either side. */
   constructor(startDay: number, asOfDay: number, pad: number) {
@@ -73,6 +74,18 @@ export class Calendar {
   /** An instant on `day` at `minuteOfDay` (UTC), `YYYY-MM-DDTHH:MM:SSZ`. */
   instant(day: number, minuteOfDay: number, second = 0): string {
     return `${this.ymd(day)}T${TWO[(minuteOfDay / 60) | 0]}:${TWO[minuteOfDay % 60]}:${TWO[second]}Z`;
+  }
+
+  /**
+   * One of 64 working-hours instants on `day` (08:00 to 17:27 UTC), chosen by `salt`; the strings are made
+   * once and reused, as most records carry one.
+   */
+  stamp(day: number, salt: number): string {
+    const slot = salt & 63;
+    const k = day - this.first;
+    if (k < 0 || k >= this.ymds.length) return this.instant(day, 480 + slot * 9, (slot * 7) % 60);
+    const at = k * 64 + slot;
+    return (this.stamps[at] ??= this.instant(day, 480 + slot * 9, (slot * 7) % 60));
   }
 
   /** Report month of `day`: -1 before the first month, `months` after the last. */

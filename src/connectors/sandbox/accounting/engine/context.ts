@@ -36,7 +36,7 @@ export interface Ctx {
   cal: Calendar;
   /** Currency rate (foreign units to base) per currency and report month: `rates[cur * (months + 1) + m]`. */
   rates: Float64Array;
-  /** Expected monthly sales in pounds, used to size balances that are not driven by documents. */
+  /** Expected monthly sales in pounds (sizes the opening balances). */
   monthlySales: number;
   /** First month of the financial year (0 = January). */
   fyStartMonth: number;

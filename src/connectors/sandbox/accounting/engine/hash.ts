@@ -21,7 +21,7 @@ function mix(h: number, key: number): number {
   return h;
 }
 
-/** 30-bit hashes of 2 to 5 integers. */
+/** 30-bit hashes of 2 to 4 integers. */
 export function r2(a: number, b: number): number {
   return mix(mix(SEED, a), b) >>> 2;
 }
@@ -32,10 +32,6 @@ export function r3(a: number, b: number, c: number): number {
 
 export function r4(a: number, b: number, c: number, d: number): number {
   return mix(mix(mix(mix(SEED, a), b), c), d) >>> 2;
-}
-
-export function r5(a: number, b: number, c: number, d: number, e: number): number {
-  return mix(mix(mix(mix(mix(SEED, a), b), c), d), e) >>> 2;
 }
 
 /** Uniform in [0, 1) (for code off the hot paths). */

@@ -94,11 +94,6 @@ export function deletedEpoch(seed: number, lc: Lifecycle, index: number, deletab
   return created + gap(hash, lc.lnDelete);
 }
 
-/** Does the record exist (created and not yet deleted) at `epoch`? */
-export function existsAt(seed: number, lc: Lifecycle, index: number, epoch: number, deletable = true): boolean {
-  return index < countAt(lc, epoch) && deletedEpoch(seed, lc, index, deletable, epoch) > epoch;
-}
-
 /**
  * The j-th change epoch after `from` (j = 0, 1, ...) is `from + gaps`; returns the epoch of change `j` given
  * the previous one (Infinity when it falls after `last`, tested without a logarithm). Loop:

@@ -55,7 +55,7 @@ export function modifiedAt(ctx: Ctx, day: number, created: number, changed: numb
   if (changed > 0) return epochInstant(ctx, changed);
   if (created > 0) return epochInstant(ctx, created);
   if (day >= ctx.asOfDay) return epochInstant(ctx, 0);
-  return ctx.cal.instant(day, 480 + (salt % 600), salt % 60);
+  return ctx.cal.stamp(day, salt);
 }
 
 export const currencyCode = (cur: number): string => CURRENCIES[cur];

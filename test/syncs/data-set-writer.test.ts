@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeVersion } from '../../src/syncs/data-set-writer.js';
+import type { SourceRecord } from '../../src/connectors/connector.js';
+import { createTestStore, type TestStore } from '../helpers/test-store.js';
+
+/** The version writer on a real store, fed by a small platform of the test's own. */
+
+let store: TestStore;
+beforeAll(async () => {
+  store = await createTestStore();
+});
+afterAll(() => store.destroy());
+
+const record = (id: string, amount: number): SourceRecord => ({ id, sourceModifiedDate: null, data: { id, amount } });
+
+async function write(version: number, previousVersion: number | null, records: SourceRecord[], now: string) {
+  return writeVersion({ db: store.store.db, version, previousVersion, source: records, now, onBatch: async () => {}, batchSize: 2 });
+}
+
+async function read(version: number) {
+  const rows = await store.store.db.selectFrom('records').selectAll().where('version', '=', version).orderBy('position').execute();
+  return rows.map((r) => ({ ...JSON.parse(r.doc), position: r.position }));
+}
+
+describe('writeVersion', () => {
+  it('keeps modifiedDate for unchanged records, stamps new and changed ones, and keeps deleted ones marked', async () => {
+    const t1 = '2026-01-01T00:00:00.000Z';
+    const t2 = '2026-01-02T00:00:00.000Z';
+    const t3 = '2026-01-03T00:00:00.000Z';
+    expect(await write(101, null, [record('a', 1), record('b', 2), record('c', 3)], t1)).toBe(3);
+    expect(await write(102, 101, [record('a', 1), record('b', 20), record('d', 4)], t2)).toBe(4);
+    expect(await read(102)).toEqual([
+      { id: 'a', amount: 1, modifiedDate: t1, metadata: { isDeleted: false }, position: 0 },
+      { id: 'b', amount: 20, modifiedDate: t2, metadata: { isDeleted: false }, position: 1 },
+      { id: 'c', amount: 3, modifiedDate: t2, metadata: { isDeleted: true }, position: 2 },
+      { id: 'd', amount: 4, modifiedDate: t2, metadata: { isDeleted: false }, position: 3 },
+    ]);
+    // Still gone: keeps the date it was deleted. Back at the source: live again, stamped now.
+    expect(await write(103, 102, [record('a', 1), record('b', 20), record('d', 4)], t3)).toBe(4);
+    expect((await read(103))[2]).toEqual({ id: 'c', amount: 3, modifiedDate: t2, metadata: { isDeleted: true }, position: 2 });
+    await write(104, 103, [record('a', 1), record('b', 20), record('c', 3), record('d', 4)], t3);
+    expect((await read(104))[2]).toEqual({ id: 'c', amount: 3, modifiedDate: t3, metadata: { isDeleted: false }, position: 2 });
+    // The previous versions are untouched.
+    expect((await read(101)).map((r) => r.modifiedDate)).toEqual([t1, t1, t1]);
+  });
+
+  it('refuses a platform that streams records out of id order', async () => {
+    await expect(write(201, null, [record('b', 1), record('a', 2)], '2026-01-01T00:00:00.000Z')).rejects.toThrow(/out of order/);
+  });
+});

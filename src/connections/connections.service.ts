@@ -12,7 +12,7 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { JobsStore } from '../jobs/jobs.store.js';
 import { effectiveSyncSettings, parseStoredSettings } from '../syncs/sync-settings.js';
-import { DELETE_VERSION_JOB, queueSync } from '../syncs/sync-queue.js';
+import { DELETE_VERSION_JOB, queueSyncIfIdle } from '../syncs/sync-queue.js';
 import { Connection, CONNECTION_STATUSES, SOURCE_TYPES } from './connection.schema.js';
 import { connectionDoc, serveConnection } from './connection-doc.js';
 import { sandboxSettings } from './sandbox-authorization.js';
@@ -79,10 +79,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     const settings = effectiveSyncSettings(parseStoredSettings(clientRow.sync_settings), parseStoredSettings(companyRow.sync_settings));
     for (const setting of settings) {
       if (!setting.fetchOnFirstLink || !connector.dataTypes.has(setting.dataType)) continue;
-      const running = await trx.selectFrom('pull_operations').select('id').where('connection_id', '=', row.id)
-        .where('data_type', '=', setting.dataType).where('status', 'in', ['Queued', 'Fetching']).executeTakeFirst();
-      if (running) continue;
-      await queueSync(trx, deps.jobs, { clientId: row.client_id, companyId: row.company_id, connectionId: row.id, dataType: setting.dataType }, now());
+      await queueSyncIfIdle(trx, deps.jobs, { clientId: row.client_id, companyId: row.company_id, connectionId: row.id, dataType: setting.dataType }, now());
     }
   }
 

@@ -54,6 +54,16 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobsStore, target: 
   return doc;
 }
 
+/** Queues a sync unless that type is already syncing on that connection; returns the new operation's document, if any. */
+export async function queueSyncIfIdle(trx: Kysely<Database>, jobs: JobsStore, target: QueueTarget, now: Date): Promise<string | undefined> {
+  try {
+    return await queueSync(trx, jobs, target, now);
+  } catch (err) {
+    if (err instanceof ApiError && err.message.startsWith('DatasetAlreadyInProgressException')) return undefined;
+    throw err;
+  }
+}
+
 export function alreadyInProgress(target: QueueTarget, runningId: string): ApiError {
   return new ApiError(
     400,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { JobsStore } from '../jobs/jobs.store.js';
 import { findConnector } from '../connectors/registry.js';
-import { queueSync } from './sync-queue.js';
+import { queueSyncIfIdle } from './sync-queue.js';
 import { effectiveSyncSettings, parseStoredSettings } from './sync-settings.js';
 
 /**
@@ -35,14 +35,10 @@ export async function queueDueSyncs(db: Kysely<Database>, jobs: JobsStore, now: 
       // A type left out of the first link waits until someone asks for it.
       if (!last && !setting.fetchOnFirstLink) continue;
       if (last && Date.parse(last) + setting.syncSchedule * 3_600_000 > now.getTime()) continue;
-      const done = await db.transaction().execute(async (trx) => {
-        const running = await trx.selectFrom('pull_operations').select('id').where('connection_id', '=', connection.id)
-          .where('data_type', '=', setting.dataType).where('status', 'in', ['Queued', 'Fetching']).executeTakeFirst();
-        if (running) return false;
-        await queueSync(trx, jobs, { clientId: connection.client_id, companyId: connection.company_id, connectionId: connection.id, dataType: setting.dataType }, now);
-        return true;
-      });
-      if (done) queued++;
+      const doc = await db.transaction().execute((trx) =>
+        queueSyncIfIdle(trx, jobs, { clientId: connection.client_id, companyId: connection.company_id, connectionId: connection.id, dataType: setting.dataType }, now),
+      );
+      if (doc) queued++;
     }
   }
   return queued;

@@ -11,7 +11,7 @@ import { findConnector, findPlatform } from '../connectors/registry.js';
 import { isDataType } from '../connectors/data-types.js';
 import type { JobsStore } from '../jobs/jobs.store.js';
 import { DATASET_STATUSES, PullOperation } from './pull-operation.js';
-import { queueSync } from './sync-queue.js';
+import { queueSync, queueSyncIfIdle } from './sync-queue.js';
 import { effectiveSyncSettings, parseStoredSettings } from './sync-settings.js';
 
 export interface SyncsDeps {
@@ -90,11 +90,7 @@ export function createSyncsService(deps: SyncsDeps) {
           const connector = findConnector(connection.platform_key);
           for (const setting of settings) {
             if (!setting.fetchOnFirstLink || !connector?.dataTypes.has(setting.dataType)) continue;
-            const running = await trx.selectFrom('pull_operations').select('id').where('connection_id', '=', connection.id)
-              .where('data_type', '=', setting.dataType).where('status', 'in', ['Queued', 'Fetching']).executeTakeFirst();
-            if (!running) {
-              await queueSync(trx, deps.jobs, { clientId: client.id, companyId, connectionId: connection.id, dataType: setting.dataType }, now());
-            }
+            await queueSyncIfIdle(trx, deps.jobs, { clientId: client.id, companyId, connectionId: connection.id, dataType: setting.dataType }, now());
           }
         }
       });

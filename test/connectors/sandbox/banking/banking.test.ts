@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { DataType } from '../../../../src/connectors/data-types.js';
 import { BANKING_DATA_TYPES } from '../../../../src/connectors/data-types.js';
 import { bankingSandbox } from '../../../../src/connectors/sandbox/banking/index.js';
-import { collect, expectMovement, expectOasPageValid, expectOasValid, expectWellFormed } from './checks.js';
+import { oasValidator } from '../../../helpers/oas.js';
+import { collect, expectMovement, expectOasPageValid, expectOasValid, expectWellFormed, served } from './checks.js';
 
 const OAS_SCHEMA: Record<string, [record: string, page: string]> = {
   'banking-accounts': ['Account', 'Accounts'],
@@ -34,6 +35,21 @@ describe('banking Sandbox: shape', () => {
         expectOasPageValid(records, source(dataType), 'Codat-Banking.json', page);
       }
     }
+  });
+
+  it('has an OAS validator that rejects records breaking Codat\'s schemas (so passing means something)', () => {
+    const txn = served(collect(source('banking-transactions'), settings(200), 0)[0], source('banking-transactions').schema);
+    const validate = oasValidator('Codat-Banking.json', 'Transaction');
+    expect(validate(txn)).toBe(true);
+    expect(validate({ ...txn, code: 'Bogus' })).toBe(false);
+    expect(validate({ ...txn, amount: '12.00' })).toBe(false);
+    expect(validate({ ...txn, merchantName: null })).toBe(true);
+    expect(validate({ ...txn, currency: null })).toBe(false);
+    const account = served(collect(source('banking-accounts'), settings(200), 0)[0], source('banking-accounts').schema) as any;
+    expect(oasValidator('Codat-Banking.json', 'Account')({ ...account, balance: { ...account.balance, extra: 1 } })).toBe(false);
+    const order = oasValidator('Codat-Commerce.json', 'Order');
+    expect(order({ id: 'o', payments: [{ id: 'p', status: 'Settled' }] })).toBe(false);
+    expect(order({ id: 'o', payments: [{ id: 'p', status: 'Paid', type: null }] })).toBe(true);
   });
 
   it('is deterministic: same settings and epoch, same records; another seed, another company', () => {

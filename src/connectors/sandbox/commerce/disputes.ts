@@ -1,5 +1,5 @@
 import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
-import { guid, h3, h4 } from '../banking/kit/fast.js';
+import { guid, h3 } from '../banking/kit/fast.js';
 import { Movement } from '../banking/kit/movement.js';
 import { OrderState } from './order-model.js';
 import { paymentId } from './orders.js';
@@ -48,14 +48,31 @@ function record(plan: CommercePlan, index: number, order: OrderState, i: number,
   };
 }
 
-/** Candidates for a dispute opened at epoch k: recent orders, probed in a fixed pseudo-random order. */
-function appendedTarget(plan: CommercePlan, k: number, j: number, probe: number): number {
-  const window = Math.min(plan.orderMoves.base, Math.max(50, Math.round((plan.orderMoves.base * 60) / plan.cal.days)));
-  return plan.orderMoves.base - 1 - (h4(plan.seed, k, j, probe) % window);
+/** Orders an appended dispute may look at: one block of consecutive orders, the first eligible one is disputed. */
+const BLOCK = 5;
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
 }
 
-/** Orders a chargeback may look at after candidate order `o`: the first eligible one is disputed. */
-const PROBES = 20;
+/**
+ * Disputes opened by later epochs target recent orders (the last 120 days, at least 200 orders): the b-th one
+ * opened looks at block `(b × m + c) mod blocks` of them, an affine permutation, so no two ever look at the same
+ * orders and nothing needs remembering. Once every block has been used (after hundreds of epochs for a large
+ * shop, about 40 for the smallest) no more are opened.
+ */
+function appendedBlocks(plan: CommercePlan): { first: number; blocks: number; multiplier: number; shift: number } {
+  const base = plan.orderMoves.base;
+  const window = Math.min(base, Math.max(200, Math.round((base * 120) / plan.cal.days)));
+  const blocks = Math.floor(window / BLOCK);
+  let multiplier = 7919 % Math.max(1, blocks) || 1;
+  while (blocks > 1 && gcd(multiplier, blocks) !== 1) multiplier++;
+  return { first: base - blocks * BLOCK, blocks, multiplier, shift: h3(plan.seed, KEY.disputes, 0xb10c) % Math.max(1, blocks) };
+}
+
+/** Orders a base chargeback may look at from its candidate order: the first eligible one is disputed. */
+const PROBES = 5;
 
 /**
  * Every `spacing`-th order (from a seeded offset) is a dispute candidate: about 1.2% of orders, and at least
@@ -79,43 +96,53 @@ function* disputes(ctx: FetchContext): Generator<SourceRecord> {
   // Disputes change on their own (status progress): same hash rule as every type, keyed by dispute number.
   const disputeMoves = new Movement(plan.seed, KEY.disputes, 0, plan.epoch);
   const { spacing, offset } = candidates(plan);
+  // The order a base candidate disputes: the first in its window with a settled card payment whose dispute
+  // would have opened by asOf (leaves `order` filled with it), or -1.
+  const basePick = (c: number, upTo = c + PROBES - 1): number => {
+    for (let o = c; o <= Math.min(upTo, plan.orderMoves.base - 1); o++) {
+      order.fill(o);
+      if (order.disputable >= 0 && openedDay(plan, order, o) <= last) return o;
+    }
+    return -1;
+  };
   let baseCount = 0;
   for (let c = offset; c < plan.orderMoves.base; c += spacing) {
-    for (let o = c; o < Math.min(c + PROBES, plan.orderMoves.base); o++) {
-      order.fill(o);
-      if (order.disputable < 0) continue;
-      const createdDay = order.paySettledDay[order.disputable] + 10 + (h3(plan.seed, o, 0xda7) % 50);
-      if (createdDay > last) continue;
-      baseCount++;
-      if (!order.deleted) {
-        const age = last - createdDay;
-        const base = age > DECIDED_AFTER ? CLOSED[h3(plan.seed, c, 0xc1) % CLOSED.length] : OPEN[h3(plan.seed, c, 0x0e) % OPEN.length];
-        const createdLocal = cal.localTime(createdDay, createdDay === last ? 900 : 32400 + (h3(plan.seed, o, 0x7) % 28800));
-        yield record(plan, c, order, order.disputable, createdLocal, createdDay, base, disputeMoves.changes(c, 0));
-      }
-      break;
-    }
+    const o = basePick(c);
+    if (o < 0) continue;
+    baseCount++;
+    if (order.deleted) continue;
+    const createdDay = openedDay(plan, order, o);
+    const base = last - createdDay > DECIDED_AFTER ? CLOSED[h3(plan.seed, c, 0xc1) % CLOSED.length] : OPEN[h3(plan.seed, c, 0x0e) % OPEN.length];
+    const createdLocal = cal.localTime(createdDay, createdDay === last ? 900 : 32400 + (h3(plan.seed, o, 0x7) % 28800));
+    yield record(plan, c, order, order.disputable, createdLocal, createdDay, base, disputeMoves.changes(c, 0));
   }
   const perEpoch = Math.max(1, Math.round(baseCount * 0.01));
-  const taken = new Set<number>();
+  const { first, blocks, multiplier, shift } = appendedBlocks(plan);
   for (let k = 1; k <= plan.epoch; k++) {
     for (let j = 0; j < perEpoch; j++) {
-      for (let probe = 0; probe < PROBES; probe++) {
-        const o = appendedTarget(plan, k, j, probe);
-        // Orders a base dispute may have taken, and orders already disputed by an earlier epoch, are skipped.
-        if (taken.has(o) || (((o - offset) % spacing) + spacing) % spacing < PROBES) continue;
+      const b = (k - 1) * perEpoch + j;
+      if (b >= blocks) break;
+      const start = first + ((b * multiplier + shift) % blocks) * BLOCK;
+      for (let o = start; o < start + BLOCK; o++) {
+        // Skip the order a base dispute took (only the first eligible order of a candidate window is taken).
+        const c = o - ((((o - offset) % spacing) + spacing) % spacing);
+        if (o - c < PROBES && c >= 0 && basePick(c, o) === o) continue;
         order.fill(o);
-        const slot = order.disputable;
-        if (slot < 0) continue;
-        taken.add(o);
+        // Not an order gone by the time the dispute opens; one deleted later takes its dispute with it.
+        if (order.disputable < 0 || (order.deleted && order.deleted <= k)) continue;
         if (!order.deleted) {
           const index = APPENDED_BASE + k * 65536 + j;
-          yield record(plan, index, order, slot, cal.epochLocal(k), last, OPEN[h3(plan.seed, index, 0x0e) % 2 ? 0 : 2], disputeMoves.changes(index, k));
+          yield record(plan, index, order, order.disputable, cal.epochLocal(k), last, OPEN[h3(plan.seed, index, 0x0e) % 2 ? 0 : 2], disputeMoves.changes(index, k));
         }
         break;
       }
     }
   }
+}
+
+/** Day a base chargeback on the order's disputable payment opens: 10 to 59 days after the money was taken. */
+function openedDay(plan: CommercePlan, order: OrderState, o: number): number {
+  return order.paySettledDay[order.disputable] + 10 + (h3(plan.seed, o, 0xda7) % 50);
 }
 
 export const commerceDisputes: DataTypeSource = {

@@ -1,0 +1,102 @@
+/**
+ * Financial statements served from monthly statement records (one record per month, id `YYYY-MM`), grouped into
+ * `periodLength`-month periods. Flow statements (profit and loss, cash flow) add up their months; the balance
+ * sheet is a position, so a period shows its last month.
+ */
+
+export interface ReportLine {
+  accountId?: string;
+  name?: string;
+  value: number;
+  items?: ReportLine[];
+}
+
+type MonthRecord = Record<string, unknown> & { id: string };
+
+export interface PeriodRequest {
+  periodLength: number;
+  periodsToCompare: number;
+  /** First month of the earliest period (`YYYY-MM...`); by default the periods end at the latest month. */
+  startMonth?: string;
+}
+
+const IGNORED = new Set(['id', 'fromDate', 'toDate', 'date', 'modifiedDate', 'sourceModifiedDate', 'metadata', 'supplementalData']);
+
+function monthIndex(id: string): number {
+  return Number(id.slice(0, 4)) * 12 + Number(id.slice(5, 7)) - 1;
+}
+
+function monthId(index: number): string {
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+function isReportLine(value: unknown): value is ReportLine {
+  return typeof value === 'object' && value !== null && typeof (value as ReportLine).value === 'number';
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** Adds report lines matched by account id (or name), recursively. */
+export function addLines(a: ReportLine | undefined, b: ReportLine): ReportLine {
+  if (!a) return structuredClone(b);
+  const out: ReportLine = { ...a, value: round(a.value + b.value) };
+  if (a.items || b.items) {
+    const items = (a.items ?? []).map((i) => structuredClone(i));
+    for (const item of b.items ?? []) {
+      const key = item.accountId ?? item.name;
+      const at = items.findIndex((i) => (i.accountId ?? i.name) === key);
+      if (at >= 0) items[at] = addLines(items[at], item);
+      else items.push(structuredClone(item));
+    }
+    out.items = items;
+  }
+  return out;
+}
+
+/** Sums the numeric fields and report lines of several months into one period. */
+function sumMonths(months: MonthRecord[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const month of months) {
+    for (const [key, value] of Object.entries(month)) {
+      if (IGNORED.has(key)) continue;
+      if (typeof value === 'number') out[key] = round(((out[key] as number | undefined) ?? 0) + value);
+      else if (isReportLine(value)) out[key] = addLines(out[key] as ReportLine | undefined, value);
+      else if (!(key in out)) out[key] = value;
+    }
+  }
+  return out;
+}
+
+function strip(record: MonthRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (!IGNORED.has(key) || key === 'date') out[key] = value;
+  return out;
+}
+
+/**
+ * Groups monthly records into periods, most recent first. Each period spans `periodLength` months; only months
+ * with data count, and a period without any is left out.
+ */
+export function buildPeriods(records: MonthRecord[], request: PeriodRequest, kind: 'flow' | 'position') {
+  const byMonth = new Map(records.map((r) => [monthIndex(r.id), r]));
+  const indexes = [...byMonth.keys()].sort((a, b) => a - b);
+  if (indexes.length === 0) return { reports: [], earliest: undefined, latest: undefined };
+  const latest = indexes[indexes.length - 1];
+  const firstStart = request.startMonth
+    ? monthIndex(request.startMonth)
+    : latest - request.periodLength * request.periodsToCompare + 1;
+  const reports: Record<string, unknown>[] = [];
+  for (let p = 0; p < request.periodsToCompare; p++) {
+    const start = firstStart + p * request.periodLength;
+    const end = start + request.periodLength - 1;
+    const months = indexes.filter((i) => i >= start && i <= end).map((i) => byMonth.get(i) as MonthRecord);
+    if (months.length === 0) continue;
+    const fromDate = `${monthId(start)}-01T00:00:00`;
+    const lastDay = new Date(Date.UTC(Math.floor(end / 12), (end % 12) + 1, 0)).getUTCDate();
+    const toDate = `${monthId(end)}-${String(lastDay).padStart(2, '0')}T00:00:00`;
+    if (kind === 'position') reports.push(strip(months[months.length - 1]));
+    else reports.push({ fromDate, toDate, ...sumMonths(months) });
+  }
+  reports.reverse();
+  return { reports, earliest: `${monthId(indexes[0])}-01T00:00:00`, latest: `${monthId(latest)}-01T00:00:00` };
+}

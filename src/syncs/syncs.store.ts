@@ -11,32 +11,8 @@ export function createSyncsStore(db: Kysely<Database>) {
       return db.selectFrom('pull_operations').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    /** The unfinished sync of this type on this connection, if any. */
-    async active(connectionId: string, dataType: string): Promise<PullOperationRow | undefined> {
-      return db
-        .selectFrom('pull_operations')
-        .selectAll()
-        .where('connection_id', '=', connectionId)
-        .where('data_type', '=', dataType)
-        .where('status', 'in', ['Queued', 'Fetching'])
-        .executeTakeFirst();
-    },
-
     async dataSet(connectionId: string, dataType: string) {
       return db.selectFrom('data_sets').selectAll().where('connection_id', '=', connectionId).where('data_type', '=', dataType).executeTakeFirst();
-    },
-
-    /** Data sets of a company, with the newest pull operation of each. */
-    async companyDataSets(companyId: string) {
-      return db
-        .selectFrom('data_sets as d')
-        .leftJoin('pull_operations as p', (join) =>
-          join.onRef('p.connection_id', '=', 'd.connection_id').onRef('p.data_type', '=', 'd.data_type'),
-        )
-        .select(['d.connection_id', 'd.data_type', 'd.current_version', 'd.last_successful_sync', 'd.latest_successful_sync_id', 'p.id as op_id', 'p.status as op_status', 'p.seq as op_seq'])
-        .where('d.company_id', '=', companyId)
-        .orderBy('p.seq')
-        .execute();
     },
 
     /** Moves an operation to a new state and re-renders its document. */

@@ -22,9 +22,8 @@ const FULL_NAMES: string[][] = CUSTOMER_COUNTRIES.map(([country]) =>
   PEOPLE[country].first.flatMap((first) => PEOPLE[country].last.map((last) => [first, last].join(' '))),
 );
 
-/** The customer's name (as orders name them); `state` is `seedState(seed)`. */
-export function customerName(state: number, c: number): string {
-  const country = customerCountryIndex(state, c);
+/** The customer's name (as orders name them); `state` is `seedState(seed)`, `country` their country index if known. */
+export function customerName(state: number, c: number, country = customerCountryIndex(state, c)): string {
   const people = PEOPLE[CUSTOMER_COUNTRIES[country][0]];
   return FULL_NAMES[country][(h3s(state, c, C.first) % people.first.length) * people.last.length + (h3s(state, c, C.last) % people.last.length)];
 }

@@ -37,6 +37,8 @@ export class OrderState extends OrderPayments {
   country: Country = 'GBR';
   /** Epoch at which the customer was deleted (the order then no longer names them), or 0. */
   customerDeleted = 0;
+  /** The customer's country (CUSTOMER_COUNTRIES index) when the order needed it (online orders), else -1. */
+  customerCountry = -1;
   discountCode: string | null = null;
   lineCount = 0;
   readonly lineProduct = new Int32Array(MAX_LINES);
@@ -74,6 +76,12 @@ export class OrderState extends OrderPayments {
     super(plan);
   }
 
+  /** Online orders close at 18:00 on the day their return window ends: one text per day, made once. */
+  private readonly closedTexts: string[] = [];
+  private closedOn(day: number): string {
+    return (this.closedTexts[day] ??= this.at(day, 64800));
+  }
+
   /** `totalAmount`: lines and charges (net of discounts, with tax) less refunds; payments sum to it. */
   get total(): number {
     return this.gross - this.refund;
@@ -107,6 +115,7 @@ export class OrderState extends OrderPayments {
     let changed = 0;
     this.customer = -1;
     this.customerDeleted = 0;
+    this.customerCountry = -1;
     const available = plan.customersBefore(day, created);
     const customerDraw = h3s(state, o, O.customer);
     if (available > 0 && (flags & 255) * U8 < (online ? 0.92 : 0.3)) {
@@ -120,7 +129,8 @@ export class OrderState extends OrderPayments {
     this.country = location.def.country;
     if (online) {
       // Online orders are priced and taxed for the customer's country (guests: the UK).
-      const facts = ONLINE_COUNTRY[this.customer >= 0 ? customerCountryIndex(state, this.customer) : 0];
+      if (this.customer >= 0) this.customerCountry = customerCountryIndex(state, this.customer);
+      const facts = ONLINE_COUNTRY[this.customer >= 0 ? this.customerCountry : 0];
       this.country = facts.country;
       currency = facts.currency;
       regimeBase = facts.regimeBase;
@@ -201,7 +211,7 @@ export class OrderState extends OrderPayments {
     if (this.capture > changed) changed = this.capture;
     this.changed = latest > changed ? latest : changed;
 
-    this.closedLocal = !online ? this.createdLocal : !this.pendingAtBase && day + 30 <= last ? this.at(day + 30, 64800) : null;
+    this.closedLocal = !online ? this.createdLocal : !this.pendingAtBase && day + 30 <= last ? this.closedOn(day + 30) : null;
     this.disputable = -1;
     if (created === 0) {
       for (let i = 0; i < this.paymentCount && this.disputable < 0; i++) {

@@ -82,7 +82,7 @@ export class OrderPayments {
     let settledDay = this.day;
     let seconds = -1;
     let due = this.createdLocal;
-    if (this.online && (type === 'OnlineCard' || type === 'Mobile')) {
+    if (this.online && plan.methods[method].def.processed) {
       // Online card payments are authorised at checkout and captured when the order ships, the next day.
       settledDay = this.day + 1;
       seconds = 36000 + ((draw >>> 16) & 255) * 112;

@@ -126,7 +126,8 @@ export function orderRecord(plan: CommercePlan, order: OrderState): SourceRecord
   // Added only when present (absent rather than null: neither is nullable in the OAS).
   if (order.closedLocal !== null) data.closedDate = order.closedLocal;
   if (order.customer >= 0 && order.customerDeleted === 0) {
-    data.customerRef = { id: plan.ids.customers.of(order.customer), name: customerName(plan.seedState, order.customer) };
+    const name = order.customerCountry >= 0 ? customerName(plan.seedState, order.customer, order.customerCountry) : customerName(plan.seedState, order.customer);
+    data.customerRef = { id: plan.ids.customers.of(order.customer), name };
   }
   return { id, sourceModifiedDate: modified, data };
 }

@@ -177,10 +177,14 @@ export class CommercePlan {
     return Math.floor(((p - this.launchProducts + u3(this.seed, KEY.products, p)) * this.cal.days) / later) - 1;
   }
 
-  /** Creation instant (`YYYY-MM-DDTHH:MM:SS`, UTC written as local) of a record appended at epoch k ≥ 1. */
+  /**
+   * Creation time (`YYYY-MM-DDTHH:MM:SS`, UTC written as local) of a record appended at epoch k ≥ 1: within
+   * the hour before the epoch's instant (`asOf` + k hours).
+   */
   appendedLocal(k: number, key: number, index: number): string {
-    const ms = Date.parse(this.cal.epochStamp(k)) - Math.floor(u3(this.seed, key, index) * 3_540_000) - 60_000;
-    return new Date(ms).toISOString().slice(0, 19);
+    const seconds = k * 3600 - 60 - Math.floor(u3(this.seed, key, index) * 3540);
+    const day = Math.floor(seconds / 86400);
+    return this.cal.localTime(this.cal.days - 1 + day, seconds - day * 86400);
   }
 }
 

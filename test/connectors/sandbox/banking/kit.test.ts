@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Calendar } from '../../../../src/connectors/sandbox/banking/kit/calendar.js';
-import { guid, h2, h3, h4, h5, u3 } from '../../../../src/connectors/sandbox/banking/kit/fast.js';
+import { guid, h2, h3, h3s, h4, h4p, h5, Ids, pairState, seedState, u3 } from '../../../../src/connectors/sandbox/banking/kit/fast.js';
 import { Movement } from '../../../../src/connectors/sandbox/banking/kit/movement.js';
 import { ibanOf } from '../../../../src/connectors/sandbox/banking/account-kinds.js';
 import { hash32, sortableGuid, unit } from '../../../../src/connectors/sandbox/random.js';
@@ -8,12 +8,14 @@ import { hash32, sortableGuid, unit } from '../../../../src/connectors/sandbox/r
 describe('sandbox kit', () => {
   it('fast hashes and ids equal the generic helpers of random.ts', () => {
     const mismatches: number[] = [];
+    const ids = new Ids(12345, 0xdeadbeef);
     for (let i = 0; i < 5000; i++) {
       const index = i < 4000 ? i * 7919 : 2 ** 40 + i * 104_729;
       const same =
         guid(12345, 0xdeadbeef, index) === sortableGuid(12345, 0xdeadbeef, index) && h2(i, 3) === hash32(i, 3) &&
         h3(i, 3, -i) === hash32(i, 3, -i) && h4(1, i, 2, 3) === hash32(1, i, 2, 3) && h5(1, i, 2, 3, 4) === hash32(1, i, 2, 3, 4) &&
-        u3(7, i, 9) === unit(7, i, 9);
+        u3(7, i, 9) === unit(7, i, 9) && ids.of(index) === sortableGuid(12345, 0xdeadbeef, index) &&
+        h3s(seedState(77), i, 5) === hash32(77, i, 5) && h4p(pairState(77, 88), i, 3) === hash32(77, 88, i, 3);
       if (!same) mismatches.push(i);
     }
     expect(mismatches).toEqual([]);

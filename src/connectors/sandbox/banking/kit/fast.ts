@@ -85,6 +85,14 @@ export class Ids {
   }
 }
 
+/** The running state after two keys, so `h4p(pairState(a, b), c, d) === h4(a, b, c, d)`. */
+export function pairState(a: number, b: number): number {
+  return mix(mix(SEED, a), b);
+}
+export function h4p(state: number, c: number, d: number): number {
+  return mix(mix(state, c), d) >>> 0;
+}
+
 /** The running state of `h3(seed, …)` after its first key, so `h3s(seedState(seed), b, c) === h3(seed, b, c)`. */
 export function seedState(seed: number): number {
   return mix(SEED, seed);

@@ -1,4 +1,4 @@
-import { h4 } from './fast.js';
+import { h4, h4p, pairState } from './fast.js';
 
 /** How a data type moves between epochs (syncs). */
 export interface MovementRates {
@@ -40,6 +40,8 @@ export class Movement {
   private readonly delN: number[] = [0];
   private readonly delCount: number[] = [0];
   private readonly changeBelow: number;
+  /** `pairState(seed, typeKey)`: the change hash of (seed, type, i, k) from there costs two mixing rounds. */
+  private readonly changeState: number;
 
   constructor(
     readonly seed: number,
@@ -50,6 +52,7 @@ export class Movement {
   ) {
     if (!Number.isInteger(epoch) || epoch < 0) throw new Error(`epoch must be a non-negative integer, got ${epoch}`);
     this.changeBelow = Math.floor(rates.change * TWO32);
+    this.changeState = pairState(seed, typeKey);
     let n = base;
     this.totals.push(n);
     for (let k = 1; k <= epoch; k++) {
@@ -82,7 +85,13 @@ export class Movement {
   deletedAt(i: number, created = this.createdAt(i)): number {
     for (let k = created + 1; k <= this.epoch; k++) {
       const n = this.delN[k];
-      if (i < n && (this.delA[k] * i + this.delB[k]) % n < this.delCount[k]) return k;
+      if (i >= n || this.delCount[k] === 0) continue;
+      // (a·i + b) mod n without a floating-point remainder (slow); exact for a·i + b < 2^53.
+      const x = this.delA[k] * i + this.delB[k];
+      let r = x - Math.floor(x / n) * n;
+      if (r < 0) r += n;
+      else if (r >= n) r -= n;
+      if (r < this.delCount[k]) return k;
     }
     return 0;
   }
@@ -95,7 +104,7 @@ export class Movement {
   /** The latest epoch (≤ current, after its creation) at which record `i` changed, or 0. */
   changedAt(i: number, created = this.createdAt(i)): number {
     for (let k = this.epoch; k > created; k--) {
-      if (h4(this.seed, this.typeKey, i, k) < this.changeBelow) return k;
+      if (h4p(this.changeState, i, k) < this.changeBelow) return k;
     }
     return 0;
   }
@@ -104,7 +113,7 @@ export class Movement {
   changes(i: number, created = this.createdAt(i)): number[] {
     const out: number[] = [];
     for (let k = created + 1; k <= this.epoch; k++) {
-      if (h4(this.seed, this.typeKey, i, k) < this.changeBelow) out.push(k);
+      if (h4p(this.changeState, i, k) < this.changeBelow) out.push(k);
     }
     return out;
   }
@@ -112,7 +121,7 @@ export class Movement {
   /** The first epoch after its creation at which record `i` changed, or 0. */
   firstChange(i: number, created = this.createdAt(i)): number {
     for (let k = created + 1; k <= this.epoch; k++) {
-      if (h4(this.seed, this.typeKey, i, k) < this.changeBelow) return k;
+      if (h4p(this.changeState, i, k) < this.changeBelow) return k;
     }
     return 0;
   }

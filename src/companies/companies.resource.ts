@@ -3,7 +3,7 @@ import type { SqlDialect } from '../storage/dialect.js';
 import type { PropertyDef, QueryableResource } from '../query/properties.js';
 import { compileComparison, QuerySemanticError } from '../query/query-compiler.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
-import { CONNECTION_STATUSES, SOURCE_TYPES } from '../connections/connection.schema.js';
+import { connectionColumns } from '../connections/connection.properties.js';
 import { Company } from './company.schema.js';
 
 /**
@@ -18,21 +18,15 @@ export function companiesResource(dialect: SqlDialect): QueryableResource {
     created: { type: 'date', dateStyle: 'instant', expr: sql`companies.created` },
     lastSync: { type: 'date', dateStyle: 'instant', expr: sql`companies.last_sync` },
   };
-  const connectionColumns: Record<string, PropertyDef> = {
-    id: { type: 'string', exact: true, expr: sql`c.id` },
-    status: { type: 'enum', enumValues: CONNECTION_STATUSES, expr: sql`c.status` },
-    sourceType: { type: 'enum', enumValues: SOURCE_TYPES, expr: sql`c.source_type` },
-    integrationKey: { type: 'string', exact: true, expr: sql`c.platform_key` },
-    created: { type: 'date', dateStyle: 'instant', expr: sql`c.created` },
-  };
+  const connectionFields = connectionColumns('c');
   const fromSchema = resolverFromSchema(Company, 'doc', dialect, columns);
   return {
     typeName: 'Company',
     resolve(path) {
       if (path[0] === 'tags' && path.length === 2) return { type: 'string', expr: dialect.jsonText('doc', path) };
       if (path[0] === 'dataConnections' && path.length === 2) {
-        if (!Object.hasOwn(connectionColumns, path[1])) return undefined;
-        const def = connectionColumns[path[1]];
+        if (!Object.hasOwn(connectionFields, path[1])) return undefined;
+        const def = connectionFields[path[1]];
         return {
           ...def,
           sortable: false,

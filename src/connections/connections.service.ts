@@ -13,7 +13,8 @@ import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { JobsStore } from '../jobs/jobs.store.js';
 import { effectiveSyncSettings, parseStoredSettings } from '../syncs/sync-settings.js';
 import { DELETE_VERSION_JOB, queueSyncIfIdle } from '../syncs/sync-queue.js';
-import { Connection, CONNECTION_STATUSES, SOURCE_TYPES } from './connection.schema.js';
+import { Connection } from './connection.schema.js';
+import { connectionColumns } from './connection.properties.js';
 import { connectionDoc, serveConnection } from './connection-doc.js';
 import { sandboxSettings } from './sandbox-authorization.js';
 
@@ -37,13 +38,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
   const now = deps.now ?? (() => new Date());
   const resource = {
     typeName: 'Connection',
-    resolve: resolverFromSchema(Connection, 'doc', deps.dialect, {
-      id: { type: 'string', exact: true, expr: sql`connections.id` },
-      status: { type: 'enum', enumValues: CONNECTION_STATUSES, expr: sql`connections.status` },
-      sourceType: { type: 'enum', enumValues: SOURCE_TYPES, expr: sql`connections.source_type` },
-      integrationKey: { type: 'string', exact: true, expr: sql`connections.platform_key` },
-      created: { type: 'date', dateStyle: 'instant', expr: sql`connections.created` },
-    }),
+    resolve: resolverFromSchema(Connection, 'doc', deps.dialect, connectionColumns('connections')),
   };
   const serve = (row: { id: string; company_id: string; doc: string }) => serveConnection(deps.publicUrl(), row);
 

@@ -42,6 +42,14 @@ import { createDataSetsService } from './data/data-sets.service.js';
 import { registerDataSetRoutes } from './data/data-sets.routes.js';
 import { registerFinancialsRoutes } from './data/financials.routes.js';
 import { registerLinkRoutes } from './link/link.routes.js';
+import { registerWebhooks } from './webhooks/webhooks.routes.js';
+import { webhookJobHandlers } from './webhooks/webhook-jobs.js';
+import { recordRateLimitReached } from './webhooks/rate-limit-events.js';
+import { createPushService } from './push/push.service.js';
+import { registerPushRoutes } from './push/push.routes.js';
+import { createPushJob, PUSH_JOB } from './push/push-job.js';
+import { PushOperation } from './push/push-operation.js';
+import { PushOption } from './push/push-option.js';
 
 export interface AppOptions {
   store: Store;
@@ -63,6 +71,24 @@ export interface AppOptions {
     retainSupersededMs?: number;
     /** How often due scheduled syncs are queued, in ms. */
     scheduleEveryMs?: number;
+  };
+  /** Writes (push operations). */
+  push?: {
+    /** How long the Sandbox platforms take to process a write, in ms (`SANDBOX_WRITE_DELAY_MS`). */
+    sandboxDelayMs?: number;
+    /** Length of the minute `timeoutInMinutes` counts in, in ms: 60000, shortened by tests. */
+    minuteMs?: number;
+  };
+  /** Outbound webhooks. */
+  webhooks?: {
+    /** Deliver to loopback, private and link-local addresses too (`WEBHOOKS_ALLOW_PRIVATE=true`). */
+    allowPrivate?: boolean;
+    /** Delay before each attempt after the first, in ms (`WEBHOOK_RETRY_SCHEDULE`); the default is facts 7's. */
+    retryScheduleMs?: number[];
+    /** An attempt without a 2xx answer within this long fails, in ms (15000). */
+    timeoutMs?: number;
+    /** A consumer whose deliveries have all failed for this long is disabled, in ms (5 days). */
+    disableAfterMs?: number;
   };
 }
 
@@ -103,7 +129,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   server.addHook('onRequest', async (request, reply) => {
     reply.header('X-Correlation-Id', request.id);
   });
-  server.addHook('onRequest', createRequestGuard({ apiKeys: apiKeysStore, rateLimiter: createRateLimiter({ db, clients }), maintenance }));
+  server.addHook('onRequest', createRequestGuard({ apiKeys: apiKeysStore, rateLimiter: createRateLimiter({ db, clients, onQuotaReached: (event) => recordRateLimitReached(db, createJobsStore(db), event).then(() => runner.wake()) }), maintenance }));
 
   const lists = createListContext(db, dialect);
   const urls = { publicUrl: () => publicUrl };
@@ -111,18 +137,24 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const jobOptions = options.jobs ?? {};
   const jobs = createJobsStore(db);
-  const syncJob = createSyncJob({ db, jobs, retainSupersededMs: jobOptions.retainSupersededMs });
+  const syncJob = createSyncJob({ db, jobs, retainSupersededMs: jobOptions.retainSupersededMs, publicUrl: urls.publicUrl });
+  const pushTiming = { sandboxDelayMs: options.push?.sandboxDelayMs ?? 1000, minuteMs: options.push?.minuteMs ?? 60_000 };
   const runner = createJobRunner({
     jobs,
-    handlers: { [SYNC_JOB]: syncJob.sync, [DELETE_VERSION_JOB]: syncJob.deleteVersion },
+    handlers: {
+      [SYNC_JOB]: syncJob.sync,
+      [DELETE_VERSION_JOB]: syncJob.deleteVersion,
+      [PUSH_JOB]: createPushJob({ db, jobs, ...pushTiming, publicUrl: urls.publicUrl }),
+      ...webhookJobHandlers({ db, jobs, clients, options: options.webhooks, log: server.log }),
+    },
     log: server.log,
     concurrency: jobOptions.concurrency,
     pollMs: jobOptions.pollMs,
     leaseMs: jobOptions.leaseMs,
   });
   const wakeJobs = () => runner.wake();
-  const companies = createCompaniesService({ db, dialect, lists, ...urls });
-  for (const schema of [PullOperation, SyncSetting]) server.addSchema(schema);
+  const companies = createCompaniesService({ db, dialect, lists, jobs, wakeJobs, ...urls });
+  for (const schema of [PullOperation, SyncSetting, PushOperation, PushOption]) server.addSchema(schema);
 
   registerHealthRoutes(server, { db });
   registerDocsRoutes(server);
@@ -137,6 +169,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerDataSetRoutes(server, { dataSets });
   registerFinancialsRoutes(server, { dataSets });
   registerLinkRoutes(server, { db, dialect, lists, jobs, wakeJobs, companies, clients, ...urls });
+  registerPushRoutes(server, { push: createPushService({ db, dialect, lists, jobs, wakeJobs, companies, ...pushTiming }) });
+  registerWebhooks(server, { db, allowPrivate: options.webhooks?.allowPrivate });
 
   if (jobOptions.enabled !== false) {
     runner.start();

@@ -14,6 +14,12 @@ export interface Config {
   jobConcurrency: number;
   /** A running job whose process stopped is given up after this long without a heartbeat, in ms. */
   jobLeaseMs: number;
+  /** Deliver webhooks to loopback, private and link-local addresses too. */
+  webhooksAllowPrivate: boolean;
+  /** Delay before each webhook retry, in ms; undefined for the default schedule. */
+  webhookRetryScheduleMs?: number[];
+  /** How long the Sandbox platforms take to process a write, in ms. */
+  sandboxWriteDelayMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -28,6 +34,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     jobConcurrency: positiveInteger(env, 'JOB_CONCURRENCY', 2),
     jobLeaseMs: positiveInteger(env, 'JOB_LEASE_MS', 30_000),
+    webhooksAllowPrivate: booleanFlag(env, 'WEBHOOKS_ALLOW_PRIVATE'),
+    webhookRetryScheduleMs: durationList(env, 'WEBHOOK_RETRY_SCHEDULE'),
+    sandboxWriteDelayMs: nonNegativeInteger(env, 'SANDBOX_WRITE_DELAY_MS', 1000),
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl(),
@@ -43,6 +52,32 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number)
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function booleanFlag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+/** Comma-separated whole milliseconds, e.g. `0,5000,300000`. */
+function durationList(env: NodeJS.ProcessEnv, name: string): number[] | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const values = raw.split(',').map((part) => part.trim());
+  if (!values.every((v) => /^\d+$/.test(v))) {
+    throw new Error(`${name} must be comma-separated durations in milliseconds, e.g. 0,5000,300000; got "${raw}"`);
+  }
+  return values.map(Number);
 }
 
 export function defaultDatabaseUrl(): string {

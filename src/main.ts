@@ -20,6 +20,8 @@ async function main(): Promise<void> {
     logLevel: config.logLevel,
     bodyLimit: config.bodyLimit,
     jobs: { concurrency: config.jobConcurrency, leaseMs: config.jobLeaseMs },
+    webhooks: { allowPrivate: config.webhooksAllowPrivate, retryScheduleMs: config.webhookRetryScheduleMs },
+    push: { sandboxDelayMs: config.sandboxWriteDelayMs },
   });
   const url = await app.listen(config.port, config.host);
 

@@ -17,7 +17,13 @@ export const TOO_MANY_REQUESTS = 'You have made too many requests in a given amo
  * Per-client daily quota and per-second burst limit. Counters live in the store (one atomic upsert per
  * limited request), so every process sharing the store enforces the same limit.
  */
-export function createRateLimiter(deps: { db: Kysely<Database>; clients: ClientsStore; now?: () => Date }) {
+export function createRateLimiter(deps: {
+  db: Kysely<Database>;
+  clients: ClientsStore;
+  /** Called once per window, by the request whose count first exceeds the daily quota (webhook events). */
+  onQuotaReached?: (event: { clientId: string; dailyQuota: number; reset: Date }) => Promise<void>;
+  now?: () => Date;
+}) {
   const now = deps.now ?? (() => new Date());
   let lastSweep = 0;
 
@@ -37,13 +43,6 @@ export function createRateLimiter(deps: { db: Kysely<Database>; clients: Clients
     await deps.db.deleteFrom('rate_counters').where('expires_at', '<', at.toISOString()).execute();
   }
 
-  async function dailyQuota(client: Client): Promise<number | undefined> {
-    if (client.dailyQuota !== null) return client.dailyQuota;
-    const plan = getPlan(client.plan);
-    if (plan.defaultDailyQuota(0) === undefined) return undefined;
-    return plan.defaultDailyQuota(await deps.clients.countLinkedCompanies(client.id));
-  }
-
   return {
     /**
      * Counts one request against the client's limits. Returns the state to report in headers (the daily
@@ -61,13 +60,15 @@ export function createRateLimiter(deps: { db: Kysely<Database>; clients: Clients
         reported = { limit: client.burstLimit, remaining: Math.max(0, client.burstLimit - used), reset };
         if (used > client.burstLimit) throw tooMany(reported, at);
       }
-      const quota = await dailyQuota(client);
+      const quota = await dailyQuotaOf(deps.clients, client);
       if (quota !== undefined) {
         const day = at.toISOString().slice(0, 10);
         const reset = new Date(`${day}T00:00:00.000Z`);
         reset.setUTCDate(reset.getUTCDate() + 1);
         const used = await hit(client.id, `day:${day}`, reset);
         reported = { limit: quota, remaining: Math.max(0, quota - used), reset };
+        // The counter is atomic, so exactly one request per window sees quota + 1.
+        if (used === quota + 1) await deps.onQuotaReached?.({ clientId: client.id, dailyQuota: quota, reset });
         if (used > quota) throw tooMany(reported, at);
       }
       return reported;
@@ -76,6 +77,14 @@ export function createRateLimiter(deps: { db: Kysely<Database>; clients: Clients
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/** The client's daily request quota: the operator's override, else its plan's default; undefined for none. */
+export async function dailyQuotaOf(clients: ClientsStore, client: Client): Promise<number | undefined> {
+  if (client.dailyQuota !== null) return client.dailyQuota;
+  const plan = getPlan(client.plan);
+  if (plan.defaultDailyQuota(0) === undefined) return undefined;
+  return plan.defaultDailyQuota(await clients.countLinkedCompanies(client.id));
+}
 
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   return {

@@ -11,6 +11,8 @@ import { createCompaniesStore, type CompanyRow } from './companies.store.js';
 import { companiesResource, companyTagsResource } from './companies.resource.js';
 import { sanitizeCompanyName } from './company-name.js';
 import { serveConnection } from '../connections/connection-doc.js';
+import type { JobsStore } from '../jobs/jobs.store.js';
+import { recordCompanyEvent, type CompanyEventType } from '../webhooks/platform-events.js';
 
 export interface CompanyInput {
   name: string;
@@ -35,6 +37,10 @@ export interface CompaniesDeps {
   lists: ListContext;
   /** The server's public base address, e.g. `http://127.0.0.1:8080`. */
   publicUrl: () => string;
+  /** Where `company.created` / `company.deleted` deliveries are queued; without it no events are recorded. */
+  jobs?: JobsStore;
+  /** Tells the job runner work is waiting. */
+  wakeJobs?: () => void;
   now?: () => Date;
 }
 
@@ -86,6 +92,14 @@ export function createCompaniesService(deps: CompaniesDeps) {
     return JSON.stringify(doc);
   }
 
+  /** Records a company event in the store's transaction: the payload is Codat's CompanyDetails (no `dataConnections`). */
+  function event(eventType: CompanyEventType, clientId: string, row: Pick<CompanyRow, 'id' | 'doc' | 'last_sync'>) {
+    const jobs = deps.jobs;
+    if (!jobs) return undefined;
+    const details = { ...(JSON.parse(row.doc) as StoredCompany), redirect: companyRedirectUrl(deps.publicUrl(), row.id), ...(row.last_sync ? { lastSync: row.last_sync } : {}) };
+    return (trx: Kysely<Database>) => recordCompanyEvent(trx, jobs, eventType, clientId, details);
+  }
+
   return {
     owned,
 
@@ -115,12 +129,14 @@ export function createCompaniesService(deps: CompaniesDeps) {
         referenceSubsidiaryCompanies: [],
       };
       const plan = getPlan(client.plan);
-      const inserted = await store.insert(client.id, { id: doc.id, name: doc.name, created: doc.created, doc: stored(doc) }, plan.maxCompanies);
+      const inserted = await store.insert(client.id, { id: doc.id, name: doc.name, created: doc.created, doc: stored(doc) }, plan.maxCompanies,
+        event('company.created', client.id, { id: doc.id, doc: stored(doc), last_sync: null }));
       if (!inserted) {
         throw new ApiError(402, 'CompanyValidationException: Company limit exceeded', {
           validation: [{ itemId: 'Company', message: 'Company limit exceeded. Delete companies you no longer need and try again.', validatorName: 'CreateCompany' }],
         });
       }
+      deps.wakeJobs?.();
       const [served] = await serve(client.id, [{ id: doc.id, client_id: client.id, doc: stored(doc), last_sync: null }]);
       return served;
     },
@@ -155,8 +171,9 @@ export function createCompaniesService(deps: CompaniesDeps) {
     },
 
     async delete(client: Client, companyId: string): Promise<void> {
-      await owned(client, companyId);
-      await store.delete(client.id, companyId);
+      const row = await owned(client, companyId);
+      await store.delete(client.id, companyId, event('company.deleted', client.id, row));
+      deps.wakeJobs?.();
     },
   };
 }

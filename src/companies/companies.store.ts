@@ -29,7 +29,13 @@ export function createCompaniesStore(db: Kysely<Database>) {
     /**
      * Inserts a company unless the client already holds `maxCompanies`; returns false when at the limit.
      */
-    async insert(clientId: string, row: { id: string; name: string; created: string; doc: string }, maxCompanies?: number): Promise<boolean> {
+    async insert(
+      clientId: string,
+      row: { id: string; name: string; created: string; doc: string },
+      maxCompanies?: number,
+      /** Runs in the same transaction after the insert (the `company.created` event). */
+      inTransaction?: (trx: Kysely<Database>) => Promise<void>,
+    ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         await lockClient(trx, clientId, true);
         if (maxCompanies !== undefined) {
@@ -41,6 +47,7 @@ export function createCompaniesStore(db: Kysely<Database>) {
           if (Number(held?.n ?? 0) >= maxCompanies) return false;
         }
         await trx.insertInto('companies').values({ ...row, client_id: clientId, last_sync: null }).execute();
+        await inTransaction?.(trx);
         return true;
       });
     },
@@ -53,13 +60,14 @@ export function createCompaniesStore(db: Kysely<Database>) {
     },
 
     /** Deletes the company with its connections and syncs; its synced records are deleted by background jobs. */
-    async delete(clientId: string, companyId: string): Promise<void> {
+    async delete(clientId: string, companyId: string, inTransaction?: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, clientId, true);
         const versions = await trx.selectFrom('pull_operations').select('seq').where('company_id', '=', companyId).execute();
         for (const { seq } of versions) await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(seq) } });
         await trx.deleteFrom('connections').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
         await trx.deleteFrom('companies').where('client_id', '=', clientId).where('id', '=', companyId).execute();
+        await inTransaction?.(trx);
       });
     },
 

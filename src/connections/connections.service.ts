@@ -17,6 +17,7 @@ import { Connection } from './connection.schema.js';
 import { connectionColumns } from './connection.properties.js';
 import { connectionDoc, serveConnection } from './connection-doc.js';
 import { sandboxSettings } from './sandbox-authorization.js';
+import { recordConnectionEvent, type ConnectionEventType } from '../webhooks/platform-events.js';
 
 export interface ConnectionsDeps {
   db: Kysely<Database>;
@@ -41,6 +42,9 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     resolve: resolverFromSchema(Connection, 'doc', deps.dialect, connectionColumns('connections')),
   };
   const serve = (row: { id: string; company_id: string; doc: string }) => serveConnection(deps.publicUrl(), row);
+  /** Webhook event of a connection change, inside the change's transaction. */
+  const event = (trx: Kysely<Database>, eventType: ConnectionEventType, row: { id: string; client_id: string; company_id: string; doc: string }) =>
+    recordConnectionEvent(trx, deps.jobs, eventType, row, deps.publicUrl());
 
   async function owned(client: Client, companyId: string, connectionId: string): Promise<ConnectionRow> {
     await deps.companies.owned(client, companyId);
@@ -123,7 +127,9 @@ export function createConnectionsService(deps: ConnectionsDeps) {
           id, client_id: client.id, company_id: companyId, platform_key: platform.key, source_type: platform.sourceType,
           status: 'PendingAuth', created, doc, last_sync: null, settings: null,
         }).execute();
+        await event(trx, 'connection.created', { id, client_id: client.id, company_id: companyId, doc });
       });
+      deps.wakeJobs();
       return serve({ id, company_id: companyId, doc });
     },
 
@@ -140,7 +146,10 @@ export function createConnectionsService(deps: ConnectionsDeps) {
         for (const v of versions) await deps.jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(v.seq) } });
         await trx.deleteFrom('data_sets').where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('pull_operations').where('connection_id', '=', row.id).execute();
+        // What the Sandbox held because it was written to it goes with the connection; push history stays.
+        await trx.deleteFrom('platform_writes').where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('connections').where('id', '=', row.id).execute();
+        await event(trx, 'connection.deleted', row);
       });
       deps.wakeJobs();
     },
@@ -158,7 +167,13 @@ export function createConnectionsService(deps: ConnectionsDeps) {
           { itemId: 'status', message: `Only a Linked connection can be unlinked; this one is ${row.status}`, validatorName: 'UnlinkConnection' },
         ]);
       }
-      return serve(await db.transaction().execute((trx) => setStatus(trx, row, 'Unlinked')));
+      const unlinked = await db.transaction().execute(async (trx) => {
+        const next = await setStatus(trx, row, 'Unlinked');
+        await event(trx, 'connection.disconnected', next);
+        return next;
+      });
+      deps.wakeJobs();
+      return serve(unlinked);
     },
 
     /**
@@ -173,6 +188,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const linked = await db.transaction().execute(async (trx) => {
         const next = await setStatus(trx, row, 'Linked', settings);
         await queueFirstLink(trx, next);
+        await event(trx, 'connection.connected', next);
         return next;
       });
       deps.wakeJobs();

@@ -61,4 +61,31 @@ export interface Connector {
   info: PlatformInfo;
   /** The data types this platform provides; any other data type is "not supported by platform". */
   dataTypes: ReadonlyMap<DataType, DataTypeSource>;
+  /** The data types this platform accepts writes of; absent or empty for a read-only platform. */
+  writes?: ReadonlyMap<DataType, WriteModel>;
+}
+
+/** What a write does to a record. */
+export type WriteOperation = 'Create' | 'Update' | 'Delete';
+
+/** A field of a written record that names another record on the same platform (it must exist there). */
+export interface ReferenceField {
+  /** Path to the id; `*` stands for every element of an array, e.g. `['lineItems', '*', 'itemRef', 'id']`. */
+  path: readonly string[];
+  /** The data type the referenced record belongs to. */
+  dataType: DataType;
+}
+
+/** A data type a platform accepts writes of, and how. */
+export interface WriteModel {
+  dataType: DataType;
+  /** Operations the platform supports for this type (facts 1.8's table for the accounting types). */
+  operations: readonly WriteOperation[];
+  /**
+   * TypeBox schema of a record as written: the served schema without the read-only `id`, `modifiedDate`,
+   * `sourceModifiedDate` and `metadata`; optional fields also accept null (treated as absent).
+   */
+  schema: TSchema;
+  /** Fields naming other records, checked for existence before (where synced) and when the platform processes the write. */
+  references: readonly ReferenceField[];
 }

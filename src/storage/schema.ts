@@ -13,6 +13,11 @@ export interface Database {
   data_sets: DataSetsTable;
   records: RecordsTable;
   jobs: JobsTable;
+  push_operations: PushOperationsTable;
+  platform_writes: PlatformWritesTable;
+  webhook_consumers: WebhookConsumersTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export interface ClientsTable {
@@ -88,6 +93,10 @@ export interface PullOperationsTable {
   epoch: number;
   /** JSON text of the PullOperation resource. */
   doc: string;
+  /** 1 once a read.completed event has reported this operation. */
+  read_reported: Generated<number>;
+  /** Records new, changed or newly deleted by this sync; null until it completes. */
+  records_modified: number | null;
 }
 
 /** Which version of a connection's data type readers see. */
@@ -146,4 +155,93 @@ export interface RateCountersTable {
   window: string;
   count: number;
   expires_at: string;
+}
+
+/** One write (create, update or delete of a record) sent to a connection's platform. */
+export interface PushOperationsTable {
+  seq: Generated<number>;
+  /** The pushOperationKey. */
+  id: string;
+  client_id: string;
+  company_id: string;
+  connection_id: string;
+  data_type: string;
+  /** Create | Update | Delete */
+  operation: string;
+  /** The record written: the path's id for updates and deletes, the platform's new id once a create succeeds. */
+  record_id: string | null;
+  /** Pending | Success | Failed | TimedOut */
+  status: string;
+  requested: string;
+  completed: string | null;
+  timeout_minutes: number | null;
+  /** 1 to queue a sync of the data type when the write succeeds (allowSyncOnPushComplete). */
+  allow_sync: number;
+  /** 1 when an update may change a record the platform would otherwise refuse to (a paid or void document). */
+  force_update: number;
+  idempotency_key: string | null;
+  /** SHA-256 of method, path and body: a reused Idempotency-Key with a different request is refused. */
+  request_hash: string | null;
+  /** JSON text of the record as sent; null for deletes. */
+  data: string | null;
+  /** JSON text of the PushOperation resource. */
+  doc: string;
+}
+
+/**
+ * A record the Sandbox platform holds because it was written to it: it overrides (or deletes) the generated
+ * record with the same id, or adds a new one, in every later sync.
+ */
+export interface PlatformWritesTable {
+  seq: Generated<number>;
+  company_id: string;
+  connection_id: string;
+  data_type: string;
+  record_id: string;
+  deleted: number;
+  /** JSON text of the record in the platform's wire shape (SourceRecord.data); null when deleted. */
+  doc: string | null;
+  source_modified_date: string;
+}
+
+export interface WebhookConsumersTable {
+  id: string;
+  client_id: string;
+  url: string;
+  disabled: number;
+  /** JSON array of event type names. */
+  event_types: string;
+  /** JSON array of `tagKey:tagValue`, or null for every company. */
+  company_tags: string | null;
+  /** `whsec_<base64>`: signs every delivery; shown once, when the consumer is created. */
+  secret: string;
+  created: string;
+  failing_since: string | null;
+}
+
+/** An event, recorded in the transaction of the change that caused it. */
+export interface WebhookEventsTable {
+  id: string;
+  client_id: string;
+  event_type: string;
+  company_id: string | null;
+  generated: string;
+  body: string;
+}
+
+/** One event on its way to one consumer. */
+export interface WebhookDeliveriesTable {
+  /** `msg_...`, sent as `webhook-id`. */
+  id: string;
+  event_id: string;
+  consumer_id: string;
+  client_id: string;
+  /** pending | delivered | failed (retries exhausted) | dropped (consumer disabled or deleted) */
+  status: string;
+  attempts: number;
+  next_attempt: string | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  created: string;
+  delivered: string | null;
 }

@@ -24,6 +24,8 @@ export interface WriteVersionInput {
   /** Called between batches with the number of records written so far (lease renewal, progress). */
   onBatch(written: number): Promise<void>;
   batchSize?: number;
+  /** Counts the records that are new, changed or newly deleted in this version (`recordsModified` of read.completed). */
+  stats?: { modified: number };
 }
 
 const PREVIOUS_CHUNK = 2000;
@@ -48,6 +50,7 @@ export async function writeVersion(input: WriteVersionInput): Promise<number> {
 
   const push = async (record_id: string, content_hash: string, modified_date: string, is_deleted: number, doc: string) => {
     batch.push({ version, position: position++, record_id, content_hash, modified_date, is_deleted, doc });
+    if (input.stats && modified_date === now) input.stats.modified++;
     if (batch.length >= batchSize) {
       await db.insertInto('records').values(batch).execute();
       batch = [];

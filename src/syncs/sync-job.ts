@@ -8,7 +8,10 @@ import type { ConnectionSettings } from '../connectors/connector.js';
 import { connectionDoc } from '../connections/connection-doc.js';
 import { createSyncsStore, type PullOperationRow } from './syncs.store.js';
 import { writeVersion } from './data-set-writer.js';
-import { DELETE_VERSION_JOB } from './sync-queue.js';
+import { DELETE_VERSION_JOB, queueSyncIfIdle } from './sync-queue.js';
+import { reportReadIfIdle } from './read-completed.js';
+import { loadWritten, writtenSince } from '../push/platform-writes.js';
+import { mergeWritten, type WrittenRecord } from '../connectors/sandbox/written-records.js';
 
 export interface SyncJobOptions {
   db: Kysely<Database>;
@@ -18,6 +21,8 @@ export interface SyncJobOptions {
    * old version just before the switch can still finish its page.
    */
   retainSupersededMs?: number;
+  /** The server's public address, for links in webhook events. */
+  publicUrl: () => string;
   now?: () => Date;
 }
 
@@ -34,9 +39,11 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
 
   async function fail(row: PullOperationRow, status: 'FetchError' | 'InternalError' | 'AuthError', message: string): Promise<void> {
     await db.transaction().execute(async (trx) => {
+      await lockClient(trx, row.client_id);
       await store.update(trx, row, { status, errorMessage: message, completed: now().toISOString() });
       // Whatever the failed sync wrote is invisible; remove it.
       await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(row.seq) } });
+      await reportReadIfIdle(trx, jobs, { clientId: row.client_id, companyId: row.company_id, publicUrl: options.publicUrl() });
     });
   }
 
@@ -47,14 +54,26 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     if (!connection || connection.status !== 'Linked' || !connection.settings) {
       return fail(op, 'AuthError', `Connection ${op.connection_id} is ${connection?.status ?? 'deleted'}; link it again to sync.`);
     }
-    const source = findConnector(connection.platform_key)?.dataTypes.get(op.data_type as never);
+    const connector = findConnector(connection.platform_key);
+    const source = connector?.dataTypes.get(op.data_type as never);
     if (!source) return fail(op, 'FetchError', `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}`);
+    // Records written to the platform through the service. The client lock orders this read against writes
+    // being stored, so a write is either in this sync or newer than `highWater` (and then syncs again).
+    let written: WrittenRecord[] = [];
+    let highWater: number | null = null;
+    if (connector?.writes?.has(op.data_type as never)) {
+      ({ written, highWater } = await db.transaction().execute(async (trx) => {
+        await lockClient(trx, connection.client_id);
+        return loadWritten(trx, connection.id, op!.data_type);
+      }));
+    }
 
     const dataSet = await store.dataSet(op.connection_id, op.data_type);
     const previousVersion = dataSet?.current_version === null || dataSet?.current_version === undefined ? null : Number(dataSet.current_version);
     const expected = previousVersion === null ? undefined : await countRecords(previousVersion);
     op = await store.update(db, op, { status: 'Fetching', progress: 1 });
     const started = now().toISOString();
+    const stats = { modified: 0 };
     let lastReport = Date.now();
     try {
       const settings = JSON.parse(connection.settings) as ConnectionSettings;
@@ -62,8 +81,9 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         db,
         version: Number(op.seq),
         previousVersion,
-        source: source.fetch({ settings, epoch: op.epoch }),
+        source: mergeWritten(source.fetch({ settings, epoch: op.epoch }), written),
         now: started,
+        stats,
         onBatch: async (written) => {
           if (Date.now() - lastReport < 1000) return;
           lastReport = Date.now();
@@ -75,7 +95,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       await fail(op, 'FetchError', `The sync failed while fetching ${op.data_type}: ${err instanceof Error ? err.message : String(err)}`);
       throw err;
     }
-    await complete(op, previousVersion, connection.company_id, connection.client_id);
+    await complete(op, previousVersion, connection.company_id, connection.client_id, { modified: stats.modified, highWater });
   }
 
   async function countRecords(version: number): Promise<number> {
@@ -84,7 +104,13 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
   }
 
   /** The switch readers see: one transaction moves the data set to the new version and completes the operation. */
-  async function complete(op: PullOperationRow, previousVersion: number | null, companyId: string, clientId: string): Promise<void> {
+  async function complete(
+    op: PullOperationRow,
+    previousVersion: number | null,
+    companyId: string,
+    clientId: string,
+    outcome: { modified: number; highWater: number | null },
+  ): Promise<void> {
     const completed = now().toISOString();
     await db.transaction().execute(async (trx) => {
       // The client row first, as every transaction that changes a client's companies does: one lock order, no deadlocks.
@@ -101,6 +127,11 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         .where('data_type', '=', op.data_type)
         .execute();
       await store.update(trx, op, { status: 'Complete', progress: 100, completed });
+      await trx.updateTable('pull_operations').set({ records_modified: outcome.modified }).where('id', '=', op.id).execute();
+      // A write the platform stored after this sync read its writes: sync again so it shows.
+      if (outcome.highWater !== null && (await writtenSince(trx, op.connection_id, op.data_type, outcome.highWater))) {
+        await queueSyncIfIdle(trx, jobs, { clientId, companyId, connectionId: op.connection_id, dataType: op.data_type }, now());
+      }
       // Deleted while it synced: the data set went with it, nothing to stamp.
       const connection = await trx.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirst();
       const platform = connection && findPlatform(connection.platform_key);
@@ -112,6 +143,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       if (previousVersion !== null) {
         await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: previousVersion }, runAfter: new Date(Date.now() + retain) });
       }
+      await reportReadIfIdle(trx, jobs, { clientId, companyId, publicUrl: options.publicUrl() });
     });
   }
 

@@ -13,7 +13,7 @@ import addFormats from 'ajv-formats';
  * resolve against the document itself.
  */
 
-export type OasFile = 'Codat-Banking.json' | 'Codat-Commerce.json';
+export type OasFile = 'Codat-Banking.json' | 'Codat-Commerce.json' | 'Codat-Platform.json';
 
 const OAS_DIR = process.env.CODAT_OAS_DIR ?? '/work/shared/reference/codat-oas';
 
@@ -63,14 +63,15 @@ const instances = new Map<OasFile, Ajv>();
 function ajvFor(file: OasFile): Ajv {
   let ajv = instances.get(file);
   if (ajv) return ajv;
-  const document = JSON.parse(readFileSync(`${OAS_DIR}/${file}`, 'utf8')) as { components: Json };
+  const document = JSON.parse(readFileSync(`${OAS_DIR}/${file}`, 'utf8')) as { components: Json; paths?: Json };
   ajv = new Ajv2020.default({ strict: false, allErrors: true, validateFormats: true });
   addFormats.default(ajv);
   const formats = new Set<string>();
   collectFormats(document.components, formats);
   // OpenAPI-only or Codat-specific formats (`decimal`, `ISO4217`, `ISO3166 Alpha-3`, ...) are annotations.
   for (const format of formats) if (!ajv.formats[format]) ajv.addFormat(format, true);
-  ajv.addSchema({ $id: idOf(file), components: toJsonSchema(document.components) } as object);
+  // `paths` too: the Platform document's schemas refer into it (e.g. companyId's schema lives in a request body).
+  ajv.addSchema({ $id: idOf(file), components: toJsonSchema(document.components), paths: toJsonSchema(document.paths ?? {}) } as object);
   instances.set(file, ajv);
   return ajv;
 }

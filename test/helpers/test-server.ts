@@ -23,13 +23,18 @@ export function basicAuth(apiKey: string): string {
 }
 
 /** Starts the real service on an ephemeral port over a fresh store. */
-export async function startTestServer(options: { maintenancePollMs?: number; jobs?: AppOptions['jobs'] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { maintenancePollMs?: number; jobs?: AppOptions['jobs']; push?: AppOptions['push']; webhooks?: AppOptions['webhooks'] } = {},
+): Promise<TestServer> {
   const testStore = await createTestStore();
   const app = await buildApp({
     store: testStore.store,
     logLevel: 'silent',
     maintenancePollMs: options.maintenancePollMs ?? 100,
     jobs: { pollMs: 50, ...options.jobs },
+    push: options.push,
+    // Test receivers listen on loopback, which production refuses (WEBHOOKS_ALLOW_PRIVATE).
+    webhooks: { allowPrivate: true, ...options.webhooks },
   });
   const url = await app.listen(0, '127.0.0.1');
   const clients = createClientsService({ db: testStore.store.db });

@@ -90,6 +90,17 @@ const KNOWN_ENDPOINTS = [
   ...CONNECTION_DATA_LISTS.flatMap((s) => [`GET ${CONNECTION_DATA}/${s}`, `GET ${CONNECTION_DATA}/${s}/{recordId}`]),
   `GET ${CONNECTION_DATA}/commerce-info`,
   `GET ${CONNECTION_DATA}/bankAccounts/{accountId}/bankTransactions`,
+  // Writes
+  'POST /companies/{companyId}/connections/{connectionId}/push/{dataType}',
+  'PUT /companies/{companyId}/connections/{connectionId}/push/{dataType}/{recordId}',
+  'DELETE /companies/{companyId}/connections/{connectionId}/push/{dataType}/{recordId}',
+  'GET /companies/{companyId}/push',
+  'GET /companies/{companyId}/push/{pushOperationKey}',
+  'GET /companies/{companyId}/connections/{connectionId}/options/{dataType}',
+  // Webhook consumers
+  'GET /webhooks',
+  'POST /webhooks',
+  'DELETE /webhooks/{webhookId}',
 ];
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'patch', 'trace'];
@@ -220,6 +231,22 @@ const companyOfA = await createCompany(clientA, 'A target company', { owner: 'cl
 const connectionsOfA = await linkPlatforms(server, clientA, companyOfA.id, Object.values(SANDBOX_PLATFORMS));
 const companyOfB = await createCompany(clientB, 'B own company', { owner: 'client-b' });
 
+/** A write in client A's company, so its push history has an operation to read. */
+const pushOfA = await http(server, 'POST', `/companies/${companyOfA.id}/connections/${connectionsOfA[SANDBOX_PLATFORMS.accounting]}/push/customers`, {
+  auth: clientA.auth,
+  body: { customerName: 'Security fixture Ltd', status: 'Active' },
+});
+if (pushOfA.status !== 200) throw new Error(`fixture: the write answered ${pushOfA.status}: ${pushOfA.text}`);
+
+const WEBHOOK_CONSUMER = { url: 'https://hooks.example.com/ledgerport', eventTypes: ['company.created'] };
+async function createWebhookConsumer(): Promise<string> {
+  const res = await http(server, 'POST', '/webhooks', { auth: clientA.auth, body: WEBHOOK_CONSUMER });
+  if (res.status !== 201) throw new Error(`fixture: creating a webhook consumer answered ${res.status}: ${res.text}`);
+  return res.body.id;
+}
+/** Client A's webhook consumer that `{webhookId}` points at in the negative requests; it must survive them. */
+const webhookOfA = await createWebhookConsumer();
+
 /** A key of client A that expired yesterday. */
 const outdatedKey = await clientsService.createKey(clientA.clientId, new Date(Date.now() - 86_400_000).toISOString());
 if (!outdatedKey) throw new Error('could not create the outdated key');
@@ -273,9 +300,13 @@ async function sharedIds(endpoint: Endpoint): Promise<Ids> {
     if (name === 'companyId') ids[name] = companyOfA.id;
     else if (name === 'connectionId') ids[name] = connectionsOfA[platformFor(endpoint.template)];
     else if (name === 'apiKeyId') ids[name] = targetKeyOfA.id;
+    else if (name === 'pushOperationKey') ids[name] = pushOfA.body.pushOperationKey;
+    else if (name === 'webhookId') ids[name] = webhookOfA;
     else if (name in VALUE_PARAMS) ids[name] = VALUE_PARAMS[name];
+    else if (name === 'recordId' && isWrite(endpoint)) ids[name] = await firstId(`/companies/${ids.companyId}/data/${ids.dataType}`);
     else ids[name] = await firstId(fill(listTemplateOf(endpoint.template, name), ids));
   }
+  if (isWrite(endpoint)) ids.customerId = await firstId(`/companies/${ids.companyId}/data/customers`);
   return ids;
 }
 
@@ -300,12 +331,28 @@ async function throwawayIds(endpoint: Endpoint): Promise<Ids> {
       secrets.add(key.apiKey);
       ids[name] = key.id;
     } else if (name in VALUE_PARAMS) ids[name] = VALUE_PARAMS[name];
+    else if (name === 'recordId' && isWrite(endpoint)) ids[name] = await firstIdOf(server, clientA, `/companies/${ids.companyId}/data/${ids.dataType}`);
+    else if (name === 'webhookId') ids[name] = await createWebhookConsumer();
     else throw new Error(`${label(endpoint)}: no throwaway fixture for {${name}}; add one here`);
   }
+  if (isWrite(endpoint)) ids.customerId = await firstIdOf(server, clientA, `/companies/${ids.companyId}/data/customers`);
   if (ids.companyId && !ids.connectionId && /^\/companies\/\{companyId\}\/data(\/|$)/.test(endpoint.template)) {
     await linkPlatforms(server, clientA, ids.companyId, [platformKey]);
   }
   return ids;
+}
+
+/** A write to a platform (`.../push/{dataType}`): its fixtures include a customer for the record to name. */
+function isWrite(endpoint: Endpoint): boolean {
+  return endpoint.template.includes('/push/{dataType}');
+}
+
+function sampleInvoice(customerId: string): Record<string, unknown> {
+  return {
+    customerRef: { id: customerId }, issueDate: '2024-05-01', currency: 'GBP', status: 'Submitted',
+    lineItems: [{ description: 'Security fixture', unitAmount: 10, quantity: 1 }],
+    subTotal: 10, totalTaxAmount: 0, totalAmount: 10, amountDue: 10,
+  };
 }
 
 /** A value fits a (simple) schema: its const, enum, alternatives and string pattern. */
@@ -325,6 +372,9 @@ function admits(input: JsonSchema, value: unknown): boolean {
  */
 function bodyFor(endpoint: Endpoint, ids: Ids): unknown {
   if (!endpoint.bodySchema) return undefined;
+  // A write's body is a record of the path's data type, which no generic sample makes valid.
+  if (isWrite(endpoint)) return sampleInvoice(ids.customerId);
+  if (endpoint.template === '/webhooks') return WEBHOOK_CONSUMER;
   const body = structuredClone(endpoint.body);
   const schema = resolve(endpoint.bodySchema);
   if (!body || typeof body !== 'object' || Array.isArray(body) || !schema.properties) return body;
@@ -458,7 +508,7 @@ describe('cross-client isolation', () => {
     expect(res.body).toMatchObject({ id: companyOfA.id, name: 'A target company', tags: { owner: 'client-a' } });
   });
 
-  it("leaves client A's shared fixtures untouched: its three connections linked, its target key listed", async () => {
+  it("leaves client A's shared fixtures untouched: its three connections linked, its target key and webhook consumer listed", async () => {
     const connections = await http(server, 'GET', `/companies/${companyOfA.id}/connections`, { auth: clientA.auth });
     expect(connections.status, connections.text).toBe(200);
     const byId = new Map(connections.body.results.map((c: { id: string; status: string }) => [c.id, c.status]));
@@ -466,6 +516,10 @@ describe('cross-client isolation', () => {
     for (const id of Object.values(connectionsOfA)) expect(byId.get(id), `connection ${id}`).toBe('Linked');
     const keys = await http(server, 'GET', '/apiKeys', { auth: clientA.auth });
     expect(keys.body.results.map((k: { id: string }) => k.id)).toContain(targetKeyOfA.id);
+    const webhooks = await http(server, 'GET', '/webhooks', { auth: clientA.auth });
+    expect(webhooks.body.results.map((w: { id: string }) => w.id)).toContain(webhookOfA);
+    const webhooksOfB = await http(server, 'GET', '/webhooks', { auth: clientB.auth });
+    expect(webhooksOfB.body.results.map((w: { id: string }) => w.id)).not.toContain(webhookOfA);
   });
 
   it("answers 403, not 404, when client A's company is addressed with B's key, and 404 for a company nobody has", async () => {

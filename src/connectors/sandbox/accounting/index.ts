@@ -20,6 +20,7 @@ import {
 } from './types/reference.js';
 import { balanceSheetSource, cashFlowStatementSource, profitAndLossSource } from './types/reports.js';
 import { salesOrders } from './types/sales-orders.js';
+import { accountingWrites } from './writes.js';
 
 /**
  * The built-in accounting Sandbox (`mqjo`): a generated company whose every accounting data type is a pure,
@@ -44,4 +45,5 @@ const info: PlatformInfo = {
 export const accountingSandbox: Connector = {
   info,
   dataTypes: new Map<DataType, DataTypeSource>(sources.map((s) => [s.dataType, s])),
+  writes: accountingWrites,
 };

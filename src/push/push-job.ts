@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { ValidationItem } from '../http/api-error.js';
+import type { JobHandler } from '../jobs/job-runner.js';
+import type { JobsStore } from '../jobs/jobs.store.js';
+import { lockClient } from '../clients/clients.store.js';
+import type { ConnectionSettings, SourceRecord, WriteOperation } from '../connectors/connector.js';
+import { isDataType, type DataType } from '../connectors/data-types.js';
+import { findConnector } from '../connectors/registry.js';
+import { queueSyncIfIdle } from '../syncs/sync-queue.js';
+import { recordEvent, referenceCompany } from '../webhooks/events.js';
+import { findOnPlatform, saveWritten } from './platform-writes.js';
+import { pushOperationDoc, type PushStatus } from './push-operation.js';
+import { asStored, referencedIds } from './write-validation.js';
+
+export const PUSH_JOB = 'push-operation';
+
+export interface PushJobOptions {
+  db: Kysely<Database>;
+  jobs: JobsStore;
+  sandboxDelayMs: number;
+  minuteMs: number;
+  publicUrl: () => string;
+  now?: () => Date;
+}
+
+type PushRow = Selectable<Database['push_operations']>;
+
+/** How a write ended on the platform. */
+type Outcome =
+  | { status: 'Success'; recordId: string; record: Record<string, unknown> | null }
+  | { status: 'Failed' | 'TimedOut'; errorMessage: string; errors?: ValidationItem[] };
+
+/** Documents the platform will not let go once settled, unless the write forces it. */
+const SETTLED_STATUSES = new Set(['Paid', 'Void']);
+const PLATFORM_VALIDATOR = 'Sandbox';
+
+/**
+ * Processes a write on the Sandbox platform once its processing delay has passed: the platform checks the
+ * write against what it holds now and stores it, or refuses it; past `timeoutInMinutes` the operation times out.
+ * The outcome, the record the platform holds, the webhook event and the follow-up sync are one transaction.
+ */
+export function createPushJob(options: PushJobOptions): JobHandler {
+  const { db, jobs } = options;
+  const now = options.now ?? (() => new Date());
+
+  async function process(op: PushRow): Promise<Outcome> {
+    const requested = Date.parse(op.requested);
+    if (op.timeout_minutes !== null && requested + options.sandboxDelayMs > requested + op.timeout_minutes * options.minuteMs) {
+      return { status: 'TimedOut', errorMessage: `The platform did not complete the write within ${op.timeout_minutes} minute(s) (timeoutInMinutes).` };
+    }
+    const connection = await db.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirst();
+    if (!connection || connection.status !== 'Linked' || !connection.settings) {
+      return { status: 'Failed', errorMessage: `Connection ${op.connection_id} is ${connection?.status ?? 'deleted'}; the platform could not be reached.` };
+    }
+    const connector = findConnector(connection.platform_key);
+    const model = connector && isDataType(op.data_type) ? connector.writes?.get(op.data_type) : undefined;
+    if (!connector || !model) return { status: 'Failed', errorMessage: `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}` };
+    const platform = { id: connection.id, settings: JSON.parse(connection.settings) as ConnectionSettings };
+    const dataType = op.data_type as DataType;
+    const errors: ValidationItem[] = [];
+
+    let current: SourceRecord | undefined;
+    if (op.operation !== 'Create') {
+      current = (await findOnPlatform(db, connector, platform, dataType, new Set([op.record_id as string]))).get(op.record_id as string);
+      if (!current) {
+        errors.push({ itemId: 'id', message: `The platform has no ${dataType} record with id ${op.record_id}`, validatorName: PLATFORM_VALIDATOR });
+      } else {
+        errors.push(...stateRules(op, current));
+      }
+    }
+    const body = op.data === null ? null : (JSON.parse(op.data) as Record<string, unknown>);
+    if (body) errors.push(...(await missingOnPlatform(connector, platform, body)));
+    if (errors.length > 0) {
+      return { status: 'Failed', errorMessage: `The platform refused the write: ${errors.map((e) => e.message).join('; ')}.`, errors };
+    }
+
+    const recordId = op.operation === 'Create' ? randomUUID() : (op.record_id as string);
+    return { status: 'Success', recordId, record: body && { id: recordId, ...asStored(model, body) } };
+
+    async function missingOnPlatform(c: NonNullable<typeof connector>, p: typeof platform, record: Record<string, unknown>): Promise<ValidationItem[]> {
+      const byType = new Map<DataType, { field: string; id: string }[]>();
+      for (const ref of referencedIds(model as NonNullable<typeof model>, record)) {
+        byType.set(ref.dataType, [...(byType.get(ref.dataType) ?? []), { field: ref.field, id: ref.id }]);
+      }
+      const items: ValidationItem[] = [];
+      for (const [type, refs] of byType) {
+        const found = await findOnPlatform(db, c, p, type, new Set(refs.map((r) => r.id)));
+        for (const ref of refs) {
+          if (!found.has(ref.id)) {
+            items.push({ itemId: ref.field, message: `${ref.field} refers to ${type} record ${ref.id}, which the platform does not have`, validatorName: PLATFORM_VALIDATOR });
+          }
+        }
+      }
+      return items;
+    }
+  }
+
+  /** The Sandbox's bookkeeping rules: settled documents change only when forced; paid ones are never deleted. */
+  function stateRules(op: PushRow, current: SourceRecord): ValidationItem[] {
+    const status = current.data.status;
+    if (op.operation === 'Update' && typeof status === 'string' && SETTLED_STATUSES.has(status) && op.force_update !== 1) {
+      return [{ itemId: 'status', message: `${op.data_type} record ${op.record_id} is ${status}; send forceUpdate=true to change it`, validatorName: PLATFORM_VALIDATOR }];
+    }
+    const allocations = current.data.paymentAllocations;
+    if (op.operation === 'Delete' && Array.isArray(allocations) && allocations.length > 0) {
+      return [{ itemId: 'paymentAllocations', message: `${op.data_type} record ${op.record_id} has payments allocated to it; remove them or void it instead`, validatorName: PLATFORM_VALIDATOR }];
+    }
+    return [];
+  }
+
+  /** Settles the operation, unless another worker already did; everything the outcome causes commits with it. */
+  async function settle(op: PushRow, outcome: Outcome): Promise<void> {
+    const completed = now().toISOString();
+    const status: PushStatus = outcome.status;
+    const recordId = outcome.status === 'Success' ? outcome.recordId : op.record_id;
+    const doc = pushOperationDoc({
+      id: op.id, companyId: op.company_id, connectionId: op.connection_id, dataType: op.data_type, operation: op.operation as WriteOperation,
+      status, requested: op.requested, completed, timeoutInMinutes: op.timeout_minutes, recordId,
+      errorMessage: outcome.status === 'Success' ? null : outcome.errorMessage,
+      errors: outcome.status === 'Success' ? [] : outcome.errors,
+    });
+    await db.transaction().execute(async (trx) => {
+      // The client row first, as every transaction touching a client's companies does (one lock order). It also
+      // orders this write against a sync noting which writes it has read.
+      await lockClient(trx, op.client_id);
+      const updated = await trx
+        .updateTable('push_operations')
+        .set({ status, completed, record_id: recordId, doc })
+        .where('id', '=', op.id)
+        .where('status', '=', 'Pending')
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return;
+      if (outcome.status === 'Success') {
+        await saveWritten(trx, { companyId: op.company_id, connectionId: op.connection_id, dataType: op.data_type, recordId: outcome.recordId, record: outcome.record && { ...outcome.record, sourceModifiedDate: completed }, at: completed });
+        if (op.allow_sync === 1) {
+          await queueSyncIfIdle(trx, jobs, { clientId: op.client_id, companyId: op.company_id, connectionId: op.connection_id, dataType: op.data_type }, now());
+        }
+      }
+      await recordEvent(trx, jobs, {
+        clientId: op.client_id,
+        companyId: op.company_id,
+        eventType: `${op.data_type}.write.${outcome.status === 'Success' ? 'successful' : 'unsuccessful'}`,
+        payload: {
+          id: op.id,
+          type: op.operation,
+          referenceCompany: await referenceCompany(trx, op.company_id, options.publicUrl()),
+          connectionId: op.connection_id,
+          requestedOnDate: op.requested,
+          completedOnDate: completed,
+          status,
+          record: recordId ? { id: recordId } : null,
+          attachmentId: null,
+        },
+      });
+    });
+  }
+
+  async function pending(id: string): Promise<PushRow | undefined> {
+    const op = await db.selectFrom('push_operations').selectAll().where('id', '=', id).executeTakeFirst();
+    return op && op.status === 'Pending' ? op : undefined;
+  }
+
+  return {
+    async run(payload: { pushOperationId: string }) {
+      const op = await pending(payload.pushOperationId);
+      if (!op) return;
+      let outcome: Outcome;
+      try {
+        outcome = await process(op);
+      } catch (err) {
+        await settle(op, { status: 'Failed', errorMessage: 'The write failed unexpectedly while the platform processed it; send it again.' });
+        throw err;
+      }
+      await settle(op, outcome);
+    },
+    async onAbandoned(payload: { pushOperationId: string }) {
+      // The process died mid-way; nothing was settled (settling is one transaction), so process it again.
+      if (await pending(payload.pushOperationId)) await jobs.enqueue(db, { kind: PUSH_JOB, payload });
+    },
+  };
+}

@@ -1,0 +1,230 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { SqlDialect } from '../storage/dialect.js';
+import { ApiError, notFound, validationError, type ValidationItem } from '../http/api-error.js';
+import type { PageRequest } from '../http/paging.js';
+import { listPage, type ListContext } from '../query/list-engine.js';
+import { resolverFromSchema } from '../query/schema-resolver.js';
+import type { Client } from '../clients/clients.store.js';
+import type { CompaniesService } from '../companies/companies.service.js';
+import type { WriteModel, WriteOperation } from '../connectors/connector.js';
+import { isDataType } from '../connectors/data-types.js';
+import { findConnector } from '../connectors/registry.js';
+import type { JobsStore } from '../jobs/jobs.store.js';
+import { unsupported } from '../syncs/syncs.service.js';
+import { PUSH_STATUSES, PushOperation, pushOperationDoc, withData } from './push-operation.js';
+import { pushOption } from './push-option.js';
+import { referencedIds, validateWrittenRecord } from './write-validation.js';
+import { PUSH_JOB } from './push-job.js';
+
+export interface PushDeps {
+  db: Kysely<Database>;
+  dialect: SqlDialect;
+  lists: ListContext;
+  jobs: JobsStore;
+  wakeJobs: () => void;
+  companies: CompaniesService;
+  /** How long the Sandbox platforms take to process a write, in ms. */
+  sandboxDelayMs: number;
+  /** The minute `timeoutInMinutes` counts in, in ms. */
+  minuteMs: number;
+  now?: () => Date;
+}
+
+export interface WriteRequest {
+  companyId: string;
+  connectionId: string;
+  dataType: string;
+  operation: WriteOperation;
+  /** The record's id, from the path, for updates and deletes. */
+  recordId?: string;
+  body: unknown;
+  timeoutInMinutes?: number;
+  allowSyncOnPushComplete?: boolean;
+  forceUpdate?: boolean;
+  idempotencyKey?: string;
+  /** Method and path of the request: with the body they identify it for the Idempotency-Key check. */
+  requestLine: string;
+}
+
+const VERB: Record<WriteOperation, string> = { Create: 'creating', Update: 'updating', Delete: 'deleting' };
+const METHOD: Record<WriteOperation, string> = { Create: 'POST', Update: 'PUT', Delete: 'DELETE' };
+
+/** Writes to a connection's platform (push operations): checked, recorded and queued here, processed by the push job. */
+export function createPushService(deps: PushDeps) {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const resource = {
+    typeName: 'PushOperation',
+    resolve: resolverFromSchema(PushOperation, 'doc', deps.dialect, {
+      pushOperationKey: { type: 'string', exact: true, expr: sql`push_operations.id` },
+      dataConnectionKey: { type: 'string', exact: true, expr: sql`push_operations.connection_id` },
+      dataType: { type: 'string', exact: true, expr: sql`push_operations.data_type` },
+      status: { type: 'enum', enumValues: PUSH_STATUSES, expr: sql`push_operations.status` },
+      requestedOnUtc: { type: 'date', dateStyle: 'instant', expr: sql`push_operations.requested` },
+    }),
+  };
+
+  async function connectionOf(client: Client, companyId: string, connectionId: string) {
+    await deps.companies.owned(client, companyId);
+    const row = await db.selectFrom('connections').selectAll().where('id', '=', connectionId).where('company_id', '=', companyId).executeTakeFirst();
+    if (!row) throw notFound(`Data connection ${connectionId} not found`);
+    return row;
+  }
+
+  /** The platform's write model of the type, or the error the caller gets when there is none. */
+  function writeModelOf(platformKey: string, dataType: string): WriteModel {
+    const connector = findConnector(platformKey);
+    const model = connector && isDataType(dataType) ? connector.writes?.get(dataType) : undefined;
+    if (!model) throw unsupported(dataType, [connector?.info.name ?? platformKey]);
+    return model;
+  }
+
+  /** Ids the record names that the last sync of their type does not hold (and no write created since). */
+  async function missingReferences(connectionId: string, model: WriteModel, record: Record<string, unknown>): Promise<ValidationItem[]> {
+    const items: ValidationItem[] = [];
+    const checked = new Map<string, boolean>();
+    for (const ref of referencedIds(model, record)) {
+      const key = `${ref.dataType}\u0000${ref.id}`;
+      if (!checked.has(key)) checked.set(key, await referenceExists(connectionId, ref.dataType, ref.id));
+      if (!checked.get(key)) {
+        items.push({ itemId: ref.field, message: `${ref.field} refers to ${ref.dataType} record ${ref.id}, which does not exist`, validatorName: 'ReferenceValidator' });
+      }
+    }
+    return items;
+  }
+
+  /**
+   * Whether the record exists as far as the service knows: a write to the platform decides if there was one,
+   * else the last sync of the type. True when the type was never synced: the platform checks it then.
+   */
+  async function referenceExists(connectionId: string, dataType: string, id: string): Promise<boolean> {
+    const written = await db
+      .selectFrom('platform_writes')
+      .select('deleted')
+      .where('connection_id', '=', connectionId)
+      .where('data_type', '=', dataType)
+      .where('record_id', '=', id)
+      .executeTakeFirst();
+    if (written) return written.deleted === 0;
+    const dataSet = await db
+      .selectFrom('data_sets')
+      .select('current_version')
+      .where('connection_id', '=', connectionId)
+      .where('data_type', '=', dataType)
+      .executeTakeFirst();
+    if (dataSet?.current_version === null || dataSet?.current_version === undefined) return true;
+    const synced = await db
+      .selectFrom('records')
+      .select('record_id')
+      .where('version', '=', Number(dataSet.current_version))
+      .where('record_id', '=', id)
+      .where('is_deleted', '=', 0)
+      .executeTakeFirst();
+    return synced !== undefined;
+  }
+
+  async function findByIdempotencyKey(clientId: string, key: string) {
+    return db.selectFrom('push_operations').select(['doc', 'data', 'request_hash']).where('client_id', '=', clientId).where('idempotency_key', '=', key).executeTakeFirst();
+  }
+
+  function replay(first: { doc: string; data: string | null; request_hash: string | null }, hash: string, key: string): string {
+    if (first.request_hash !== hash) {
+      throw validationError(`IdempotencyKeyReusedException: Idempotency-Key ${key} was already used for a different request.`, [
+        { itemId: 'Idempotency-Key', message: 'Idempotency-Key must be unique per request; send a new key for a different write', validatorName: 'IdempotencyKey' },
+      ]);
+    }
+    return withData(first.doc, first.data);
+  }
+
+  return {
+    /** Checks and records a write; returns the Pending operation with the record as sent. */
+    async write(client: Client, request: WriteRequest): Promise<string> {
+      const connection = await connectionOf(client, request.companyId, request.connectionId);
+      const data = request.operation === 'Delete' ? null : JSON.stringify(request.body);
+      const hash = createHash('sha256').update(`${request.requestLine}\n${data ?? ''}`).digest('hex');
+      if (request.idempotencyKey) {
+        const first = await findByIdempotencyKey(client.id, request.idempotencyKey);
+        if (first) return replay(first, hash, request.idempotencyKey);
+      }
+
+      const model = writeModelOf(connection.platform_key, request.dataType);
+      if (!model.operations.includes(request.operation)) {
+        const allowed = model.operations.filter((op) => (op === 'Create') === (request.operation === 'Create')).map((op) => METHOD[op]);
+        throw new ApiError(405, `MethodNotAllowedException: The platform does not support ${VERB[request.operation]} ${request.dataType}; it supports ${model.operations.map((op) => VERB[op]).join(', ')}.`, {
+          headers: { Allow: allowed.join(', ') },
+        });
+      }
+      if (connection.status !== 'Linked') {
+        throw new ApiError(400, `ConnectionNotLinkedException: Connection ${connection.id} is ${connection.status}; link it again before writing to it.`);
+      }
+      if (request.operation !== 'Delete') {
+        const problems = validateWrittenRecord(model, request.body);
+        if (problems.length === 0) problems.push(...(await missingReferences(connection.id, model, request.body as Record<string, unknown>)));
+        if (problems.length > 0) throw validationError(`ValidationException: The ${request.dataType} record is not valid; see validation.`, problems);
+      }
+
+      const requested = now();
+      const id = randomUUID();
+      const timeout = request.timeoutInMinutes ?? null;
+      const doc = pushOperationDoc({
+        id, companyId: connection.company_id, connectionId: connection.id, dataType: request.dataType, operation: request.operation,
+        status: 'Pending', requested: requested.toISOString(), timeoutInMinutes: timeout,
+      });
+      // The platform answers after its processing delay, or the operation times out first: the job runs at whichever comes first.
+      const processAt = requested.getTime() + deps.sandboxDelayMs;
+      const runAt = timeout === null ? processAt : Math.min(processAt, requested.getTime() + timeout * deps.minuteMs);
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('push_operations')
+            .values({
+              id, client_id: client.id, company_id: connection.company_id, connection_id: connection.id, data_type: request.dataType,
+              operation: request.operation, record_id: request.recordId ?? null, status: 'Pending', requested: requested.toISOString(),
+              completed: null, timeout_minutes: timeout, allow_sync: request.allowSyncOnPushComplete === false ? 0 : 1,
+              force_update: request.forceUpdate ? 1 : 0, idempotency_key: request.idempotencyKey ?? null, request_hash: hash, data, doc,
+            })
+            .execute();
+          await deps.jobs.enqueue(trx, { kind: PUSH_JOB, payload: { pushOperationId: id }, runAfter: new Date(runAt) });
+        });
+      } catch (err) {
+        // Two requests with one Idempotency-Key raced: the other one's insert won, so answer with its operation.
+        const first = request.idempotencyKey ? await findByIdempotencyKey(client.id, request.idempotencyKey) : undefined;
+        if (first) return replay(first, hash, request.idempotencyKey as string);
+        throw err;
+      }
+      deps.wakeJobs();
+      return withData(doc, data);
+    },
+
+    async history(client: Client, companyId: string, page: PageRequest) {
+      await deps.companies.owned(client, companyId);
+      const result = await listPage<{ doc: string }>(deps.lists, {
+        from: sql`push_operations`,
+        scope: sql`push_operations.company_id = ${companyId}`,
+        resource,
+        select: sql`push_operations.doc`,
+        tiebreak: [sql`push_operations.seq DESC`],
+      }, page);
+      return { records: result.rows.map((r) => r.doc), totalResults: result.totalResults };
+    },
+
+    async operation(client: Client, companyId: string, key: string): Promise<string> {
+      await deps.companies.owned(client, companyId);
+      const row = await db.selectFrom('push_operations').select('doc').where('company_id', '=', companyId).where('id', '=', key).executeTakeFirst();
+      if (!row) throw notFound(`PushOperationNotFoundException: No push operation with key ${key} was found for company ${companyId}`);
+      return row.doc;
+    },
+
+    /** The fields the platform takes for a write of the type (PushOption). */
+    async options(client: Client, companyId: string, connectionId: string, dataType: string): Promise<string> {
+      const connection = await connectionOf(client, companyId, connectionId);
+      const model = writeModelOf(connection.platform_key, dataType);
+      const typeName = findConnector(connection.platform_key)?.dataTypes.get(model.dataType)?.typeName ?? dataType;
+      return JSON.stringify(pushOption(model, typeName));
+    },
+  };
+}
+
+export type PushService = ReturnType<typeof createPushService>;

@@ -1,0 +1,145 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../storage/schema.js';
+import type { JobHandler } from '../jobs/job-runner.js';
+import type { JobsStore } from '../jobs/jobs.store.js';
+import { VERSION } from '../version.js';
+import { WEBHOOK_DELIVERY_JOB } from './events.js';
+import { postOnce, type PostResult } from './outbound-guard.js';
+import { signatureHeaders } from './signing.js';
+
+/** Delay before each retry after a failed attempt (facts 7): immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
+
+export interface DeliveryOptions {
+  allowPrivate?: boolean;
+  retryScheduleMs?: readonly number[];
+  timeoutMs?: number;
+  disableAfterMs?: number;
+}
+
+export interface DeliveryDeps {
+  db: Kysely<Database>;
+  jobs: JobsStore;
+  options?: DeliveryOptions;
+  log?: Pick<Logger, 'info' | 'warn'>;
+  now?: () => Date;
+}
+
+interface Due {
+  id: string;
+  attempts: number;
+  consumerId: string;
+  url: string;
+  secret: string;
+  disabled: boolean;
+  body: string;
+}
+
+const jobPayload = (deliveryId: string) => ({ deliveryId });
+
+/**
+ * Delivers one event to one consumer per job: POSTs the stored body with Standard Webhooks signature headers,
+ * then records the outcome and, after a failure, queues the next attempt in the same transaction.
+ * The `webhook-id` (the delivery id) is the same on every attempt, so receivers can deduplicate.
+ */
+export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
+  const { db, jobs } = deps;
+  const now = deps.now ?? (() => new Date());
+  const schedule = deps.options?.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
+  const timeoutMs = deps.options?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const disableAfterMs = deps.options?.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS;
+  const allowPrivate = deps.options?.allowPrivate ?? false;
+
+  async function load(deliveryId: string): Promise<Due | undefined> {
+    const row = await db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_consumers as c', 'c.id', 'd.consumer_id')
+      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+      .select(['d.id', 'd.attempts', 'd.consumer_id', 'c.url', 'c.secret', 'c.disabled', 'e.body'])
+      .where('d.id', '=', deliveryId)
+      .where('d.status', '=', 'pending')
+      .executeTakeFirst();
+    return row && {
+      id: row.id, attempts: Number(row.attempts), consumerId: row.consumer_id, url: row.url, secret: row.secret, disabled: Number(row.disabled) !== 0, body: row.body,
+    };
+  }
+
+  /** Records the attempt's outcome; `attempts` guards against a second worker having recorded it already. */
+  async function record(due: Due, result: PostResult, finished: Date): Promise<void> {
+    const attempt = due.attempts + 1;
+    const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
+    const outcome = {
+      attempts: attempt,
+      last_response_status: result.status ?? null,
+      last_error: ok ? null : result.error ?? `the receiver answered ${result.status}`,
+    };
+    const at = finished.toISOString();
+    await db.transaction().execute(async (trx) => {
+      const current = trx.updateTable('webhook_deliveries').where('id', '=', due.id).where('status', '=', 'pending').where('attempts', '=', due.attempts);
+      if (ok) {
+        await current.set({ ...outcome, status: 'delivered', next_attempt: null, delivered: at }).execute();
+        await trx.updateTable('webhook_consumers').set({ failing_since: null }).where('id', '=', due.consumerId).execute();
+        return;
+      }
+      const consumer = await trx.selectFrom('webhook_consumers').select('failing_since').where('id', '=', due.consumerId).executeTakeFirst();
+      if (!consumer) return; // deleted meanwhile: its deliveries went with it
+      if (consumer.failing_since === null) {
+        await trx.updateTable('webhook_consumers').set({ failing_since: at }).where('id', '=', due.consumerId).execute();
+      } else if (finished.getTime() - Date.parse(consumer.failing_since) >= disableAfterMs) {
+        // Every delivery has failed for too long: stop sending to this endpoint altogether.
+        await current.set({ ...outcome, next_attempt: null }).execute();
+        await trx.updateTable('webhook_consumers').set({ disabled: 1 }).where('id', '=', due.consumerId).execute();
+        await trx.updateTable('webhook_deliveries').set({ status: 'dropped', next_attempt: null })
+          .where('consumer_id', '=', due.consumerId).where('status', '=', 'pending').execute();
+        deps.log?.warn({ consumerId: due.consumerId, failingSince: consumer.failing_since }, 'webhook consumer disabled after failing deliveries');
+        return;
+      }
+      const delay = schedule[attempt - 1];
+      if (delay === undefined) {
+        await current.set({ ...outcome, status: 'failed', next_attempt: null }).execute();
+        return;
+      }
+      const next = new Date(finished.getTime() + delay);
+      const updated = await current.set({ ...outcome, next_attempt: next.toISOString() }).executeTakeFirst();
+      if (Number(updated.numUpdatedRows) > 0) await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: jobPayload(due.id), runAfter: next });
+    });
+  }
+
+  return {
+    async run(payload: { deliveryId?: unknown }) {
+      if (typeof payload?.deliveryId !== 'string') return;
+      const due = await load(payload.deliveryId);
+      if (!due) return; // delivered, given up, dropped, or its consumer was deleted
+      if (due.disabled) {
+        await db.updateTable('webhook_deliveries').set({ status: 'dropped', next_attempt: null }).where('id', '=', due.id).where('status', '=', 'pending').execute();
+        return;
+      }
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': `Ledgerport-Webhooks/${VERSION}`,
+        ...signatureHeaders(due.secret, due.id, due.body, now()),
+      };
+      const result = await postOnce(due.url, headers, due.body, { timeoutMs, allowPrivate });
+      // The URL and secret stay out of the log: the URL may carry credentials.
+      deps.log?.info({ deliveryId: due.id, consumerId: due.consumerId, attempt: due.attempts + 1, status: result.status, error: result.error }, 'webhook attempt');
+      await record(due, result, now());
+    },
+
+    /** At least once: a delivery whose worker died is tried again, unless its next attempt is already queued. */
+    async onAbandoned(payload: { deliveryId?: unknown }) {
+      if (typeof payload?.deliveryId !== 'string') return;
+      const deliveryId = payload.deliveryId;
+      await db.transaction().execute(async (trx) => {
+        const pending = await trx.selectFrom('webhook_deliveries').select('id').where('id', '=', deliveryId).where('status', '=', 'pending').executeTakeFirst();
+        if (!pending) return;
+        const queued = await trx.selectFrom('jobs').select('id')
+          .where('kind', '=', WEBHOOK_DELIVERY_JOB).where('status', '=', 'queued').where('payload', '=', JSON.stringify(jobPayload(deliveryId)))
+          .executeTakeFirst();
+        if (!queued) await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: jobPayload(deliveryId) });
+      });
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../storage/schema.js';
+import type { JobHandler } from '../jobs/job-runner.js';
+import type { JobsStore } from '../jobs/jobs.store.js';
+import type { ClientsStore } from '../clients/clients.store.js';
+import { WEBHOOK_DELIVERY_JOB } from './events.js';
+import { createWebhookDeliveryJob, type DeliveryOptions } from './delivery-job.js';
+import { createRateLimitResetJob, RATE_LIMIT_RESET_JOB } from './rate-limit-events.js';
+
+/** The job runner's handlers for webhooks: deliveries, and the rate-limit reset announcement. */
+export function webhookJobHandlers(deps: {
+  db: Kysely<Database>;
+  jobs: JobsStore;
+  clients: ClientsStore;
+  options?: DeliveryOptions;
+  log?: Pick<Logger, 'info' | 'warn'>;
+}): Record<string, JobHandler> {
+  return {
+    [WEBHOOK_DELIVERY_JOB]: createWebhookDeliveryJob({ db: deps.db, jobs: deps.jobs, options: deps.options, log: deps.log }),
+    [RATE_LIMIT_RESET_JOB]: createRateLimitResetJob({ db: deps.db, jobs: deps.jobs, clients: deps.clients }),
+  };
+}

@@ -41,6 +41,7 @@ import { registerConnectionRoutes } from './connections/connections.routes.js';
 import { createDataSetsService } from './data/data-sets.service.js';
 import { registerDataSetRoutes } from './data/data-sets.routes.js';
 import { registerFinancialsRoutes } from './data/financials.routes.js';
+import { createRecordReader } from './data/record-reader.js';
 import { registerLinkRoutes } from './link/link.routes.js';
 import { registerWebhooks } from './webhooks/webhooks.routes.js';
 import { webhookJobHandlers } from './webhooks/webhook-jobs.js';
@@ -137,7 +138,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const jobOptions = options.jobs ?? {};
   const jobs = createJobsStore(db);
-  const syncJob = createSyncJob({ db, jobs, retainSupersededMs: jobOptions.retainSupersededMs, publicUrl: urls.publicUrl });
+  const syncJob = createSyncJob({ store, jobs, retainSupersededMs: jobOptions.retainSupersededMs, publicUrl: urls.publicUrl });
   const pushTiming = { sandboxDelayMs: options.push?.sandboxDelayMs ?? 1000, minuteMs: options.push?.minuteMs ?? 60_000 };
   const runner = createJobRunner({
     jobs,
@@ -165,7 +166,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerConnectionRoutes(server, { connections: createConnectionsService({ db, dialect, lists, jobs, wakeJobs, companies, ...urls }) });
   registerSyncRoutes(server, { syncs: createSyncsService({ db, dialect, lists, jobs, wakeJobs, companies }) });
   registerSyncSettingsRoutes(server, { db, companies });
-  const dataSets = createDataSetsService({ db, dialect, lists, companies });
+  const dataSets = createDataSetsService({ db, dialect, lists, companies, records: createRecordReader(store, lists) });
   registerDataSetRoutes(server, { dataSets });
   registerFinancialsRoutes(server, { dataSets });
   registerLinkRoutes(server, { db, dialect, lists, jobs, wakeJobs, companies, clients, ...urls });

@@ -3,8 +3,8 @@ import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
-import { listPage, type ListContext } from '../query/list-engine.js';
-import type { QueryableResource } from '../query/properties.js';
+import type { ListContext } from '../query/list-engine.js';
+import type { PropertyDef, QueryableResource } from '../query/properties.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
@@ -13,12 +13,15 @@ import type { DataTypeSource } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { unsupported } from '../syncs/syncs.service.js';
 import { sourceTypeOf } from './data-paths.js';
+import { INDEXED_COLUMNS, recordFieldPaths } from './record-fields.js';
+import type { RecordReader } from './record-reader.js';
 
 export interface DataSetsDeps {
   db: Kysely<Database>;
   dialect: SqlDialect;
   lists: ListContext;
   companies: CompaniesService;
+  records: RecordReader;
 }
 
 /** The complete versions a read sees, and what they are. */
@@ -40,14 +43,20 @@ export function createDataSetsService(deps: DataSetsDeps) {
   function resourceOf(source: DataTypeSource): QueryableResource {
     let resource = resources.get(source);
     if (!resource) {
-      resource = {
-        typeName: source.typeName,
-        resolve: resolverFromSchema(source.schema, 'doc', deps.dialect, {
-          id: { type: 'string', exact: true, expr: sql`records.record_id` },
-          modifiedDate: { type: 'date', dateStyle: 'instant', expr: sql`records.modified_date` },
-          'metadata.isDeleted': { type: 'boolean', expr: sql`(records.is_deleted = 1)` },
-        }),
+      const fromDocument = resolverFromSchema(source.schema, 'doc', deps.dialect);
+      const overrides: Record<string, PropertyDef> = {
+        id: { type: 'string', exact: true, expr: sql`r.record_id` },
+        modifiedDate: { type: 'date', dateStyle: 'instant', expr: sql`r.modified_date` },
+        'metadata.isDeleted': { type: 'boolean', expr: sql`(r.is_deleted = 1)` },
       };
+      // The indexed fields read their narrow columns: same values, without opening each document.
+      const paths = recordFieldPaths(source.schema);
+      for (const column of INDEXED_COLUMNS) {
+        const path = paths[column];
+        const def = path ? fromDocument(path.split('.')) : undefined;
+        if (path && def) overrides[path] = { ...def, expr: sql.ref(`r.f_${column}`) };
+      }
+      resource = { typeName: source.typeName, resolve: resolverFromSchema(source.schema, 'doc', deps.dialect, overrides) };
       resources.set(source, resource);
     }
     return resource;
@@ -85,8 +94,6 @@ export function createDataSetsService(deps: DataSetsDeps) {
     return { versions, source: connector?.dataTypes.get(dataType) as DataTypeSource, platformName: connector?.info.name ?? first.platform_key };
   }
 
-  const inVersions = (versions: number[]) => sql`records.version IN (${sql.join(versions)})`;
-
   return {
     readable,
 
@@ -98,42 +105,31 @@ export function createDataSetsService(deps: DataSetsDeps) {
     /** A page of records; `extra` narrows the scope further (e.g. one bank account's transactions). */
     async list(client: Client, companyId: string, dataType: DataType, page: PageRequest, options: { connectionId?: string; extra?: { condition: RawBuilder<unknown>; key: string } } = {}) {
       const set = await readable(client, companyId, dataType, options.connectionId);
-      const scope = options.extra ? sql`${inVersions(set.versions)} AND ${options.extra.condition}` : inVersions(set.versions);
-      const result = await listPage<{ doc: string }>(deps.lists, {
-        from: sql`records`,
-        scope,
-        resource: resourceOf(set.source),
-        select: sql`records.doc`,
-        tiebreak: [sql`records.version`, sql`records.position`],
-        // A version never changes once complete, so its counts are exact forever.
-        countKey: `records\u0000${set.versions.join(',')}\u0000${options.extra?.key ?? ''}`,
-      }, page);
-      return { records: result.rows.map((r) => r.doc), totalResults: result.totalResults };
+      return deps.records.list({ versions: set.versions, resource: resourceOf(set.source), extra: options.extra, page });
     },
 
     /** One record by id; 404 naming the company and record, from the platform, when absent. */
     async get(client: Client, companyId: string, dataType: DataType, recordId: string, connectionId?: string): Promise<string> {
       const set = await readable(client, companyId, dataType, connectionId);
-      const row = await db.selectFrom('records').select('doc').where('version', 'in', set.versions).where('record_id', '=', recordId).executeTakeFirst();
-      if (!row) {
+      const doc = await deps.records.byId(set.versions, recordId);
+      if (doc === undefined) {
         throw new ApiError(404, `RecordNotFoundException: No ${dataType} record with ID ${recordId} was found for company ${companyId}${connectionId ? ` (connection ${connectionId})` : ''}.`, { service: set.platformName });
       }
-      return row.doc;
+      return doc;
     },
 
     /** The one record of a single-object data type (company info). */
     async single(client: Client, companyId: string, dataType: DataType, connectionId?: string): Promise<string> {
       const set = await readable(client, companyId, dataType, connectionId);
-      const row = await db.selectFrom('records').select('doc').where('version', 'in', set.versions).orderBy('version', 'desc').orderBy('position').limit(1).executeTakeFirst();
-      if (!row) throw new ApiError(404, `RecordNotFoundException: No ${dataType} record was found for company ${companyId}.`, { service: set.platformName });
-      return row.doc;
+      const doc = await deps.records.first(set.versions);
+      if (doc === undefined) throw new ApiError(404, `RecordNotFoundException: No ${dataType} record was found for company ${companyId}.`, { service: set.platformName });
+      return doc;
     },
 
     /** All records of a report-like type (monthly statements), oldest first, for the financials endpoints. */
     async allRecords(client: Client, companyId: string, dataType: DataType): Promise<string[]> {
       const set = await readable(client, companyId, dataType);
-      const rows = await db.selectFrom('records').select('doc').where('version', 'in', set.versions).where('is_deleted', '=', 0).orderBy('record_id').execute();
-      return rows.map((r) => r.doc);
+      return deps.records.allLive(set.versions);
     },
   };
 }

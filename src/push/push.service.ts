@@ -116,7 +116,7 @@ export function createPushService(deps: PushDeps) {
       .executeTakeFirst();
     if (dataSet?.current_version === null || dataSet?.current_version === undefined) return true;
     const synced = await db
-      .selectFrom('records')
+      .selectFrom('record_index')
       .select('record_id')
       .where('version', '=', Number(dataSet.current_version))
       .where('record_id', '=', id)

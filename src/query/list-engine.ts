@@ -47,7 +47,7 @@ export async function listPage<Row = { doc: string }>(
 ): Promise<ListResult<Row>> {
   const { db, dialect } = ctx;
   const where = request.query ? sql`${source.scope} AND ${compileFilter(request.query, source.resource, dialect)}` : source.scope;
-  const order = [...(request.orderBy ? compileOrdering(request.orderBy, source) : []), ...source.tiebreak];
+  const order = [...(request.orderBy ? compileOrdering(request.orderBy, source.resource) : []), ...source.tiebreak];
   const offset = (request.page - 1) * request.pageSize;
 
   const totalResults = await countRows(ctx, source, where, request.query);
@@ -57,7 +57,8 @@ export async function listPage<Row = { doc: string }>(
   return { rows, totalResults };
 }
 
-async function countRows(ctx: ListContext, source: ListSource, where: RawBuilder<unknown>, query?: string): Promise<number> {
+/** Counts rows of a list under its count key (exact: the key names a data version). */
+export async function countRows(ctx: ListContext, source: ListSource, where: RawBuilder<unknown>, query?: string): Promise<number> {
   const { db, counts } = ctx;
   const key = source.countKey === undefined ? undefined : `${source.countKey}\u0000${query ?? ''}`;
   const cached = key === undefined ? undefined : counts.get(key);
@@ -82,9 +83,10 @@ export function compileFilter(
   }
 }
 
-function compileOrdering(orderBy: string, source: ListSource): RawBuilder<unknown>[] {
+/** Compiles `orderBy`; errors become 400s naming it. */
+export function compileOrdering(orderBy: string, resource: QueryableResource): RawBuilder<unknown>[] {
   try {
-    return compileOrderBy(orderBy, source.resource);
+    return compileOrderBy(orderBy, resource);
   } catch (err) {
     throw queryError(err, 'orderBy');
   }

@@ -9,6 +9,8 @@ import { createSqlDialect, type SqlDialect } from './dialect.js';
 export interface Store {
   db: Kysely<Database>;
   dialect: SqlDialect;
+  /** The SQLite connection itself, for the bulk writes of a sync (prepared statements beat query building there). */
+  sqlite?: BetterSqlite3.Database;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,9 @@ export function sqliteFilePath(url: string): string {
 function openSqlite(file: string): Store {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new BetterSqlite3(file);
+  // Takes effect only on a new file. Stored records are kilobytes of JSON: on 4 KiB pages most of them spill
+  // into overflow pages, which halves the write rate of a sync; 16 KiB pages hold them in place.
+  database.pragma('page_size = 16384');
   // WAL lets readers proceed while a sync writes; NORMAL is durable across process crashes in WAL mode.
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
@@ -44,7 +49,7 @@ function openSqlite(file: string): Store {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: createSqlDialect('sqlite'), close: () => db.destroy() };
+  return { db, dialect: createSqlDialect('sqlite'), sqlite: database, close: () => db.destroy() };
 }
 
 function openPostgres(url: string, options: StoreOptions): Store {

@@ -11,7 +11,8 @@ export interface Database {
   rate_counters: RateCountersTable;
   pull_operations: PullOperationsTable;
   data_sets: DataSetsTable;
-  records: RecordsTable;
+  record_docs: RecordDocsTable;
+  record_index: RecordIndexTable;
   jobs: JobsTable;
   push_operations: PushOperationsTable;
   platform_writes: PlatformWritesTable;
@@ -111,16 +112,29 @@ export interface DataSetsTable {
   latest_successful_sync_id: string | null;
 }
 
-/** A record of one data-set version, as served. */
-export interface RecordsTable {
+/**
+ * A record of one data-set version as served, keyed by `version * 2^32 + position` (see recordKey): a version's
+ * records are one contiguous key range in position order.
+ */
+export interface RecordDocsTable {
+  key: number | bigint | string;
+  doc: string;
+}
+
+/** One narrow row per record of a version: its identity, change tracking and the indexed fields lists filter on. */
+export interface RecordIndexTable {
   version: number;
+  record_id: string;
   /** Order within the version (ascending record id), assigned when the version is written. */
   position: number;
-  record_id: string;
   content_hash: string;
   modified_date: string;
   is_deleted: number;
-  doc: string;
+  f_status: string | null;
+  f_date: string | null;
+  f_amount: number | null;
+  f_currency: string | null;
+  f_ref: string | null;
 }
 
 export interface JobsTable {

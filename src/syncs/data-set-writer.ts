@@ -1,18 +1,22 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../storage/schema.js';
+import type { Store } from '../storage/database.js';
 import type { SourceRecord } from '../connectors/connector.js';
+import { extractFields, type RecordFieldPaths } from '../data/record-fields.js';
+import { recordKey } from '../data/record-key.js';
+import { createRecordSink, type IndexRow } from './record-sink.js';
 
+/** The narrow row of a record of the previous version: enough to compare, and to carry it over deleted. */
 interface PreviousRecord {
   record_id: string;
+  position: number;
   content_hash: string;
   modified_date: string;
   is_deleted: number;
-  doc: string;
+  fields: (string | number | null)[];
 }
 
 export interface WriteVersionInput {
-  db: Kysely<Database>;
+  store: Store;
   /** The new version's number (the pull operation's seq). */
   version: number;
   /** The version readers see now, whose records are carried over; null on a first sync. */
@@ -21,6 +25,8 @@ export interface WriteVersionInput {
   source: Iterable<SourceRecord>;
   /** This sync's time: the `modifiedDate` of every record that is new, changed or newly deleted. */
   now: string;
+  /** Which fields fill the indexed columns (see record-fields.ts); none when absent. */
+  fields?: RecordFieldPaths;
   /** Called between batches with the number of records written so far (lease renewal, progress). */
   onBatch(written: number): Promise<void>;
   batchSize?: number;
@@ -28,7 +34,7 @@ export interface WriteVersionInput {
   stats?: { modified: number };
 }
 
-const PREVIOUS_CHUNK = 2000;
+const PREVIOUS_CHUNK = 5000;
 const DELETED_SUFFIX = ',"metadata":{"isDeleted":true}}';
 const LIVE_SUFFIX = ',"metadata":{"isDeleted":false}}';
 
@@ -38,31 +44,32 @@ const LIVE_SUFFIX = ',"metadata":{"isDeleted":false}}';
  * - unchanged content keeps its previous `modifiedDate`; new or changed content gets `now`;
  * - records of the previous version that the source no longer has stay, with `metadata.isDeleted: true`
  *   (`modifiedDate` moves to `now` when they become deleted).
- * Memory stays flat: the previous version is read in chunks, records are written in batches.
+ * Memory stays flat: the previous version's narrow rows are read in chunks, records are written in batches.
  */
 export async function writeVersion(input: WriteVersionInput): Promise<number> {
-  const { db, version, now } = input;
-  const batchSize = input.batchSize ?? 500;
-  const previous = previousRecords(db, input.previousVersion);
+  const { store, version, now } = input;
+  const fields = input.fields ?? {};
+  const sink = createRecordSink(store, input.batchSize);
+  const previous = previousRecords(store, input.previousVersion);
   let prev = await previous.next();
-  let batch: Database['records'][] = [];
   let position = 0;
 
-  const push = async (record_id: string, content_hash: string, modified_date: string, is_deleted: number, doc: string) => {
-    batch.push({ version, position: position++, record_id, content_hash, modified_date, is_deleted, doc });
-    if (input.stats && modified_date === now) input.stats.modified++;
-    if (batch.length >= batchSize) {
-      await db.insertInto('records').values(batch).execute();
-      batch = [];
-      await input.onBatch(position);
+  const push = async (index: Omit<IndexRow, 'version' | 'position'>, doc: string) => {
+    if (input.stats && index.modified_date === now) input.stats.modified++;
+    if (sink.add({ ...index, version, position }, recordKey(store.dialect, version, position), doc)) {
+      await sink.flush();
+      await input.onBatch(position + 1);
       // better-sqlite3 answers synchronously, so without this the whole sync would run in one turn of the
       // event loop and the process would answer no request until it finished.
       await new Promise((resolve) => setImmediate(resolve));
     }
+    position++;
   };
   const carryDeleted = async (old: PreviousRecord) => {
-    if (old.is_deleted) return push(old.record_id, old.content_hash, old.modified_date, 1, old.doc);
-    return push(old.record_id, old.content_hash, now, 1, markDeleted(old.doc, now));
+    const doc = await previous.doc(old.position);
+    const modified = old.is_deleted ? old.modified_date : now;
+    const served = old.is_deleted ? doc : markDeleted(doc, now);
+    await push({ record_id: old.record_id, content_hash: old.content_hash, modified_date: modified, is_deleted: 1, fields: old.fields }, served);
   };
 
   let lastId: string | undefined;
@@ -71,22 +78,25 @@ export async function writeVersion(input: WriteVersionInput): Promise<number> {
     lastId = record.id;
     while (prev && prev.record_id < record.id) {
       await carryDeleted(prev);
-      prev = await previous.next();
+      prev = previous.nextSync() ?? (await previous.next());
     }
     const content = JSON.stringify(record.data);
     const hash = createHash('sha1').update(content).digest('base64');
     let modified = now;
     if (prev && prev.record_id === record.id) {
       if (prev.content_hash === hash && !prev.is_deleted) modified = prev.modified_date;
-      prev = await previous.next();
+      prev = previous.nextSync() ?? (await previous.next());
     }
-    await push(record.id, hash, modified, 0, `${content.slice(0, -1)},"modifiedDate":${JSON.stringify(modified)}${LIVE_SUFFIX}`);
+    await push(
+      { record_id: record.id, content_hash: hash, modified_date: modified, is_deleted: 0, fields: extractFields(fields, record.data) },
+      `${content.slice(0, -1)},"modifiedDate":${JSON.stringify(modified)}${LIVE_SUFFIX}`,
+    );
   }
   while (prev) {
     await carryDeleted(prev);
-    prev = await previous.next();
+    prev = previous.nextSync() ?? (await previous.next());
   }
-  if (batch.length > 0) await db.insertInto('records').values(batch).execute();
+  await sink.flush();
   await input.onBatch(position);
   return position;
 }
@@ -97,28 +107,41 @@ function markDeleted(doc: string, now: string): string {
   return `${doc.slice(0, cut)},"modifiedDate":${JSON.stringify(now)}${DELETED_SUFFIX}`;
 }
 
-/** The previous version's records in id order, fetched a chunk at a time. */
-function previousRecords(db: Kysely<Database>, version: number | null) {
+/** The previous version's narrow rows in id order, fetched a chunk at a time; documents only on demand. */
+function previousRecords(store: Store, version: number | null) {
+  const { db, dialect } = store;
   let chunk: PreviousRecord[] = [];
   let index = 0;
   let after: string | undefined;
   let exhausted = version === null;
   return {
+    /** The next row if it is already fetched (most calls: no promise per record). */
+    nextSync(): PreviousRecord | undefined | null {
+      return index < chunk.length ? chunk[index++] : null;
+    },
     async next(): Promise<PreviousRecord | undefined> {
       if (index >= chunk.length) {
         if (exhausted) return undefined;
         let query = db
-          .selectFrom('records')
-          .select(['record_id', 'content_hash', 'modified_date', 'is_deleted', 'doc'])
+          .selectFrom('record_index')
+          .select(['record_id', 'position', 'content_hash', 'modified_date', 'is_deleted', 'f_status', 'f_date', 'f_amount', 'f_currency', 'f_ref'])
           .where('version', '=', version as number);
         if (after !== undefined) query = query.where('record_id', '>', after);
-        chunk = await query.orderBy('record_id').limit(PREVIOUS_CHUNK).execute();
+        const rows = await query.orderBy('record_id').limit(PREVIOUS_CHUNK).execute();
+        chunk = rows.map((r) => ({
+          record_id: r.record_id, position: Number(r.position), content_hash: r.content_hash, modified_date: r.modified_date,
+          is_deleted: Number(r.is_deleted), fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref],
+        }));
         index = 0;
         if (chunk.length < PREVIOUS_CHUNK) exhausted = true;
         if (chunk.length === 0) return undefined;
         after = chunk[chunk.length - 1].record_id;
       }
       return chunk[index++];
+    },
+    async doc(position: number): Promise<string> {
+      const row = await db.selectFrom('record_docs').select('doc').where('key', '=', recordKey(dialect, version as number, position)).executeTakeFirstOrThrow();
+      return row.doc;
     },
   };
 }

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../storage/schema.js';
+import type { Store } from '../storage/database.js';
+import { recordFieldPaths } from '../data/record-fields.js';
+import { versionKeyRange } from '../data/record-key.js';
 import type { JobHandler, JobContext } from '../jobs/job-runner.js';
 import type { JobsStore } from '../jobs/jobs.store.js';
 import { lockClient } from '../clients/clients.store.js';
@@ -14,7 +15,7 @@ import { loadWritten, writtenSince } from '../push/platform-writes.js';
 import { mergeWritten, type WrittenRecord } from '../connectors/sandbox/written-records.js';
 
 export interface SyncJobOptions {
-  db: Kysely<Database>;
+  store: Store;
   jobs: JobsStore;
   /**
    * How long a superseded version stays before its records are deleted, in ms: a reader that looked up the
@@ -32,7 +33,8 @@ export interface SyncJobOptions {
  * complete version; on failure they keep it and the operation ends in an error status.
  */
 export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; deleteVersion: JobHandler } {
-  const { db, jobs } = options;
+  const { store: dataStore, jobs } = options;
+  const { db } = dataStore;
   const store = createSyncsStore(db);
   const now = options.now ?? (() => new Date());
   const retain = options.retainSupersededMs ?? 60_000;
@@ -78,7 +80,8 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     try {
       const settings = JSON.parse(connection.settings) as ConnectionSettings;
       await writeVersion({
-        db,
+        store: dataStore,
+        fields: recordFieldPaths(source.schema),
         version: Number(op.seq),
         previousVersion,
         source: mergeWritten(source.fetch({ settings, epoch: op.epoch }), written),
@@ -99,7 +102,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
   }
 
   async function countRecords(version: number): Promise<number> {
-    const row = await db.selectFrom('records').select((eb) => eb.fn.countAll<number>().as('n')).where('version', '=', version).executeTakeFirst();
+    const row = await db.selectFrom('record_index').select((eb) => eb.fn.countAll<number>().as('n')).where('version', '=', version).executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
@@ -160,11 +163,17 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     deleteVersion: {
       async run(payload: { version: number }, context: JobContext) {
         // In slices, so that a large version never holds the store's write lock for long.
+        const [first, end] = versionKeyRange(dataStore.dialect, payload.version);
         for (;;) {
-          const slice = await db.selectFrom('records').select('position').where('version', '=', payload.version).orderBy('position').limit(5000).execute();
+          const slice = await db.selectFrom('record_docs').select('key').where('key', '>=', first).where('key', '<', end).orderBy('key').limit(5000).execute();
+          if (slice.length === 0) break;
+          await db.deleteFrom('record_docs').where('key', '>=', first).where('key', '<=', slice[slice.length - 1].key).execute();
+          await context.heartbeat();
+        }
+        for (;;) {
+          const slice = await db.selectFrom('record_index').select('record_id').where('version', '=', payload.version).orderBy('record_id').limit(5000).execute();
           if (slice.length === 0) return;
-          const last = slice[slice.length - 1].position;
-          await db.deleteFrom('records').where('version', '=', payload.version).where('position', '<=', last).execute();
+          await db.deleteFrom('record_index').where('version', '=', payload.version).where('record_id', '<=', slice[slice.length - 1].record_id).execute();
           await context.heartbeat();
         }
       },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { writeVersion } from '../../src/syncs/data-set-writer.js';
 import type { SourceRecord } from '../../src/connectors/connector.js';
 import { createTestStore, type TestStore } from '../helpers/test-store.js';
@@ -14,12 +15,18 @@ afterAll(() => store.destroy());
 const record = (id: string, amount: number): SourceRecord => ({ id, sourceModifiedDate: null, data: { id, amount } });
 
 async function write(version: number, previousVersion: number | null, records: SourceRecord[], now: string) {
-  return writeVersion({ db: store.store.db, version, previousVersion, source: records, now, onBatch: async () => {}, batchSize: 2 });
+  return writeVersion({ store: store.store, version, previousVersion, source: records, now, onBatch: async () => {}, batchSize: 2 });
 }
 
 async function read(version: number) {
-  const rows = await store.store.db.selectFrom('records').selectAll().where('version', '=', version).orderBy('position').execute();
-  return rows.map((r) => ({ ...JSON.parse(r.doc), position: r.position }));
+  const rows = await store.store.db
+    .selectFrom('record_index as r')
+    .innerJoin('record_docs as d', (join) => join.on('d.key', '=', sql`r.version * 4294967296 + r.position`))
+    .select(['d.doc', 'r.position'])
+    .where('r.version', '=', version)
+    .orderBy('r.position')
+    .execute();
+  return rows.map((r) => ({ ...JSON.parse(r.doc), position: Number(r.position) }));
 }
 
 describe('writeVersion', () => {

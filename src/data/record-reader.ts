@@ -1,0 +1,122 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Store } from '../storage/database.js';
+import type { PageRequest } from '../http/paging.js';
+import { compileFilter, compileOrdering, countRows, type ListContext } from '../query/list-engine.js';
+import type { QueryableResource } from '../query/properties.js';
+import { recordKey, versionKeyRange } from './record-key.js';
+import { PositionListCache } from './position-lists.js';
+
+/** A read of one data type's complete versions: which versions, how its records are queried, any narrowing. */
+export interface RecordListRequest {
+  versions: number[];
+  resource: QueryableResource;
+  /** A further condition (e.g. one bank account's transactions) and the key it is cached under. */
+  extra?: { condition: RawBuilder<unknown>; key: string };
+  page: PageRequest;
+}
+
+/** Joins each narrow row to its document; the document is read only when a condition or order needs it. */
+const FROM = sql`record_index r LEFT JOIN record_docs d ON d.key = r.version * 4294967296 + r.position`;
+
+/**
+ * Pages of stored records without walking skipped rows:
+ * - an unfiltered page of one version is a range read of the documents' keys (positions are dense);
+ * - a filtered or ordered list is computed once per (version, query, orderBy) as the ordered positions of its
+ *   matches (one pass over the narrow index table) and cached: versions never change once complete, so the
+ *   list is exact for as long as anyone reads that version. A page is then its slice of positions, fetched by
+ *   key. The list's length is `totalResults`.
+ * Reads spanning several versions (a company with several connections of one source type) fall back to
+ * LIMIT/OFFSET.
+ */
+export function createRecordReader(store: Store, lists: ListContext, options: { cacheBytes?: number } = {}) {
+  const { db, dialect } = store;
+  const positions = new PositionListCache(options.cacheBytes ?? 64 * 1024 * 1024);
+
+  async function versionSize(version: number): Promise<number> {
+    const where = sql`r.version = ${version}`;
+    return countRows(lists, { from: sql`record_index r`, scope: where, resource: { typeName: '', resolve: () => undefined }, select: sql`1`, tiebreak: [], countKey: `v\u0000${version}` }, where);
+  }
+
+  /** Documents of consecutive positions of one version. */
+  async function range(version: number, offset: number, count: number): Promise<string[]> {
+    const { rows } = await sql<{ doc: string }>`SELECT doc FROM record_docs
+      WHERE key >= ${recordKey(dialect, version, offset)} AND key < ${recordKey(dialect, version, offset + count)} ORDER BY key`.execute(db);
+    return rows.map((r) => r.doc);
+  }
+
+  /** Documents of the given positions of one version, in the order given. */
+  async function byPositions(version: number, wanted: Int32Array): Promise<string[]> {
+    if (wanted.length === 0) return [];
+    const [first] = versionKeyRange(dialect, version);
+    const keys = Array.from(wanted, (p) => recordKey(dialect, version, p));
+    const { rows } = await sql<{ pos: number | string; doc: string }>`SELECT key - ${first} AS pos, doc FROM record_docs
+      WHERE key IN (${sql.join(keys)})`.execute(db);
+    const docs = new Map(rows.map((r) => [Number(r.pos), r.doc]));
+    return Array.from(wanted, (p) => docs.get(p) as string);
+  }
+
+  function conditions(request: RecordListRequest, versionCondition: RawBuilder<unknown>): RawBuilder<unknown> {
+    const parts = [versionCondition];
+    if (request.extra) parts.push(request.extra.condition);
+    if (request.page.query) parts.push(compileFilter(request.page.query, request.resource, dialect));
+    return sql.join(parts, sql` AND `);
+  }
+
+  return {
+    async list(request: RecordListRequest): Promise<{ records: string[]; totalResults: number }> {
+      const { page } = request;
+      const offset = (page.page - 1) * page.pageSize;
+      const order = page.orderBy ? compileOrdering(page.orderBy, request.resource) : [];
+
+      if (request.versions.length !== 1) {
+        const where = conditions(request, sql`r.version IN (${sql.join(request.versions)})`);
+        const countKey = `m\u0000${request.versions.join(',')}\u0000${request.extra?.key ?? ''}`;
+        const totalResults = await countRows(lists, { from: FROM, scope: where, resource: request.resource, select: sql`1`, tiebreak: [], countKey }, where, page.query);
+        if (offset >= totalResults) return { records: [], totalResults };
+        const { rows } = await sql<{ doc: string }>`SELECT d.doc FROM ${FROM} WHERE ${where}
+          ORDER BY ${sql.join([...order, sql`r.version`, sql`r.position`])} LIMIT ${page.pageSize} OFFSET ${offset}`.execute(db);
+        return { records: rows.map((r) => r.doc), totalResults };
+      }
+
+      const [version] = request.versions;
+      if (!page.query && !page.orderBy && !request.extra) {
+        const totalResults = await versionSize(version);
+        if (offset >= totalResults) return { records: [], totalResults };
+        return { records: await range(version, offset, Math.min(page.pageSize, totalResults - offset)), totalResults };
+      }
+
+      // Compiled first, so a bad query answers 400 before anything is cached.
+      const where = conditions(request, sql`r.version = ${version}`);
+      const key = `${version}\u0000${page.query ?? ''}\u0000${page.orderBy ?? ''}\u0000${request.extra?.key ?? ''}`;
+      const matches = await positions.get(key, async () => {
+        const { rows } = await sql<{ position: number }>`SELECT r.position FROM ${FROM} WHERE ${where}
+          ORDER BY ${sql.join([...order, sql`r.position`])}`.execute(db);
+        return Int32Array.from(rows, (r) => Number(r.position));
+      });
+      if (offset >= matches.length) return { records: [], totalResults: matches.length };
+      return { records: await byPositions(version, matches.subarray(offset, offset + page.pageSize)), totalResults: matches.length };
+    },
+
+    /** One record by id from the first of the versions that has it. */
+    async byId(versions: number[], recordId: string): Promise<string | undefined> {
+      const { rows } = await sql<{ doc: string }>`SELECT d.doc FROM ${FROM}
+        WHERE r.version IN (${sql.join(versions)}) AND r.record_id = ${recordId} ORDER BY r.version LIMIT 1`.execute(db);
+      return rows[0]?.doc;
+    },
+
+    /** The first record of the newest version (single-record data types). */
+    async first(versions: number[]): Promise<string | undefined> {
+      const newest = Math.max(...versions);
+      return (await range(newest, 0, 1))[0];
+    },
+
+    /** Every live record of the versions, in id order (report-like types, a few hundred records). */
+    async allLive(versions: number[]): Promise<string[]> {
+      const { rows } = await sql<{ doc: string }>`SELECT d.doc FROM ${FROM}
+        WHERE r.version IN (${sql.join(versions)}) AND r.is_deleted = 0 ORDER BY r.record_id`.execute(db);
+      return rows.map((r) => r.doc);
+    },
+  };
+}
+
+export type RecordReader = ReturnType<typeof createRecordReader>;

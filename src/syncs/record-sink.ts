@@ -1,0 +1,82 @@
+import type { Store } from '../storage/database.js';
+
+/** The narrow row of one record of a version being written. */
+export interface IndexRow {
+  version: number;
+  record_id: string;
+  position: number;
+  content_hash: string;
+  modified_date: string;
+  is_deleted: number;
+  /** Values of the indexed columns, in INDEXED_COLUMNS order. */
+  fields: (string | number | null)[];
+}
+
+/** Buffers the rows of a version being written and stores them a batch at a time, one transaction per batch. */
+export interface RecordSink {
+  /** Buffers one record; true when the batch is full and should be flushed. */
+  add(index: IndexRow, key: bigint | string, doc: string): boolean;
+  flush(): Promise<void>;
+}
+
+const INDEX_COLUMNS = 'version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref';
+
+/**
+ * SQLite: prepared statements run in one transaction per batch. A sync writes hundreds of thousands of rows,
+ * and building each statement through the query builder costs more than SQLite's insert itself.
+ * Postgres: multi-row inserts, two per batch.
+ */
+export function createRecordSink(store: Store, batchSize?: number): RecordSink {
+  const size = batchSize ?? (store.sqlite ? 2000 : 1000);
+  let rows: { index: IndexRow; key: bigint | string; doc: string }[] = [];
+  const add = (index: IndexRow, key: bigint | string, doc: string) => {
+    rows.push({ index, key, doc });
+    return rows.length >= size;
+  };
+
+  const sqlite = store.sqlite;
+  if (sqlite) {
+    const insertDoc = sqlite.prepare('INSERT INTO record_docs (key, doc) VALUES (?, ?)');
+    const insertIndex = sqlite.prepare(`INSERT INTO record_index (${INDEX_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const writeBatch = sqlite.transaction((batch: typeof rows) => {
+      for (const { index: r, key, doc } of batch) {
+        insertDoc.run(key, doc);
+        insertIndex.run(r.version, r.record_id, r.position, r.content_hash, r.modified_date, r.is_deleted, ...r.fields);
+      }
+    });
+    return {
+      add,
+      async flush() {
+        if (rows.length === 0) return;
+        const batch = rows;
+        rows = [];
+        // Inside Kysely's hold on the connection: it waits for any open transaction of the query builder to end,
+        // so this batch is its own transaction and never joins (or is rolled back with) someone else's.
+        await store.db.connection().execute(async () => {
+          if (sqlite.inTransaction) throw new Error('record batch would join an open transaction');
+          writeBatch(batch);
+        });
+      },
+    };
+  }
+
+  return {
+    add,
+    async flush() {
+      if (rows.length === 0) return;
+      const batch = rows;
+      rows = [];
+      await store.db.transaction().execute(async (trx) => {
+        await trx.insertInto('record_docs').values(batch.map((r) => ({ key: r.key, doc: r.doc }))).execute();
+        await trx
+          .insertInto('record_index')
+          .values(batch.map(({ index: r }) => ({
+            version: r.version, record_id: r.record_id, position: r.position, content_hash: r.content_hash, modified_date: r.modified_date,
+            is_deleted: r.is_deleted, f_status: r.fields[0] as string | null, f_date: r.fields[1] as string | null,
+            f_amount: r.fields[2] as number | null, f_currency: r.fields[3] as string | null, f_ref: r.fields[4] as string | null,
+          })))
+          .execute();
+      });
+    },
+  };
+}

@@ -72,7 +72,7 @@ async function main() {
 
   let server = startServer({ databaseUrl: store.databaseUrl, port: await freePort() });
   cleanups.push(() => server.stop());
-  let api = createApi(server.baseUrl, benchClient.apiKey);
+  const api = createApi(server.baseUrl, benchClient.apiKey);
   await waitUntilServing(server, api.authorization);
 
   const ingest = await ingestPhase(api, server, knobs);

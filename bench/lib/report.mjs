@@ -1,0 +1,109 @@
+// Writing a run's results: bench/results/<store>-latest.json and the store's section of docs/benchmarks.md.
+import fs from 'node:fs';
+import path from 'node:path';
+import { DOCS_FILE, RESULTS_DIR } from './config.mjs';
+import { ingestTargets, startTarget } from './targets.mjs';
+
+const n = (value) => Math.round(value).toLocaleString('en');
+const mib = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
+const met = (target) => (target.met ? 'met' : '**not met**');
+
+export function writeResultsJson(results) {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${results.store.kind}-latest.json`);
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  return file;
+}
+
+/** The command that reproduces a run with these knobs. */
+function commandOf(results) {
+  const { knobs } = results;
+  const defaults = { invoices: 1_000_000, durationSeconds: 10, connections: 10, companies: 10_000 };
+  const env = [];
+  if (knobs.invoices !== defaults.invoices) env.push(`BENCH_INVOICES=${knobs.invoices}`);
+  if (knobs.companies !== defaults.companies) env.push(`BENCH_COMPANIES=${knobs.companies}`);
+  if (knobs.durationSeconds !== defaults.durationSeconds) env.push(`BENCH_DURATION=${knobs.durationSeconds}`);
+  if (knobs.connections !== defaults.connections) env.push(`BENCH_CONNECTIONS=${knobs.connections}`);
+  if (results.store.kind === 'postgres') env.push('DATABASE_URL=postgres://…');
+  return [...env, 'npm run bench'].join(' ');
+}
+
+function row(cells) {
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** The markdown section of one store (without its markers). */
+export function renderSection(results) {
+  const { machine, ingest, ceiling, scenarios, start } = results;
+  const lines = [];
+  lines.push(`### ${results.store.kind === 'sqlite' ? 'SQLite' : 'Postgres'}: latest run`);
+  lines.push('');
+  lines.push(`Command: \`${commandOf(results)}\` (${results.date.slice(0, 10)}).`);
+  lines.push('');
+  lines.push(
+    `Machine: ${machine.cores} cores (${machine.cpuModel}), ${mib(machine.totalMemoryBytes)} memory, ${machine.platform}, Node ${machine.node}; ` +
+      `store: ${results.store.description}; ${results.knobs.invoices.toLocaleString('en')} invoices, ` +
+      `${results.knobs.connections} connections, ${results.knobs.durationSeconds} s per scenario.`,
+  );
+  lines.push('');
+  lines.push(row(['Scenario', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'Ratio to ceiling', 'Target', 'Met?']));
+  lines.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---', '---']));
+  lines.push(
+    row([`Ceiling: node:http, fixed ${n(ceiling.bodyBytes)}-byte body`, n(ceiling.requestsPerSecond), ceiling.latencyP50Ms, ceiling.latencyP99Ms, ceiling.megabytesPerSecond, '1.00', '', '']),
+  );
+  for (const s of scenarios) {
+    const flags = [];
+    if (s.non2xx) flags.push(`⚠ ${s.non2xx} non-2xx`);
+    if (s.errors) flags.push(`⚠ ${s.errors} errors`);
+    if (s.requests === 0) flags.push(`⚠ no request completed in ${s.seconds} s${s.warmUpMs === undefined ? '' : ` (one alone took ${Math.round(s.warmUpMs)} ms)`}`);
+    const name = [s.name, ...flags].join(' ');
+    lines.push(
+      row([
+        name, n(s.requestsPerSecond), s.latencyP50Ms ?? '—', s.latencyP99Ms ?? '—', s.megabytesPerSecond, s.ratioToCeiling.toFixed(2),
+        s.target?.text ?? '', s.target ? `${s.target.met ? 'yes' : '**no**'} (${s.target.detail})` : '',
+      ]),
+    );
+  }
+  lines.push('');
+  const it = ingestTargets(ingest.invoices);
+  lines.push(
+    `Ingest, ${n(ingest.invoices.records)}-invoice sync: ${ingest.invoices.wallSeconds} s, ` +
+      `${n(ingest.invoices.recordsPerSecond)} records/s (target ${it.recordsPerSecond.text}: ${met(it.recordsPerSecond)}), ` +
+      `peak RSS ${mib(ingest.invoices.peakRssBytes)} (target ${it.peakRss.text}: ${met(it.peakRss)}).`,
+  );
+  lines.push('');
+  const counts = Object.entries(ingest.otherTypes.byType)
+    .filter(([, t]) => t.records !== undefined)
+    .map(([type, t]) => `${type} ${n(t.records)}`)
+    .join(', ');
+  const failed = Object.entries(ingest.otherTypes.byType).filter(([, t]) => t.status !== 'Complete');
+  lines.push(
+    `The other data types (queued together by \`POST /companies/{id}/data/all\`): ${ingest.otherTypes.wallSeconds} s; ` +
+      `records: ${counts}.${failed.length ? ` Not complete: ${failed.map(([type, t]) => `${type} ${t.status}`).join(', ')}.` : ''}`,
+  );
+  lines.push('');
+  lines.push(
+    `Second invoices sync while reads run: ${results.secondSync.wallSeconds} s (${results.secondSync.status}), ` +
+      `${n(results.secondSync.recordsPerSecond)} records/s, peak RSS ${mib(results.secondSync.peakRssBytes)}.`,
+  );
+  lines.push('');
+  const st = startTarget(start.ms);
+  lines.push(`Start to first answered request, on this store: ${Math.round(start.ms)} ms (target ${st.text}: ${met(st)}).`);
+  lines.push('');
+  lines.push(`Store size after the run: ${mib(results.storeBytes)}. Figures in full: \`bench/results/${results.store.kind}-latest.json\`.`);
+  return lines.join('\n');
+}
+
+/** Replaces the store's section of docs/benchmarks.md between its markers (adds the markers if missing). */
+export function writeDocsSection(results) {
+  const start = `<!-- bench:${results.store.kind}:start -->`;
+  const end = `<!-- bench:${results.store.kind}:end -->`;
+  const section = `${start}\n${renderSection(results)}\n${end}`;
+  let text = fs.readFileSync(DOCS_FILE, 'utf8');
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from !== -1 && to > from) text = text.slice(0, from) + section + text.slice(to + end.length);
+  else text = `${text.trimEnd()}\n\n${section}\n`;
+  fs.writeFileSync(DOCS_FILE, text);
+  return DOCS_FILE;
+}

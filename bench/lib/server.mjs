@@ -1,0 +1,127 @@
+// The server under test as a child process (`node dist/main.js`), the operator CLI, and the RSS sampler.
+import fs from 'node:fs';
+import net from 'node:net';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { ROOT } from './config.mjs';
+import { request } from './http.mjs';
+
+const run = promisify(execFile);
+
+/** Server settings the run fixes; every other server variable is removed so the server runs on its defaults. */
+const SERVER_VARIABLES = [
+  'HOST', 'PORT', 'DATABASE_URL', 'PUBLIC_URL', 'LOG_LEVEL', 'BODY_LIMIT', 'JOB_CONCURRENCY', 'JOB_LEASE_MS',
+  'WEBHOOKS_ALLOW_PRIVATE', 'WEBHOOK_RETRY_SCHEDULE', 'SANDBOX_WRITE_DELAY_MS',
+];
+
+function serverEnv(extra) {
+  const env = { ...process.env };
+  for (const name of SERVER_VARIABLES) delete env[name];
+  return { ...env, ...extra };
+}
+
+/** A port nothing listens on right now (the OS picks it). */
+export async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve, reject) => probe.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** `bin/ledgerport clients create`: returns {clientId, apiKey}. Standard plan: no company limit, no quota. */
+export async function createClient(databaseUrl, name) {
+  const { stdout } = await run(process.execPath, ['bin/ledgerport', 'clients', 'create', '--name', name, '--plan', 'standard'], {
+    cwd: ROOT,
+    env: serverEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }),
+  });
+  return JSON.parse(stdout.trim().split('\n').pop());
+}
+
+/**
+ * Starts `node dist/main.js`. Its output is kept only as the last lines (for the error message if it dies), so a
+ * long run holds no growing log in memory.
+ */
+export function startServer({ databaseUrl, port }) {
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: ROOT,
+    env: serverEnv({ PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tail = [];
+  const keep = (chunk) => {
+    for (const line of String(chunk).split('\n')) if (line.trim()) tail.push(line);
+    if (tail.length > 60) tail.splice(0, tail.length - 60);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  let expectedExit = false;
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  void exited.then(({ code, signal }) => {
+    if (!expectedExit) {
+      process.stderr.write(`\nThe server exited unexpectedly (code ${code}, signal ${signal}). Its last output:\n${tail.join('\n')}\n`);
+      process.exitCode = 1;
+    }
+  });
+  return {
+    pid: child.pid,
+    port,
+    baseUrl: `http://127.0.0.1:${port}`,
+    startedAt,
+    exited,
+    lastOutput: () => tail.join('\n'),
+    /** SIGTERM and wait for the process to end (the server closes its store on the way out). */
+    async stop() {
+      expectedExit = true;
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
+
+/**
+ * Polls an authenticated `GET /companies?pageSize=1` every 10 ms until it answers 200; returns the ms since the
+ * process was spawned (the start time the issue's target is about).
+ */
+export async function waitUntilServing(server, authorization, timeoutMs = 600_000) {
+  const url = `${server.baseUrl}/companies?pageSize=1`;
+  let died = false;
+  void server.exited.then(() => (died = true));
+  for (;;) {
+    if (died) throw new Error(`the server exited before answering:\n${server.lastOutput()}`);
+    try {
+      if ((await request(url, { headers: { authorization } })).status === 200) return performance.now() - server.startedAt;
+    } catch {
+      // Not listening yet.
+    }
+    if (performance.now() - server.startedAt > timeoutMs) throw new Error(`the server did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Reads VmRSS of a process every 250 ms and keeps the largest value, in bytes. */
+export function sampleRss(pid) {
+  let peak = 0;
+  const read = () => {
+    try {
+      const match = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match) peak = Math.max(peak, Number(match[1]) * 1024);
+    } catch {
+      // The process is gone; keep what was measured.
+    }
+  };
+  read();
+  const timer = setInterval(read, 250);
+  return {
+    stop() {
+      clearInterval(timer);
+      read();
+      return peak;
+    },
+  };
+}

@@ -39,6 +39,7 @@ export const FIRST_SYNC_PENDING = 'The data set is not ready: its first sync has
 export function createDataSetsService(deps: DataSetsDeps) {
   const { db } = deps;
   const resources = new Map<DataTypeSource, QueryableResource>();
+  const answers = new Map<string, ReadableDataSet>();
 
   function resourceOf(source: DataTypeSource): QueryableResource {
     let resource = resources.get(source);
@@ -67,6 +68,19 @@ export function createDataSetsService(deps: DataSetsDeps) {
    * source type. 404 when their platforms lack the type; 409 when it was never requested or never completed.
    */
   async function readable(client: Client, companyId: string, dataType: DataType, connectionId?: string): Promise<ReadableDataSet> {
+    // Every change that could alter the answer (a sync completing, a connection or company deleted) moves the
+    // client's companies version in its transaction, and the request guard reads that version with the key:
+    // an answer cached under it is exact. Only answers are cached, never errors.
+    const key = `${client.id}\u0000${client.companiesVersion}\u0000${companyId}\u0000${dataType}\u0000${connectionId ?? ''}`;
+    const cached = answers.get(key);
+    if (cached) return cached;
+    const answer = await lookUp(client, companyId, dataType, connectionId);
+    answers.set(key, answer);
+    if (answers.size > 10_000) answers.delete(answers.keys().next().value as string);
+    return answer;
+  }
+
+  async function lookUp(client: Client, companyId: string, dataType: DataType, connectionId?: string): Promise<ReadableDataSet> {
     await deps.companies.owned(client, companyId);
     let query = db.selectFrom('connections').select(['id', 'platform_key', 'source_type']).where('company_id', '=', companyId);
     if (connectionId) query = query.where('id', '=', connectionId);

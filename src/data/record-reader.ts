@@ -30,6 +30,10 @@ const FROM = sql`record_index r LEFT JOIN record_docs d ON d.key = r.version * 4
  */
 export function createRecordReader(store: Store, lists: ListContext, options: { cacheBytes?: number } = {}) {
   const { db, dialect } = store;
+  // SQLite hands back the stored UTF-8 bytes of a BLOB as they are: a page is then copied together without
+  // decoding every document into a JS string and encoding it back for the socket.
+  const pageDoc = (column: string) => (dialect.name === 'sqlite' ? sql.raw(`CAST(${column} AS BLOB)`) : sql.raw(column));
+  type Doc = string | Buffer;
   const positions = new PositionListCache(options.cacheBytes ?? 64 * 1024 * 1024);
 
   async function versionSize(version: number): Promise<number> {
@@ -38,21 +42,21 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
   }
 
   /** Documents of consecutive positions of one version. */
-  async function range(version: number, offset: number, count: number): Promise<string[]> {
-    const { rows } = await sql<{ doc: string }>`SELECT doc FROM record_docs
+  async function range(version: number, offset: number, count: number): Promise<Doc[]> {
+    const { rows } = await sql<{ doc: Doc }>`SELECT ${pageDoc('doc')} AS doc FROM record_docs
       WHERE key >= ${recordKey(dialect, version, offset)} AND key < ${recordKey(dialect, version, offset + count)} ORDER BY key`.execute(db);
     return rows.map((r) => r.doc);
   }
 
   /** Documents of the given positions of one version, in the order given. */
-  async function byPositions(version: number, wanted: Int32Array): Promise<string[]> {
+  async function byPositions(version: number, wanted: Int32Array): Promise<Doc[]> {
     if (wanted.length === 0) return [];
     const [first] = versionKeyRange(dialect, version);
     const keys = Array.from(wanted, (p) => recordKey(dialect, version, p));
-    const { rows } = await sql<{ pos: number | string; doc: string }>`SELECT key - ${first} AS pos, doc FROM record_docs
+    const { rows } = await sql<{ pos: number | string; doc: Doc }>`SELECT key - ${first} AS pos, ${pageDoc('doc')} AS doc FROM record_docs
       WHERE key IN (${sql.join(keys)})`.execute(db);
     const docs = new Map(rows.map((r) => [Number(r.pos), r.doc]));
-    return Array.from(wanted, (p) => docs.get(p) as string);
+    return Array.from(wanted, (p) => docs.get(p) as Doc);
   }
 
   function conditions(request: RecordListRequest, versionCondition: RawBuilder<unknown>): RawBuilder<unknown> {
@@ -63,7 +67,7 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
   }
 
   return {
-    async list(request: RecordListRequest): Promise<{ records: string[]; totalResults: number }> {
+    async list(request: RecordListRequest): Promise<{ records: Doc[]; totalResults: number }> {
       const { page } = request;
       const offset = (page.page - 1) * page.pageSize;
       const order = page.orderBy ? compileOrdering(page.orderBy, request.resource) : [];
@@ -73,7 +77,7 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
         const countKey = `m\u0000${request.versions.join(',')}\u0000${request.extra?.key ?? ''}`;
         const totalResults = await countRows(lists, { from: FROM, scope: where, resource: request.resource, select: sql`1`, tiebreak: [], countKey }, where, page.query);
         if (offset >= totalResults) return { records: [], totalResults };
-        const { rows } = await sql<{ doc: string }>`SELECT d.doc FROM ${FROM} WHERE ${where}
+        const { rows } = await sql<{ doc: Doc }>`SELECT ${pageDoc('d.doc')} AS doc FROM ${FROM} WHERE ${where}
           ORDER BY ${sql.join([...order, sql`r.version`, sql`r.position`])} LIMIT ${page.pageSize} OFFSET ${offset}`.execute(db);
         return { records: rows.map((r) => r.doc), totalResults };
       }
@@ -107,7 +111,8 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
     /** The first record of the newest version (single-record data types). */
     async first(versions: number[]): Promise<string | undefined> {
       const newest = Math.max(...versions);
-      return (await range(newest, 0, 1))[0];
+      const { rows } = await sql<{ doc: string }>`SELECT doc FROM record_docs WHERE key = ${recordKey(dialect, newest, 0)}`.execute(db);
+      return rows[0]?.doc;
     },
 
     /** Every live record of the versions, in id order (report-like types, a few hundred records). */

@@ -50,8 +50,9 @@ export function renderPage(args: {
   page: number;
   pageSize: number;
   totalResults: number;
-  records: readonly string[];
-}): string {
+  /** Served JSON documents: text, or UTF-8 bytes straight from the store (then the page is bytes too). */
+  records: readonly (string | Buffer)[];
+}): string | Buffer {
   const { path, page, pageSize, totalResults } = args;
   const lastPage = Math.max(1, Math.ceil(totalResults / pageSize));
   const href = (n: number) => JSON.stringify({ href: `${path}?${pageQuery(args.params, n, pageSize)}` });
@@ -59,10 +60,23 @@ export function renderPage(args: {
   if (page < lastPage) links.push(`"next":${href(page + 1)}`);
   // Past the end, `previous` leads back to the last page that exists.
   if (page > 1) links.push(`"previous":${href(Math.min(page - 1, lastPage))}`);
-  return (
-    `{"results":[${args.records.join(',')}],"pageNumber":${page},"pageSize":${pageSize},` +
-    `"totalResults":${totalResults},"_links":{${links.join(',')}}}`
-  );
+  const tail = `],"pageNumber":${page},"pageSize":${pageSize},"totalResults":${totalResults},"_links":{${links.join(',')}}}`;
+  if (args.records.length > 0 && typeof args.records[0] !== 'string') return concatPage(args.records as readonly Buffer[], tail);
+  return `{"results":[${args.records.join(',')}${tail}`;
+}
+
+const RESULTS_OPEN = Buffer.from('{"results":[');
+const COMMA = Buffer.from(',');
+
+/** A page of byte documents as one buffer: one copy, no decoding or re-encoding of the documents. */
+function concatPage(records: readonly Buffer[], tail: string): Buffer {
+  const parts: Buffer[] = [RESULTS_OPEN];
+  for (let i = 0; i < records.length; i++) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(records[i]);
+  }
+  parts.push(Buffer.from(tail));
+  return Buffer.concat(parts);
 }
 
 /** `page` and `pageSize` first, then the caller's other parameters in their original order. */

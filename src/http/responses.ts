@@ -40,8 +40,8 @@ export function errorResponses(...codes: number[]): Record<number, TSchema> {
   return out;
 }
 
-/** Sends already-serialised JSON text (stored documents, spliced pages) as-is. */
-export function sendJson(reply: FastifyReply, json: string, status = 200): FastifyReply {
+/** Sends already-serialised JSON (stored documents, spliced pages; text or UTF-8 bytes) as-is. */
+export function sendJson(reply: FastifyReply, json: string | Buffer, status = 200): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send(json);
 }
 

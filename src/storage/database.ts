@@ -48,8 +48,28 @@ function openSqlite(file: string): Store {
   // The CLI and the server share the file: wait for a lock instead of failing at once.
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return { db, dialect: createSqlDialect('sqlite'), sqlite: database, close: () => db.destroy() };
+}
+
+/**
+ * Hands the query builder the same prepared statement for the same SQL text instead of preparing it again on
+ * every query (preparing costs as much as running a small query). Safe because better-sqlite3 runs each
+ * statement to completion synchronously and nothing here streams rows. Least recently used statements go first.
+ */
+function withStatementCache(database: BetterSqlite3.Database, capacity = 500) {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) statements.delete(sql);
+      else statement = database.prepare(sql);
+      statements.set(sql, statement);
+      if (statements.size > capacity) statements.delete(statements.keys().next().value as string);
+      return statement;
+    },
+  };
 }
 
 function openPostgres(url: string, options: StoreOptions): Store {

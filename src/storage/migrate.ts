@@ -16,6 +16,21 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */
 export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName): Promise<void> {
+  const { error } = await (await migrator(db, dialect)).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * Brings the schema to the named migration exactly (applying, never undoing: the migrations have no `down`).
+ * For tests of a migration over data written in the schema before it.
+ */
+export async function migrateTo(db: Kysely<Database>, dialect: DialectName, name: string): Promise<void> {
+  if (!(name in migrations)) throw new Error(`unknown migration ${JSON.stringify(name)}`);
+  const { error } = await (await migrator(db, dialect)).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+async function migrator(db: Kysely<Database>, dialect: DialectName): Promise<Migrator> {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};
@@ -28,6 +43,5 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName
   // store in another schema of the same database skips creating them and then fails on the missing lock table.
   const migrationTableSchema =
     dialect === 'postgres' ? (await sql<{ schema: string | null }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema ?? undefined : undefined;
-  const { error } = await new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) }).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
 }

@@ -13,8 +13,18 @@ import { INDEXED_COLUMNS, recordFieldPaths } from '../../data/record-fields.js';
  *   by `(version, record_id)`: lookups by id, the previous-version merge of a sync, and filter scans read it
  *   without touching the documents.
  * Existing versions are copied across, their indexed fields extracted by the rules the writer uses.
+ *
+ * All or nothing on both stores. Kysely runs a Postgres migration in a transaction but not a SQLite one, and
+ * this one copies every stored record: stopped part-way (a crash, a restart during a deploy, a failing
+ * statement), it would leave `record_docs` created beside `records`, and every later start would fail on
+ * "table record_docs already exists". So on SQLite it opens its own transaction.
  */
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  if (db.isTransaction) await split(db, dialect);
+  else await db.transaction().execute((trx) => split(trx, dialect));
+}
+
+async function split(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const pg = dialect === 'postgres';
   await sql`CREATE TABLE record_docs (key ${sql.raw(pg ? 'bigint' : 'integer')} PRIMARY KEY, doc text NOT NULL)`.execute(db);
   await sql`CREATE TABLE record_index (

@@ -29,6 +29,7 @@ import { VERSION } from './version.js';
 import { createJobsStore } from './jobs/jobs.store.js';
 import { createJobRunner } from './jobs/job-runner.js';
 import { createSyncJob } from './syncs/sync-job.js';
+import { createVersionWriters } from './syncs/version-writers.js';
 import { DELETE_VERSION_JOB, SYNC_JOB } from './syncs/sync-queue.js';
 import { queueDueSyncs } from './syncs/sync-scheduler.js';
 import { createSyncsService } from './syncs/syncs.service.js';
@@ -72,6 +73,8 @@ export interface AppOptions {
     retainSupersededMs?: number;
     /** How often due scheduled syncs are queued, in ms. */
     scheduleEveryMs?: number;
+    /** Threads that write synced data (0: write on the main thread). Defaults to `concurrency`. */
+    writerThreads?: number;
   };
   /** Writes (push operations). */
   push?: {
@@ -138,7 +141,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const jobOptions = options.jobs ?? {};
   const jobs = createJobsStore(db);
-  const syncJob = createSyncJob({ store, jobs, retainSupersededMs: jobOptions.retainSupersededMs, publicUrl: urls.publicUrl });
+  // One writing thread per job slot: each running sync writes on its own thread.
+  const writers = createVersionWriters(store, { threads: jobOptions.enabled === false ? 0 : jobOptions.writerThreads ?? jobOptions.concurrency ?? 2 });
+  const syncJob = createSyncJob({ store, writers, jobs, retainSupersededMs: jobOptions.retainSupersededMs, publicUrl: urls.publicUrl });
   const pushTiming = { sandboxDelayMs: options.push?.sandboxDelayMs ?? 1000, minuteMs: options.push?.minuteMs ?? 60_000 };
   const runner = createJobRunner({
     jobs,
@@ -184,6 +189,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     server.addHook('onClose', async () => {
       clearInterval(schedule);
       await runner.stop();
+      await writers.close();
     });
   }
 

@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type SqliteDialectConfig } from 'kysely';
 import type { Database } from './schema.js';
 import { createSqlDialect, type SqlDialect } from './dialect.js';
 
 export interface Store {
+  /** What the store was opened from (a `DATABASE_URL` value), so another thread can open its own connection. */
+  url: string;
   db: Kysely<Database>;
   dialect: SqlDialect;
   /** The SQLite connection itself, for the bulk writes of a sync (prepared statements beat query building there). */
@@ -25,8 +27,8 @@ export function isPostgresUrl(url: string): boolean {
 
 /** Resolves a `DATABASE_URL` value (file path, `sqlite:` URL or `postgres://` URL) and opens the store. */
 export async function openStore(url: string, options: StoreOptions = {}): Promise<Store> {
-  if (isPostgresUrl(url)) return openPostgres(url, options);
-  return openSqlite(sqliteFilePath(url));
+  const store = isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(sqliteFilePath(url));
+  return { ...store, url };
 }
 
 export function sqliteFilePath(url: string): string {
@@ -36,7 +38,7 @@ export function sqliteFilePath(url: string): string {
   return url;
 }
 
-function openSqlite(file: string): Store {
+function openSqlite(file: string): Omit<Store, 'url'> {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new BetterSqlite3(file);
   // Takes effect only on a new file. Stored records are kilobytes of JSON: on 4 KiB pages most of them spill
@@ -48,8 +50,29 @@ function openSqlite(file: string): Store {
   // The CLI and the server share the file: wait for a lock instead of failing at once.
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) });
   return { db, dialect: createSqlDialect('sqlite'), sqlite: database, close: () => db.destroy() };
+}
+
+/**
+ * Transactions that take the write lock when they begin (`BEGIN IMMEDIATE`), waiting for it under
+ * `busy_timeout`. A sync writes from its own thread and connection; a deferred transaction that read first
+ * and then tried to write after that thread committed would fail at once with SQLITE_BUSY instead of waiting.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.settings);
+  }
 }
 
 /**
@@ -72,7 +95,7 @@ function withStatementCache(database: BetterSqlite3.Database, capacity = 500) {
   };
 }
 
-function openPostgres(url: string, options: StoreOptions): Store {
+function openPostgres(url: string, options: StoreOptions): Omit<Store, 'url'> {
   // int8 (COUNT, bigserial) arrives as text by default; our counts fit easily in a double.
   pg.types.setTypeParser(20, (value: string) => Number(value));
   // A schema other than `public` can be chosen in the URL: `?options=-c%20search_path%3Dmyschema`.

@@ -27,7 +27,8 @@ const INDEX_COLUMNS = 'version, record_id, position, content_hash, modified_date
  * Postgres: multi-row inserts, two per batch.
  */
 export function createRecordSink(store: Store, batchSize?: number): RecordSink {
-  const size = batchSize ?? (store.sqlite ? 2000 : 1000);
+  // SQLite batches stay small: each holds the store's write lock, which the API's own writes wait for.
+  const size = batchSize ?? (store.sqlite ? 500 : 1000);
   let rows: { index: IndexRow; key: bigint | string; doc: string }[] = [];
   const add = (index: IndexRow, key: bigint | string, doc: string) => {
     rows.push({ index, key, doc });
@@ -54,7 +55,7 @@ export function createRecordSink(store: Store, batchSize?: number): RecordSink {
         // so this batch is its own transaction and never joins (or is rolled back with) someone else's.
         await store.db.connection().execute(async () => {
           if (sqlite.inTransaction) throw new Error('record batch would join an open transaction');
-          writeBatch(batch);
+          writeBatch.immediate(batch);
         });
       },
     };

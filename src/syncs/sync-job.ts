@@ -1,22 +1,24 @@
 import type { Store } from '../storage/database.js';
-import { recordFieldPaths } from '../data/record-fields.js';
 import { versionKeyRange } from '../data/record-key.js';
 import type { JobHandler, JobContext } from '../jobs/job-runner.js';
 import type { JobsStore } from '../jobs/jobs.store.js';
 import { lockClient } from '../clients/clients.store.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { ConnectionSettings } from '../connectors/connector.js';
+import type { DataType } from '../connectors/data-types.js';
 import { connectionDoc } from '../connections/connection-doc.js';
 import { createSyncsStore, type PullOperationRow } from './syncs.store.js';
-import { writeVersion } from './data-set-writer.js';
+import type { VersionWriters } from './version-writers.js';
 import { DELETE_VERSION_JOB, queueSyncIfIdle } from './sync-queue.js';
 import { reportReadIfIdle } from './read-completed.js';
 import { loadWritten, writtenSince } from '../push/platform-writes.js';
-import { mergeWritten, type WrittenRecord } from '../connectors/sandbox/written-records.js';
+import type { WrittenRecord } from '../connectors/sandbox/written-records.js';
 
 export interface SyncJobOptions {
   store: Store;
   jobs: JobsStore;
+  /** Where versions are written (writing threads, or this one). */
+  writers: VersionWriters;
   /**
    * How long a superseded version stays before its records are deleted, in ms: a reader that looked up the
    * old version just before the switch can still finish its page.
@@ -75,30 +77,25 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     const expected = previousVersion === null ? undefined : await countRecords(previousVersion);
     op = await store.update(db, op, { status: 'Fetching', progress: 1 });
     const started = now().toISOString();
-    const stats = { modified: 0 };
     let lastReport = Date.now();
+    let modified: number;
     try {
       const settings = JSON.parse(connection.settings) as ConnectionSettings;
-      await writeVersion({
-        store: dataStore,
-        fields: recordFieldPaths(source.schema),
-        version: Number(op.seq),
-        previousVersion,
-        source: mergeWritten(source.fetch({ settings, epoch: op.epoch }), written),
-        now: started,
-        stats,
-        onBatch: async (written) => {
-          if (Date.now() - lastReport < 1000) return;
-          lastReport = Date.now();
-          await context.heartbeat();
-          op = await store.update(db, op as PullOperationRow, { progress: estimateProgress(written, expected) });
-        },
-      });
+      const task = {
+        version: Number(op.seq), previousVersion, platformKey: connection.platform_key, dataType: op.data_type as DataType,
+        settings, epoch: op.epoch, written, now: started,
+      };
+      ({ modified } = await options.writers.write(task, async (count) => {
+        if (Date.now() - lastReport < 1000) return;
+        lastReport = Date.now();
+        await context.heartbeat();
+        op = await store.update(db, op as PullOperationRow, { progress: estimateProgress(count, expected) });
+      }));
     } catch (err) {
       await fail(op, 'FetchError', `The sync failed while fetching ${op.data_type}: ${err instanceof Error ? err.message : String(err)}`);
       throw err;
     }
-    await complete(op, previousVersion, connection.company_id, connection.client_id, { modified: stats.modified, highWater });
+    await complete(op, previousVersion, connection.company_id, connection.client_id, { modified, highWater });
   }
 
   async function countRecords(version: number): Promise<number> {

@@ -16,11 +16,17 @@ export function platformFor(template: string): string {
  * small Sandbox data set), and waits until no sync of the company is Queued or Fetching.
  * Returns the connection id of each platform key.
  */
-export async function linkPlatforms(server: TestServer, client: TestClient, companyId: string, platformKeys: readonly string[]): Promise<Record<string, string>> {
+export async function linkPlatforms(
+  server: TestServer,
+  client: TestClient,
+  companyId: string,
+  platformKeys: readonly string[],
+  authorization: Record<string, string> = { size: 'small' },
+): Promise<Record<string, string>> {
   const connections: Record<string, string> = {};
   for (const platformKey of platformKeys) {
     const linked = await companyWithConnection(server, client, platformKey, companyId);
-    await authorize(server, client, linked, { size: 'small' });
+    await authorize(server, client, linked, authorization);
     connections[platformKey] = linked.connectionId;
   }
   await waitForSyncs(server, client, companyId);

@@ -228,7 +228,9 @@ async function createCompany(client: TestClient, name: string, tags: Record<stri
  * real data behind it. It must come out unchanged.
  */
 const companyOfA = await createCompany(clientA, 'A target company', { owner: 'client-a' });
-const connectionsOfA = await linkPlatforms(server, clientA, companyOfA.id, Object.values(SANDBOX_PLATFORMS));
+// 1,000 invoices rather than the small 200: every data type then has records to take ids from (at 200, sparse
+// types such as bill credit notes are empty for about one seed in forty).
+const connectionsOfA = await linkPlatforms(server, clientA, companyOfA.id, Object.values(SANDBOX_PLATFORMS), { invoices: '1000' });
 const companyOfB = await createCompany(clientB, 'B own company', { owner: 'client-b' });
 
 /** A write in client A's company, so its push history has an operation to read. */

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { choosePlatform, submitForm } from '../link/link-helpers.js';
+import { waitForSyncs } from '../helpers/sandbox.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned, type Receiver } from './receiver.js';
 
 let server: TestServer;
@@ -66,6 +67,9 @@ describe('company and connection events', () => {
     const connected = expectEnvelope(eventsOf(r, consumer.secret, 'connection.connected')[0], 'connection.connected');
     expect(connected).toEqual({ referenceCompany: reference, connection: linked });
     expect(connected.connection.status).toBe('Linked');
+    // Let the first-link syncs finish: each one completing stamps the connection's lastSync, which would race
+    // the comparisons below.
+    await waitForSyncs(server, client, company.id);
 
     const unlinked = (await http(server, 'PATCH', base, { auth: client.auth, body: { status: 'Unlinked' } })).body;
     await r.waitFor(4);

@@ -1,0 +1,133 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Store } from '../storage/database.js';
+import { runVersionTask, type VersionResult, type VersionTask } from './version-task.js';
+
+function tsxApi(): string {
+  // The ESM build of the API: tsx locates its loader relative to the file that registers it.
+  return 'file://' + createRequire(import.meta.url).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs');
+}
+
+/** Writes data-set versions for sync jobs, on writing threads when the store allows a second connection. */
+export interface VersionWriters {
+  /** Writes the version; `onProgress` gets the records written so far and may throw to stop the write. */
+  write(task: VersionTask, onProgress: (written: number) => Promise<void>): Promise<VersionResult>;
+  /** Stops the threads (after the jobs that use them have finished). */
+  close(): Promise<void>;
+}
+
+interface Running {
+  onProgress: (written: number) => Promise<void>;
+  /** The progress callbacks so far, chained: the task settles only after the last one (no stale write after it). */
+  progress: Promise<void>;
+  resolve: (result: VersionResult) => void;
+  reject: (err: Error) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  ready: Promise<void>;
+  running?: number;
+}
+
+/**
+ * Up to `threads` writing threads, started when first needed and reused. Writing a version is the CPU-heavy
+ * part of a sync (generating, serialising, hashing and inserting every record): off the main thread, requests
+ * keep being answered at full speed while it runs. An in-memory SQLite store cannot be shared between
+ * connections, so it (and `threads: 0`) writes on the calling thread.
+ */
+export function createVersionWriters(store: Store, options: { threads: number }): VersionWriters {
+  if (options.threads <= 0 || store.url === ':memory:') {
+    return { write: (task, onProgress) => runVersionTask(store, task, onProgress), close: async () => {} };
+  }
+  // Sources run as TypeScript under the test runner (loaded through tsx there), as JavaScript once built.
+  const typescript = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./version-writer-thread.${typescript ? 'ts' : 'js'}`, import.meta.url);
+  const threads: Thread[] = [];
+  const running = new Map<number, Running>();
+  const waiting: ((thread: Thread) => void)[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  function start(): Thread {
+    const worker = typescript
+      ? // TypeScript sources (the test runner): register tsx inside the thread, then load the entry through it.
+        new Worker(
+          `import(${JSON.stringify(tsxApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`,
+          { eval: true, workerData: { url: store.url } },
+        )
+      : new Worker(entry, { workerData: { url: store.url } });
+    let markReady: () => void = () => {};
+    let markFailed: (err: Error) => void = () => {};
+    const thread: Thread = {
+      worker,
+      ready: new Promise<void>((resolve, reject) => {
+        markReady = resolve;
+        markFailed = reject;
+      }),
+    };
+    thread.ready.catch(() => {});
+    worker.on('message', (message: { ready?: boolean; id?: number; written?: number; result?: VersionResult; error?: string }) => {
+      if (message.ready) return markReady();
+      const task = message.id === undefined ? undefined : running.get(message.id);
+      if (!task || message.id === undefined) return;
+      const id = message.id;
+      if (message.written !== undefined) {
+        const written = message.written;
+        task.progress = task.progress.then(() => task.onProgress(written)).catch(() => worker.postMessage({ id, abort: true }));
+        return;
+      }
+      running.delete(id);
+      release(thread);
+      void task.progress.then(() => {
+        if (message.error !== undefined) task.reject(new Error(message.error));
+        else task.resolve(message.result as VersionResult);
+      });
+    });
+    const fail = (err: Error) => {
+      const index = threads.indexOf(thread);
+      if (index < 0) return; // 'error' is followed by 'exit': handled once
+      threads.splice(index, 1);
+      markFailed(err);
+      if (thread.running !== undefined) {
+        running.get(thread.running)?.reject(err);
+        running.delete(thread.running);
+      }
+      // A task waiting for a thread gets a new one in place of the lost one.
+      if (waiting.length > 0 && !closed) waiting.shift()?.(start());
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the writing thread stopped (exit code ${code})`)));
+    threads.push(thread);
+    return thread;
+  }
+
+  function release(thread: Thread): void {
+    thread.running = undefined;
+    waiting.shift()?.(thread);
+  }
+
+  async function acquire(): Promise<Thread> {
+    const idle = threads.find((t) => t.running === undefined);
+    if (idle) return idle;
+    if (threads.length < options.threads) return start();
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+
+  return {
+    async write(task, onProgress) {
+      const thread = await acquire();
+      const id = nextId++;
+      thread.running = id;
+      await thread.ready;
+      return new Promise<VersionResult>((resolve, reject) => {
+        running.set(id, { onProgress, progress: Promise.resolve(), resolve, reject });
+        thread.worker.postMessage({ id, task });
+      });
+    },
+    async close() {
+      closed = true;
+      await Promise.all(threads.splice(0).map((t) => t.worker.terminate()));
+    },
+  };
+}

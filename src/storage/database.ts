@@ -19,6 +19,11 @@ export interface Store {
 export interface StoreOptions {
   /** Postgres only: pool size. */
   poolSize?: number;
+  /**
+   * SQLite only: bytes of the file read through a memory map (default 1 GiB; 0 for none). Pages of stored
+   * records are then read in place instead of copied in through read calls; writing threads turn it off.
+   */
+  mmapBytes?: number;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -27,7 +32,7 @@ export function isPostgresUrl(url: string): boolean {
 
 /** Resolves a `DATABASE_URL` value (file path, `sqlite:` URL or `postgres://` URL) and opens the store. */
 export async function openStore(url: string, options: StoreOptions = {}): Promise<Store> {
-  const store = isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(sqliteFilePath(url));
+  const store = isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(sqliteFilePath(url), options.mmapBytes ?? 1024 ** 3);
   return { ...store, url };
 }
 
@@ -38,7 +43,7 @@ export function sqliteFilePath(url: string): string {
   return url;
 }
 
-function openSqlite(file: string): Omit<Store, 'url'> {
+function openSqlite(file: string, mmapBytes: number): Omit<Store, 'url'> {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new BetterSqlite3(file);
   // Takes effect only on a new file. Stored records are kilobytes of JSON: on 4 KiB pages most of them spill
@@ -50,6 +55,7 @@ function openSqlite(file: string): Omit<Store, 'url'> {
   // The CLI and the server share the file: wait for a lock instead of failing at once.
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  database.pragma(`mmap_size = ${Math.max(0, Math.floor(mmapBytes))}`);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) });
   return { db, dialect: createSqlDialect('sqlite'), sqlite: database, close: () => db.destroy() };
 }

@@ -8,7 +8,7 @@ import { runVersionTask, type VersionTask } from './version-task.js';
  * Messages in: `{ id, task }` to start, `{ id, abort: true }` to stop at the next batch.
  * Messages out: `{ id, written }` after each batch, then `{ id, result }` or `{ id, error }`.
  */
-const store = await openStore((workerData as { url: string }).url, { poolSize: 2 });
+const store = await openStore((workerData as { url: string }).url, { poolSize: 2, mmapBytes: 0 });
 const aborted = new Set<number>();
 const port = parentPort!;
 

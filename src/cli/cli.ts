@@ -6,6 +6,7 @@ import { createClientsService } from '../clients/clients.service.js';
 import { PLAN_NAMES, type PlanName } from '../clients/plans.js';
 import { setMaintenance } from '../operations/maintenance.js';
 import { ApiError } from '../http/api-error.js';
+import { ROLES, serve, type Role } from '../server/serve.js';
 
 function isoDate(value: string): string {
   const time = Date.parse(value);
@@ -37,7 +38,7 @@ const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}
 /** The operator's command line; every command reads the store named by DATABASE_URL. */
 export function buildCli(): Command {
   const program = new Command('ledgerport')
-    .description('Operate a Ledgerport server: clients, API keys, maintenance mode.')
+    .description('Operate a Ledgerport server: run it, manage clients, API keys and maintenance mode.')
     .showHelpAfterError()
     .exitOverride();
 
@@ -91,6 +92,16 @@ export function buildCli(): Command {
       const key = await withStore((store) => createClientsService({ db: store.db }).createKey(opts.client, opts.expiresAt));
       if (!key) throw new InvalidArgumentError(`no client with id ${opts.client}`);
       print({ id: key.id, apiKey: key.apiKey });
+    });
+
+  program
+    .command('serve')
+    .description('Run the server: answer HTTP (api), run syncs, writes and webhook deliveries (worker), or both (all).')
+    .addOption(new Option('--role <role>', 'what this process does').choices(ROLES).default('all'))
+    .action(async (opts: { role: Role }) => {
+      // Runs until SIGTERM/SIGINT; the process exits from the shutdown handler.
+      await serve(opts.role);
+      await new Promise(() => {});
     });
 
   program

@@ -1,0 +1,66 @@
+import { loadConfig } from '../config.js';
+import { openStore } from '../storage/database.js';
+import { migrateToLatest } from '../storage/migrate.js';
+import { buildApp } from '../app.js';
+import { createClientsService } from '../clients/clients.service.js';
+
+/**
+ * What a process does: `api` answers HTTP requests and queues work but runs no jobs; `worker` runs jobs (syncs,
+ * writes, webhook deliveries, the sync schedule) and answers no HTTP; `all` does both (the zero-setup default).
+ * Any number of each can share one store.
+ */
+export const ROLES = ['all', 'api', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Migrates the store, creates a first client on an empty one (API roles), and runs until SIGTERM/SIGINT. */
+export async function serve(role: Role = 'all'): Promise<void> {
+  const config = loadConfig();
+  const store = await openStore(config.databaseUrl);
+  await migrateToLatest(store.db, store.dialect.name);
+
+  const answersHttp = role !== 'worker';
+  const clients = createClientsService({ db: store.db });
+  const firstStart = answersHttp && (await clients.store.count()) === 0;
+  const created = firstStart ? await clients.create({ name: 'Default client', plan: 'standard' }) : undefined;
+
+  const app = await buildApp({
+    store,
+    publicUrl: config.publicUrl,
+    logLevel: config.logLevel,
+    bodyLimit: config.bodyLimit,
+    jobs: { enabled: role !== 'api', concurrency: config.jobConcurrency, leaseMs: config.jobLeaseMs },
+    webhooks: { allowPrivate: config.webhooksAllowPrivate, retryScheduleMs: config.webhookRetryScheduleMs },
+    push: { sandboxDelayMs: config.sandboxWriteDelayMs },
+  });
+  if (answersHttp) {
+    const url = await app.listen(config.port, config.host);
+    if (created) {
+      const header = `Basic ${Buffer.from(created.key.apiKey).toString('base64')}`;
+      process.stdout.write(
+        `\nFirst start: created client "${created.client.name}" (${created.client.id}).\n` +
+          `Its API key, shown only this once:\n\n  ${created.key.apiKey}\n\n` +
+          `Try it:\n\n  curl -H "Authorization: ${header}" ${url}/companies\n\n`,
+      );
+    }
+  } else {
+    await app.server.ready();
+    // A worker listens nowhere, so it cannot learn the address clients use: links in the events it sends
+    // (webhook payloads) come from PUBLIC_URL.
+    if (!config.publicUrl) app.server.log.warn('PUBLIC_URL is not set: links in webhook events sent by this worker point at http://127.0.0.1');
+    app.server.log.info({ role }, 'worker running jobs');
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.server.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    await app.server.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}

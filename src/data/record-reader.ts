@@ -36,9 +36,15 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
   type Doc = string | Buffer;
   const positions = new PositionListCache(options.cacheBytes ?? 64 * 1024 * 1024);
 
+  /** Records in a version; counted once, since a complete version never changes. */
   async function versionSize(version: number): Promise<number> {
-    const where = sql`r.version = ${version}`;
-    return countRows(lists, { from: sql`record_index r`, scope: where, resource: { typeName: '', resolve: () => undefined }, select: sql`1`, tiebreak: [], countKey: `v\u0000${version}` }, where);
+    const key = `record-version\u0000${version}`;
+    const cached = lists.counts.get(key);
+    if (cached !== undefined) return cached;
+    const { rows } = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM record_index WHERE version = ${version}`.execute(db);
+    const n = Number(rows[0]?.n ?? 0);
+    lists.counts.set(key, n);
+    return n;
   }
 
   /** Documents of consecutive positions of one version. */

@@ -1,3 +1,4 @@
+import { refuseNulCharacters } from './nul-guard.js';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
@@ -25,6 +26,7 @@ export function installValidators(app: FastifyInstance): void {
     }
     return validate;
   });
+  app.addHook('preValidation', refuseNulCharacters);
   // The API speaks JSON only: any other body type is refused (400) rather than parsed as text.
   app.removeContentTypeParser('text/plain');
   // An empty body labelled application/json is no body: the official SDK sends exactly that when an optional

@@ -4,7 +4,8 @@ import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, notFound, validationError, type ValidationItem } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
-import { listPage, type ListContext } from '../query/list-engine.js';
+import type { ListContext } from '../query/list-engine.js';
+import { operationHistory } from '../query/operation-history.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
@@ -200,14 +201,7 @@ export function createPushService(deps: PushDeps) {
 
     async history(client: Client, companyId: string, page: PageRequest) {
       await deps.companies.owned(client, companyId);
-      const result = await listPage<{ doc: string }>(deps.lists, {
-        from: sql`push_operations`,
-        scope: sql`push_operations.company_id = ${companyId}`,
-        resource,
-        select: sql`push_operations.doc`,
-        tiebreak: [sql`push_operations.seq DESC`],
-      }, page);
-      return { records: result.rows.map((r) => r.doc), totalResults: result.totalResults };
+      return operationHistory(deps.lists, 'push_operations', companyId, resource, page);
     },
 
     async operation(client: Client, companyId: string, key: string): Promise<string> {

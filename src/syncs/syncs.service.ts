@@ -3,7 +3,8 @@ import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
-import { listPage, type ListContext } from '../query/list-engine.js';
+import type { ListContext } from '../query/list-engine.js';
+import { operationHistory } from '../query/operation-history.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
@@ -134,14 +135,7 @@ export function createSyncsService(deps: SyncsDeps) {
 
     async history(client: Client, companyId: string, page: PageRequest) {
       await deps.companies.owned(client, companyId);
-      const result = await listPage<{ doc: string }>(deps.lists, {
-        from: sql`pull_operations`,
-        scope: sql`pull_operations.company_id = ${companyId}`,
-        resource,
-        select: sql`pull_operations.doc`,
-        tiebreak: [sql`pull_operations.seq DESC`],
-      }, page);
-      return { records: result.rows.map((r) => r.doc), totalResults: result.totalResults };
+      return operationHistory(deps.lists, 'pull_operations', companyId, resource, page);
     },
 
     async operation(client: Client, companyId: string, datasetId: string): Promise<string> {

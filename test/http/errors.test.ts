@@ -53,6 +53,21 @@ describe('error bodies', () => {
     expect(body.validation.errors.every((e: { validatorName: string }) => e.validatorName === 'CreateCompany')).toBe(true);
   });
 
+  it('answers 400 naming the field for text holding U+0000, in a body, a query or a path, and stores nothing', async () => {
+    // A client of its own: its cached company count must not stand in for the store in the tests around it.
+    const client = await server.newClient();
+    const before = (await http(server, 'GET', '/companies', { auth: client.auth })).body.totalResults;
+    const body = await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Acme', tags: { region: 'uk\u0000' } } });
+    expect(expectErrorBody(body, 400, { validation: true }).validation.errors).toEqual([
+      { itemId: 'tags.region', message: expect.stringMatching(/^tags\.region must not contain the NUL character/), validatorName: 'TextValidator' },
+    ]);
+    const query = await http(server, 'GET', `/companies?query=${encodeURIComponent('name=a\u0000')}`, { auth: client.auth });
+    expect(expectErrorBody(query, 400, { validation: true }).validation.errors[0].itemId).toBe('query');
+    const path = await http(server, 'GET', '/integrations/mq%00jo', { auth: client.auth });
+    expect(expectErrorBody(path, 400, { validation: true }).validation.errors[0].itemId).toBe('platformKey');
+    expect((await http(server, 'GET', '/companies', { auth: client.auth })).body.totalResults).toBe(before);
+  });
+
   it('answers 413 for an oversized body', async () => {
     const res = await http(server, 'POST', '/companies', {
       auth: client.auth,

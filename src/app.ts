@@ -9,6 +9,7 @@ import { ErrorMessage } from './http/responses.js';
 import { createListContext } from './query/list-engine.js';
 import { createClientsStore } from './clients/clients.store.js';
 import { createRateLimiter } from './clients/rate-limiter.js';
+import { redisRateCounters, storeRateCounters } from './clients/rate-counters.js';
 import { registerProfileRoutes } from './clients/profile.routes.js';
 import { Profile } from './clients/profile.js';
 import { createApiKeysStore } from './api-keys/api-keys.store.js';
@@ -26,8 +27,7 @@ import { registerHealthRoutes } from './operations/health.routes.js';
 import { registerOpenApi } from './docs/openapi.js';
 import { registerDocsRoutes } from './docs/docs.routes.js';
 import { VERSION } from './version.js';
-import { createJobsStore } from './jobs/jobs.store.js';
-import { createJobRunner } from './jobs/job-runner.js';
+import { createJobEngine } from './jobs/job-engine.js';
 import { createSyncJob } from './syncs/sync-job.js';
 import { createVersionWriters } from './syncs/version-writers.js';
 import { DELETE_VERSION_JOB, SYNC_JOB } from './syncs/sync-queue.js';
@@ -59,6 +59,8 @@ export interface AppOptions {
   publicUrl?: string;
   logLevel?: string;
   bodyLimit?: number;
+  /** Rate-limit counters in this Redis instead of the store (`REDIS_URL`). */
+  redisUrl?: string;
   /** How often the maintenance flag is re-read from the store, in ms. */
   maintenancePollMs?: number;
   /** Background work in this process: syncs and other jobs, and the sync schedule. */
@@ -67,8 +69,10 @@ export interface AppOptions {
     enabled?: boolean;
     concurrency?: number;
     pollMs?: number;
-    /** A running job whose process stops is given up after this long without a heartbeat. */
+    /** A running job whose process stops runs again elsewhere after this long without a heartbeat, in ms. */
     leaseMs?: number;
+    /** On close, how long running jobs may take to finish before they are handed back, in ms (default: no limit). */
+    shutdownGraceMs?: number;
     /** How long a superseded data-set version stays readable for in-flight readers. */
     retainSupersededMs?: number;
     /** How often due scheduled syncs are queued, in ms. */
@@ -129,36 +133,32 @@ export async function buildApp(options: AppOptions): Promise<App> {
   server.addHook('onClose', async () => maintenance.stop());
 
   const clients = createClientsStore(db);
+  const rateCounters = options.redisUrl ? redisRateCounters(options.redisUrl) : storeRateCounters(db);
+  server.addHook('onClose', async () => rateCounters.close());
   const apiKeysStore = createApiKeysStore(db);
   server.addHook('onRequest', async (request, reply) => {
     reply.header('X-Correlation-Id', request.id);
   });
-  server.addHook('onRequest', createRequestGuard({ apiKeys: apiKeysStore, rateLimiter: createRateLimiter({ db, clients, onQuotaReached: (event) => recordRateLimitReached(db, createJobsStore(db), event).then(() => runner.wake()) }), maintenance }));
+  server.addHook('onRequest', createRequestGuard({ apiKeys: apiKeysStore, rateLimiter: createRateLimiter({ counters: rateCounters, clients, onQuotaReached: (event) => recordRateLimitReached(db, jobs, event).then(() => jobs.wake()) }), maintenance }));
 
   const lists = createListContext(db, dialect);
   const urls = { publicUrl: () => publicUrl };
   await publishIntegrations(db);
 
   const jobOptions = options.jobs ?? {};
-  const jobs = createJobsStore(db);
+  const runsJobs = jobOptions.enabled !== false;
+  const jobs = await createJobEngine(store, { log: server.log, concurrency: jobOptions.concurrency, pollMs: jobOptions.pollMs, leaseMs: jobOptions.leaseMs, shutdownGraceMs: jobOptions.shutdownGraceMs });
   // One writing thread per job slot: each running sync writes on its own thread.
-  const writers = createVersionWriters(store, { threads: jobOptions.enabled === false ? 0 : jobOptions.writerThreads ?? jobOptions.concurrency ?? 2 });
+  const writers = createVersionWriters(store, { threads: runsJobs ? jobOptions.writerThreads ?? jobOptions.concurrency ?? 2 : 0 });
   const syncJob = createSyncJob({ store, writers, jobs, retainSupersededMs: jobOptions.retainSupersededMs, publicUrl: urls.publicUrl });
   const pushTiming = { sandboxDelayMs: options.push?.sandboxDelayMs ?? 1000, minuteMs: options.push?.minuteMs ?? 60_000 };
-  const runner = createJobRunner({
-    jobs,
-    handlers: {
-      [SYNC_JOB]: syncJob.sync,
-      [DELETE_VERSION_JOB]: syncJob.deleteVersion,
-      [PUSH_JOB]: createPushJob({ db, jobs, ...pushTiming, publicUrl: urls.publicUrl }),
-      ...webhookJobHandlers({ db, jobs, clients, options: options.webhooks, log: server.log }),
-    },
-    log: server.log,
-    concurrency: jobOptions.concurrency,
-    pollMs: jobOptions.pollMs,
-    leaseMs: jobOptions.leaseMs,
-  });
-  const wakeJobs = () => runner.wake();
+  const handlers = {
+    [SYNC_JOB]: syncJob.sync,
+    [DELETE_VERSION_JOB]: syncJob.deleteVersion,
+    [PUSH_JOB]: createPushJob({ db, jobs, ...pushTiming, publicUrl: urls.publicUrl }),
+    ...webhookJobHandlers({ db, jobs, clients, options: options.webhooks, log: server.log }),
+  };
+  const wakeJobs = () => jobs.wake();
   const companies = createCompaniesService({ db, dialect, lists, jobs, wakeJobs, ...urls });
   for (const schema of [PullOperation, SyncSetting, PushOperation, PushOption]) server.addSchema(schema);
 
@@ -178,17 +178,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerPushRoutes(server, { push: createPushService({ db, dialect, lists, jobs, wakeJobs, companies, ...pushTiming }) });
   registerWebhooks(server, { db, allowPrivate: options.webhooks?.allowPrivate });
 
-  if (jobOptions.enabled !== false) {
-    runner.start();
+  if (runsJobs) {
+    await jobs.start(handlers);
     const schedule = setInterval(() => {
       queueDueSyncs(db, jobs, new Date())
-        .then((queued) => queued > 0 && runner.wake())
+        .then((queued) => queued > 0 && jobs.wake())
         .catch((err) => server.log.error({ err }, 'queueing scheduled syncs failed'));
     }, jobOptions.scheduleEveryMs ?? 60_000);
     schedule.unref();
     server.addHook('onClose', async () => {
       clearInterval(schedule);
-      await runner.stop();
+      await jobs.stop();
       await writers.close();
     });
   }

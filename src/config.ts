@@ -12,7 +12,7 @@ export interface Config {
   bodyLimit: number;
   /** Jobs (syncs) run at once by this process. */
   jobConcurrency: number;
-  /** A running job whose process stopped is given up after this long without a heartbeat, in ms. */
+  /** A running job whose process stopped runs again elsewhere after this long without a heartbeat, in ms. */
   jobLeaseMs: number;
   /** Deliver webhooks to loopback, private and link-local addresses too. */
   webhooksAllowPrivate: boolean;
@@ -20,6 +20,10 @@ export interface Config {
   webhookRetryScheduleMs?: number[];
   /** How long the Sandbox platforms take to process a write, in ms. */
   sandboxWriteDelayMs: number;
+  /** Rate-limit counters in Redis instead of the store. */
+  redisUrl?: string;
+  /** On SIGTERM, how long running jobs may take to finish before they are handed back, in ms. */
+  shutdownGraceMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -37,6 +41,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooksAllowPrivate: booleanFlag(env, 'WEBHOOKS_ALLOW_PRIVATE'),
     webhookRetryScheduleMs: durationList(env, 'WEBHOOK_RETRY_SCHEDULE'),
     sandboxWriteDelayMs: nonNegativeInteger(env, 'SANDBOX_WRITE_DELAY_MS', 1000),
+    redisUrl: redisUrl(env),
+    shutdownGraceMs: nonNegativeInteger(env, 'SHUTDOWN_GRACE_MS', 10_000),
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl(),
@@ -44,6 +50,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimit,
   };
+}
+
+function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.REDIS_URL;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^rediss?:\/\//.test(raw)) throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${raw.replace(/\/\/[^@/]*@/, '//…@')}"`);
+  return raw;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -96,9 +96,14 @@ export function renderSection(results) {
 
 /** Replaces the store's section of docs/benchmarks.md between its markers (adds the markers if missing). */
 export function writeDocsSection(results) {
-  const start = `<!-- bench:${results.store.kind}:start -->`;
-  const end = `<!-- bench:${results.store.kind}:end -->`;
-  const section = `${start}\n${renderSection(results)}\n${end}`;
+  return replaceDocsSection(results.store.kind, renderSection(results));
+}
+
+/** Replaces (or appends) the section between `<!-- bench:<name>:start -->` and its end marker. */
+export function replaceDocsSection(name, markdown) {
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  const section = `${start}\n${markdown}\n${end}`;
   let text = fs.readFileSync(DOCS_FILE, 'utf8');
   const from = text.indexOf(start);
   const to = text.indexOf(end);

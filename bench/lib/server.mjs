@@ -11,7 +11,7 @@ const run = promisify(execFile);
 /** Server settings the run fixes; every other server variable is removed so the server runs on its defaults. */
 const SERVER_VARIABLES = [
   'HOST', 'PORT', 'DATABASE_URL', 'PUBLIC_URL', 'LOG_LEVEL', 'BODY_LIMIT', 'JOB_CONCURRENCY', 'JOB_LEASE_MS',
-  'WEBHOOKS_ALLOW_PRIVATE', 'WEBHOOK_RETRY_SCHEDULE', 'SANDBOX_WRITE_DELAY_MS',
+  'WEBHOOKS_ALLOW_PRIVATE', 'WEBHOOK_RETRY_SCHEDULE', 'SANDBOX_WRITE_DELAY_MS', 'REDIS_URL', 'SHUTDOWN_GRACE_MS',
 ];
 
 function serverEnv(extra) {
@@ -42,11 +42,13 @@ export async function createClient(databaseUrl, name) {
  * Starts `node dist/main.js`. Its output is kept only as the last lines (for the error message if it dies), so a
  * long run holds no growing log in memory.
  */
-export function startServer({ databaseUrl, port }) {
+export function startServer({ databaseUrl, port, role, env = {} }) {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  // `npm start` by default; `bin/ledgerport serve --role <role>` for one role.
+  const args = role ? ['bin/ledgerport', 'serve', '--role', role] : ['dist/main.js'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: serverEnv({ PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }),
+    env: serverEnv({ PORT: String(port ?? 0), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const tail = [];

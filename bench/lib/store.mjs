@@ -43,7 +43,11 @@ async function createPostgresSchema(serverUrl) {
       return Number((await withClient(serverUrl, (c) => c.query(sql, [schema]))).rows[0].bytes);
     },
     async destroy() {
-      await withClient(serverUrl, (c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+      await withClient(serverUrl, async (c) => {
+        await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        // The job engine's schema beside it (src/jobs/graphile-job-engine.ts).
+        await c.query(`DROP SCHEMA IF EXISTS ${schema}_graphile_worker CASCADE`);
+      });
     },
   };
 }

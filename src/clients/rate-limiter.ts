@@ -1,5 +1,4 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../storage/schema.js';
+import type { RateCounters } from './rate-counters.js';
 import { ApiError } from '../http/api-error.js';
 import type { Client, ClientsStore } from './clients.store.js';
 import { getPlan } from './plans.js';
@@ -14,34 +13,18 @@ export interface RateLimitState {
 export const TOO_MANY_REQUESTS = 'You have made too many requests in a given amount of time; please retry later.';
 
 /**
- * Per-client daily quota and per-second burst limit. Counters live in the store (one atomic upsert per
- * limited request), so every process sharing the store enforces the same limit.
+ * Per-client daily quota and per-second burst limit. The counters are shared (the store, or Redis), so every
+ * process enforces the same limit: N API processes together let through what one would.
  */
 export function createRateLimiter(deps: {
-  db: Kysely<Database>;
+  counters: RateCounters;
   clients: ClientsStore;
   /** Called once per window, by the request whose count first exceeds the daily quota (webhook events). */
   onQuotaReached?: (event: { clientId: string; dailyQuota: number; reset: Date }) => Promise<void>;
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
-  let lastSweep = 0;
-
-  async function hit(clientId: string, window: string, expiresAt: Date): Promise<number> {
-    const row = await deps.db
-      .insertInto('rate_counters')
-      .values({ client_id: clientId, window, count: 1, expires_at: expiresAt.toISOString() })
-      .onConflict((oc) => oc.columns(['client_id', 'window']).doUpdateSet({ count: sql`rate_counters.count + 1` }))
-      .returning('count')
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
-  }
-
-  async function sweep(at: Date): Promise<void> {
-    if (at.getTime() - lastSweep < 60_000) return;
-    lastSweep = at.getTime();
-    await deps.db.deleteFrom('rate_counters').where('expires_at', '<', at.toISOString()).execute();
-  }
+  const hit = (clientId: string, window: string, expiresAt: Date) => deps.counters.hit(clientId, window, expiresAt);
 
   return {
     /**
@@ -51,7 +34,6 @@ export function createRateLimiter(deps: {
      */
     async consume(client: Client): Promise<RateLimitState | undefined> {
       const at = now();
-      await sweep(at);
       let reported: RateLimitState | undefined;
       if (client.burstLimit !== null) {
         const second = Math.floor(at.getTime() / 1000);

@@ -11,7 +11,7 @@ import { createCompaniesStore, type CompanyRow } from './companies.store.js';
 import { companiesResource, companyTagsResource } from './companies.resource.js';
 import { sanitizeCompanyName } from './company-name.js';
 import { serveConnection } from '../connections/connection-doc.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { recordCompanyEvent, type CompanyEventType } from '../webhooks/platform-events.js';
 
 export interface CompanyInput {
@@ -37,8 +37,8 @@ export interface CompaniesDeps {
   lists: ListContext;
   /** The server's public base address, e.g. `http://127.0.0.1:8080`. */
   publicUrl: () => string;
-  /** Where `company.created` / `company.deleted` deliveries are queued; without it no events are recorded. */
-  jobs?: JobsStore;
+  /** Where background work is queued (deleting a company's records, `company.created` deliveries…). */
+  jobs: JobQueue;
   /** Tells the job runner work is waiting. */
   wakeJobs?: () => void;
   now?: () => Date;
@@ -51,7 +51,7 @@ export function companyRedirectUrl(publicUrl: string, companyId: string): string
 
 /** Companies of one client: create, read, list, update, delete. Returns served JSON text. */
 export function createCompaniesService(deps: CompaniesDeps) {
-  const store = createCompaniesStore(deps.db);
+  const store = createCompaniesStore(deps.db, deps.jobs);
   const now = deps.now ?? (() => new Date());
   const resource = companiesResource(deps.dialect);
   const tagsResource = companyTagsResource(deps.dialect);
@@ -95,7 +95,6 @@ export function createCompaniesService(deps: CompaniesDeps) {
   /** Records a company event in the store's transaction: the payload is Codat's CompanyDetails (no `dataConnections`). */
   function event(eventType: CompanyEventType, clientId: string, row: Pick<CompanyRow, 'id' | 'doc' | 'last_sync'>) {
     const jobs = deps.jobs;
-    if (!jobs) return undefined;
     const details = { ...(JSON.parse(row.doc) as StoredCompany), redirect: companyRedirectUrl(deps.publicUrl(), row.id), ...(row.last_sync ? { lastSync: row.last_sync } : {}) };
     return (trx: Kysely<Database>) => recordCompanyEvent(trx, jobs, eventType, clientId, details);
   }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { lockClient } from '../clients/clients.store.js';
-import { createJobsStore } from '../jobs/jobs.store.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { DELETE_VERSION_JOB } from '../syncs/sync-queue.js';
 
 export interface ConnectionDocRow {
@@ -18,8 +18,7 @@ export interface CompanyRow {
 }
 
 /** Storage of companies. Writes move the client's companies version in the same transaction. */
-export function createCompaniesStore(db: Kysely<Database>) {
-  const jobs = createJobsStore(db);
+export function createCompaniesStore(db: Kysely<Database>, jobs: JobQueue) {
   return {
     /** The company whoever owns it: callers decide between 403 and 404. */
     async find(companyId: string): Promise<CompanyRow | undefined> {

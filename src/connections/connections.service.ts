@@ -10,7 +10,7 @@ import type { Client } from '../clients/clients.store.js';
 import { lockClient } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { effectiveSyncSettings, parseStoredSettings } from '../syncs/sync-settings.js';
 import { DELETE_VERSION_JOB, queueSyncIfIdle } from '../syncs/sync-queue.js';
 import { Connection } from './connection.schema.js';
@@ -23,7 +23,7 @@ export interface ConnectionsDeps {
   db: Kysely<Database>;
   dialect: SqlDialect;
   lists: ListContext;
-  jobs: JobsStore;
+  jobs: JobQueue;
   /** Tells the job runner work is waiting. */
   wakeJobs: () => void;
   companies: CompaniesService;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import type { JobSpec } from './job-queue.js';
 
 export interface Job {
   id: string;
@@ -9,11 +10,13 @@ export interface Job {
   attempts: number;
 }
 
-/** Durable jobs in the store: any process may enqueue; workers claim them under a lease. */
+/**
+ * The `jobs` table of the in-process engine (SQLite): any process may enqueue; workers claim jobs under a lease.
+ */
 export function createJobsStore(db: Kysely<Database>) {
   return {
     /** Adds a job; pass the caller's transaction so the job exists if and only if the change that caused it does. */
-    async enqueue(executor: Kysely<Database>, job: { kind: string; payload: unknown; runAfter?: Date }): Promise<string> {
+    async enqueue(executor: Kysely<Database>, job: JobSpec): Promise<string> {
       const id = randomUUID();
       const now = new Date().toISOString();
       await executor
@@ -56,14 +59,30 @@ export function createJobsStore(db: Kysely<Database>) {
       await db.updateTable('jobs').set({ status, lease_expires: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
     },
 
-    /** Running jobs whose lease ran out (their process died): marks them failed and returns them. */
-    async takeExpired(): Promise<Job[]> {
+    /** Puts a running job back in the queue (this process is shutting down); the next run is its next attempt. */
+    async release(id: string, owner: string): Promise<void> {
+      await db
+        .updateTable('jobs')
+        .set({ status: 'queued', lease_owner: null, lease_expires: null })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .where('status', '=', 'running')
+        .execute();
+    },
+
+    /**
+     * Running jobs whose lease ran out (their process died) go back in the queue to run again; their `attempts`
+     * keeps counting the interrupted runs. Returns how many.
+     */
+    async requeueExpired(): Promise<number> {
       const now = new Date().toISOString();
-      const { rows } = await sql<{ id: string; kind: string; payload: string; attempts: number }>`
-        UPDATE jobs SET status = 'failed', lease_expires = NULL
-        WHERE status = 'running' AND lease_expires < ${now}
-        RETURNING id, kind, payload, attempts`.execute(db);
-      return rows.map((row) => ({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: Number(row.attempts) }));
+      const result = await db
+        .updateTable('jobs')
+        .set({ status: 'queued', lease_owner: null, lease_expires: null, run_after: now })
+        .where('status', '=', 'running')
+        .where('lease_expires', '<', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
 
     /** Deletes finished jobs older than `before`. */
@@ -73,4 +92,4 @@ export function createJobsStore(db: Kysely<Database>) {
   };
 }
 
-export type JobsStore = ReturnType<typeof createJobsStore>;
+export type JobQueue = ReturnType<typeof createJobsStore>;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { ValidationItem } from '../http/api-error.js';
-import type { JobHandler } from '../jobs/job-runner.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobHandler } from '../jobs/job-queue.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { lockClient } from '../clients/clients.store.js';
 import type { ConnectionSettings, SourceRecord, WriteOperation } from '../connectors/connector.js';
 import { isDataType, type DataType } from '../connectors/data-types.js';
@@ -18,7 +18,7 @@ export const PUSH_JOB = 'push-operation';
 
 export interface PushJobOptions {
   db: Kysely<Database>;
-  jobs: JobsStore;
+  jobs: JobQueue;
   sandboxDelayMs: number;
   minuteMs: number;
   publicUrl: () => string;
@@ -175,9 +175,11 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       }
       await settle(op, outcome);
     },
-    async onAbandoned(payload: { pushOperationId: string }) {
-      // The process died mid-way; nothing was settled (settling is one transaction), so process it again.
-      if (await pending(payload.pushOperationId)) await jobs.enqueue(db, { kind: PUSH_JOB, payload });
+    // Settling is one transaction, so a run interrupted before it left the operation Pending: the job simply
+    // runs again. After too many interruptions, the operation fails rather than staying Pending for ever.
+    async onGiveUp(payload: { pushOperationId: string }) {
+      const op = await pending(payload.pushOperationId);
+      if (op) await settle(op, { status: 'Failed', errorMessage: 'The write was interrupted too often (the processes running it stopped); send it again.' });
     },
   };
 }

@@ -12,7 +12,7 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import type { WriteModel, WriteOperation } from '../connectors/connector.js';
 import { isDataType } from '../connectors/data-types.js';
 import { findConnector } from '../connectors/registry.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { unsupported } from '../syncs/syncs.service.js';
 import { PUSH_STATUSES, PushOperation, pushOperationDoc, withData } from './push-operation.js';
 import { pushOption } from './push-option.js';
@@ -23,7 +23,7 @@ export interface PushDeps {
   db: Kysely<Database>;
   dialect: SqlDialect;
   lists: ListContext;
-  jobs: JobsStore;
+  jobs: JobQueue;
   wakeJobs: () => void;
   companies: CompaniesService;
   /** How long the Sandbox platforms take to process a write, in ms. */

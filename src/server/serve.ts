@@ -28,7 +28,8 @@ export async function serve(role: Role = 'all'): Promise<void> {
     publicUrl: config.publicUrl,
     logLevel: config.logLevel,
     bodyLimit: config.bodyLimit,
-    jobs: { enabled: role !== 'api', concurrency: config.jobConcurrency, leaseMs: config.jobLeaseMs },
+    redisUrl: config.redisUrl,
+    jobs: { enabled: role !== 'api', concurrency: config.jobConcurrency, leaseMs: config.jobLeaseMs, shutdownGraceMs: config.shutdownGraceMs },
     webhooks: { allowPrivate: config.webhooksAllowPrivate, retryScheduleMs: config.webhookRetryScheduleMs },
     push: { sandboxDelayMs: config.sandboxWriteDelayMs },
   });
@@ -50,15 +51,22 @@ export async function serve(role: Role = 'all'): Promise<void> {
     app.server.log.info({ role }, 'worker running jobs');
   }
 
+  // Graceful stop: no new connections or jobs; requests in flight are answered; running jobs get
+  // SHUTDOWN_GRACE_MS to finish, then are handed back (to run again here after a restart, or in another
+  // worker). Whatever happens, the process is gone SHUTDOWN_GRACE_MS + 10 s after the signal.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.server.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 10_000);
+    app.server.log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    const timer = setTimeout(() => {
+      app.server.log.error('shutdown took too long: exiting now');
+      process.exit(1);
+    }, config.shutdownGraceMs + 10_000);
     timer.unref();
     await app.server.close();
     await store.close();
+    app.server.log.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

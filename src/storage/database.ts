@@ -13,6 +13,8 @@ export interface Store {
   dialect: SqlDialect;
   /** The SQLite connection itself, for the bulk writes of a sync (prepared statements beat query building there). */
   sqlite?: BetterSqlite3.Database;
+  /** The Postgres pool itself, for the job engine (it runs its own queries on the same connections). */
+  pgPool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -107,5 +109,8 @@ function openPostgres(url: string, options: StoreOptions): Omit<Store, 'url'> {
   // A schema other than `public` can be chosen in the URL: `?options=-c%20search_path%3Dmyschema`.
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: createSqlDialect('postgres'), close: () => db.destroy() };
+  // An idle connection the server drops (restart, failover) must not crash the process: the pool replaces it.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return { db, dialect: createSqlDialect('postgres'), pgPool: pool, close: () => db.destroy() };
 }

@@ -5,6 +5,7 @@ import * as initial from './migrations/0001-initial.js';
 import * as connectionsAndSyncs from './migrations/0002-connections-and-syncs.js';
 import * as writesAndWebhooks from './migrations/0003-writes-and-webhooks.js';
 import * as recordLayout from './migrations/0004-record-layout.js';
+import * as jobEngine from './migrations/0005-job-engine.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0002-connections-and-syncs': connectionsAndSyncs,
   '0003-writes-and-webhooks': writesAndWebhooks,
   '0004-record-layout': recordLayout,
+  '0005-job-engine': jobEngine,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

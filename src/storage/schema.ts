@@ -14,6 +14,7 @@ export interface Database {
   record_docs: RecordDocsTable;
   record_index: RecordIndexTable;
   jobs: JobsTable;
+  job_workers: JobWorkersTable;
   push_operations: PushOperationsTable;
   platform_writes: PlatformWritesTable;
   webhook_consumers: WebhookConsumersTable;
@@ -98,6 +99,8 @@ export interface PullOperationsTable {
   read_reported: Generated<number>;
   /** Records new, changed or newly deleted by this sync; null until it completes. */
   records_modified: number | null;
+  /** The run of the sync job that holds the operation while it is Fetching. */
+  runner: string | null;
 }
 
 /** Which version of a connection's data type readers see. */
@@ -135,6 +138,14 @@ export interface RecordIndexTable {
   f_amount: number | null;
   f_currency: string | null;
   f_ref: string | null;
+}
+
+/** Postgres only: worker processes and when each last said it was alive (database time). */
+export interface JobWorkersTable {
+  pool_id: string;
+  host: string;
+  started: Date;
+  last_seen: Date;
 }
 
 export interface JobsTable {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { recordEvent, referenceCompany } from '../webhooks/events.js';
 import type { PullOperationState } from './pull-operation.js';
 
@@ -12,7 +12,7 @@ import type { PullOperationState } from './pull-operation.js';
  */
 export async function reportReadIfIdle(
   trx: Kysely<Database>,
-  jobs: JobsStore,
+  jobs: JobQueue,
   target: { clientId: string; companyId: string; publicUrl: string },
 ): Promise<void> {
   const running = await trx

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Store } from '../storage/database.js';
 import { versionKeyRange } from '../data/record-key.js';
-import type { JobHandler, JobContext } from '../jobs/job-runner.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import { JobHandedBack, type JobHandler, type JobContext } from '../jobs/job-queue.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { lockClient } from '../clients/clients.store.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { ConnectionSettings } from '../connectors/connector.js';
@@ -16,7 +17,7 @@ import type { WrittenRecord } from '../connectors/sandbox/written-records.js';
 
 export interface SyncJobOptions {
   store: Store;
-  jobs: JobsStore;
+  jobs: JobQueue;
   /** Where versions are written (writing threads, or this one). */
   writers: VersionWriters;
   /**
@@ -41,10 +42,11 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
   const now = options.now ?? (() => new Date());
   const retain = options.retainSupersededMs ?? 60_000;
 
-  async function fail(row: PullOperationRow, status: 'FetchError' | 'InternalError' | 'AuthError', message: string): Promise<void> {
+  /** Ends the operation in an error; with `runner`, only while that run still holds it. */
+  async function fail(row: PullOperationRow, status: 'FetchError' | 'InternalError' | 'AuthError', message: string, runner?: string): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await lockClient(trx, row.client_id);
-      await store.update(trx, row, { status, errorMessage: message, completed: now().toISOString() });
+      await store.update(trx, row, { status, errorMessage: message, completed: now().toISOString() }, runner);
       // Whatever the failed sync wrote is invisible; remove it.
       await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(row.seq) } });
       await reportReadIfIdle(trx, jobs, { clientId: row.client_id, companyId: row.company_id, publicUrl: options.publicUrl() });
@@ -53,14 +55,22 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
 
   async function run(payload: { pullOperationId: string }, context: JobContext): Promise<void> {
     let op = await store.operation(payload.pullOperationId);
-    if (!op || op.status !== 'Queued') return;
+    if (!op) return;
+    // Fetching on a later attempt: the run before this one was interrupted (its process died or shut down) and
+    // this run takes over. Whatever it wrote was never visible (readers see a version once it completes).
+    const resumed = op.status === 'Fetching' && context.attempt > 1;
+    if (op.status !== 'Queued' && !resumed) return;
+    const runner = randomUUID();
+    if (!(await store.hold(op, runner))) return;
+    op = { ...op, runner };
+    if (resumed) await deleteVersionRows(Number(op.seq), context);
     const connection = await db.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirst();
     if (!connection || connection.status !== 'Linked' || !connection.settings) {
-      return fail(op, 'AuthError', `Connection ${op.connection_id} is ${connection?.status ?? 'deleted'}; link it again to sync.`);
+      return fail(op, 'AuthError', `Connection ${op.connection_id} is ${connection?.status ?? 'deleted'}; link it again to sync.`, runner);
     }
     const connector = findConnector(connection.platform_key);
     const source = connector?.dataTypes.get(op.data_type as never);
-    if (!source) return fail(op, 'FetchError', `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}`);
+    if (!source) return fail(op, 'FetchError', `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}`, runner);
     // Records written to the platform through the service. The client lock orders this read against writes
     // being stored, so a write is either in this sync or newer than `highWater` (and then syncs again).
     let written: WrittenRecord[] = [];
@@ -75,10 +85,12 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     const dataSet = await store.dataSet(op.connection_id, op.data_type);
     const previousVersion = dataSet?.current_version === null || dataSet?.current_version === undefined ? null : Number(dataSet.current_version);
     const expected = previousVersion === null ? undefined : await countRecords(previousVersion);
-    op = await store.update(db, op, { status: 'Fetching', progress: 1 });
+    op = await store.update(db, op, { status: 'Fetching', progress: resumed ? (JSON.parse(op.doc).progress ?? 1) : 1 }, runner);
     const started = now().toISOString();
     let lastReport = Date.now();
     let modified: number;
+    // Set when the heartbeat says stop: the write is then aborted and the operation left for the next run.
+    let handedBack: JobHandedBack | undefined;
     try {
       const settings = JSON.parse(connection.settings) as ConnectionSettings;
       const task = {
@@ -88,14 +100,37 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       ({ modified } = await options.writers.write(task, async (count) => {
         if (Date.now() - lastReport < 1000) return;
         lastReport = Date.now();
-        await context.heartbeat();
-        op = await store.update(db, op as PullOperationRow, { progress: estimateProgress(count, expected) });
+        try {
+          await context.heartbeat();
+          op = await store.update(db, op as PullOperationRow, { progress: estimateProgress(count, expected) }, runner);
+        } catch (err) {
+          if (err instanceof JobHandedBack) handedBack = err;
+          throw err;
+        }
       }));
     } catch (err) {
-      await fail(op, 'FetchError', `The sync failed while fetching ${op.data_type}: ${err instanceof Error ? err.message : String(err)}`);
+      if (handedBack) throw handedBack;
+      await fail(op, 'FetchError', `The sync failed while fetching ${op.data_type}: ${err instanceof Error ? err.message : String(err)}`, runner);
       throw err;
     }
-    await complete(op, previousVersion, connection.company_id, connection.client_id, { modified, highWater });
+    await complete(op, runner, previousVersion, connection.company_id, connection.client_id, { modified, highWater });
+  }
+
+  /** Deletes a version's rows in slices, so that a large version never holds the store's write lock for long. */
+  async function deleteVersionRows(version: number, context: JobContext): Promise<void> {
+    const [first, end] = versionKeyRange(dataStore.dialect, version);
+    for (;;) {
+      const slice = await db.selectFrom('record_docs').select('key').where('key', '>=', first).where('key', '<', end).orderBy('key').limit(5000).execute();
+      if (slice.length === 0) break;
+      await db.deleteFrom('record_docs').where('key', '>=', first).where('key', '<=', slice[slice.length - 1].key).execute();
+      await context.heartbeat();
+    }
+    for (;;) {
+      const slice = await db.selectFrom('record_index').select('record_id').where('version', '=', version).orderBy('record_id').limit(5000).execute();
+      if (slice.length === 0) return;
+      await db.deleteFrom('record_index').where('version', '=', version).where('record_id', '<=', slice[slice.length - 1].record_id).execute();
+      await context.heartbeat();
+    }
   }
 
   async function countRecords(version: number): Promise<number> {
@@ -106,6 +141,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
   /** The switch readers see: one transaction moves the data set to the new version and completes the operation. */
   async function complete(
     op: PullOperationRow,
+    runner: string,
     previousVersion: number | null,
     companyId: string,
     clientId: string,
@@ -115,6 +151,8 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     await db.transaction().execute(async (trx) => {
       // The client row first, as every transaction that changes a client's companies does: one lock order, no deadlocks.
       await lockClient(trx, clientId, true);
+      // Throws (and rolls back) if this run no longer holds the operation.
+      await store.update(trx, op, { status: 'Complete', progress: 100, completed }, runner);
       await trx
         .updateTable('data_sets')
         .set((eb) => ({
@@ -126,7 +164,6 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         .where('connection_id', '=', op.connection_id)
         .where('data_type', '=', op.data_type)
         .execute();
-      await store.update(trx, op, { status: 'Complete', progress: 100, completed });
       await trx.updateTable('pull_operations').set({ records_modified: outcome.modified }).where('id', '=', op.id).execute();
       // A write the platform stored after this sync read its writes: sync again so it shows.
       if (outcome.highWater !== null && (await writtenSince(trx, op.connection_id, op.data_type, outcome.highWater))) {
@@ -150,30 +187,15 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
   return {
     sync: {
       run,
-      async onAbandoned(payload: { pullOperationId: string }) {
+      async onGiveUp(payload: { pullOperationId: string }) {
         const op = await store.operation(payload.pullOperationId);
         if (op && (op.status === 'Queued' || op.status === 'Fetching')) {
-          await fail(op, 'InternalError', 'The sync was interrupted before it completed (the process running it stopped); the previous data is still served. Queue it again.');
+          await fail(op, 'InternalError', 'The sync was interrupted too often before it completed (the processes running it stopped); the previous data is still served. Queue it again.');
         }
       },
     },
     deleteVersion: {
-      async run(payload: { version: number }, context: JobContext) {
-        // In slices, so that a large version never holds the store's write lock for long.
-        const [first, end] = versionKeyRange(dataStore.dialect, payload.version);
-        for (;;) {
-          const slice = await db.selectFrom('record_docs').select('key').where('key', '>=', first).where('key', '<', end).orderBy('key').limit(5000).execute();
-          if (slice.length === 0) break;
-          await db.deleteFrom('record_docs').where('key', '>=', first).where('key', '<=', slice[slice.length - 1].key).execute();
-          await context.heartbeat();
-        }
-        for (;;) {
-          const slice = await db.selectFrom('record_index').select('record_id').where('version', '=', payload.version).orderBy('record_id').limit(5000).execute();
-          if (slice.length === 0) return;
-          await db.deleteFrom('record_index').where('version', '=', payload.version).where('record_id', '<=', slice[slice.length - 1].record_id).execute();
-          await context.heartbeat();
-        }
-      },
+      run: (payload: { version: number }, context: JobContext) => deleteVersionRows(payload.version, context),
     },
   };
 }

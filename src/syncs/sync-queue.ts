@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { ApiError } from '../http/api-error.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { pullOperationDoc } from './pull-operation.js';
 
 export const SYNC_JOB = 'sync-data-type';
@@ -21,7 +21,7 @@ export interface QueueTarget {
  * `DatasetAlreadyInProgressException` when that type is already syncing on that connection.
  * Returns the operation's document.
  */
-export async function queueSync(trx: Kysely<Database>, jobs: JobsStore, target: QueueTarget, now: Date): Promise<string> {
+export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: QueueTarget, now: Date): Promise<string> {
   const running = await trx
     .selectFrom('pull_operations')
     .select(['id'])
@@ -55,7 +55,7 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobsStore, target: 
 }
 
 /** Queues a sync unless that type is already syncing on that connection; returns the new operation's document, if any. */
-export async function queueSyncIfIdle(trx: Kysely<Database>, jobs: JobsStore, target: QueueTarget, now: Date): Promise<string | undefined> {
+export async function queueSyncIfIdle(trx: Kysely<Database>, jobs: JobQueue, target: QueueTarget, now: Date): Promise<string | undefined> {
   try {
     return await queueSync(trx, jobs, target, now);
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from './sync-queue.js';
 import { effectiveSyncSettings, parseStoredSettings } from './sync-settings.js';
@@ -9,7 +9,7 @@ import { effectiveSyncSettings, parseStoredSettings } from './sync-settings.js';
  * Queues each data type of each linked connection once its `syncSchedule` hours have passed since its last
  * sync was requested (types already syncing are skipped). Run by a timer in worker processes.
  */
-export async function queueDueSyncs(db: Kysely<Database>, jobs: JobsStore, now: Date): Promise<number> {
+export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: Date): Promise<number> {
   const connections = await db
     .selectFrom('connections as c')
     .innerJoin('companies as co', 'co.id', 'c.company_id')

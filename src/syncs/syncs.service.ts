@@ -10,7 +10,7 @@ import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import { isDataType } from '../connectors/data-types.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { DATASET_STATUSES, PullOperation } from './pull-operation.js';
 import { queueSync, queueSyncIfIdle } from './sync-queue.js';
 import { effectiveSyncSettings, parseStoredSettings } from './sync-settings.js';
@@ -19,7 +19,7 @@ export interface SyncsDeps {
   db: Kysely<Database>;
   dialect: SqlDialect;
   lists: ListContext;
-  jobs: JobsStore;
+  jobs: JobQueue;
   wakeJobs: () => void;
   companies: CompaniesService;
   now?: () => Date;

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../storage/schema.js';
-import type { JobHandler } from '../jobs/job-runner.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobHandler, JobQueue } from '../jobs/job-queue.js';
 import { VERSION } from '../version.js';
 import { WEBHOOK_DELIVERY_JOB } from './events.js';
 import { postOnce, type PostResult } from './outbound-guard.js';
@@ -22,7 +21,7 @@ export interface DeliveryOptions {
 
 export interface DeliveryDeps {
   db: Kysely<Database>;
-  jobs: JobsStore;
+  jobs: JobQueue;
   options?: DeliveryOptions;
   log?: Pick<Logger, 'info' | 'warn'>;
   now?: () => Date;
@@ -43,7 +42,8 @@ const jobPayload = (deliveryId: string) => ({ deliveryId });
 /**
  * Delivers one event to one consumer per job: POSTs the stored body with Standard Webhooks signature headers,
  * then records the outcome and, after a failure, queues the next attempt in the same transaction.
- * The `webhook-id` (the delivery id) is the same on every attempt, so receivers can deduplicate.
+ * The `webhook-id` (the delivery id) is the same on every attempt, so receivers can deduplicate. A worker that
+ * died after POSTing but before recording is followed by a second POST of the same attempt: at least once.
  */
 export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
   const { db, jobs } = deps;
@@ -126,20 +126,6 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       // The URL and secret stay out of the log: the URL may carry credentials.
       deps.log?.info({ deliveryId: due.id, consumerId: due.consumerId, attempt: due.attempts + 1, status: result.status, error: result.error }, 'webhook attempt');
       await record(due, result, now());
-    },
-
-    /** At least once: a delivery whose worker died is tried again, unless its next attempt is already queued. */
-    async onAbandoned(payload: { deliveryId?: unknown }) {
-      if (typeof payload?.deliveryId !== 'string') return;
-      const deliveryId = payload.deliveryId;
-      await db.transaction().execute(async (trx) => {
-        const pending = await trx.selectFrom('webhook_deliveries').select('id').where('id', '=', deliveryId).where('status', '=', 'pending').executeTakeFirst();
-        if (!pending) return;
-        const queued = await trx.selectFrom('jobs').select('id')
-          .where('kind', '=', WEBHOOK_DELIVERY_JOB).where('status', '=', 'queued').where('payload', '=', JSON.stringify(jobPayload(deliveryId)))
-          .executeTakeFirst();
-        if (!queued) await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: jobPayload(deliveryId) });
-      });
     },
   };
 }

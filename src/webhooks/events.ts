@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { ACCOUNTING_DATA_TYPES } from '../connectors/data-types.js';
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
@@ -72,7 +72,7 @@ async function tagsOfCompany(executor: Kysely<Database>, companyId: string): Pro
  * transaction: the event exists if and only if the change that caused it does. An event no consumer wants is
  * not stored (nothing would ever read it). The caller wakes the job runner after commit.
  */
-export async function recordEvent(trx: Kysely<Database>, jobs: JobsStore, event: EventInput): Promise<void> {
+export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: EventInput): Promise<void> {
   const consumers = await trx
     .selectFrom('webhook_consumers')
     .select(['id', 'event_types', 'company_tags'])

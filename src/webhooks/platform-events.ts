@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { serveConnection } from '../connections/connection-doc.js';
 import { recordEvent, referenceCompany } from './events.js';
 
@@ -15,7 +15,7 @@ export type ConnectionEventType = 'connection.created' | 'connection.connected' 
 /** `company.created` / `company.deleted` with Codat's CompanyDetails (the Company without `dataConnections`). */
 export async function recordCompanyEvent(
   trx: Kysely<Database>,
-  jobs: JobsStore,
+  jobs: JobQueue,
   eventType: CompanyEventType,
   clientId: string,
   details: Record<string, unknown> & { id: string; tags?: Record<string, string> },
@@ -26,7 +26,7 @@ export async function recordCompanyEvent(
 /** A connection event: `{referenceCompany, connection}`, the connection as the API serves it. */
 export async function recordConnectionEvent(
   trx: Kysely<Database>,
-  jobs: JobsStore,
+  jobs: JobQueue,
   eventType: ConnectionEventType,
   row: { id: string; client_id: string; company_id: string; doc: string },
   publicUrl: string,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { JobHandler } from '../jobs/job-runner.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobHandler } from '../jobs/job-queue.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import type { ClientsStore } from '../clients/clients.store.js';
 import { dailyQuotaOf } from '../clients/rate-limiter.js';
 import { recordEvent } from './events.js';
@@ -18,7 +18,7 @@ const DAY_MS = 86_400_000;
  * two loses this one notification, where a transaction around every limited request's counter would cost
  * each of them two more round trips to the store.
  */
-export async function recordRateLimitReached(db: Kysely<Database>, jobs: JobsStore, event: { clientId: string; dailyQuota: number; reset: Date }): Promise<void> {
+export async function recordRateLimitReached(db: Kysely<Database>, jobs: JobQueue, event: { clientId: string; dailyQuota: number; reset: Date }): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await recordEvent(trx, jobs, {
       clientId: event.clientId,
@@ -31,7 +31,7 @@ export async function recordRateLimitReached(db: Kysely<Database>, jobs: JobsSto
 }
 
 /** The reset job: the whole quota is available again until the next reset. */
-export function createRateLimitResetJob(deps: { db: Kysely<Database>; jobs: JobsStore; clients: ClientsStore }): JobHandler {
+export function createRateLimitResetJob(deps: { db: Kysely<Database>; jobs: JobQueue; clients: ClientsStore }): JobHandler {
   return {
     async run(payload: { clientId?: unknown; reset?: unknown }) {
       if (typeof payload?.clientId !== 'string' || typeof payload.reset !== 'string') return;

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../storage/schema.js';
-import type { JobHandler } from '../jobs/job-runner.js';
-import type { JobsStore } from '../jobs/jobs.store.js';
+import type { JobHandler } from '../jobs/job-queue.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import type { ClientsStore } from '../clients/clients.store.js';
 import { WEBHOOK_DELIVERY_JOB } from './events.js';
 import { createWebhookDeliveryJob, type DeliveryOptions } from './delivery-job.js';
@@ -11,7 +11,7 @@ import { createRateLimitResetJob, RATE_LIMIT_RESET_JOB } from './rate-limit-even
 /** The job runner's handlers for webhooks: deliveries, and the rate-limit reset announcement. */
 export function webhookJobHandlers(deps: {
   db: Kysely<Database>;
-  jobs: JobsStore;
+  jobs: JobQueue;
   clients: ClientsStore;
   options?: DeliveryOptions;
   log?: Pick<Logger, 'info' | 'warn'>;

@@ -1,51 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import { createTestStore, type TestStore } from '../helpers/test-store.js';
 import { basicAuth, http } from '../helpers/test-server.js';
 import { assertCliBuilt, CLI_TEST_TIMEOUT } from '../helpers/cli.js';
+import { answering, exited, startService, until } from '../helpers/processes.js';
 
 /** `bin/ledgerport serve --role api|worker`: one process answers HTTP, another runs the jobs, on one store. */
 
-const BIN = fileURLToPath(new URL('../../bin/ledgerport', import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (probe.address() as net.AddressInfo).port;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function serve(databaseUrl: string, role: string, port?: number): { child: ChildProcess; output: () => string } {
-  let output = '';
-  const child = spawn(process.execPath, [BIN, 'serve', '--role', role], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port ?? 0), LOG_LEVEL: 'info', JOB_LEASE_MS: '2000' },
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-}
+const serve = (databaseUrl: string, role: string) => startService(databaseUrl, role as 'api', { LOG_LEVEL: 'info', JOB_LEASE_MS: '2000' });
 
 let store: TestStore;
 const children: ChildProcess[] = [];
@@ -63,11 +26,10 @@ describe('serve --role', () => {
   it('splits answering HTTP (api) from running syncs (worker), and both stop cleanly on SIGTERM', async () => {
     const { key } = await createClientsService({ db: store.store.db }).create({ name: 'Roles', plan: 'standard' });
     const auth = basicAuth(key.apiKey);
-    const port = await freePort();
-    const server = { url: `http://127.0.0.1:${port}` };
-    const api = serve(store.databaseUrl, 'api', port);
+    const api = await serve(store.databaseUrl, 'api');
     children.push(api.child);
-    await until('the API process', async () => ((await fetch(`${server.url}/healthz`)).ok ? true : undefined));
+    await answering(api);
+    const server = api;
 
     const companyId = (await http(server, 'POST', '/companies', { auth, body: { name: 'Split roles' } })).body.id;
     const connectionId = (await http(server, 'POST', `/companies/${companyId}/connections`, { auth, body: { platformKey: 'mqjo' } })).body.id;
@@ -79,7 +41,7 @@ describe('serve --role', () => {
     const waiting = await http(server, 'GET', `/companies/${companyId}/dataStatus`, { auth });
     expect(Object.values(waiting.body as Record<string, { currentStatus: string }>).every((s) => s.currentStatus === 'Queued')).toBe(true);
 
-    const worker = serve(store.databaseUrl, 'worker');
+    const worker = await serve(store.databaseUrl, 'worker');
     children.push(worker.child);
     const statuses = await until('the worker to run the syncs', async () => {
       const res = await http(server, 'GET', `/companies/${companyId}/dataStatus`, { auth });
@@ -98,7 +60,7 @@ describe('serve --role', () => {
   }, CLI_TEST_TIMEOUT);
 
   it('refuses an unknown role', async () => {
-    const bad = serve(store.databaseUrl, 'everything');
+    const bad = await serve(store.databaseUrl, 'everything');
     children.push(bad.child);
     expect(await exited(bad.child)).not.toBe(0);
     expect(bad.output()).toMatch(/everything/);

@@ -29,7 +29,7 @@ export async function startTestServer(
   const testStore = await createTestStore();
   const app = await buildApp({
     store: testStore.store,
-    logLevel: 'silent',
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     maintenancePollMs: options.maintenancePollMs ?? 100,
     jobs: { pollMs: 50, ...options.jobs },
     push: options.push,

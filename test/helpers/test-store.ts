@@ -17,21 +17,31 @@ export interface TestStore {
   destroy(): Promise<void>;
 }
 
+async function adminQuery(text: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  try {
+    await admin.query(text);
+  } finally {
+    await admin.end();
+  }
+}
+
 /**
- * A fresh, migrated, isolated store: its own SQLite file, or its own Postgres schema. `migrateTo` stops at the
+ * A fresh, migrated, isolated store: its own SQLite file, or its own Postgres database. `migrateTo` stops at the
  * named migration instead of the latest (for tests of a later migration over data in an older schema).
  */
 export async function createTestStore(options: { migrateTo?: string } = {}): Promise<TestStore> {
   const migrate = (store: Store) =>
     options.migrateTo ? migrateTo(store.db, store.dialect.name, options.migrateTo) : migrateToLatest(store.db, store.dialect.name);
   if (POSTGRES_URL) {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const separator = POSTGRES_URL.includes('?') ? '&' : '?';
-    const databaseUrl = `${POSTGRES_URL}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    // A database of its own, not only a schema: graphile-worker's notifications (new jobs, migrations) are
+    // database-wide, and a worker shuts down when another store's job schema is installed in its database.
+    const name = `t_${randomBytes(6).toString('hex')}`;
+    await adminQuery(`CREATE DATABASE ${name}`);
+    const url = new URL(POSTGRES_URL);
+    url.pathname = `/${name}`;
+    const databaseUrl = url.toString();
     const store = await openStore(databaseUrl);
     await migrate(store);
     return {
@@ -39,10 +49,7 @@ export async function createTestStore(options: { migrateTo?: string } = {}): Pro
       store,
       async destroy() {
         await store.close();
-        const c = new pg.Client({ connectionString: POSTGRES_URL });
-        await c.connect();
-        await c.query(`DROP SCHEMA ${schema} CASCADE`);
-        await c.end();
+        await adminQuery(`DROP DATABASE ${name} WITH (FORCE)`);
       },
     };
   }

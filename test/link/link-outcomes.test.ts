@@ -5,7 +5,7 @@ import { createClientsStore, type Client } from '../../src/clients/clients.store
 import { createCompaniesService } from '../../src/companies/companies.service.js';
 import { createConnectionsService } from '../../src/connections/connections.service.js';
 import { PLATFORMS } from '../../src/connectors/registry.js';
-import { createJobsStore } from '../../src/jobs/jobs.store.js';
+import { createJobEngine } from '../../src/jobs/job-engine.js';
 import { registerLinkRoutes } from '../../src/link/link.routes.js';
 import { fillPlaceholders, redirectTarget, reservedValues, LINK_OUTCOMES } from '../../src/link/redirect.js';
 import { customParamsFromUrl } from '../../src/link/custom-params.js';
@@ -65,8 +65,8 @@ describe('Link outcomes the public API cannot provoke', () => {
     const { db, dialect } = testStore.store;
     const lists = createListContext(db, dialect);
     const publicUrl = () => 'http://link.test';
-    const companies = createCompaniesService({ db, dialect, lists, publicUrl });
-    const jobs = createJobsStore(db);
+    const jobs = await createJobEngine(testStore.store, { log: { error() {}, warn() {}, info() {}, debug() {} } });
+    const companies = createCompaniesService({ db, dialect, lists, jobs, publicUrl });
     const deps = { db, dialect, lists, jobs, wakeJobs: () => {}, companies, publicUrl };
     const real = createConnectionsService(deps);
     const failing = { ...real, authorize: async () => { throw new Error('platform exploded'); } };

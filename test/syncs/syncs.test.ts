@@ -3,7 +3,7 @@ import { http, startTestServer, type TestClient, type TestServer } from '../help
 import { expectErrorBody } from '../helpers/error-body.js';
 import { authorize, companyWithConnection, linkedSandbox, waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
 import { queueDueSyncs } from '../../src/syncs/sync-scheduler.js';
-import { createJobsStore } from '../../src/jobs/jobs.store.js';
+import { createJobEngine } from '../../src/jobs/job-engine.js';
 
 let server: TestServer;
 let client: TestClient;
@@ -249,7 +249,7 @@ describe('sync settings and the schedule', () => {
       const c = await own.newClient();
       const { companyId } = await linkedSandbox(own, c);
       await waitForSyncs(own, c, companyId);
-      const jobs = createJobsStore(own.store.db);
+      const jobs = await createJobEngine(own.store, { log: { error() {}, warn() {}, info() {}, debug() {} } });
       expect(await queueDueSyncs(own.store.db, jobs, new Date(Date.now() + 23 * 3_600_000))).toBe(0);
       expect(await queueDueSyncs(own.store.db, jobs, new Date(Date.now() + 25 * 3_600_000))).toBe(28);
       const history = await http(own, 'GET', `/companies/${companyId}/data/history?query=dataType%3Dinvoices`, { auth: c.auth });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App, type AppOptions } from '../../src/app.js';
 import { createClientsService } from '../../src/clients/clients.service.js';
+import { abandonJob, queuedJobs } from '../helpers/job-rows.js';
 import { createTestStore, type TestStore } from '../helpers/test-store.js';
 import { basicAuth, http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned, type Receiver, type Responder } from './receiver.js';
@@ -250,12 +251,10 @@ describe('durability', () => {
     const consumer = await createConsumer(a, client, { url: r.url, eventTypes: ['company.created'] });
     await newCompany(a, client);
     await stop(a.app);
-    // What a process that claimed the job and died leaves behind: a running job whose lease ran out.
+    // What a process that claimed the job and died leaves behind: a job held by a worker that stopped answering.
     const [delivery] = await deliveriesOf(store.store.db, consumer.id);
-    const updated = await store.store.db.updateTable('jobs')
-      .set({ status: 'running', lease_owner: 'dead-process', lease_expires: new Date(Date.now() - 1000).toISOString(), attempts: 1 })
-      .where('kind', '=', 'webhook-delivery').where('payload', '=', JSON.stringify({ deliveryId: delivery.id })).executeTakeFirst();
-    expect(Number(updated.numUpdatedRows)).toBe(1);
+    const [job] = (await queuedJobs(store.store, 'webhook-delivery')).filter((j) => (j.payload as { deliveryId: string }).deliveryId === delivery.id);
+    expect(await abandonJob(store.store, job.id)).toBe(1);
 
     const b = await start({});
     const [delivered] = await r.waitFor(1);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsStore } from '../../src/clients/clients.store.js';
 import { http, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { queuedJobs, runJobNow } from '../helpers/job-rows.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned, type Receiver } from './receiver.js';
 
 const RESET_JOB = 'webhook-rate-limit-reset';
@@ -39,15 +40,15 @@ describe('client.rateLimit.reached and client.rateLimit.reset', () => {
     expect(payload).toEqual({ dailyQuota: 2, quotaRemaining: 0, expiryDate: new Date(resetAt).toISOString() });
 
     // The reset is a durable job due at the end of the window (next 00:00 UTC).
-    const jobs = await server.store.db.selectFrom('jobs').select(['id', 'run_after', 'status', 'payload']).where('kind', '=', RESET_JOB).execute();
+    const jobs = await queuedJobs(server.store, RESET_JOB);
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({ status: 'queued', run_after: new Date(resetAt).toISOString() });
-    expect(JSON.parse(jobs[0].payload)).toEqual({ clientId: client.clientId, reset: new Date(resetAt).toISOString() });
+    expect(jobs[0].runAt.toISOString()).toBe(new Date(resetAt).toISOString());
+    expect(jobs[0].payload).toEqual({ clientId: client.clientId, reset: new Date(resetAt).toISOString() });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received).toHaveLength(1);
 
     // Bring the window's end forward instead of waiting for midnight: the runner picks the job up as it would then.
-    await server.store.db.updateTable('jobs').set({ run_after: new Date().toISOString() }).where('id', '=', jobs[0].id).execute();
+    await runJobNow(server.store, jobs[0].id);
     const [, reset] = await receiver.waitFor(2);
     const resetPayload = expectEnvelope(verifySigned(consumer.secret, reset), 'client.rateLimit.reset');
     expect(resetPayload).toEqual({ dailyQuota: 2, quotaRemaining: 2, expiryDate: new Date(Date.parse(resetAt) + 86_400_000).toISOString() });

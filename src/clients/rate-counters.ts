@@ -1,0 +1,54 @@
+import { sql, type Kysely } from 'kysely';
+import { Redis } from 'ioredis';
+import type { Database } from '../storage/schema.js';
+
+/**
+ * Where rate-limit counters live. Shared by every process of the service (the store, or Redis when
+ * `REDIS_URL` is set), so that limits hold across all API processes together.
+ */
+export interface RateCounters {
+  /** Adds one to the client's counter for `window` and returns the new count; the counter ends at `expiresAt`. */
+  hit(clientId: string, window: string, expiresAt: Date): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Counters in the store: one atomic upsert per request; expired ones are swept once a minute. */
+export function storeRateCounters(db: Kysely<Database>, now: () => Date = () => new Date()): RateCounters {
+  let lastSweep = 0;
+  return {
+    async hit(clientId, window, expiresAt) {
+      const at = now().getTime();
+      if (at - lastSweep >= 60_000) {
+        lastSweep = at;
+        await db.deleteFrom('rate_counters').where('expires_at', '<', new Date(at).toISOString()).execute();
+      }
+      const row = await db
+        .insertInto('rate_counters')
+        .values({ client_id: clientId, window, count: 1, expires_at: expiresAt.toISOString() })
+        .onConflict((oc) => oc.columns(['client_id', 'window']).doUpdateSet({ count: sql`rate_counters.count + 1` }))
+        .returning('count')
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    close: async () => {},
+  };
+}
+
+/** Counters in Redis: INCR and PEXPIREAT in one MULTI, so a counter never outlives its window. */
+export function redisRateCounters(url: string): RateCounters {
+  // Fail a request fast rather than queue it while Redis is unreachable.
+  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 1 });
+  redis.on('error', () => {}); // reconnects by itself; a failed command fails its request
+  return {
+    async hit(clientId, window, expiresAt) {
+      const key = `ledgerport:rate:${clientId}:${window}`;
+      const replies = await redis.multi().incr(key).pexpireat(key, expiresAt.getTime()).exec();
+      const [err, count] = replies?.[0] ?? [new Error('no reply from Redis')];
+      if (err) throw err;
+      return Number(count);
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

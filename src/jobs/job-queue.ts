@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+
+/** A unit of background work: a sync, a write, a webhook delivery, deleting an old data-set version… */
+export interface JobSpec {
+  kind: string;
+  payload: unknown;
+  /** Not before this time (default now). */
+  runAfter?: Date;
+}
+
+/** What services see of the job engine: they queue work. */
+export interface JobQueue {
+  /**
+   * Queues a job. Pass the caller's transaction: the job exists if and only if the change that caused it
+   * commits (a pull operation and the job that runs it are never one without the other).
+   */
+  enqueue(executor: Kysely<Database>, job: JobSpec): Promise<void>;
+}
+
+/** What a job handler gets besides its payload. */
+export interface JobContext {
+  /** 1 for the first run; more when an earlier run was interrupted (its process died or shut down). */
+  attempt: number;
+  /**
+   * Long handlers call this between batches (at most about once a second). It throws `JobHandedBack` when the
+   * job must stop now: this process is shutting down, or it lost the job (it was presumed dead and another
+   * process took the job over). The handler must then leave its resource as it is, for the next run.
+   */
+  heartbeat(): Promise<void>;
+}
+
+/** Thrown by `JobContext.heartbeat` when the job must stop and run again elsewhere. */
+export class JobHandedBack extends Error {
+  constructor(reason: string) {
+    super(`the job was handed back: ${reason}`);
+    this.name = 'JobHandedBack';
+  }
+}
+
+export interface JobHandler {
+  /**
+   * Runs the job. Errors are the handler's to record on its resource (a sync ends in `FetchError`); the job then
+   * ends. A job is run again only when a run was interrupted, so handlers must accept an attempt after one
+   * that stopped part-way.
+   */
+  run(payload: any, context: JobContext): Promise<void>;
+  /** Called instead of a run when the job was interrupted `MAX_JOB_RUNS` times: the handler settles its resource. */
+  onGiveUp?(payload: any): Promise<void>;
+}
+
+/** Runs of one job, interrupted ones included, before its handler gives up on it. */
+export const MAX_JOB_RUNS = 5;
+
+/** The queue plus the machinery that runs the jobs: in-process on SQLite, graphile-worker on Postgres. */
+export interface JobEngine extends JobQueue {
+  /** Starts running jobs in this process with these handlers (worker roles only). */
+  start(handlers: Record<string, JobHandler>): Promise<void>;
+  /** Looks for work now (after this process queued some); engines notified by the database ignore it. */
+  wake(): void;
+  /**
+   * Stops taking jobs and waits for the running ones; those still running after the engine's shutdown grace
+   * period are handed back (they stop at their next heartbeat and run again later, here or elsewhere).
+   */
+  stop(): Promise<void>;
+}

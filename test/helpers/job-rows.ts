@@ -1,0 +1,60 @@
+import { sql } from 'kysely';
+import type { Store } from '../../src/storage/database.js';
+import { graphileSchema } from '../../src/jobs/graphile-job-engine.js';
+
+/**
+ * Looks at and changes queued jobs where each engine keeps them: the `jobs` table (SQLite) or graphile-worker's
+ * job table (Postgres; its private table, as the public view leaves out payloads). For tests that bring a job's
+ * time forward or leave behind what a crashed process would.
+ */
+export interface QueuedJob {
+  id: string;
+  payload: unknown;
+  runAt: Date;
+}
+
+export async function queuedJobs(store: Store, kind: string): Promise<QueuedJob[]> {
+  if (store.dialect.name === 'postgres') {
+    const schema = await graphileSchema(store.db);
+    const { rows } = await sql<{ id: string; payload: unknown; run_at: Date }>`
+      SELECT j.id::text AS id, j.payload, j.run_at FROM ${sql.id(schema, '_private_jobs')} j
+      JOIN ${sql.id(schema, '_private_tasks')} t ON t.id = j.task_id
+      WHERE t.identifier = ${kind} AND j.locked_at IS NULL ORDER BY j.id`.execute(store.db);
+    return rows.map((r) => ({ id: r.id, payload: r.payload, runAt: new Date(r.run_at) }));
+  }
+  const rows = await store.db.selectFrom('jobs').select(['id', 'payload', 'run_after']).where('kind', '=', kind).where('status', '=', 'queued').orderBy('created').execute();
+  return rows.map((r) => ({ id: r.id, payload: JSON.parse(r.payload), runAt: new Date(r.run_after) }));
+}
+
+/** Makes a queued job due now. */
+export async function runJobNow(store: Store, id: string): Promise<void> {
+  if (store.dialect.name === 'postgres') {
+    const schema = await graphileSchema(store.db);
+    await sql`UPDATE ${sql.id(schema, '_private_jobs')} SET run_at = now() WHERE id = ${id}::bigint`.execute(store.db);
+    return;
+  }
+  await store.db.updateTable('jobs').set({ run_after: new Date().toISOString() }).where('id', '=', id).execute();
+}
+
+/**
+ * Leaves the queued job as a process that took it and then died would: held by a worker that stopped saying
+ * it is alive. Returns how many jobs it changed.
+ */
+export async function abandonJob(store: Store, id: string): Promise<number> {
+  if (store.dialect.name === 'postgres') {
+    const schema = await graphileSchema(store.db);
+    const dead = 'pool-dead-process';
+    await sql`INSERT INTO job_workers (pool_id, host, started, last_seen) VALUES (${dead}, 'gone', now() - interval '1 hour', now() - interval '1 hour')
+      ON CONFLICT (pool_id) DO NOTHING`.execute(store.db);
+    const result = await sql`UPDATE ${sql.id(schema, '_private_jobs')} SET locked_by = ${dead}, locked_at = now(), attempts = attempts + 1
+      WHERE id = ${id}::bigint AND locked_at IS NULL`.execute(store.db);
+    return Number(result.numAffectedRows ?? 0);
+  }
+  const result = await store.db
+    .updateTable('jobs')
+    .set((eb) => ({ status: 'running', lease_owner: 'dead-process', lease_expires: new Date(Date.now() - 1000).toISOString(), attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

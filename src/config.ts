@@ -20,6 +20,8 @@ export interface Config {
   webhookRetryScheduleMs?: number[];
   /** How long the Sandbox platforms take to process a write, in ms. */
   sandboxWriteDelayMs: number;
+  /** Postgres: connections this process's pool may open (writing threads open 2 more each). */
+  databasePoolSize: number;
   /** Rate-limit counters in Redis instead of the store. */
   redisUrl?: string;
   /** On SIGTERM, how long running jobs may take to finish before they are handed back, in ms. */
@@ -42,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScheduleMs: durationList(env, 'WEBHOOK_RETRY_SCHEDULE'),
     sandboxWriteDelayMs: nonNegativeInteger(env, 'SANDBOX_WRITE_DELAY_MS', 1000),
     redisUrl: redisUrl(env),
+    databasePoolSize: positiveInteger(env, 'DATABASE_POOL_SIZE', 10),
     shutdownGraceMs: nonNegativeInteger(env, 'SHUTDOWN_GRACE_MS', 10_000),
     host: env.HOST || '127.0.0.1',
     port,

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { Redis } from 'ioredis';
 import type { Database } from '../storage/schema.js';
+import { ApiError } from '../http/api-error.js';
 
 /**
  * Where rate-limit counters live. Shared by every process of the service (the store, or Redis when
@@ -42,10 +43,15 @@ export function redisRateCounters(url: string): RateCounters {
   return {
     async hit(clientId, window, expiresAt) {
       const key = `ledgerport:rate:${clientId}:${window}`;
-      const replies = await redis.multi().incr(key).pexpireat(key, expiresAt.getTime()).exec();
-      const [err, count] = replies?.[0] ?? [new Error('no reply from Redis')];
-      if (err) throw err;
-      return Number(count);
+      try {
+        const replies = await redis.multi().incr(key).pexpireat(key, expiresAt.getTime()).exec();
+        const [err, count] = replies?.[0] ?? [new Error('no reply from Redis')];
+        if (err) throw err;
+        return Number(count);
+      } catch {
+        // Limits cannot be checked, so the request is not served; the client retries as after maintenance.
+        throw new ApiError(503, 'ServiceUnavailable: The rate-limit store is not reachable; please retry later.', { headers: { 'Retry-After': '5' } });
+      }
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

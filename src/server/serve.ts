@@ -15,7 +15,7 @@ export type Role = (typeof ROLES)[number];
 /** Migrates the store, creates a first client on an empty one (API roles), and runs until SIGTERM/SIGINT. */
 export async function serve(role: Role = 'all'): Promise<void> {
   const config = loadConfig();
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   await migrateToLatest(store.db, store.dialect.name);
 
   const answersHttp = role !== 'worker';

@@ -53,8 +53,11 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
   let utils: WorkerUtils | undefined;
   let poolId: string | undefined;
   let watch: NodeJS.Timeout | undefined;
-  /** Set when other workers presumed this process dead: its jobs may be running elsewhere now. */
-  let lost = false;
+  /**
+   * When other workers last presumed this process dead: the jobs it was running then may run elsewhere now, so
+   * they stop; jobs it takes afterwards are its own again.
+   */
+  let lostAt: number | undefined;
 
   async function addJob(executor: Kysely<Database>, kind: string, payload: unknown, runAfter: Date): Promise<void> {
     await sql`SELECT ${sql.id(schema)}.add_job(${kind}, ${JSON.stringify(payload ?? null)}::json,
@@ -69,10 +72,13 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
         await handler.onGiveUp?.(payload);
         return;
       }
+      const startedAt = Date.now();
       const context: JobContext = {
         attempt,
+        // A local check: liveness is the process's (keepWatch), so a second is soon enough to stop.
+        heartbeatEveryMs: 1000,
         async heartbeat() {
-          if (lost) throw new JobHandedBack('this worker was presumed dead and its jobs were taken over');
+          if (lostAt !== undefined && startedAt <= lostAt) throw new JobHandedBack('this worker was presumed dead and its jobs were taken over');
           if (helpers.abortSignal.aborted) throw new JobHandedBack('this process is shutting down');
         },
       };
@@ -87,15 +93,25 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
     };
   }
 
+  /** Puts this process's pool in `job_workers` (again, after it was presumed dead). */
+  async function register(pool: string): Promise<void> {
+    await db
+      .insertInto('job_workers')
+      .values({ pool_id: pool, host: `${os.hostname()}:${process.pid}`, started: sql`now()` as never, last_seen: sql`now()` as never })
+      .onConflict((oc) => oc.column('pool_id').doUpdateSet({ last_seen: sql`now()` as never }))
+      .execute();
+  }
+
   /** Says this pool is alive, and unlocks the jobs of pools that stopped saying so. */
   async function keepWatch(): Promise<void> {
     if (!poolId) return;
     const seen = await db.updateTable('job_workers').set({ last_seen: sql`now()` as never }).where('pool_id', '=', poolId).executeTakeFirst();
     if (Number(seen.numUpdatedRows) === 0) {
       // Another worker presumed this one dead (it was paused for longer than the lease): whatever it runs now
-      // runs elsewhere too, so its jobs stop at their next heartbeat.
-      lost = true;
+      // runs elsewhere too, so those jobs stop at their next heartbeat. Then it says it is alive again.
+      lostAt = Date.now();
       options.log.error({ poolId }, 'this worker was presumed dead by the others; its running jobs stop');
+      await register(poolId);
       return;
     }
     const silent = await db
@@ -139,10 +155,7 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
         () => runner === started && options.log.error('graphile-worker stopped by itself: this process runs no more jobs; restart it'),
         (err) => runner === started && options.log.error({ err }, 'graphile-worker failed: this process runs no more jobs; restart it'),
       );
-      await db
-        .insertInto('job_workers')
-        .values({ pool_id: poolId, host: `${os.hostname()}:${process.pid}`, started: sql`now()` as never, last_seen: sql`now()` as never })
-        .execute();
+      await register(poolId);
       const every = Math.max(100, Math.floor(leaseMs / 3));
       const tick = () => {
         keepWatch()

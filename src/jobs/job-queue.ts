@@ -28,6 +28,8 @@ export interface JobContext {
    * process took the job over). The handler must then leave its resource as it is, for the next run.
    */
   heartbeat(): Promise<void>;
+  /** Call `heartbeat` at least this often, in ms (a third of the lease, or more often). */
+  heartbeatEveryMs: number;
 }
 
 /** Thrown by `JobContext.heartbeat` when the job must stop and run again elsewhere. */

@@ -35,10 +35,14 @@ export function createLocalJobEngine(db: Kysely<Database>, options: LocalJobEngi
   let handingBack = false;
   const inFlight = new Set<Promise<void>>();
 
-  async function runOne(job: Job): Promise<void> {
+  /** Each claim holds the job under its own name: a run whose lease was taken back cannot renew the next run's. */
+  let claims = 0;
+
+  async function runOne(job: Job, owner: string): Promise<void> {
     const handler = handlers[job.kind];
     const context: JobContext = {
       attempt: job.attempts,
+      heartbeatEveryMs: Math.max(50, Math.floor(leaseMs / 3)),
       async heartbeat() {
         if (handingBack) throw new JobHandedBack('this process is shutting down');
         if (!(await jobs.renew(job.id, owner, leaseMs))) throw new JobHandedBack('its lease expired and it was queued again');
@@ -70,10 +74,11 @@ export function createLocalJobEngine(db: Kysely<Database>, options: LocalJobEngi
       const requeued = await jobs.requeueExpired();
       if (requeued > 0) options.log.warn({ requeued }, 'jobs of a stopped process queued again');
       while (!stopped && running < concurrency) {
-        const job = await jobs.claim(owner, leaseMs, Object.keys(handlers));
+        const claimant = `${owner}:${++claims}`;
+        const job = await jobs.claim(claimant, leaseMs, Object.keys(handlers));
         if (!job) break;
         running++;
-        const task = runOne(job).finally(() => {
+        const task = runOne(job, claimant).finally(() => {
           running--;
           inFlight.delete(task);
           wake();

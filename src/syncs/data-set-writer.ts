@@ -3,7 +3,7 @@ import type { Store } from '../storage/database.js';
 import type { SourceRecord } from '../connectors/connector.js';
 import { extractFields, type RecordFieldPaths } from '../data/record-fields.js';
 import { recordKey } from '../data/record-key.js';
-import { createRecordSink, type IndexRow } from './record-sink.js';
+import { createRecordSink, type IndexRow, type WriteFence } from './record-sink.js';
 
 /** The narrow row of a record of the previous version: enough to compare, and to carry it over deleted. */
 interface PreviousRecord {
@@ -32,6 +32,8 @@ export interface WriteVersionInput {
   batchSize?: number;
   /** Counts the records that are new, changed or newly deleted in this version (`recordsModified` of read.completed). */
   stats?: { modified: number };
+  /** The run writing: its batches commit only while it holds its pull operation (see record-sink.ts). */
+  fence?: WriteFence;
 }
 
 const PREVIOUS_CHUNK = 5000;
@@ -49,7 +51,7 @@ const LIVE_SUFFIX = ',"metadata":{"isDeleted":false}}';
 export async function writeVersion(input: WriteVersionInput): Promise<number> {
   const { store, version, now } = input;
   const fields = input.fields ?? {};
-  const sink = createRecordSink(store, input.batchSize);
+  const sink = createRecordSink(store, input.batchSize, input.fence);
   const previous = previousRecords(store, input.previousVersion);
   let prev = await previous.next();
   let position = 0;

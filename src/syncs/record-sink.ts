@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Store } from '../storage/database.js';
 
 /** The narrow row of one record of a version being written. */
@@ -19,14 +20,26 @@ export interface RecordSink {
   flush(): Promise<void>;
 }
 
+/** Which run of the sync writes: a batch commits only while that run still holds its pull operation. */
+export interface WriteFence {
+  pullOperationId: string;
+  runner: string;
+}
+
+/** Thrown by a batch of a run that no longer holds its operation (another run took it over). */
+export const TAKEN_OVER = 'the sync was taken over by another run';
+
 const INDEX_COLUMNS = 'version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref';
 
 /**
  * SQLite: prepared statements run in one transaction per batch. A sync writes hundreds of thousands of rows,
  * and building each statement through the query builder costs more than SQLite's insert itself.
  * Postgres: multi-row inserts, two per batch.
+ * With a fence, each batch first checks, in its own transaction, that its run still holds the operation (on
+ * Postgres with a share lock, which a takeover's update waits for): a run presumed dead and taken over can add
+ * nothing to the version the new run rewrites.
  */
-export function createRecordSink(store: Store, batchSize?: number): RecordSink {
+export function createRecordSink(store: Store, batchSize?: number, fence?: WriteFence): RecordSink {
   // SQLite batches stay small: each holds the store's write lock, which the API's own writes wait for.
   const size = batchSize ?? (store.sqlite ? 500 : 1000);
   let rows: { index: IndexRow; key: bigint | string; doc: string }[] = [];
@@ -39,7 +52,9 @@ export function createRecordSink(store: Store, batchSize?: number): RecordSink {
   if (sqlite) {
     const insertDoc = sqlite.prepare('INSERT INTO record_docs (key, doc) VALUES (?, ?)');
     const insertIndex = sqlite.prepare(`INSERT INTO record_index (${INDEX_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const holds = fence && sqlite.prepare('SELECT 1 FROM pull_operations WHERE id = ? AND runner = ?').pluck();
     const writeBatch = sqlite.transaction((batch: typeof rows) => {
+      if (holds && fence && holds.get(fence.pullOperationId, fence.runner) === undefined) throw new Error(TAKEN_OVER);
       for (const { index: r, key, doc } of batch) {
         insertDoc.run(key, doc);
         insertIndex.run(r.version, r.record_id, r.position, r.content_hash, r.modified_date, r.is_deleted, ...r.fields);
@@ -68,6 +83,10 @@ export function createRecordSink(store: Store, batchSize?: number): RecordSink {
       const batch = rows;
       rows = [];
       await store.db.transaction().execute(async (trx) => {
+        if (fence) {
+          const held = await sql`SELECT 1 FROM pull_operations WHERE id = ${fence.pullOperationId} AND runner = ${fence.runner} FOR SHARE`.execute(trx);
+          if (held.rows.length === 0) throw new Error(TAKEN_OVER);
+        }
         await trx.insertInto('record_docs').values(batch.map((r) => ({ key: r.key, doc: r.doc }))).execute();
         await trx
           .insertInto('record_index')

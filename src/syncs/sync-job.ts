@@ -95,10 +95,10 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       const settings = JSON.parse(connection.settings) as ConnectionSettings;
       const task = {
         version: Number(op.seq), previousVersion, platformKey: connection.platform_key, dataType: op.data_type as DataType,
-        settings, epoch: op.epoch, written, now: started,
+        settings, epoch: op.epoch, written, now: started, fence: { pullOperationId: op.id, runner },
       };
       ({ modified } = await options.writers.write(task, async (count) => {
-        if (Date.now() - lastReport < 1000) return;
+        if (Date.now() - lastReport < Math.min(1000, context.heartbeatEveryMs)) return;
         lastReport = Date.now();
         try {
           await context.heartbeat();

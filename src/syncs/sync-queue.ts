@@ -4,6 +4,7 @@ import type { Database } from '../storage/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { pullOperationDoc } from './pull-operation.js';
+import { lockClient } from '../clients/clients.store.js';
 
 export const SYNC_JOB = 'sync-data-type';
 /** Deletes the records of a superseded, failed or orphaned data-set version. */
@@ -22,6 +23,10 @@ export interface QueueTarget {
  * Returns the operation's document.
  */
 export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: QueueTarget, now: Date): Promise<string> {
+  // The client row first (the lock order of every change to a client's data sets): two requests racing to
+  // queue the same type take turns, so the second sees the first's operation instead of a unique violation.
+  // It also moves the client's companies version, which keys the cached view of its data sets.
+  await lockClient(trx, target.clientId, true);
   const running = await trx
     .selectFrom('pull_operations')
     .select(['id'])

@@ -3,11 +3,13 @@ import type { Database } from '../storage/schema.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from './sync-queue.js';
+import { lockClient } from '../clients/clients.store.js';
 import { effectiveSyncSettings, parseStoredSettings } from './sync-settings.js';
 
 /**
  * Queues each data type of each linked connection once its `syncSchedule` hours have passed since its last
- * sync was requested (types already syncing are skipped). Run by a timer in worker processes.
+ * sync was requested (types already syncing are skipped). Run by a timer in every worker process; two running
+ * it at once queue each due sync once.
  */
 export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: Date): Promise<number> {
   const connections = await db
@@ -35,9 +37,19 @@ export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: D
       // A type left out of the first link waits until someone asks for it.
       if (!last && !setting.fetchOnFirstLink) continue;
       if (last && Date.parse(last) + setting.syncSchedule * 3_600_000 > now.getTime()) continue;
-      const doc = await db.transaction().execute((trx) =>
-        queueSyncIfIdle(trx, jobs, { clientId: connection.client_id, companyId: connection.company_id, connectionId: connection.id, dataType: setting.dataType }, now),
-      );
+      const doc = await db.transaction().execute(async (trx) => {
+        await lockClient(trx, connection.client_id, true);
+        // Every worker runs the schedule: another one may have queued (and even finished) this sync since the
+        // read above. Under the client lock, the newest request tells.
+        const newest = await trx
+          .selectFrom('pull_operations')
+          .select((eb) => eb.fn.max('requested').as('requested'))
+          .where('connection_id', '=', connection.id)
+          .where('data_type', '=', setting.dataType)
+          .executeTakeFirst();
+        if ((newest?.requested ?? undefined) !== (last ?? undefined)) return undefined;
+        return queueSyncIfIdle(trx, jobs, { clientId: connection.client_id, companyId: connection.company_id, connectionId: connection.id, dataType: setting.dataType }, now);
+      });
       if (doc) queued++;
     }
   }

@@ -5,6 +5,7 @@ import { findConnector } from '../connectors/registry.js';
 import { mergeWritten, type WrittenRecord } from '../connectors/sandbox/written-records.js';
 import { recordFieldPaths } from '../data/record-fields.js';
 import { writeVersion } from './data-set-writer.js';
+import type { WriteFence } from './record-sink.js';
 
 /** Everything needed to write one version of a data set from its platform: plain data, so it can cross threads. */
 export interface VersionTask {
@@ -18,6 +19,8 @@ export interface VersionTask {
   written: WrittenRecord[];
   /** The sync's time. */
   now: string;
+  /** The run of the sync job writing it. */
+  fence?: WriteFence;
 }
 
 export interface VersionResult {
@@ -41,6 +44,7 @@ export async function runVersionTask(store: Store, task: VersionTask, onBatch: (
     fields: recordFieldPaths(source.schema),
     onBatch,
     stats,
+    fence: task.fence,
   });
   return { count, modified: stats.modified };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Store } from '../../src/storage/database.js';
+import { makeWorkerUtils } from 'graphile-worker';
 import { graphileSchema } from '../../src/jobs/graphile-job-engine.js';
 
 /**
@@ -55,6 +56,37 @@ export async function abandonJob(store: Store, id: string): Promise<number> {
     .set((eb) => ({ status: 'running', lease_owner: 'dead-process', lease_expires: new Date(Date.now() - 1000).toISOString(), attempts: eb('attempts', '+', 1) }))
     .where('id', '=', id)
     .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Takes a running job away from the process running it, as the other workers do when they presume it dead
+ * (it was paused longer than the lease): its lease expires (SQLite), or its pool is unlocked and struck off
+ * `job_workers` (Postgres). The process itself is alive and finds out at its next heartbeat. Returns how many
+ * running jobs of `kind` there were.
+ */
+export async function takeAwayRunningJobs(store: Store, kind: string): Promise<number> {
+  if (store.dialect.name === 'postgres') {
+    const schema = await graphileSchema(store.db);
+    const { rows } = await sql<{ locked_by: string }>`SELECT locked_by FROM ${sql.id(schema, 'jobs')}
+      WHERE task_identifier = ${kind} AND locked_at IS NOT NULL`.execute(store.db);
+    if (rows.length === 0) return 0;
+    const pools = [...new Set(rows.map((r) => r.locked_by))];
+    const utils = await makeWorkerUtils({ pgPool: store.pgPool, schema });
+    try {
+      await utils.forceUnlockWorkers(pools);
+    } finally {
+      await utils.release();
+    }
+    await store.db.deleteFrom('job_workers').where('pool_id', 'in', pools).execute();
+    return rows.length;
+  }
+  const result = await store.db
+    .updateTable('jobs')
+    .set({ lease_expires: new Date(Date.now() - 1000).toISOString() })
+    .where('kind', '=', kind)
+    .where('status', '=', 'running')
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

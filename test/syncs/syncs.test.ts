@@ -3,6 +3,7 @@ import { http, startTestServer, type TestClient, type TestServer } from '../help
 import { expectErrorBody } from '../helpers/error-body.js';
 import { authorize, companyWithConnection, linkedSandbox, waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
 import { queueDueSyncs } from '../../src/syncs/sync-scheduler.js';
+import { DATA_TYPES } from '../../src/connectors/data-types.js';
 import { createJobEngine } from '../../src/jobs/job-engine.js';
 
 let server: TestServer;
@@ -211,6 +212,30 @@ describe('409 before and during the first sync', () => {
   });
 });
 
+describe('racing requests to queue one data type', () => {
+  it('queues it once: one 200, and every other request the 400 DatasetAlreadyInProgress body', async () => {
+    const idle = await startTestServer({ jobs: { enabled: false } });
+    try {
+      const c = await idle.newClient();
+      const linked = await companyWithConnection(idle, c);
+      const { companyId } = linked;
+      // Only invoices on first link: bills have no operation and no data set row yet.
+      const settings = DATA_TYPES.map((dataType, syncOrder) => ({ dataType, fetchOnFirstLink: dataType === 'invoices', syncSchedule: 24, syncOrder }));
+      expect((await http(idle, 'POST', `/companies/${companyId}/syncSettings`, { auth: c.auth, body: { companyId, settings } })).status).toBe(204);
+      await authorize(idle, c, linked);
+      const answers = await Promise.all(Array.from({ length: 12 }, () => http(idle, 'POST', `/companies/${companyId}/data/queue/bills`, { auth: c.auth })));
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+      for (const a of answers.filter((r) => r.status !== 200)) {
+        expectErrorBody(a, 400, { error: /^DatasetAlreadyInProgressException: Cannot queue bills sync/ });
+      }
+      const history = await http(idle, 'GET', `/companies/${companyId}/data/history?query=dataType%3Dbills`, { auth: c.auth });
+      expect(history.body.totalResults).toBe(1);
+    } finally {
+      await idle.close();
+    }
+  });
+});
+
 describe('sync settings and the schedule', () => {
   it('refuses an hourly schedule on the Free trial with the exact 402 body', async () => {
     const free = await server.newClient({ plan: 'free-trial' });
@@ -251,7 +276,10 @@ describe('sync settings and the schedule', () => {
       await waitForSyncs(own, c, companyId);
       const jobs = await createJobEngine(own.store, { log: { error() {}, warn() {}, info() {}, debug() {} } });
       expect(await queueDueSyncs(own.store.db, jobs, new Date(Date.now() + 23 * 3_600_000))).toBe(0);
-      expect(await queueDueSyncs(own.store.db, jobs, new Date(Date.now() + 25 * 3_600_000))).toBe(28);
+      // Every worker process runs the schedule: two at once still queue each due type once.
+      const later = new Date(Date.now() + 25 * 3_600_000);
+      const [first, second] = await Promise.all([queueDueSyncs(own.store.db, jobs, later), queueDueSyncs(own.store.db, jobs, later)]);
+      expect(first + second).toBe(28);
       const history = await http(own, 'GET', `/companies/${companyId}/data/history?query=dataType%3Dinvoices`, { auth: c.auth });
       expect(history.body.totalResults).toBe(2);
       await waitForSyncs(own, c, companyId);

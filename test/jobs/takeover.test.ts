@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATA_TYPES } from '../../src/connectors/data-types.js';
+import { versionKeyRange } from '../../src/data/record-key.js';
+import { SYNC_JOB } from '../../src/syncs/sync-queue.js';
+import { takeAwayRunningJobs } from '../helpers/job-rows.js';
+import { until } from '../helpers/processes.js';
+import { authorize, companyWithConnection } from '../helpers/sandbox.js';
+import { http, startTestServer, type TestServer } from '../helpers/test-server.js';
+
+/**
+ * A worker presumed dead while it is in fact alive (paused longer than the lease): its sync is taken over by a
+ * new run, the old run stops at its next heartbeat, and none of the old run's batches reach the version the
+ * new run writes.
+ */
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ jobs: { concurrency: 2, leaseMs: 600 } });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('a sync taken over while its first run is still going', () => {
+  it('completes once, with exactly the new run\'s records', async () => {
+    const client = await server.newClient();
+    const linked = await companyWithConnection(server, client);
+    const { companyId } = linked;
+    const settings = DATA_TYPES.map((dataType, syncOrder) => ({ dataType, fetchOnFirstLink: dataType === 'invoices', syncSchedule: 24, syncOrder }));
+    expect((await http(server, 'POST', `/companies/${companyId}/syncSettings`, { auth: client.auth, body: { companyId, settings } })).status).toBe(204);
+    await authorize(server, client, linked, { invoices: '60000' });
+    const running = await until('the sync to be fetching', async () => {
+      const res = await http(server, 'GET', `/companies/${companyId}/data/history?query=status%3DFetching`, { auth: client.auth });
+      return res.body.results.find((op: { progress: number }) => op.progress > 1) as { id: string } | undefined;
+    });
+    const firstRunner = (await server.store.db.selectFrom('pull_operations').select('runner').where('id', '=', running.id).executeTakeFirstOrThrow()).runner;
+
+    expect(await takeAwayRunningJobs(server.store, SYNC_JOB)).toBe(1);
+
+    const done = await until('the sync to complete', async () => {
+      const res = await http(server, 'GET', `/companies/${companyId}/data/history/${running.id}`, { auth: client.auth });
+      return res.body.status === 'Fetching' || res.body.status === 'Queued' ? undefined : res.body;
+    }, 120_000);
+    expect(done).toMatchObject({ status: 'Complete', progress: 100 });
+    const op = await server.store.db.selectFrom('pull_operations').select(['runner', 'seq']).where('id', '=', running.id).executeTakeFirstOrThrow();
+    expect(op.runner).not.toBe(firstRunner);
+
+    const page = await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth: client.auth });
+    expect(page.body.totalResults).toBeGreaterThanOrEqual(60_000);
+    const version = Number(op.seq);
+    const indexed = await server.store.db.selectFrom('record_index').select((eb) => eb.fn.countAll<number>().as('n')).where('version', '=', version).executeTakeFirstOrThrow();
+    const [first, end] = versionKeyRange(server.store.dialect, version);
+    const docs = await server.store.db.selectFrom('record_docs').select((eb) => eb.fn.countAll<number>().as('n')).where('key', '>=', first).where('key', '<', end).executeTakeFirstOrThrow();
+    expect(Number(indexed.n)).toBe(page.body.totalResults);
+    expect(Number(docs.n)).toBe(page.body.totalResults);
+    // Positions are 0…n-1 exactly once: nothing of the old run is mixed in.
+    const positions = await server.store.db.selectFrom('record_index').select((eb) => [eb.fn.min('position').as('min'), eb.fn.max('position').as('max')]).where('version', '=', version).executeTakeFirstOrThrow();
+    expect([Number(positions.min), Number(positions.max)]).toEqual([0, page.body.totalResults - 1]);
+  }, 180_000);
+});

@@ -85,7 +85,9 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     const dataSet = await store.dataSet(op.connection_id, op.data_type);
     const previousVersion = dataSet?.current_version === null || dataSet?.current_version === undefined ? null : Number(dataSet.current_version);
     const expected = previousVersion === null ? undefined : await countRecords(previousVersion);
-    op = await store.update(db, op, { status: 'Fetching', progress: resumed ? (JSON.parse(op.doc).progress ?? 1) : 1 }, runner);
+    // A run taking over keeps the progress already shown (it never goes back) until it passes it.
+    const shownProgress = resumed ? Number((JSON.parse(op.doc) as { progress?: number }).progress ?? 1) : 1;
+    op = await store.update(db, op, { status: 'Fetching', progress: shownProgress }, runner);
     const started = now().toISOString();
     let lastReport = Date.now();
     let modified: number;
@@ -102,7 +104,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         lastReport = Date.now();
         try {
           await context.heartbeat();
-          op = await store.update(db, op as PullOperationRow, { progress: estimateProgress(count, expected) }, runner);
+          op = await store.update(db, op as PullOperationRow, { progress: Math.max(shownProgress, estimateProgress(count, expected)) }, runner);
         } catch (err) {
           if (err instanceof JobHandedBack) handedBack = err;
           throw err;

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import { createClientsStore } from '../../src/clients/clients.store.js';
 import { DATA_TYPES } from '../../src/connectors/data-types.js';
-import { versionKeyRange } from '../../src/data/record-key.js';
 import { graphileSchema } from '../../src/jobs/graphile-job-engine.js';
 import { assertCliBuilt } from '../helpers/cli.js';
+import { expectWholeVersion } from '../helpers/versions.js';
 import { answering, exited, startService, until, type ServiceProcess } from '../helpers/processes.js';
 import { createTestStore, POSTGRES_URL, type TestStore } from '../helpers/test-store.js';
 import { basicAuth, http, type TestClient } from '../helpers/test-server.js';
@@ -204,12 +204,7 @@ describe.skipIf(!POSTGRES_URL)('2 API and 2 worker processes on one Postgres', (
     const after = await http(apis[1], 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth: client.auth });
     expect(after.body.totalResults).toBeGreaterThanOrEqual(100_000);
     // Nothing of the killed run is left: as many documents as indexed records, as many as the data set reports.
-    const version = Number((await store.store.db.selectFrom('pull_operations').select('seq').where('id', '=', running.id).executeTakeFirstOrThrow()).seq);
-    const indexed = await store.store.db.selectFrom('record_index').select((eb) => eb.fn.countAll<number>().as('n')).where('version', '=', version).executeTakeFirstOrThrow();
-    const [first, end] = versionKeyRange(store.store.dialect, version);
-    const docs = await store.store.db.selectFrom('record_docs').select((eb) => eb.fn.countAll<number>().as('n')).where('key', '>=', first).where('key', '<', end).executeTakeFirstOrThrow();
-    expect(Number(indexed.n)).toBe(after.body.totalResults);
-    expect(Number(docs.n)).toBe(after.body.totalResults);
+    await expectWholeVersion(store.store, running.id, after.body.totalResults);
     // The killed worker's pool was declared dead and its lock released.
     const pools = await store.store.db.selectFrom('job_workers').select('host').execute();
     expect(pools.map((p) => p.host)).not.toContain(rows[0].host);

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import { DATA_TYPES } from '../../src/connectors/data-types.js';
-import { versionKeyRange } from '../../src/data/record-key.js';
 import { createTestStore, type TestStore } from '../helpers/test-store.js';
 import { basicAuth, http } from '../helpers/test-server.js';
 import { assertCliBuilt } from '../helpers/cli.js';
+import { expectWholeVersion } from '../helpers/versions.js';
 import { answering, exited, startService, until, type ServiceProcess } from '../helpers/processes.js';
 
 /** `npm start`'s process (role all) on the test store, with a short lease so a dead run is noticed quickly. */
@@ -76,12 +76,7 @@ describe('a sync killed mid-way', () => {
     expect(status.body.invoices).toMatchObject({ currentStatus: 'Complete', latestSyncId: running.id, latestSuccessfulSyncId: running.id });
     // Nothing of the interrupted run is left beside the completed version: as many documents as indexed
     // records, as many as the data set reports.
-    const version = Number((await store.store.db.selectFrom('pull_operations').select('seq').where('id', '=', running.id).executeTakeFirstOrThrow()).seq);
-    const indexed = await store.store.db.selectFrom('record_index').select((eb) => eb.fn.countAll<number>().as('n')).where('version', '=', version).executeTakeFirstOrThrow();
-    const [first, end] = versionKeyRange(store.store.dialect, version);
-    const docs = await store.store.db.selectFrom('record_docs').select((eb) => eb.fn.countAll<number>().as('n')).where('key', '>=', first).where('key', '<', end).executeTakeFirstOrThrow();
-    expect(Number(indexed.n)).toBe(after.body.totalResults);
-    expect(Number(docs.n)).toBe(after.body.totalResults);
+    await expectWholeVersion(store.store, running.id, after.body.totalResults);
     expect(firstSync).not.toBe(running.id);
   }, 240_000);
 });

@@ -119,8 +119,14 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
       .select('pool_id')
       .where('last_seen', '<', sql<Date>`now() - make_interval(secs => ${leaseMs / 1000})`)
       .execute();
-    if (silent.length === 0) return;
-    const ids = silent.map((row) => row.pool_id);
+    // Pools that hold jobs but never registered: a worker that died in the moment between creating its pool
+    // and registering it. Two leases is long past that moment.
+    const { rows: unregistered } = await sql<{ pool_id: string }>`
+      SELECT DISTINCT j.locked_by AS pool_id FROM ${sql.id(schema, 'jobs')} j
+      WHERE j.locked_at < now() - make_interval(secs => ${(2 * leaseMs) / 1000})
+        AND NOT EXISTS (SELECT 1 FROM job_workers w WHERE w.pool_id = j.locked_by)`.execute(db);
+    const ids = [...silent, ...unregistered].map((row) => row.pool_id);
+    if (ids.length === 0) return;
     await utils!.forceUnlockWorkers(ids);
     await db.deleteFrom('job_workers').where('pool_id', 'in', ids).execute();
     options.log.warn({ pools: ids }, 'worker processes stopped answering: their jobs run again');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Store } from '../../src/storage/database.js';
 import { makeWorkerUtils } from 'graphile-worker';
@@ -39,15 +40,17 @@ export async function runJobNow(store: Store, id: string): Promise<void> {
 
 /**
  * Leaves the queued job as a process that took it and then died would: held by a worker that stopped saying
- * it is alive. Returns how many jobs it changed.
+ * it is alive, or (Postgres, `registered: false`) by a pool that died before it registered in `job_workers`.
+ * Returns how many jobs it changed.
  */
-export async function abandonJob(store: Store, id: string): Promise<number> {
+export async function abandonJob(store: Store, id: string, options: { registered?: boolean } = {}): Promise<number> {
   if (store.dialect.name === 'postgres') {
     const schema = await graphileSchema(store.db);
-    const dead = 'pool-dead-process';
-    await sql`INSERT INTO job_workers (pool_id, host, started, last_seen) VALUES (${dead}, 'gone', now() - interval '1 hour', now() - interval '1 hour')
-      ON CONFLICT (pool_id) DO NOTHING`.execute(store.db);
-    const result = await sql`UPDATE ${sql.id(schema, '_private_jobs')} SET locked_by = ${dead}, locked_at = now(), attempts = attempts + 1
+    const dead = `pool-dead-${randomUUID()}`;
+    if (options.registered !== false) {
+      await sql`INSERT INTO job_workers (pool_id, host, started, last_seen) VALUES (${dead}, 'gone', now() - interval '1 hour', now() - interval '1 hour')`.execute(store.db);
+    }
+    const result = await sql`UPDATE ${sql.id(schema, '_private_jobs')} SET locked_by = ${dead}, locked_at = now() - interval '1 hour', attempts = attempts + 1
       WHERE id = ${id}::bigint AND locked_at IS NULL`.execute(store.db);
     return Number(result.numAffectedRows ?? 0);
   }

@@ -243,7 +243,10 @@ describe('durability', () => {
     await stop(b.app);
   });
 
-  it('tries again a delivery whose process died in the middle of it', async () => {
+  it.each([
+    { registered: true, died: 'in the middle of it' },
+    { registered: false, died: 'before its worker had registered (Postgres)' },
+  ])('tries again a delivery whose process died $died', async ({ registered }) => {
     const r = await receiver();
     const a = await start({ enabled: false });
     const { key } = await createClientsService({ db: store.store.db }).create({ name: 'Crash', plan: 'standard' });
@@ -254,7 +257,7 @@ describe('durability', () => {
     // What a process that claimed the job and died leaves behind: a job held by a worker that stopped answering.
     const [delivery] = await deliveriesOf(store.store.db, consumer.id);
     const [job] = (await queuedJobs(store.store, 'webhook-delivery')).filter((j) => (j.payload as { deliveryId: string }).deliveryId === delivery.id);
-    expect(await abandonJob(store.store, job.id)).toBe(1);
+    expect(await abandonJob(store.store, job.id, { registered })).toBe(1);
 
     const b = await start({});
     const [delivered] = await r.waitFor(1);

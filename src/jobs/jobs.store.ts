@@ -92,4 +92,4 @@ export function createJobsStore(db: Kysely<Database>) {
   };
 }
 
-export type JobQueue = ReturnType<typeof createJobsStore>;
+export type JobsStore = ReturnType<typeof createJobsStore>;

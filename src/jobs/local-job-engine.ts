@@ -35,6 +35,8 @@ export function createLocalJobEngine(db: Kysely<Database>, options: LocalJobEngi
   let handingBack = false;
   const inFlight = new Set<Promise<void>>();
 
+  let lastPrune = 0;
+
   /** Each claim holds the job under its own name: a run whose lease was taken back cannot renew the next run's. */
   let claims = 0;
 
@@ -71,6 +73,11 @@ export function createLocalJobEngine(db: Kysely<Database>, options: LocalJobEngi
     timer = undefined;
     if (stopped) return;
     try {
+      // Finished jobs are kept a day (to look into), then deleted: checked at most once an hour.
+      if (Date.now() - lastPrune > 3_600_000) {
+        lastPrune = Date.now();
+        await jobs.prune(new Date(lastPrune - 86_400_000));
+      }
       const requeued = await jobs.requeueExpired();
       if (requeued > 0) options.log.warn({ requeued }, 'jobs of a stopped process queued again');
       while (!stopped && running < concurrency) {

@@ -105,6 +105,7 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
   /** Says this pool is alive, and unlocks the jobs of pools that stopped saying so. */
   async function keepWatch(): Promise<void> {
     if (!poolId) return;
+    await adoptLocalJobs(db, schema);
     const seen = await db.updateTable('job_workers').set({ last_seen: sql`now()` as never }).where('pool_id', '=', poolId).executeTakeFirst();
     if (Number(seen.numUpdatedRows) === 0) {
       // Another worker presumed this one dead (it was paused for longer than the lease): whatever it runs now
@@ -189,10 +190,18 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
   };
 }
 
-/** Jobs queued by an earlier version in the `jobs` table (before this engine) move to graphile-worker once. */
+/**
+ * Jobs in the `jobs` table, queued by a version before this engine (or by its API processes still running
+ * during a rolling upgrade), move to graphile-worker: the queued ones, and running ones whose process died.
+ * A job an old worker holds stays with it.
+ */
 async function adoptLocalJobs(db: Kysely<Database>, schema: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const rows = await trx.deleteFrom('jobs').where('status', 'in', ['queued', 'running']).returning(['kind', 'payload', 'run_after']).execute();
+    const rows = await trx
+      .deleteFrom('jobs')
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires', '<', new Date().toISOString())])]))
+      .returning(['kind', 'payload', 'run_after'])
+      .execute();
     for (const row of rows) {
       await sql`SELECT ${sql.id(schema)}.add_job(${row.kind}, ${row.payload}::json,
         run_at => ${row.run_after}::timestamptz, max_attempts => ${MAX_JOB_RUNS + 1})`.execute(trx);

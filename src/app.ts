@@ -132,6 +132,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await maintenance.refresh();
   server.addHook('onClose', async () => maintenance.stop());
 
+  const jobOptions = options.jobs ?? {};
+  const runsJobs = jobOptions.enabled !== false;
+  const jobs = await createJobEngine(store, { log: server.log, concurrency: jobOptions.concurrency, pollMs: jobOptions.pollMs, leaseMs: jobOptions.leaseMs, shutdownGraceMs: jobOptions.shutdownGraceMs });
+
   const clients = createClientsStore(db);
   const rateCounters = options.redisUrl ? redisRateCounters(options.redisUrl) : storeRateCounters(db);
   server.addHook('onClose', async () => rateCounters.close());
@@ -145,9 +149,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const urls = { publicUrl: () => publicUrl };
   await publishIntegrations(db);
 
-  const jobOptions = options.jobs ?? {};
-  const runsJobs = jobOptions.enabled !== false;
-  const jobs = await createJobEngine(store, { log: server.log, concurrency: jobOptions.concurrency, pollMs: jobOptions.pollMs, leaseMs: jobOptions.leaseMs, shutdownGraceMs: jobOptions.shutdownGraceMs });
   // One writing thread per job slot: each running sync writes on its own thread.
   const writers = createVersionWriters(store, { threads: runsJobs ? jobOptions.writerThreads ?? jobOptions.concurrency ?? 2 : 0 });
   const syncJob = createSyncJob({ store, writers, jobs, retainSupersededMs: jobOptions.retainSupersededMs, publicUrl: urls.publicUrl });

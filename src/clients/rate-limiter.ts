@@ -24,8 +24,6 @@ export function createRateLimiter(deps: {
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
-  const hit = (clientId: string, window: string, expiresAt: Date) => deps.counters.hit(clientId, window, expiresAt);
-
   return {
     /**
      * Counts one request against the client's limits. Returns the state to report in headers (the daily
@@ -38,7 +36,7 @@ export function createRateLimiter(deps: {
       if (client.burstLimit !== null) {
         const second = Math.floor(at.getTime() / 1000);
         const reset = new Date((second + 1) * 1000);
-        const used = await hit(client.id, `sec:${second}`, reset);
+        const used = await deps.counters.hit(client.id, `sec:${second}`, reset);
         reported = { limit: client.burstLimit, remaining: Math.max(0, client.burstLimit - used), reset };
         if (used > client.burstLimit) throw tooMany(reported, at);
       }
@@ -47,7 +45,7 @@ export function createRateLimiter(deps: {
         const day = at.toISOString().slice(0, 10);
         const reset = new Date(`${day}T00:00:00.000Z`);
         reset.setUTCDate(reset.getUTCDate() + 1);
-        const used = await hit(client.id, `day:${day}`, reset);
+        const used = await deps.counters.hit(client.id, `day:${day}`, reset);
         reported = { limit: quota, remaining: Math.max(0, quota - used), reset };
         // The counter is atomic, so exactly one request per window sees quota + 1.
         if (used === quota + 1) await deps.onQuotaReached?.({ clientId: client.id, dailyQuota: quota, reset });

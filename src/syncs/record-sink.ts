@@ -47,6 +47,12 @@ export function createRecordSink(store: Store, batchSize?: number, fence?: Write
     rows.push({ index, key, doc });
     return rows.length >= size;
   };
+  /** The buffered rows, handed over to be written; the buffer starts again empty. */
+  const take = () => {
+    const batch = rows;
+    rows = [];
+    return batch;
+  };
 
   const sqlite = store.sqlite;
   if (sqlite) {
@@ -64,8 +70,7 @@ export function createRecordSink(store: Store, batchSize?: number, fence?: Write
       add,
       async flush() {
         if (rows.length === 0) return;
-        const batch = rows;
-        rows = [];
+        const batch = take();
         // Inside Kysely's hold on the connection: it waits for any open transaction of the query builder to end,
         // so this batch is its own transaction and never joins (or is rolled back with) someone else's.
         await store.db.connection().execute(async () => {
@@ -80,8 +85,7 @@ export function createRecordSink(store: Store, batchSize?: number, fence?: Write
     add,
     async flush() {
       if (rows.length === 0) return;
-      const batch = rows;
-      rows = [];
+      const batch = take();
       await store.db.transaction().execute(async (trx) => {
         if (fence) {
           const held = await sql`SELECT 1 FROM pull_operations WHERE id = ${fence.pullOperationId} AND runner = ${fence.runner} FOR SHARE`.execute(trx);

@@ -1,5 +1,11 @@
 import { expect } from 'vitest';
-import { http, type TestClient, type TestServer } from './test-server.js';
+import { DATA_TYPES } from '../../src/connectors/data-types.js';
+import { http, type TestClient } from './test-server.js';
+
+/** Anything answering the API: an in-process test server or a service process. */
+type Server = { url: string };
+/** Whoever calls: only the Authorization header is needed. */
+type Caller = Pick<TestClient, 'auth'>;
 
 export interface LinkedCompany {
   companyId: string;
@@ -7,7 +13,7 @@ export interface LinkedCompany {
 }
 
 /** Creates a company with a connection to `platformKey`, unlinked (PendingAuth). */
-export async function companyWithConnection(server: TestServer, client: TestClient, platformKey = 'mqjo', companyId?: string): Promise<LinkedCompany> {
+export async function companyWithConnection(server: Server, client: Caller, platformKey = 'mqjo', companyId?: string): Promise<LinkedCompany> {
   const id = companyId ?? (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: `Sandbox ${platformKey}` } })).body.id;
   const connection = await http(server, 'POST', `/companies/${id}/connections`, { auth: client.auth, body: { platformKey } });
   expect(connection.status, connection.text).toBe(200);
@@ -15,21 +21,31 @@ export async function companyWithConnection(server: TestServer, client: TestClie
 }
 
 /** Links a connection through the API (no browser), picking the Sandbox data set. */
-export async function authorize(server: TestServer, client: TestClient, linked: LinkedCompany, body: Record<string, string> = { size: 'small' }) {
+export async function authorize(server: Server, client: Caller, linked: LinkedCompany, body: Record<string, string> = { size: 'small' }) {
   const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, { auth: client.auth, body });
   expect(res.status, res.text).toBe(200);
   return res.body;
 }
 
 /** A company linked to the Sandbox platform, its first-link syncs queued. */
-export async function linkedSandbox(server: TestServer, client: TestClient, platformKey = 'mqjo', body?: Record<string, string>): Promise<LinkedCompany> {
+export async function linkedSandbox(server: Server, client: Caller, platformKey = 'mqjo', body?: Record<string, string>): Promise<LinkedCompany> {
   const linked = await companyWithConnection(server, client, platformKey);
   await authorize(server, client, linked, body);
   return linked;
 }
 
+/**
+ * Saves company sync settings in which only `dataTypes` are fetched on first link, so that a test waits for the
+ * syncs it is about and no others.
+ */
+export async function fetchOnFirstLinkOnly(server: Server, client: Caller, companyId: string, dataTypes: readonly string[]): Promise<void> {
+  const settings = DATA_TYPES.map((dataType, syncOrder) => ({ dataType, fetchOnFirstLink: dataTypes.includes(dataType), syncSchedule: 24, syncOrder }));
+  const res = await http(server, 'POST', `/companies/${companyId}/syncSettings`, { auth: client.auth, body: { companyId, settings } });
+  expect(res.status, res.text).toBe(204);
+}
+
 /** Polls the company's data status until no sync is Queued or Fetching; returns the final status object. */
-export async function waitForSyncs(server: TestServer, client: TestClient, companyId: string, timeoutMs = 60_000): Promise<Record<string, { currentStatus: string }>> {
+export async function waitForSyncs(server: Server, client: Caller, companyId: string, timeoutMs = 60_000): Promise<Record<string, { currentStatus: string }>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await http(server, 'GET', `/companies/${companyId}/dataStatus`, { auth: client.auth });
@@ -42,7 +58,7 @@ export async function waitForSyncs(server: TestServer, client: TestClient, compa
 }
 
 /** Polls one pull operation until it has finished. */
-export async function waitForOperation(server: TestServer, client: TestClient, companyId: string, id: string, timeoutMs = 60_000) {
+export async function waitForOperation(server: Server, client: Caller, companyId: string, id: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await http(server, 'GET', `/companies/${companyId}/data/history/${id}`, { auth: client.auth });

@@ -37,8 +37,8 @@ describe.skipIf(!POSTGRES_URL)('jobs of the old jobs table on Postgres', () => {
     const api = await start(false);
     const { key } = await createClientsService({ db: store.store.db }).create({ name: 'Upgrade', plan: 'standard' });
     const client = { clientId: '', apiKey: key.apiKey, auth: basicAuth(key.apiKey) };
-    const linked = await companyWithConnection(api as never, client);
-    await authorize(api as never, client, linked);
+    const linked = await companyWithConnection(api, client);
+    await authorize(api, client, linked);
 
     // Move three of the syncs' jobs back to where the old version kept them.
     const jobs = (await queuedJobs(store.store, SYNC_JOB)).slice(0, 3);

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATA_TYPES } from '../../src/connectors/data-types.js';
 import { SYNC_JOB } from '../../src/syncs/sync-queue.js';
 import { takeAwayRunningJobs } from '../helpers/job-rows.js';
 import { expectWholeVersion } from '../helpers/versions.js';
 import { until } from '../helpers/processes.js';
-import { authorize, companyWithConnection } from '../helpers/sandbox.js';
+import { authorize, companyWithConnection, fetchOnFirstLinkOnly } from '../helpers/sandbox.js';
 import { http, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /**
@@ -26,8 +25,7 @@ describe('a sync taken over while its first run is still going', () => {
     const client = await server.newClient();
     const linked = await companyWithConnection(server, client);
     const { companyId } = linked;
-    const settings = DATA_TYPES.map((dataType, syncOrder) => ({ dataType, fetchOnFirstLink: dataType === 'invoices', syncSchedule: 24, syncOrder }));
-    expect((await http(server, 'POST', `/companies/${companyId}/syncSettings`, { auth: client.auth, body: { companyId, settings } })).status).toBe(204);
+    await fetchOnFirstLinkOnly(server, { auth: client.auth }, companyId, ['invoices']);
     await authorize(server, client, linked, { invoices: '60000' });
     const running = await until('the sync to be fetching', async () => {
       const res = await http(server, 'GET', `/companies/${companyId}/data/history?query=status%3DFetching`, { auth: client.auth });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService } from '../../src/clients/clients.service.js';
-import { DATA_TYPES } from '../../src/connectors/data-types.js';
+import { fetchOnFirstLinkOnly } from '../helpers/sandbox.js';
 import { assertCliBuilt } from '../helpers/cli.js';
 import { expectWholeVersion } from '../helpers/versions.js';
 import { answering, exited, startService, until, type ServiceProcess } from '../helpers/processes.js';
@@ -35,8 +35,7 @@ describe('SIGTERM during a sync', () => {
     const auth = basicAuth(key.apiKey);
     let server = await start();
     const companyId = (await http(server, 'POST', '/companies', { auth, body: { name: 'Graceful' } })).body.id;
-    const settings = DATA_TYPES.map((dataType, syncOrder) => ({ dataType, fetchOnFirstLink: dataType === 'invoices', syncSchedule: 24, syncOrder }));
-    expect((await http(server, 'POST', `/companies/${companyId}/syncSettings`, { auth, body: { companyId, settings } })).status).toBe(204);
+    await fetchOnFirstLinkOnly(server, { auth }, companyId, ['invoices']);
     const connectionId = (await http(server, 'POST', `/companies/${companyId}/connections`, { auth, body: { platformKey: 'mqjo' } })).body.id;
     const base = `/companies/${companyId}/connections/${connectionId}`;
     expect((await http(server, 'PUT', `${base}/authorization`, { auth, body: { invoices: '100000' } })).status).toBe(200);

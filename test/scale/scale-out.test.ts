@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import { createClientsStore } from '../../src/clients/clients.store.js';
-import { DATA_TYPES } from '../../src/connectors/data-types.js';
 import { graphileSchema } from '../../src/jobs/graphile-job-engine.js';
+import { authorize, companyWithConnection, fetchOnFirstLinkOnly } from '../helpers/sandbox.js';
 import { assertCliBuilt } from '../helpers/cli.js';
 import { expectWholeVersion } from '../helpers/versions.js';
 import { answering, exited, startService, until, type ServiceProcess } from '../helpers/processes.js';
@@ -47,16 +47,13 @@ async function start(role: 'api' | 'worker', env: Record<string, string> = {}): 
   return service;
 }
 
-/** A company linked to the accounting Sandbox whose first sync (customers only) has completed. */
+/** A company linked to the accounting Sandbox; only customers and invoices sync on first link. */
 async function linkedCompany(api: ServiceProcess, client: TestClient, name: string, size: Record<string, string> = { size: 'small' }) {
-  const auth = client.auth;
-  const companyId = (await http(api, 'POST', '/companies', { auth, body: { name } })).body.id as string;
-  const settings = DATA_TYPES.map((dataType, syncOrder) => ({ dataType, fetchOnFirstLink: dataType === 'customers' || dataType === 'invoices', syncSchedule: 24, syncOrder }));
-  expect((await http(api, 'POST', `/companies/${companyId}/syncSettings`, { auth, body: { companyId, settings } })).status).toBe(204);
-  const connectionId = (await http(api, 'POST', `/companies/${companyId}/connections`, { auth, body: { platformKey: 'mqjo' } })).body.id as string;
-  const linked = await http(api, 'PUT', `/companies/${companyId}/connections/${connectionId}/authorization`, { auth, body: size });
-  expect(linked.status, linked.text).toBe(200);
-  return { companyId, connectionId };
+  const companyId = (await http(api, 'POST', '/companies', { auth: client.auth, body: { name } })).body.id as string;
+  await fetchOnFirstLinkOnly(api, client, companyId, ['customers', 'invoices']);
+  const linked = await companyWithConnection(api, client, 'mqjo', companyId);
+  await authorize(api, client, linked, size);
+  return linked;
 }
 
 async function syncsSettled(api: ServiceProcess, client: TestClient, companyId: string): Promise<Record<string, { currentStatus: string }> | undefined> {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATA_TYPES } from '../../src/connectors/data-types.js';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
-import { authorize, companyWithConnection, waitForSyncs } from '../helpers/sandbox.js';
+import { authorize, companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs } from '../helpers/sandbox.js';
 
 let server: TestServer;
 let client: TestClient;
@@ -17,8 +16,7 @@ describe('atomic visibility', () => {
     const linked = await companyWithConnection(server, client);
     const { companyId, connectionId } = linked;
     // Invoices only, so the second sync below is the only work running.
-    const settings = DATA_TYPES.map((dataType, syncOrder) => ({ dataType, fetchOnFirstLink: dataType === 'invoices', syncSchedule: 24, syncOrder }));
-    expect((await http(server, 'POST', `/companies/${companyId}/syncSettings`, { auth: client.auth, body: { companyId, settings } })).status).toBe(204);
+    await fetchOnFirstLinkOnly(server, { auth: client.auth }, companyId, ['invoices']);
     await authorize(server, client, linked, { size: 'small' });
     await waitForSyncs(server, client, companyId);
     const oldTotal = (await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth: client.auth })).body.totalResults;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService } from '../../src/clients/clients.service.js';
-import { DATA_TYPES } from '../../src/connectors/data-types.js';
+import { fetchOnFirstLinkOnly } from '../helpers/sandbox.js';
 import { createTestStore, type TestStore } from '../helpers/test-store.js';
 import { basicAuth, http } from '../helpers/test-server.js';
 import { assertCliBuilt } from '../helpers/cli.js';
@@ -37,8 +37,7 @@ describe('a sync killed mid-way', () => {
 
     const companyId = (await http(server, 'POST', '/companies', { auth, body: { name: 'Crash' } })).body.id;
     // Only invoices on first link, so the test waits for one sync only.
-    const settings = DATA_TYPES.map((dataType, syncOrder) => ({ dataType, fetchOnFirstLink: dataType === 'invoices', syncSchedule: 24, syncOrder }));
-    expect((await http(server, 'POST', `/companies/${companyId}/syncSettings`, { auth, body: { companyId, settings } })).status).toBe(204);
+    await fetchOnFirstLinkOnly(server, { auth }, companyId, ['invoices']);
     const connectionId = (await http(server, 'POST', `/companies/${companyId}/connections`, { auth, body: { platformKey: 'mqjo' } })).body.id;
     const base = `/companies/${companyId}/connections/${connectionId}`;
     expect((await http(server, 'PUT', `${base}/authorization`, { auth, body: { size: 'small' } })).status).toBe(200);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
-import { authorize, companyWithConnection, linkedSandbox, waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
+import { authorize, companyWithConnection, fetchOnFirstLinkOnly, linkedSandbox, waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
 import { queueDueSyncs } from '../../src/syncs/sync-scheduler.js';
-import { DATA_TYPES } from '../../src/connectors/data-types.js';
 import { createJobEngine } from '../../src/jobs/job-engine.js';
 
 let server: TestServer;
@@ -220,8 +219,7 @@ describe('racing requests to queue one data type', () => {
       const linked = await companyWithConnection(idle, c);
       const { companyId } = linked;
       // Only invoices on first link: bills have no operation and no data set row yet.
-      const settings = DATA_TYPES.map((dataType, syncOrder) => ({ dataType, fetchOnFirstLink: dataType === 'invoices', syncSchedule: 24, syncOrder }));
-      expect((await http(idle, 'POST', `/companies/${companyId}/syncSettings`, { auth: c.auth, body: { companyId, settings } })).status).toBe(204);
+      await fetchOnFirstLinkOnly(idle, c, companyId, ['invoices']);
       await authorize(idle, c, linked);
       const answers = await Promise.all(Array.from({ length: 12 }, () => http(idle, 'POST', `/companies/${companyId}/data/queue/bills`, { auth: c.auth })));
       expect(answers.filter((a) => a.status === 200)).toHaveLength(1);

@@ -5,15 +5,8 @@ import { extractFields, type RecordFieldPaths } from '../data/record-fields.js';
 import { recordKey } from '../data/record-key.js';
 import { createRecordSink, type IndexRow, type WriteFence } from './record-sink.js';
 
-/** The narrow row of a record of the previous version: enough to compare, and to carry it over deleted. */
-interface PreviousRecord {
-  record_id: string;
-  position: number;
-  content_hash: string;
-  modified_date: string;
-  is_deleted: number;
-  fields: (string | number | null)[];
-}
+/** The narrow row of a record of the previous version (its index row): enough to compare, and to carry it over deleted. */
+type PreviousRecord = Omit<IndexRow, 'version'>;
 
 export interface WriteVersionInput {
   store: Store;

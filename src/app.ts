@@ -5,6 +5,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { installNotFound } from './http/not-found.js';
 import { installValidators } from './http/validators.js';
 import { createRequestGuard } from './http/request-guard.js';
+import { installRawRefusals, wireErrorOptions } from './http/wire-errors.js';
 import { ErrorMessage } from './http/responses.js';
 import { createListContext } from './query/list-engine.js';
 import { createClientsStore } from './clients/clients.store.js';
@@ -114,15 +115,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { db, dialect } = store;
   let publicUrl = options.publicUrl ?? 'http://127.0.0.1';
 
+  const docsUrl = () => `${publicUrl}/docs/errors`;
   const server = Fastify({
     logger: { level: options.logLevel ?? 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] },
     genReqId: () => randomUUID(),
     bodyLimit: options.bodyLimit ?? 5 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    ...wireErrorOptions(docsUrl),
   });
+  installRawRefusals(server.server);
 
   installValidators(server);
-  const docsUrl = () => `${publicUrl}/docs/errors`;
   installErrorHandler(server, docsUrl);
   installNotFound(server);
   for (const schema of [ErrorMessage, Company, Connection, Profile, ApiKeyDetails, Integration]) server.addSchema(schema);

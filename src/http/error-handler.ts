@@ -28,6 +28,8 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: A
     validation: error.validation,
     docsUrl: docsUrl(),
   });
+  // Also set here: refusals made before the request hooks (router limits, bad URLs) never ran the hook that sets it.
+  reply.header('X-Correlation-Id', request.id);
   return reply.code(error.statusCode).headers(error.headers).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 

@@ -8,8 +8,7 @@ import { validationError } from './api-error.js';
  * route, before schema validation.
  */
 export async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
-  const found =
-    nulPath(request.params, []) ?? nulPath(request.query, []) ?? (request.body === undefined ? undefined : nulPath(request.body, []) ?? undefined);
+  const found = nulPath(request.params) ?? nulPath(request.query) ?? (request.body === undefined ? undefined : nulPath(request.body));
   if (found === undefined) return;
   const itemId = found.length > 0 ? found.join('.') : 'body';
   throw validationError('ValidationException: One or more validation errors occurred.', [
@@ -17,21 +16,26 @@ export async function refuseNulCharacters(request: FastifyRequest): Promise<void
   ]);
 }
 
-/** The path of the first string or key holding U+0000, or undefined. */
-function nulPath(value: unknown, path: string[]): string[] | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], [...path, String(i)]);
-      if (found) return found;
+/**
+ * The path of the first string or key holding U+0000, or undefined. Walks with an explicit stack, not recursion:
+ * the value is client input, and its depth is the client's choice.
+ */
+function nulPath(root: unknown): string[] | undefined {
+  // Each entry is checked when popped (its key, then its value), so the first offence in document order is named.
+  const stack: { value: unknown; path: string[]; key?: string }[] = [{ value: root, path: [] }];
+  while (stack.length > 0) {
+    const { value, path, key } = stack.pop()!;
+    if (key?.includes('\u0000')) return [...path.slice(0, -1), key.replace(/\u0000/g, '\\u0000')];
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+      continue;
     }
-    return undefined;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, key.replace(/\u0000/g, '\\u0000')];
-    const found = nulPath(item, [...path, key]);
-    if (found) return found;
+    if (value === null || typeof value !== 'object') continue;
+    const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [name, item] = entries[i];
+      stack.push({ value: item, path: [...path, name], key: name });
+    }
   }
   return undefined;
 }

@@ -5,7 +5,7 @@ export const MAX_PAGE_SIZE = 5000;
 
 /** Query parameters every paged list takes; the route schema validates them before a handler runs. */
 export const PagingQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number to return, from 1.' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1, description: 'Page number to return, from 1; decimal digits only. A page past the last one is empty.' })),
   pageSize: Type.Optional(
     Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Results per page, 1 to ${MAX_PAGE_SIZE}.` }),
   ),

@@ -1,7 +1,8 @@
-import { refuseNulCharacters } from './nul-guard.js';
-import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { refuseNulCharacters } from './nul-guard.js';
+import { assertJsonDepth } from './json-limits.js';
 
 /**
  * Route schema validation. Path and query parameters are text on the wire, so they are coerced to the
@@ -22,6 +23,7 @@ export function installValidators(app: FastifyInstance): void {
       // one schema can validate several routes.
       const { $id: _id, ...anonymous } = schema as FastifySchema & { $id?: string };
       validate = ajv.compile(anonymous);
+      if (httpPart !== 'body') validate = withDecimalIntegers(validate, anonymous as ParameterSchema);
       cache.set(key, validate);
     }
     return validate;
@@ -36,9 +38,68 @@ export function installValidators(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
+    try {
+      assertJsonDepth(body as string);
+    } catch (err) {
+      return done(err as Error, undefined);
+    }
     return parseJson(request, body as string, done);
   });
   // Responses are either stored JSON text sent as-is or small objects built to their schema:
   // response schemas document the API; they are not a second serializer.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+}
+
+type ParameterSchema = { properties?: Record<string, { type?: unknown }> };
+
+const INT32_MAX = 2_147_483_647;
+const INT32_MIN = -2_147_483_648;
+/** An optional minus and decimal digits, no leading zero: what `Number()` would read differently is refused. */
+const DECIMAL_INTEGER = /^-?(0|[1-9][0-9]{0,9})$/;
+
+/**
+ * Integer path and query parameters are int32 in Codat's API. Ajv's coercion goes through `Number()`, which reads
+ * `0x10`, `1e3`, `+1`, ` 1`, `01` and `Infinity` as numbers; here only decimal digits within int32 are numbers.
+ * Offending parameters are reported the way Ajv reports them (so one renderer words every item), together with
+ * whatever else the schema finds wrong.
+ */
+function withDecimalIntegers(validate: ValidateFunction, schema: ParameterSchema): ValidateFunction {
+  const integers = Object.entries(schema.properties ?? {})
+    .filter(([, property]) => property.type === 'integer')
+    .map(([name]) => name);
+  if (integers.length === 0) return validate;
+  const checked = ((data: Record<string, unknown> | null) => {
+    const errors: ErrorObject[] = [];
+    for (const name of integers) {
+      const raw = data?.[name];
+      // Repeated parameters arrive as arrays: Ajv refuses those itself.
+      if (typeof raw !== 'string') continue;
+      const error = decimalIntegerError(name, raw);
+      if (error) errors.push(error);
+    }
+    if (errors.length === 0) {
+      const valid = validate(data);
+      checked.errors = validate.errors;
+      return valid;
+    }
+    // The rest of the parameters are still checked, without the refused ones (and without calling them missing).
+    const refused = new Set(errors.map((e) => e.instancePath.slice(1)));
+    const rest = Object.fromEntries(Object.entries(data ?? {}).filter(([name]) => !refused.has(name)));
+    validate(rest);
+    const others = (validate.errors ?? []).filter((e) => !(e.keyword === 'required' && refused.has(String(e.params.missingProperty))));
+    checked.errors = [...errors, ...others];
+    return false;
+  }) as ValidateFunction;
+  return checked;
+}
+
+function decimalIntegerError(name: string, raw: string): ErrorObject | undefined {
+  const instancePath = `/${name}`;
+  if (!DECIMAL_INTEGER.test(raw)) {
+    return { instancePath, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' };
+  }
+  const value = Number(raw);
+  if (value > INT32_MAX) return { instancePath, schemaPath: `#/properties/${name}/maximum`, keyword: 'maximum', params: { comparison: '<=', limit: INT32_MAX }, message: `must be <= ${INT32_MAX}` };
+  if (value < INT32_MIN) return { instancePath, schemaPath: `#/properties/${name}/minimum`, keyword: 'minimum', params: { comparison: '>=', limit: INT32_MIN }, message: `must be >= ${INT32_MIN}` };
+  return undefined;
 }

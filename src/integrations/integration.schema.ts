@@ -20,7 +20,8 @@ export const Integration = Type.Object(
     dataProvidedBy: Type.String(),
     datatypeFeatures: Type.Array(
       Type.Object({
-        dataType: Type.Union(DATA_TYPES.map((d) => Type.Literal(d))),
+        datatype: Type.Union(DATA_TYPES.map((d) => Type.Literal(d)), { description: 'The data type, as Codat\'s `required` list and example spell it.' }),
+        dataType: Type.Union(DATA_TYPES.map((d) => Type.Literal(d)), { description: 'The same data type, as Codat\'s properties and SDKs spell it.' }),
         supportedFeatures: Type.Array(
           Type.Object({
             featureType: Type.Union(FEATURE_TYPES.map((f) => Type.Literal(f))),

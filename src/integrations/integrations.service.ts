@@ -20,7 +20,10 @@ export function integrationDoc(platform: PlatformInfo): string {
     isOfflineConnector: false,
     isBeta: false,
     dataProvidedBy: 'Ledgerport',
+    // Both spellings: Codat's schema requires `datatype` (and its example shows it) while its properties and the
+    // official SDKs read `dataType` (docs/decisions.md).
     datatypeFeatures: platform.dataTypes.map((dataType) => ({
+      datatype: dataType,
       dataType,
       supportedFeatures: [{ featureType: 'Get', featureState: 'Release' }],
     })),

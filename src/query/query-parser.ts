@@ -11,14 +11,21 @@ export type QueryNode =
   | { kind: 'compare'; property: string; op: ComparisonOperator; value: string };
 
 export const MAX_QUERY_LENGTH = 2048;
-const MAX_DEPTH = 32;
+/** How deep `{ }` groups may nest; the parser and compiler recurse once per level. */
+export const MAX_QUERY_DEPTH = 32;
 // Longest first, so `>=` is not read as `>` followed by a value starting with `=`.
 const OPERATORS: ComparisonOperator[] = ['!=', '>=', '<=', '=', '~', '>', '<'];
 const PROPERTY = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
+const MESSAGES = {
+  malformed: 'Malformed query.',
+  'too-long': `Query must be under ${MAX_QUERY_LENGTH} characters.`,
+  'too-deep': `Query groups ({ }) must not nest deeper than ${MAX_QUERY_DEPTH} levels.`,
+} as const;
+
 export class QuerySyntaxError extends Error {
-  constructor(readonly reason: 'malformed' | 'too-long') {
-    super(reason === 'too-long' ? `Query must be under ${MAX_QUERY_LENGTH} characters.` : 'Malformed query.');
+  constructor(readonly reason: keyof typeof MESSAGES) {
+    super(MESSAGES[reason]);
   }
 }
 
@@ -66,7 +73,7 @@ class Parser {
 
   private parsePrimary(depth: number): QueryNode {
     if (this.take('{')) {
-      if (depth >= MAX_DEPTH) throw new QuerySyntaxError('malformed');
+      if (depth >= MAX_QUERY_DEPTH) throw new QuerySyntaxError('too-deep');
       const inner = this.parseOr(depth + 1);
       if (!this.take('}')) throw new QuerySyntaxError('malformed');
       return inner;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { linkedSandbox, waitForSyncs, type LinkedCompany } from '../helpers/sandbox.js';
-import { oasErrors, oasValidator, type OasFile } from '../helpers/oas.js';
+import { codatOasOrSkip, oasErrors, oasValidator, type OasFile } from '../helpers/oas.js';
 
 /**
  * Banking and commerce responses, as served over HTTP (pages, single records, company info), validate against
@@ -29,7 +29,10 @@ let server: TestServer;
 let client: TestClient;
 const linked: Record<string, LinkedCompany> = {};
 
+const oasHere = codatOasOrSkip();
+
 beforeAll(async () => {
+  if (!oasHere) return;
   server = await startTestServer();
   client = await server.newClient();
   for (const key of ['bsbx', 'aiwb']) {
@@ -37,9 +40,9 @@ beforeAll(async () => {
     await waitForSyncs(server, client, linked[key].companyId);
   }
 }, 120_000);
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
-describe('banking and commerce responses match Codat\'s OpenAPI schemas', () => {
+describe.skipIf(!oasHere)('banking and commerce responses match Codat\'s OpenAPI schemas', () => {
   it.each(PAGES)('%s %s', async (file, segment, pageSchema, recordSchema) => {
     const { companyId, connectionId } = linked[file === 'Codat-Banking.json' ? 'bsbx' : 'aiwb'];
     const base = `/companies/${companyId}/connections/${connectionId}/data/${segment}`;

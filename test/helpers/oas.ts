@@ -1,11 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
 /**
- * Validators for Codat's published OpenAPI documents (`/work/shared/reference/codat-oas`), so tests can check
- * that served records and pages have Codat's wire shape.
+ * Validators for Codat's published OpenAPI documents, so tests can check that served records and pages have
+ * Codat's wire shape. Codat publishes those files without a licence, so they are not in this repository: they are
+ * read from `../shared/reference/codat-oas` beside the checkout, or from `CODAT_OAS_DIR`. Where they are absent,
+ * the tests that need them skip and print why (`codatOas.skipReason`).
  *
  * The documents are OpenAPI 3.0: `nullable: true` is rewritten into JSON Schema (`type: [T, 'null']`, or an
  * `anyOf` with null beside a `$ref`), formats Ajv does not know (`decimal`, `ISO4217`, ...) are accepted as
@@ -15,7 +19,29 @@ import addFormats from 'ajv-formats';
 
 export type OasFile = 'Codat-Banking.json' | 'Codat-Commerce.json' | 'Codat-Platform.json';
 
-const OAS_DIR = process.env.CODAT_OAS_DIR ?? '/work/shared/reference/codat-oas';
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const OAS_DIR = resolve(REPO_ROOT, process.env.CODAT_OAS_DIR || '../shared/reference/codat-oas');
+const OAS_FILES: OasFile[] = ['Codat-Platform.json', 'Codat-Banking.json', 'Codat-Commerce.json'];
+const missing = OAS_FILES.filter((file) => !existsSync(resolve(OAS_DIR, file)));
+
+/** Whether Codat's OpenAPI files can be read here, and if not, the reason a test prints when it skips. */
+export const codatOas = {
+  available: missing.length === 0,
+  skipReason:
+    missing.length === 0
+      ? ''
+      : `Codat's OpenAPI files are not at ${OAS_DIR} (missing ${missing.join(', ')}); set CODAT_OAS_DIR to the folder holding them. Skipping the checks against Codat's schemas.`,
+};
+
+let reasonPrinted = false;
+/** True when Codat's files are here; otherwise prints the skip reason (once per test file) and returns false. */
+export function codatOasOrSkip(): boolean {
+  if (!codatOas.available && !reasonPrinted) {
+    reasonPrinted = true;
+    console.warn(`[skipped] ${codatOas.skipReason}`);
+  }
+  return codatOas.available;
+}
 
 type Ajv = InstanceType<typeof Ajv2020.default>;
 
@@ -63,7 +89,7 @@ const instances = new Map<OasFile, Ajv>();
 function ajvFor(file: OasFile): Ajv {
   let ajv = instances.get(file);
   if (ajv) return ajv;
-  const document = JSON.parse(readFileSync(`${OAS_DIR}/${file}`, 'utf8')) as { components: Json; paths?: Json };
+  const document = JSON.parse(readFileSync(resolve(OAS_DIR, file), 'utf8')) as { components: Json; paths?: Json };
   ajv = new Ajv2020.default({ strict: false, allErrors: true, validateFormats: true });
   addFormats.default(ajv);
   const formats = new Set<string>();

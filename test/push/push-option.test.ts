@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { DataType } from '../../src/connectors/data-types.js';
 import { accountingWrites } from '../../src/connectors/sandbox/accounting/writes.js';
 import { PushOption, pushOption } from '../../src/push/push-option.js';
-import { oasErrors, oasValidator, type OasFile } from '../helpers/oas.js';
+import { codatOasOrSkip, oasErrors, oasValidator, type OasFile } from '../helpers/oas.js';
 
 const validateOwn = addFormats.default(new Ajv.default({ allErrors: true, strict: false })).compile(PushOption);
-const validateCodat = oasValidator('Codat-Platform.json' as OasFile, 'PushOption');
+const validateCodat = codatOasOrSkip() ? oasValidator('Codat-Platform.json' as OasFile, 'PushOption') : undefined;
 
 interface Entry {
   type: string;
@@ -31,7 +31,7 @@ describe('pushOption', () => {
   it.each([...accountingWrites.keys()])('%s: matches our PushOption schema and Codat\'s', (type) => {
     const doc = option(type);
     expect(validateOwn(doc), JSON.stringify(validateOwn.errors?.slice(0, 3))).toBe(true);
-    expect(validateCodat(doc), oasErrors(validateCodat)).toBe(true);
+    if (validateCodat) expect(validateCodat(doc), oasErrors(validateCodat)).toBe(true);
     expect(doc).toMatchObject({ type: 'Object', displayName: type, required: true });
     expect(doc.description).toMatch(/^The fields of an? [a-z ]+ that the platform accepts when you create( or update)? one\.$/);
   });
@@ -52,8 +52,9 @@ describe('pushOption', () => {
   it('schemas that would catch a malformed option (property entries need a description)', () => {
     const bad = { type: 'Object', displayName: 'x', required: true, properties: { a: { type: 'String', displayName: 'A', required: false } } };
     expect(validateOwn(bad)).toBe(false);
-    expect(validateCodat(bad)).toBe(false);
     expect(validateOwn({ ...bad, properties: null })).toBe(true);
+    if (!validateCodat) return;
+    expect(validateCodat(bad)).toBe(false);
     expect(validateCodat({ ...bad, properties: null })).toBe(true);
     expect(validateCodat({ ...bad, properties: null, type: 'Text' })).toBe(false);
   });

@@ -265,9 +265,12 @@ describe('GET /companies?query=', () => {
       ['name) OR (1=1', 'SQL in the property'],
       ["tags.region'='uk", 'quote in the property'],
       ['tags.a-b=1', 'hyphen in the property'],
-      [`${'{'.repeat(40)}name=x${'}'.repeat(40)}`, 'nesting deeper than 32'],
     ])('%j is 400 Malformed query (%s)', async (query) => {
       await expectQueryError({ query }, MALFORMED);
+    });
+
+    it('groups nested deeper than 32 are 400 naming the limit', async () => {
+      await expectQueryError({ query: `${'{'.repeat(40)}name=x${'}'.repeat(40)}` }, 'Error parsing query - Query groups ({ }) must not nest deeper than 32 levels.');
     });
   });
 

@@ -121,11 +121,12 @@ describe('parseQuery', () => {
     expect(err.message).toBe('Malformed query.');
   });
 
-  it('allows 32 nested groups and rejects deeper nesting as malformed rather than overflowing the stack', () => {
+  it('allows 32 nested groups and rejects deeper nesting as too deep rather than overflowing the stack', () => {
     const nest = (n: number) => `${'{'.repeat(n)}a=1${'}'.repeat(n)}`;
     expect(parseQuery(nest(32))).toEqual(cmp('a', '=', '1'));
-    expect(syntaxError(nest(33)).reason).toBe('malformed');
-    expect(syntaxError(nest(1000)).reason).toBe('malformed');
+    expect(syntaxError(nest(33)).reason).toBe('too-deep');
+    expect(syntaxError(nest(1000)).reason).toBe('too-deep');
+    expect(syntaxError(nest(1000)).message).toBe('Query groups ({ }) must not nest deeper than 32 levels.');
   });
 
   it('accepts up to 2047 characters and rejects 2048 or more', () => {

@@ -207,6 +207,10 @@ describe('integrations via @codat/platform', () => {
     expect(integration.integrationId).toMatch(GUID);
     expect(integration.datatypeFeatures!.length).toBeGreaterThan(0);
     for (const feature of integration.datatypeFeatures!) expect(feature.supportedFeatures.length).toBeGreaterThan(0);
+    // The SDK reads `dataType`; Codat's schema requires `datatype`: both are served, equal.
+    expect(integration.datatypeFeatures!.map((f) => f.dataType)).toContain('invoices');
+    const raw = await fetch(`${server.url}/integrations/mqjo`, { headers: { authorization: client.auth } }).then((r) => r.json());
+    for (const feature of raw.datatypeFeatures) expect(feature.datatype).toBe(feature.dataType);
   });
 });
 

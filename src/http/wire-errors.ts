@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { ApiError } from './api-error.js';
+import { renderErrorBody } from './error-body.js';
+import { sendError, type DocsUrl } from './error-handler.js';
+
+/**
+ * Refusals made before a request reaches a route: malformed HTTP, oversized headers, slow clients, router limits,
+ * `CONNECT` and unknown `Expect` values. Node and Fastify answer these with bodies of their own (or none); here each
+ * carries the same error body and `X-Correlation-Id` as every other answer of the API.
+ */
+
+/** How long a client may take, documented in docs/decisions.md ("Slow and malformed clients"). */
+export const HTTP_TIMEOUTS = {
+  /** The request line and headers must arrive within this. */
+  headersMs: 10_000,
+  /** The whole request, body included, must arrive within this. */
+  requestMs: 30_000,
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveMs: 5_000,
+  /** A connection with no traffic either way (e.g. a client that stops reading a response) is closed after this. */
+  idleSocketMs: 60_000,
+  /** How often Node checks the two request timeouts above (its default is 30 s, which would let them overrun). */
+  checkEveryMs: 1_000,
+} as const;
+
+/** The Fastify options that route these refusals into the error body. */
+export function wireErrorOptions(docsUrl: DocsUrl): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler' | 'requestTimeout' | 'keepAliveTimeout' | 'connectionTimeout'> & { http: object } {
+  return {
+    requestTimeout: HTTP_TIMEOUTS.requestMs,
+    keepAliveTimeout: HTTP_TIMEOUTS.keepAliveMs,
+    connectionTimeout: HTTP_TIMEOUTS.idleSocketMs,
+    http: { headersTimeout: HTTP_TIMEOUTS.headersMs, connectionsCheckingInterval: HTTP_TIMEOUTS.checkEveryMs },
+    frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+      sendError(reply, request, routerRefusal(error), docsUrl);
+    },
+    clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => answerOnSocket(socket, clientRefusal(error)),
+  };
+}
+
+/** `CONNECT` and unknown `Expect` headers never reach Fastify: Node would drop or answer them bare. */
+export function installRawRefusals(server: Server): void {
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    answerOnSocket(socket, new ApiError(405, 'MethodNotAllowedException: CONNECT is not supported; this is an HTTP API, not a proxy.'));
+  });
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const error = new ApiError(417, `ExpectationFailedException: Only "Expect: 100-continue" is supported.`);
+    const { body, headers } = rendered(error);
+    response.writeHead(error.statusCode, { ...headers, Connection: 'close' }).end(body);
+    request.resume();
+  });
+}
+
+function routerRefusal(error: Error & { code?: string }): ApiError {
+  switch (error.code) {
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError(414, 'UriTooLongException: A path segment of the request is longer than this server accepts (100 characters).');
+    case 'FST_ERR_BAD_URL':
+      return new ApiError(400, 'BadRequestException: The request path is not a valid URL (a malformed percent-encoding).', {
+        validation: [{ itemId: 'path', message: 'The path must be valid percent-encoded UTF-8', validatorName: 'UrlParser' }],
+      });
+    default:
+      return new ApiError(400, 'BadRequestException: The request could not be routed.');
+  }
+}
+
+function clientRefusal(error: Error & { code?: string }): ApiError {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError(408, `RequestTimeoutException: The request did not arrive within ${HTTP_TIMEOUTS.requestMs / 1000} s.`);
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError(431, 'RequestHeaderFieldsTooLargeException: The request headers are larger than this server accepts (16 KB in all).');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new ApiError(413, 'PayloadTooLargeException: The request body\'s chunk extensions are larger than this server accepts.');
+    default:
+      return new ApiError(400, 'BadRequestException: The request is not well-formed HTTP/1.1 and could not be read.');
+  }
+}
+
+function rendered(error: ApiError): { body: string; headers: Record<string, string> } {
+  const correlationId = randomUUID();
+  const body = JSON.stringify(renderErrorBody({ statusCode: error.statusCode, service: error.service, error: error.message, correlationId, validation: error.validation, docsUrl: '' }));
+  return {
+    body,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'X-Correlation-Id': correlationId },
+  };
+}
+
+/**
+ * Writes a whole response straight to the socket and closes it: the parser has given up on this connection, so
+ * nothing else can be read from it. As Node does, nothing is written once a response on it has begun, since
+ * that would corrupt what the peer is reading; the connection is then only closed.
+ */
+function answerOnSocket(socket: Duplex, error: ApiError): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.destroyed && socket.writable && !inFlight?.headersSent) {
+    const { body, headers } = rendered(error);
+    const head = Object.entries({ ...headers, Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.end(`HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}\r\n${head}\r\n${body}`);
+    // A client that never reads is not waited for.
+    setTimeout(() => socket.destroy(), 1_000).unref();
+    return;
+  }
+  socket.destroy();
+}

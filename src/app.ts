@@ -6,6 +6,7 @@ import { installNotFound } from './http/not-found.js';
 import { installValidators } from './http/validators.js';
 import { createRequestGuard } from './http/request-guard.js';
 import { installRawRefusals, wireErrorOptions } from './http/wire-errors.js';
+import { lingerIfBodyUnread } from './http/lingering-close.js';
 import { ErrorMessage } from './http/responses.js';
 import { createListContext } from './query/list-engine.js';
 import { createClientsStore } from './clients/clients.store.js';
@@ -146,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   server.addHook('onRequest', async (request, reply) => {
     reply.header('X-Correlation-Id', request.id);
   });
+  server.addHook('onSend', async (request) => lingerIfBodyUnread(request));
   server.addHook('onRequest', createRequestGuard({ apiKeys: apiKeysStore, rateLimiter: createRateLimiter({ counters: rateCounters, clients, onQuotaReached: (event) => recordRateLimitReached(db, jobs, event).then(() => jobs.wake()) }), maintenance }));
 
   const lists = createListContext(db, dialect);

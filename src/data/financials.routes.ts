@@ -10,7 +10,8 @@ import { buildPeriods } from './financial-statements.js';
 const STATEMENTS = [
   { segment: 'balanceSheet', dataType: 'balanceSheet', kind: 'position', basis: false },
   { segment: 'profitAndLoss', dataType: 'profitAndLoss', kind: 'flow', basis: true },
-  { segment: 'cashFlowStatement', dataType: 'cashFlowStatement', kind: 'flow', basis: true },
+  // Codat requires `reportInput` on the cash flow statement; the Sandbox's is built by the direct method (docs/sandbox.md).
+  { segment: 'cashFlowStatement', dataType: 'cashFlowStatement', kind: 'flow', basis: true, reportInput: 'Direct' },
 ] as const;
 
 const PeriodQuery = Type.Object({
@@ -51,6 +52,7 @@ export function registerFinancialsRoutes(app: FastifyInstance, deps: { dataSets:
       const currency = (await baseCurrency(client, companyId)) ?? months[0]?.currency;
       return {
         ...(statement.basis ? { reportBasis: 'Accrual' } : {}),
+        ...('reportInput' in statement ? { reportInput: statement.reportInput } : {}),
         ...(currency ? { currency } : {}),
         ...(latest ? { mostRecentAvailableMonth: latest } : {}),
         ...(earliest ? { earliestAvailableMonth: earliest } : {}),

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, API_SERVICE, type ValidationItem } from './api-error.js';
 import { renderErrorBody } from './error-body.js';
+import { lingerIfBodyUnread } from './lingering-close.js';
 import { validationItems } from './validation-messages.js';
 
 /** Where validation messages point; set once the server knows its public address. */
@@ -30,6 +31,7 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: A
   });
   // Also set here: refusals made before the request hooks (router limits, bad URLs) never ran the hook that sets it.
   reply.header('X-Correlation-Id', request.id);
+  lingerIfBodyUnread(request);
   return reply.code(error.statusCode).headers(error.headers).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { parse as parseYaml } from 'yaml';
 
 /**
  * Validators for Codat's published OpenAPI documents, so tests can check that served records and pages have
@@ -14,14 +15,18 @@ import addFormats from 'ajv-formats';
  * The documents are OpenAPI 3.0: `nullable: true` is rewritten into JSON Schema (`type: [T, 'null']`, or an
  * `anyOf` with null beside a `$ref`), formats Ajv does not know (`decimal`, `ISO4217`, ...) are accepted as
  * annotations, and `#/components/schemas/...` references (including ones into `definitions` and `allOf/1`)
- * resolve against the document itself.
+ * resolve against the document itself. `Codat-Lending.yaml` is YAML and read with the `yaml` package.
+ *
+ * `oasValidator` checks against a named component schema; `oasResponseValidator` against what an operation declares
+ * for a response status (following `$ref`s to `components/responses`), for contract tests over whole operations.
  */
 
-export type OasFile = 'Codat-Banking.json' | 'Codat-Commerce.json' | 'Codat-Platform.json';
+export type OasFile = 'Codat-Banking.json' | 'Codat-Commerce.json' | 'Codat-Platform.json' | 'Codat-Lending.yaml';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const OAS_DIR = resolve(REPO_ROOT, process.env.CODAT_OAS_DIR || '../shared/reference/codat-oas');
-const OAS_FILES: OasFile[] = ['Codat-Platform.json', 'Codat-Banking.json', 'Codat-Commerce.json'];
+/** Every file the tests read; Lending is YAML (parsed with `yaml`), the rest JSON. */
+export const OAS_FILES: readonly OasFile[] = ['Codat-Platform.json', 'Codat-Banking.json', 'Codat-Commerce.json', 'Codat-Lending.yaml'];
 const missing = OAS_FILES.filter((file) => !existsSync(resolve(OAS_DIR, file)));
 
 /** Whether Codat's OpenAPI files can be read here, and if not, the reason a test prints when it skips. */
@@ -45,7 +50,7 @@ export function codatOasOrSkip(): boolean {
 
 type Ajv = InstanceType<typeof Ajv2020.default>;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** OpenAPI 3.0 `nullable` → JSON Schema 2020 null types; everything else is copied. */
 function toJsonSchema(node: Json): Json {
@@ -84,16 +89,48 @@ function collectFormats(node: Json, into: Set<string>): void {
 
 const idOf = (file: OasFile) => `https://oas.ledgerport.test/${file}`;
 
+/** A parsed OpenAPI document, as Codat publishes it (before the `nullable` rewrite). */
+export interface OasDocument {
+  paths: { [path: string]: { [key: string]: Json } };
+  components: { [key: string]: Json };
+  [key: string]: Json | undefined;
+}
+
+const documents = new Map<OasFile, OasDocument>();
+
+/**
+ * The document of an OAS file, parsed once per test file and shared: corrections (`correctOasDocument`) edit this
+ * very object, so they must run before the first validator of the file is compiled.
+ */
+export function oasDocument(file: OasFile): OasDocument {
+  let document = documents.get(file);
+  if (document) return document;
+  const text = readFileSync(resolve(OAS_DIR, file), 'utf8');
+  document = (file.endsWith('.yaml') ? parseYaml(text) : JSON.parse(text)) as OasDocument;
+  documents.set(file, document);
+  return document;
+}
+
+/**
+ * Applies a correction to a loaded document (a defect in Codat's own file). Refused once the file's validators
+ * are compiled, since a correction made after that would silently not apply to them.
+ */
+export function correctOasDocument(file: OasFile, correct: (document: OasDocument) => void): void {
+  if (instances.has(file)) throw new Error(`${file} is already compiled: apply corrections before the first validator`);
+  correct(oasDocument(file));
+}
+
 const instances = new Map<OasFile, Ajv>();
 
 function ajvFor(file: OasFile): Ajv {
   let ajv = instances.get(file);
   if (ajv) return ajv;
-  const document = JSON.parse(readFileSync(resolve(OAS_DIR, file), 'utf8')) as { components: Json; paths?: Json };
+  const document = oasDocument(file);
   ajv = new Ajv2020.default({ strict: false, allErrors: true, validateFormats: true });
   addFormats.default(ajv);
   const formats = new Set<string>();
   collectFormats(document.components, formats);
+  collectFormats(document.paths, formats);
   // OpenAPI-only or Codat-specific formats (`decimal`, `ISO4217`, `ISO3166 Alpha-3`, ...) are annotations.
   for (const format of formats) if (!ajv.formats[format]) ajv.addFormat(format, true);
   // `paths` too: the Platform document's schemas refer into it (e.g. companyId's schema lives in a request body).
@@ -124,4 +161,74 @@ export function oasErrors(validate: ValidateFunction): string {
     .slice(0, 5)
     .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)
     .join('; ');
+}
+
+/** A JSON pointer (RFC 6901) as a URI fragment: `~` and `/` escaped in each segment, then percent-encoded. */
+function fragmentOf(segments: readonly string[]): string {
+  return segments.map((segment) => `/${encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'))}`).join('');
+}
+
+/** The node at a `#/a/b` reference of a document, with the reference's segments. */
+function nodeAt(document: OasDocument, ref: string): { node: Json | undefined; segments: string[] } {
+  if (!ref.startsWith('#/')) throw new Error(`only local references are supported, got ${ref}`);
+  const segments = ref.slice(2).split('/').map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node: Json | undefined = document as unknown as Json;
+  for (const segment of segments) node = node && typeof node === 'object' && !Array.isArray(node) ? node[segment] : undefined;
+  return { node, segments };
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
+
+/** Every operation of an OAS file: its method (upper case) and path template as the file spells it. */
+export function oasOperations(file: OasFile): { method: string; path: string }[] {
+  const operations: { method: string; path: string }[] = [];
+  for (const [path, item] of Object.entries(oasDocument(file).paths)) {
+    for (const method of HTTP_METHODS) if (item[method]) operations.push({ method: method.toUpperCase(), path });
+  }
+  return operations;
+}
+
+/**
+ * What an operation's document says about one response status:
+ * - `schema`: the JSON body's schema, as a compiled validator (`pointer` says where it is in the file);
+ * - `no-json`: the status is declared without a JSON body (a 204, a PDF, ...), so only the status can be checked;
+ * - `undeclared`: the operation declares neither that status nor `default`.
+ */
+export type OasResponse =
+  | { kind: 'schema'; validate: ValidateFunction; pointer: string }
+  | { kind: 'no-json'; pointer: string }
+  | { kind: 'undeclared' };
+
+/**
+ * The validator of an operation's response body for a status, e.g. `oasResponseValidator('Codat-Lending.yaml',
+ * 'GET', '/companies/{companyId}/data/invoices', 200)`: responses → status (else `default`) → content →
+ * application/json → schema, following `$ref`s to `components/responses`. The path is the file's own template.
+ */
+export function oasResponseValidator(file: OasFile, method: string, path: string, status: number): OasResponse {
+  const document = oasDocument(file);
+  const operation = document.paths[path]?.[method.toLowerCase()];
+  if (!operation || typeof operation !== 'object' || Array.isArray(operation)) throw new Error(`${file} has no operation ${method} ${path}`);
+  const responses = operation.responses as { [status: string]: Json } | undefined;
+  const key = responses?.[String(status)] !== undefined ? String(status) : responses?.default !== undefined ? 'default' : undefined;
+  if (!responses || key === undefined) return { kind: 'undeclared' };
+  let segments = ['paths', path, method.toLowerCase(), 'responses', key];
+  let response: Json | undefined = responses[key];
+  // A response may be a reference to `components/responses/...` (which may itself be one).
+  for (let hops = 0; response && typeof response === 'object' && !Array.isArray(response) && typeof response.$ref === 'string'; hops++) {
+    if (hops > 10) throw new Error(`${file}: reference loop at ${segments.join('/')}`);
+    ({ node: response, segments } = nodeAt(document, response.$ref));
+  }
+  const content = response && typeof response === 'object' && !Array.isArray(response) ? response.content : undefined;
+  const types = content && typeof content === 'object' && !Array.isArray(content) ? Object.keys(content) : [];
+  const jsonType = types.find((type) => type.split(';')[0].trim() === 'application/json') ?? types.find((type) => /[/+]json\b/.test(type));
+  const pointer = fragmentOf(jsonType ? [...segments, 'content', jsonType, 'schema'] : segments);
+  if (!jsonType || (content as { [type: string]: { schema?: Json } })[jsonType].schema === undefined) return { kind: 'no-json', pointer };
+  const cacheKey = `${file}#${pointer}`;
+  let validate = validators.get(cacheKey);
+  if (!validate) {
+    validate = ajvFor(file).getSchema(`${idOf(file)}#${pointer}`);
+    if (!validate) throw new Error(`${file}: cannot compile the schema at #${pointer}`);
+    validators.set(cacheKey, validate);
+  }
+  return { kind: 'schema', validate, pointer };
 }

@@ -38,10 +38,15 @@ export function rawRequest(url: string, request: string | Buffer, timeoutMs = 10
   });
 }
 
+/** The final response's head and what follows it; interim answers (`100 Continue`) are passed over. */
 function splitHead(bytes: Buffer): { head: string; rest: Buffer } | undefined {
-  const end = bytes.indexOf('\r\n\r\n');
-  if (end < 0) return undefined;
-  return { head: bytes.subarray(0, end).toString('latin1'), rest: bytes.subarray(end + 4) };
+  for (;;) {
+    const end = bytes.indexOf('\r\n\r\n');
+    if (end < 0) return undefined;
+    const head = bytes.subarray(0, end).toString('latin1');
+    if (!/^HTTP\/1\.[01] 1\d\d/.test(head)) return { head, rest: bytes.subarray(end + 4) };
+    bytes = bytes.subarray(end + 4);
+  }
 }
 
 function headersOf(head: string): Record<string, string> {
@@ -61,7 +66,7 @@ function isComplete(bytes: Buffer): boolean {
   if (headers['content-length'] !== undefined) return parts.rest.length >= Number(headers['content-length']);
   if (/chunked/i.test(headers['transfer-encoding'] ?? '')) return parts.rest.includes('\r\n0\r\n\r\n') || parts.rest.subarray(0, 5).toString() === '0\r\n\r\n';
   const status = Number(parts.head.split(' ')[1]);
-  return status === 204 || status === 304 || (status >= 100 && status < 200);
+  return status === 204 || status === 304;
 }
 
 function parseResponse(bytes: Buffer): Omit<RawResponse, 'timedOut'> {

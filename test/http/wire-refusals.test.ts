@@ -71,6 +71,19 @@ describe('malformed HTTP and oversized requests', () => {
     const res = await http(server, 'POST', '/companies', { auth: client.auth, rawBody: `{"name":"${'a'.repeat(6 * 1024 * 1024)}"}`, headers: { 'content-type': 'application/json' } });
     expectErrorBody(res, 413);
   });
+
+  it.each([
+    ['a body over the limit', 'POST /companies', true, 413],
+    ['a bad URL', 'PUT /companies/%FF/connections/x/authorization', true, 400],
+    ['no API key', 'POST /companies', false, 401],
+    ['a path segment over the limit', `POST /companies/${'a'.repeat(300)}/connections`, true, 414],
+  ])('a client that sends its whole body before reading still gets the answer to %s (no reset in its place)', async (_name, line, withKey, status) => {
+    const body = Buffer.alloc(12 * 1024 * 1024, 'a');
+    const key = withKey ? `Authorization: ${client.auth}\r\n` : '';
+    const head = `${line} HTTP/1.1\r\nHost: ${host()}\r\n${key}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => rawRequest(server.url, Buffer.concat([Buffer.from(head), body]))));
+    for (const res of answers) expectErrorBody(asResult(res), status as number, { validation: status === 400 });
+  });
 });
 
 describe('nesting limits', () => {

@@ -1,4 +1,4 @@
-// `npm run fuzz -- --requests 50000 [--seed N] [--concurrency 16]`: the hostile-request run of
+// `npm run fuzz -- --requests 50000 [--seed N] [--concurrency 16] [--keep-going]`: the hostile-request run of
 // test/fuzz/hostile.test.ts, long, against a real server process (`node dist/main.js` on a fresh SQLite file, or on a
 // new Postgres schema with DATABASE_URL), measuring the process's resident memory before, at the peak of, and 10 s
 // after the run. Exits 1 on any problem (a 5xx, a refusal outside the error body, a hang, a 2xx for an invalid
@@ -16,6 +16,7 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '50000' },
     seed: { type: 'string', default: '20261124' },
     concurrency: { type: 'string', default: '16' },
+    'keep-going': { type: 'boolean', default: false },
   },
 });
 const requests = Number(values.requests);
@@ -55,6 +56,7 @@ try {
       count: requests,
       concurrency,
       seed,
+      keepGoing: values['keep-going'],
       onBatch: async (progress) => {
         if (++batches % 50 !== 0) return;
         if ((await fetch(`${server.baseUrl}/healthz`)).status !== 200) unhealthy++;
@@ -74,6 +76,10 @@ try {
   const limit = 2 * startRss + 100 * 1024 * 1024;
   if (stats) {
     say(`fuzz: ${stats.requests} requests in ${seconds.toFixed(1)} s (${Math.round(stats.requests / seconds)}/s); answers by status ${JSON.stringify(stats.byStatus)}`);
+    if (stats.problems.length > 0) failed = true;
+    const kinds = new Map<string, number>();
+    for (const { problem } of stats.problems) kinds.set(problem.slice(0, 60), (kinds.get(problem.slice(0, 60)) ?? 0) + 1);
+    for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 10)) say(`  ${n} × ${kind}`);
     say(`fuzz: problems ${stats.problems.length}; 5xx ${Object.entries(stats.byStatus).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0)}; hangs ${stats.byStatus.hang ?? 0}`);
   }
   say(`fuzz: RSS start ${mb(startRss)} MB, peak ${mb(peakRss)} MB, 10 s after ${mb(afterRss)} MB (limit 2 × start + 100 MB = ${mb(limit)} MB)`);

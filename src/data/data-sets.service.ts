@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
@@ -39,7 +40,8 @@ export const FIRST_SYNC_PENDING = 'The data set is not ready: its first sync has
 export function createDataSetsService(deps: DataSetsDeps) {
   const { db } = deps;
   const resources = new Map<DataTypeSource, QueryableResource>();
-  const answers = new Map<string, ReadableDataSet>();
+  // Keyed by the caller's company id, which may be any text: bounded by entries and by key bytes.
+  const answers = new LRUCache<string, ReadableDataSet>({ max: 10_000, maxSize: 4 * 1024 * 1024, sizeCalculation: (_answer, key) => key.length * 2 + 256 });
 
   function resourceOf(source: DataTypeSource): QueryableResource {
     let resource = resources.get(source);
@@ -76,7 +78,6 @@ export function createDataSetsService(deps: DataSetsDeps) {
     if (cached) return cached;
     const answer = await lookUp(client, companyId, dataType, connectionId);
     answers.set(key, answer);
-    if (answers.size > 10_000) answers.delete(answers.keys().next().value as string);
     return answer;
   }
 

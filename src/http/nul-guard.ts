@@ -16,26 +16,44 @@ export async function refuseNulCharacters(request: FastifyRequest): Promise<void
   ]);
 }
 
+/** A value still to visit, with the way back to the root (so no path is copied per entry). */
+interface Visit {
+  value: unknown;
+  key?: string;
+  parent?: Visit;
+}
+
 /**
  * The path of the first string or key holding U+0000, or undefined. Walks with an explicit stack, not recursion:
- * the value is client input, and its depth is the client's choice.
+ * the value is client input, and its depth is the client's choice. Each entry links to its parent instead of
+ * carrying a copy of its path: copying made the walk quadratic in depth (a 2,000-deep body cost 22 MB).
  */
 function nulPath(root: unknown): string[] | undefined {
-  // Each entry is checked when popped (its key, then its value), so the first offence in document order is named.
-  const stack: { value: unknown; path: string[]; key?: string }[] = [{ value: root, path: [] }];
+  const stack: Visit[] = [{ value: root }];
   while (stack.length > 0) {
-    const { value, path, key } = stack.pop()!;
-    if (key?.includes('\u0000')) return [...path.slice(0, -1), key.replace(/\u0000/g, '\\u0000')];
+    const visit = stack.pop()!;
+    const { value, key } = visit;
+    // Checked when popped (the key, then the value), so the first offence in document order is the one named.
+    if (key?.includes('\u0000')) return pathOf(visit, key.replace(/\u0000/g, '\\u0000'));
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return path;
+      if (value.includes('\u0000')) return pathOf(visit);
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [name, item] = entries[i];
-      stack.push({ value: item, path: [...path, name], key: name });
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: String(i), parent: visit });
+    } else {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], key: entries[i][0], parent: visit });
     }
   }
   return undefined;
+}
+
+function pathOf(visit: Visit, lastKey?: string): string[] {
+  const path: string[] = [];
+  for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) path.push(at.key);
+  path.reverse();
+  if (lastKey !== undefined) path[path.length - 1] = lastKey;
+  return path;
 }

@@ -1,28 +1,30 @@
+import { LRUCache } from 'lru-cache';
+
+/** Bytes a cached entry is charged: its key (UTF-16 in memory, and query text is the client's) plus a small overhead. */
+const entryBytes = (key: string) => key.length * 2 + 64;
+
 /**
  * Caches `totalResults` per (data version, filter). Callers put a version in the key that changes in the
  * same transaction as any write to the listed rows, so a cached count is never stale: it is exact until
  * the version moves, and then it is simply never asked for again and ages out.
+ * Keys hold client query text, so the cache is bounded by entries and by bytes (least recently used first).
  */
 export class CountCache {
-  private readonly entries = new Map<string, number>();
-  constructor(private readonly capacity = 10_000) {}
+  private readonly entries: LRUCache<string, number>;
+
+  constructor(limits: { entries?: number; bytes?: number } = {}) {
+    this.entries = new LRUCache<string, number>({
+      max: limits.entries ?? 10_000,
+      maxSize: limits.bytes ?? 8 * 1024 * 1024,
+      sizeCalculation: (_value, key) => entryBytes(key),
+    });
+  }
 
   get(key: string): number | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      // Map keeps insertion order: re-inserting marks the entry as recently used.
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
+    return this.entries.get(key);
   }
 
   set(key: string, value: number): void {
-    this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
   }
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { LRUCache } from 'lru-cache';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -87,17 +88,23 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * Hands the query builder the same prepared statement for the same SQL text instead of preparing it again on
  * every query (preparing costs as much as running a small query). Safe because better-sqlite3 runs each
  * statement to completion synchronously and nothing here streams rows. Least recently used statements go first.
+ * A filter's shape is the client's (how many comparisons, which fields), so the cache is bounded by entries and by
+ * SQL text, which a compiled statement's memory grows with; a statement longer than the whole budget is not kept.
  */
-function withStatementCache(database: BetterSqlite3.Database, capacity = 500) {
-  const statements = new Map<string, BetterSqlite3.Statement>();
+function withStatementCache(database: BetterSqlite3.Database, limits = { entries: 500, sqlBytes: 4 * 1024 * 1024 }) {
+  const statements = new LRUCache<string, BetterSqlite3.Statement>({
+    max: limits.entries,
+    maxSize: limits.sqlBytes,
+    sizeCalculation: (_statement, sql) => sql.length * 2 + 64,
+  });
   return {
     close: () => database.close(),
     prepare(sql: string) {
       let statement = statements.get(sql);
-      if (statement) statements.delete(sql);
-      else statement = database.prepare(sql);
-      statements.set(sql, statement);
-      if (statements.size > capacity) statements.delete(statements.keys().next().value as string);
+      if (!statement) {
+        statement = database.prepare(sql);
+        statements.set(sql, statement);
+      }
       return statement;
     },
   };

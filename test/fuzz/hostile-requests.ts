@@ -339,7 +339,7 @@ export function describeRequest(request: HostileRequest): string {
  * Sends `count` generated requests, `concurrency` at a time, as a fast-check property (each run is one batch sent
  * at once). Throws on the first batch with a problem, with fast-check's seed and path to replay it.
  */
-export async function runHostileRequests(fuzz: FuzzTarget, operations: Operation[], options: { count: number; concurrency: number; seed: number; timeoutMs?: number; onBatch?: (stats: FuzzStats) => Promise<void> | void }): Promise<FuzzStats> {
+export async function runHostileRequests(fuzz: FuzzTarget, operations: Operation[], options: { count: number; concurrency: number; seed: number; timeoutMs?: number; keepGoing?: boolean; onBatch?: (stats: FuzzStats) => Promise<void> | void }): Promise<FuzzStats> {
   const host = new URL(fuzz.url).host;
   const stats: FuzzStats = { requests: 0, byStatus: {}, problems: [] };
   const batch = fc.array(hostileRequest(operations, fuzz), { minLength: options.concurrency, maxLength: options.concurrency });
@@ -357,7 +357,8 @@ export async function runHostileRequests(fuzz: FuzzTarget, operations: Operation
       }
     });
     await options.onBatch?.(stats);
-    if (problems.length > 0) throw new Error(problems.join('\n'));
+    // keepGoing: count every problem of the whole run instead of stopping at the first (for measuring a build).
+    if (problems.length > 0 && !options.keepGoing) throw new Error(problems.join('\n'));
   });
   const outcome = await fc.check(property, { seed: options.seed, numRuns: Math.ceil(options.count / options.concurrency), endOnFailure: true });
   if (outcome.failed) {

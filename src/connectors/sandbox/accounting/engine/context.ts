@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ConnectionSettings } from '../../../connector.js';
 import { keyOf } from '../../random.js';
 import { Calendar, dayOf, monthStartAfter } from './calendar.js';
@@ -56,14 +57,18 @@ export interface Ctx {
   journalRefs: Ref[];
 }
 
-const cache = new Map<string, Ctx>();
+/**
+ * Built contexts, reused by every page of a sync. A context's memory grows with its invoice count, which the
+ * client chooses (up to 5,000,000), so the cache is bounded by entries and by invoices held: room for one context
+ * of the largest size, or many small ones, least recently used first.
+ */
+const cache = new LRUCache<string, Ctx>({ max: 16, maxSize: 6_000_000, sizeCalculation: (ctx) => ctx.invoices + 1_000 });
 
 export function contextOf(settings: ConnectionSettings): Ctx {
   const key = `${settings.seed}|${settings.invoices}|${settings.asOf}`;
   let ctx = cache.get(key);
   if (!ctx) {
     ctx = build(settings);
-    if (cache.size >= 16) cache.delete(cache.keys().next().value as string);
     cache.set(key, ctx);
   }
   return ctx;

@@ -5,7 +5,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { installNotFound } from './http/not-found.js';
 import { installValidators } from './http/validators.js';
 import { createRequestGuard } from './http/request-guard.js';
-import { installRawRefusals, wireErrorOptions } from './http/wire-errors.js';
+import { installRawRefusals, requireHost, wireErrorOptions } from './http/wire-errors.js';
 import { lingerIfBodyUnread } from './http/lingering-close.js';
 import { ErrorMessage } from './http/responses.js';
 import { createListContext } from './query/list-engine.js';
@@ -147,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   server.addHook('onRequest', async (request, reply) => {
     reply.header('X-Correlation-Id', request.id);
   });
+  server.addHook('onRequest', requireHost);
   server.addHook('onSend', async (request) => lingerIfBodyUnread(request));
   server.addHook('onRequest', createRequestGuard({ apiKeys: apiKeysStore, rateLimiter: createRateLimiter({ counters: rateCounters, clients, onQuotaReached: (event) => recordRateLimitReached(db, jobs, event).then(() => jobs.wake()) }), maintenance }));
 

@@ -32,7 +32,8 @@ export function wireErrorOptions(docsUrl: DocsUrl): Pick<FastifyServerOptions, '
     requestTimeout: HTTP_TIMEOUTS.requestMs,
     keepAliveTimeout: HTTP_TIMEOUTS.keepAliveMs,
     connectionTimeout: HTTP_TIMEOUTS.idleSocketMs,
-    http: { headersTimeout: HTTP_TIMEOUTS.headersMs, connectionsCheckingInterval: HTTP_TIMEOUTS.checkEveryMs },
+    // Node answers an HTTP/1.1 request without Host itself, with a bare 400; `requireHost` below answers it instead.
+    http: { headersTimeout: HTTP_TIMEOUTS.headersMs, connectionsCheckingInterval: HTTP_TIMEOUTS.checkEveryMs, requireHostHeader: false },
     frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
       sendError(reply, request, routerRefusal(error), docsUrl);
     },
@@ -51,6 +52,15 @@ export function installRawRefusals(server: Server): void {
     response.writeHead(error.statusCode, { ...headers, Connection: 'close' }).end(body);
     request.resume();
   });
+}
+
+/** An HTTP/1.1 request must name its Host (RFC 9112 §3.2): refused here, in the error body, as Node would refuse it bare. */
+export async function requireHost(request: FastifyRequest): Promise<void> {
+  if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+    throw new ApiError(400, 'BadRequestException: An HTTP/1.1 request must carry a Host header.', {
+      validation: [{ itemId: 'Host', message: 'The Host header is required', validatorName: 'HttpParser' }],
+    });
+  }
 }
 
 function routerRefusal(error: Error & { code?: string }): ApiError {

@@ -245,6 +245,8 @@ const BROKEN_FRAMES = [
   'GET /companies HTTP/1.1\r\nHost: x\r\n Folded: header\r\n\r\n',
   'GET /companies HTTP/1.1\r\nHost: x\r\nX:\u0001\r\n\r\n',
   'GET /companies HTTP/1.0\r\n\r\n',
+  'GET /companies HTTP/1.1\r\n\r\n',
+  'POST /companies HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
   `GET /companies?${'q'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
   'CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n',
   'GET /companies HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n',

@@ -41,6 +41,14 @@ describe('malformed HTTP and oversized requests', () => {
     expectErrorBody(asResult(res), 400, { error: /^BadRequestException: The request is not well-formed HTTP\/1\.1/ });
   });
 
+  it('an HTTP/1.1 request without Host answers 400 in the error body; HTTP/1.0 needs none', async () => {
+    const res = await rawRequest(server.url, `GET /companies HTTP/1.1\r\nAuthorization: ${client.auth}\r\nConnection: close\r\n\r\n`);
+    const body = expectErrorBody(asResult(res), 400, { validation: true });
+    expect(body.validation.errors[0].itemId).toBe('Host');
+    const old = await rawRequest(server.url, `GET /companies HTTP/1.0\r\nAuthorization: ${client.auth}\r\n\r\n`);
+    expect(old.status).toBe(200);
+  });
+
   it('headers over 16 KB answer 431 in the error body', async () => {
     const res = await rawRequest(server.url, `GET /companies HTTP/1.1\r\nHost: ${host()}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expectErrorBody(asResult(res), 431, { error: /^RequestHeaderFieldsTooLargeException/ });

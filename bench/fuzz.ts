@@ -39,6 +39,7 @@ let failed = false;
 try {
   await waitUntilServing(server, auth);
   const fixture = await prepareFixture(server.baseUrl, auth);
+  const throwaway = await prepareFixture(server.baseUrl, auth, 'Fuzz throwaway');
   const operations = operationsOf(await (await fetch(`${server.baseUrl}/openapi.json`)).json());
   const before = await fixture.snapshot();
   // Let the fixture's sync work settle before the starting figure is taken.
@@ -52,7 +53,7 @@ try {
   let batches = 0;
   let stats;
   try {
-    stats = await runHostileRequests({ url: server.baseUrl, auth, fixtureValues: fixture.values }, operations, {
+    stats = await runHostileRequests({ url: server.baseUrl, auth, fixtureValues: fixture.values, throwawayValues: throwaway.values }, operations, {
       count: requests,
       concurrency,
       seed,

@@ -28,9 +28,12 @@ async function idsOf(url: string, auth: string, path: string): Promise<string[]>
   return (page.results as { id: string }[]).map((r) => r.id);
 }
 
-/** Creates and syncs the fixture company (small Sandbox data sets) and collects real ids. */
-export async function prepareFixture(url: string, auth: string, timeoutMs = 120_000): Promise<Fixture> {
-  const company = await call(url, auth, 'POST', '/companies', { name: 'Fuzz fixture', description: 'Must read the same after the run', tags: { role: 'fixture' } });
+/**
+ * Creates and syncs a company (small Sandbox data sets) and collects real ids: the fixture that must read the same
+ * after a run, or (`name` 'Fuzz throwaway') the company destructive requests may change.
+ */
+export async function prepareFixture(url: string, auth: string, name = 'Fuzz fixture', timeoutMs = 120_000): Promise<Fixture> {
+  const company = await call(url, auth, 'POST', '/companies', { name, description: 'Made by the hostile-request run', tags: { role: 'fuzz' } });
   const connections: Record<string, string> = {};
   for (const platformKey of ['mqjo', 'bsbx', 'aiwb']) {
     const connection = await call(url, auth, 'POST', `/companies/${company.id}/connections`, { platformKey });

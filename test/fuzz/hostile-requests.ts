@@ -24,6 +24,8 @@ export interface FuzzTarget {
   auth: string;
   /** Real values for path parameters, by parameter name: only safe methods (GET, HEAD) use them. */
   fixtureValues: Record<string, string[]>;
+  /** Real values of a throwaway company, for the other methods: writes, deletes and syncs reach real records there. */
+  throwawayValues?: Record<string, string[]>;
 }
 
 export interface HostileRequest {
@@ -142,9 +144,9 @@ function queryString(operation: Operation): fc.Arbitrary<string> {
   return fc.oneof({ weight: 8, arbitrary: encoded }, { weight: 1, arbitrary: broken });
 }
 
-/** A path parameter's value: a real one for safe methods, a throwaway id for others, or something hostile. */
-function pathValue(name: string, safe: boolean, fixtureValues: Record<string, string[]>): fc.Arbitrary<string> {
-  const real = safe ? fixtureValues[name] ?? [] : [];
+/** A path parameter's value: the fixture's for safe methods, the throwaway company's or a random id for others, or something hostile. */
+function pathValue(name: string, safe: boolean, fuzz: FuzzTarget): fc.Arbitrary<string> {
+  const real = (safe ? fuzz.fixtureValues[name] : fuzz.throwawayValues?.[name]) ?? [];
   const hostile = fc.oneof(
     nastyString.map(percentEncode),
     // Sent verbatim: broken escapes, dot segments, encoded slashes and NULs, over-long segments.
@@ -261,7 +263,7 @@ export function hostileRequest(operations: Operation[], fuzz: FuzzTarget): fc.Ar
       .chain((method) => {
         const safe = SAFE.has(method);
         const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-        const values = fc.tuple(...names.map((name) => pathValue(name, safe, fuzz.fixtureValues)));
+        const values = fc.tuple(...names.map((name) => pathValue(name, safe, fuzz)));
         return fc.tuple(fc.constant(method), values, queryString(operation), headersFor(fuzz.auth), bodyFor(operation));
       })
       .map(([method, values, query, headers, body]): HostileRequest => {

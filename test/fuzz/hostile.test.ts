@@ -6,7 +6,8 @@ import { operationsOf, runHostileRequests, type Operation } from './hostile-requ
 /**
  * Generated hostile requests against every operation of the server's own `/openapi.json`: no 5xx, every 4xx in the
  * error body, no hang, no invalid paging value answered 2xx, the server healthy throughout, and the fixture company
- * (which no generated request may change: destructive methods only get throwaway ids) reading the same afterwards.
+ * (which no generated request may change: other methods get the ids of a throwaway company, random ids or hostile
+ * text) reading the same afterwards.
  *
  * FUZZ_SEED replays a run (the seed is printed); FUZZ_REQUESTS sets its size. `npm run fuzz` runs the long version
  * against a server process and measures its memory.
@@ -19,12 +20,14 @@ const CONCURRENCY = 16;
 let server: TestServer;
 let client: TestClient;
 let fixture: Fixture;
+let throwaway: Fixture;
 let operations: Operation[];
 
 beforeAll(async () => {
   server = await startTestServer();
   client = await server.newClient({ name: 'Fuzz client' });
   fixture = await prepareFixture(server.url, client.auth);
+  throwaway = await prepareFixture(server.url, client.auth, 'Fuzz throwaway');
   operations = operationsOf((await http(server, 'GET', '/openapi.json')).body);
 }, 180_000);
 afterAll(() => server.close());
@@ -35,7 +38,7 @@ describe('hostile requests', () => {
     expect(operations.length).toBeGreaterThan(100);
     const before = await fixture.snapshot();
     let batches = 0;
-    const stats = await runHostileRequests({ url: server.url, auth: client.auth, fixtureValues: fixture.values }, operations, {
+    const stats = await runHostileRequests({ url: server.url, auth: client.auth, fixtureValues: fixture.values, throwawayValues: throwaway.values }, operations, {
       count: REQUESTS,
       concurrency: CONCURRENCY,
       seed: SEED,

@@ -26,6 +26,15 @@ for (const [name, value] of Object.entries({ requests, seed, concurrency })) {
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
 }
 
+/** The kind of a problem, for the summary. */
+function categoryOf(problem: string): string {
+  if (/^answered 5/.test(problem)) return 'answers >= 500';
+  if (/^no answer in time/.test(problem)) return 'hangs';
+  if (/^connection closed/.test(problem)) return 'connections closed without an answer';
+  if (/^\d{3} for (page|pageSize)=/.test(problem)) return '2xx for an invalid paging value';
+  return 'refusals outside the error body';
+}
+
 const rssOf = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const say = (line: string) => console.log(line);
@@ -78,9 +87,14 @@ try {
   if (stats) {
     say(`fuzz: ${stats.requests} requests in ${seconds.toFixed(1)} s (${Math.round(stats.requests / seconds)}/s); answers by status ${JSON.stringify(stats.byStatus)}`);
     if (stats.problems.length > 0) failed = true;
-    const kinds = new Map<string, number>();
-    for (const { problem } of stats.problems) kinds.set(problem.slice(0, 60), (kinds.get(problem.slice(0, 60)) ?? 0) + 1);
-    for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 10)) say(`  ${n} × ${kind}`);
+    const kinds = new Map<string, { count: number; example: string }>();
+    for (const { problem } of stats.problems) {
+      const kind = categoryOf(problem);
+      const seen = kinds.get(kind) ?? { count: 0, example: problem.slice(0, 120) };
+      seen.count++;
+      kinds.set(kind, seen);
+    }
+    for (const [kind, { count, example }] of [...kinds].sort((a, b) => b[1].count - a[1].count)) say(`  ${count} × ${kind} (e.g. ${example})`);
     say(`fuzz: problems ${stats.problems.length}; 5xx ${Object.entries(stats.byStatus).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0)}; hangs ${stats.byStatus.hang ?? 0}`);
   }
   say(`fuzz: RSS start ${mb(startRss)} MB, peak ${mb(peakRss)} MB, 10 s after ${mb(afterRss)} MB (limit 2 × start + 100 MB = ${mb(limit)} MB)`);

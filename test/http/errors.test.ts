@@ -127,6 +127,6 @@ describe('public endpoints', () => {
     expect(docs.text).toContain('/companies/{companyId}');
     const errors = await http(server, 'GET', '/docs/errors');
     expect(errors.status).toBe(200);
-    for (const status of [400, 401, 402, 403, 404, 405, 409, 429, 500, 503]) expect(errors.text).toContain(`id="${status}"`);
+    for (const status of [400, 401, 402, 403, 404, 405, 408, 409, 413, 414, 417, 429, 431, 500, 503]) expect(errors.text).toContain(`id="${status}"`);
   });
 });

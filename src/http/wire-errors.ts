@@ -18,10 +18,14 @@ export const HTTP_TIMEOUTS = {
   headersMs: 10_000,
   /** The whole request, body included, must arrive within this. */
   requestMs: 30_000,
-  /** An idle kept-alive connection is closed after this. */
-  keepAliveMs: 5_000,
+  /**
+   * An idle kept-alive connection is closed after this. Longer than the 60 s idle timeout common in load balancers,
+   * so the balancer, not the server, closes a reused connection (otherwise a request it sends as the server closes
+   * fails). Fastify's default; an idle connection costs a socket, not a request slot.
+   */
+  keepAliveMs: 72_000,
   /** A connection with no traffic either way (e.g. a client that stops reading a response) is closed after this. */
-  idleSocketMs: 60_000,
+  idleSocketMs: 120_000,
   /** How often Node checks the two request timeouts above (its default is 30 s, which would let them overrun). */
   checkEveryMs: 1_000,
 } as const;

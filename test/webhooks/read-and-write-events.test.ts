@@ -3,6 +3,7 @@ import { http, startTestServer, type TestClient, type TestServer } from '../help
 import { linkedSandbox, waitForOperation, waitForSyncs, type LinkedCompany } from '../helpers/sandbox.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned, type Receiver } from './receiver.js';
 import { ACCOUNTING_DATA_TYPES } from '../../src/connectors/data-types.js';
+import { DATA_PATHS } from '../../src/data/data-paths.js';
 
 /** read.completed(.initial) from syncs and {dataType}.write.* from the push job reach a consumer, signed. */
 
@@ -42,6 +43,20 @@ async function eventually<T>(probe: () => T | undefined, timeoutMs = 10_000): Pr
   }
 }
 
+/**
+ * Whether the first sync of a data type wrote any record (then `recordsModified` is true). A small Sandbox company
+ * sometimes has none of a rare type (bill credit notes, for about one seed in forty), so this is read, not assumed.
+ * Types without a paged list (statements, company info, bank transactions under an account) always have records.
+ */
+async function holdsRecords(dataType: string): Promise<boolean> {
+  const path = DATA_PATHS.find((p) => p.dataType === dataType && p.kind === 'list');
+  if (!path) return true;
+  const base = path.scope === 'company' ? `/companies/${linked.companyId}/data` : `/companies/${linked.companyId}/connections/${linked.connectionId}/data`;
+  const page = await http(server, 'GET', `${base}/${path.segment}?pageSize=1`, { auth: client.auth });
+  expect(page.status, page.text).toBe(200);
+  return page.body.totalResults > 0;
+}
+
 describe('read.completed', () => {
   it('reports a first link once, as read.completed and read.completed.initial, covering every data type synced', async () => {
     const [initial] = await eventually(() => (received('read.completed.initial').length ? received('read.completed.initial') : undefined));
@@ -52,7 +67,8 @@ describe('read.completed', () => {
       expect(new Date(payload.modifiedFromDate).toISOString()).toBe(payload.modifiedFromDate);
       expect(payload.dataTypes.map((d: { dataType: string }) => d.dataType).sort()).toEqual([...ACCOUNTING_DATA_TYPES].sort());
       for (const summary of payload.dataTypes) {
-        expect(summary).toEqual({ connectionId: linked.connectionId, dataType: summary.dataType, recordsModified: true, status: 'Complete', issues: [] });
+        const recordsModified = await holdsRecords(summary.dataType);
+        expect(summary).toEqual({ connectionId: linked.connectionId, dataType: summary.dataType, recordsModified, status: 'Complete', issues: [] });
       }
     }
     expect(initial.payload).toEqual(completed.payload);

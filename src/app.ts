@@ -5,7 +5,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { installNotFound } from './http/not-found.js';
 import { installValidators } from './http/validators.js';
 import { createRequestGuard } from './http/request-guard.js';
-import { installRawRefusals, requireHost, wireErrorOptions } from './http/wire-errors.js';
+import { HTTP_TIMEOUTS, installRawRefusals, requireHost, wireErrorOptions, type HttpTimeouts } from './http/wire-errors.js';
 import { lingerIfBodyUnread } from './http/lingering-close.js';
 import { ErrorMessage } from './http/responses.js';
 import { createListContext } from './query/list-engine.js';
@@ -61,6 +61,8 @@ export interface AppOptions {
   publicUrl?: string;
   logLevel?: string;
   bodyLimit?: number;
+  /** How long clients may take (docs/decisions.md); tests shorten them. */
+  httpTimeouts?: Partial<HttpTimeouts>;
   /** Rate-limit counters in this Redis instead of the store (`REDIS_URL`). */
   redisUrl?: string;
   /** How often the maintenance flag is re-read from the store, in ms. */
@@ -122,7 +124,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     genReqId: () => randomUUID(),
     bodyLimit: options.bodyLimit ?? 5 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
-    ...wireErrorOptions(docsUrl),
+    ...wireErrorOptions(docsUrl, { ...HTTP_TIMEOUTS, ...options.httpTimeouts }),
   });
   installRawRefusals(server.server);
 
@@ -148,7 +150,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     reply.header('X-Correlation-Id', request.id);
   });
   server.addHook('onRequest', requireHost);
-  server.addHook('onSend', async (request) => lingerIfBodyUnread(request));
+  server.addHook('onSend', (request, _reply, payload, done) => {
+    lingerIfBodyUnread(request);
+    done(null, payload);
+  });
   server.addHook('onRequest', createRequestGuard({ apiKeys: apiKeysStore, rateLimiter: createRateLimiter({ counters: rateCounters, clients, onQuotaReached: (event) => recordRateLimitReached(db, jobs, event).then(() => jobs.wake()) }), maintenance }));
 
   const lists = createListContext(db, dialect);

@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { boundedCache } from '../lib/bounded-cache.js';
 import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError } from '../http/api-error.js';
@@ -41,7 +41,7 @@ export function createDataSetsService(deps: DataSetsDeps) {
   const { db } = deps;
   const resources = new Map<DataTypeSource, QueryableResource>();
   // Keyed by the caller's company id, which may be any text: bounded by entries and by key bytes.
-  const answers = new LRUCache<string, ReadableDataSet>({ max: 10_000, maxSize: 4 * 1024 * 1024, sizeCalculation: (_answer, key) => key.length * 2 + 256 });
+  const answers = boundedCache<ReadableDataSet>({ entries: 10_000, bytes: 4 * 1024 * 1024, valueBytes: () => 192 });
 
   function resourceOf(source: DataTypeSource): QueryableResource {
     let resource = resources.get(source);

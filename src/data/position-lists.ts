@@ -1,4 +1,5 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache } from '../lib/bounded-cache.js';
 
 /**
  * Ordered match positions of filtered or ordered reads, per (version, query, orderBy). A data-set version never
@@ -11,11 +12,8 @@ export class PositionListCache {
   private readonly pending = new Map<string, Promise<Int32Array>>();
 
   constructor(capacityBytes: number) {
-    this.entries = new LRUCache<string, Int32Array>({
-      maxSize: capacityBytes,
-      // A list larger than the whole cache is served but not kept (lru-cache refuses it).
-      sizeCalculation: (list, key) => list.byteLength + key.length * 2 + 64,
-    });
+    // A list larger than the whole cache is served but not kept.
+    this.entries = boundedCache<Int32Array>({ bytes: capacityBytes, valueBytes: (list) => list.byteLength });
   }
 
   async get(key: string, compute: () => Promise<Int32Array>): Promise<Int32Array> {

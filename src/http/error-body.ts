@@ -32,6 +32,24 @@ export function renderErrorBody(args: {
   return body;
 }
 
+/**
+ * The error body as JSON text and the headers it goes with, for answers written outside Fastify's reply (straight
+ * on a socket, or on Node's own response before routing) and by `sendError`.
+ */
+export function renderErrorResponse(
+  error: { statusCode: number; service: string; message: string; validation?: ValidationItem[] },
+  correlationId: string,
+  docsUrl: string,
+): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify(
+    renderErrorBody({ statusCode: error.statusCode, service: error.service, error: error.message, correlationId, validation: error.validation, docsUrl }),
+  );
+  return {
+    body,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'X-Correlation-Id': correlationId },
+  };
+}
+
 function withDocsReference(message: string, docsUrl: string): string {
   const sentence = /[.!?]$/.test(message) ? message : `${message}.`;
   return `${sentence} Learn more at ${docsUrl}`;

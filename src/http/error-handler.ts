@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, API_SERVICE, type ValidationItem } from './api-error.js';
-import { renderErrorBody } from './error-body.js';
+import { renderErrorResponse } from './error-body.js';
 import { lingerIfBodyUnread } from './lingering-close.js';
 import { validationItems } from './validation-messages.js';
 
@@ -21,18 +21,12 @@ export function installErrorHandler(app: FastifyInstance, docsUrl: DocsUrl): voi
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError, docsUrl: DocsUrl): FastifyReply {
-  const body = renderErrorBody({
-    statusCode: error.statusCode,
-    service: error.service,
-    error: error.message,
-    correlationId: request.id,
-    validation: error.validation,
-    docsUrl: docsUrl(),
-  });
-  // Also set here: refusals made before the request hooks (router limits, bad URLs) never ran the hook that sets it.
-  reply.header('X-Correlation-Id', request.id);
+  const { body, headers } = renderErrorResponse(error, request.id, docsUrl());
+  // Router refusals (`frameworkErrors`) run no hooks: neither the one that sets X-Correlation-Id (the headers here
+  // carry it) nor the onSend one that lingers before closing.
   lingerIfBodyUnread(request);
-  return reply.code(error.statusCode).headers(error.headers).type('application/json; charset=utf-8').send(JSON.stringify(body));
+  const { 'Content-Length': _length, ...rest } = headers;
+  return reply.code(error.statusCode).headers({ ...rest, ...error.headers }).send(body);
 }
 
 function toApiError(err: FastifyError | ApiError, request: FastifyRequest): ApiError {

@@ -3,8 +3,9 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { ApiError } from './api-error.js';
-import { renderErrorBody } from './error-body.js';
+import { renderErrorResponse } from './error-body.js';
 import { sendError, type DocsUrl } from './error-handler.js';
+import { lingerThenClose } from './lingering-close.js';
 
 /**
  * Refusals made before a request reaches a route: malformed HTTP, oversized headers, slow clients, router limits,
@@ -28,20 +29,24 @@ export const HTTP_TIMEOUTS = {
   idleSocketMs: 120_000,
   /** How often Node checks the two request timeouts above (its default is 30 s, which would let them overrun). */
   checkEveryMs: 1_000,
-} as const;
+};
+export type HttpTimeouts = typeof HTTP_TIMEOUTS;
 
-/** The Fastify options that route these refusals into the error body. */
-export function wireErrorOptions(docsUrl: DocsUrl): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler' | 'requestTimeout' | 'keepAliveTimeout' | 'connectionTimeout'> & { http: object } {
+/** The Fastify options that route these refusals into the error body; `timeouts` are shortened by tests only. */
+export function wireErrorOptions(
+  docsUrl: DocsUrl,
+  timeouts: HttpTimeouts = HTTP_TIMEOUTS,
+): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler' | 'requestTimeout' | 'keepAliveTimeout' | 'connectionTimeout'> & { http: object } {
   return {
-    requestTimeout: HTTP_TIMEOUTS.requestMs,
-    keepAliveTimeout: HTTP_TIMEOUTS.keepAliveMs,
-    connectionTimeout: HTTP_TIMEOUTS.idleSocketMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionTimeout: timeouts.idleSocketMs,
     // Node answers an HTTP/1.1 request without Host itself, with a bare 400; `requireHost` below answers it instead.
-    http: { headersTimeout: HTTP_TIMEOUTS.headersMs, connectionsCheckingInterval: HTTP_TIMEOUTS.checkEveryMs, requireHostHeader: false },
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs, requireHostHeader: false },
     frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
       sendError(reply, request, routerRefusal(error), docsUrl);
     },
-    clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => answerOnSocket(socket, clientRefusal(error)),
+    clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => answerOnSocket(socket, clientRefusal(error, timeouts)),
   };
 }
 
@@ -52,7 +57,11 @@ export function installRawRefusals(server: Server): void {
   });
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const error = new ApiError(417, `ExpectationFailedException: Only "Expect: 100-continue" is supported.`);
-    const { body, headers } = rendered(error);
+    const { body, headers } = renderErrorResponse(error, randomUUID(), '');
+    // Node closes this `Connection: close` answer through destroySoon while the body may still be on its way:
+    // linger instead, so a reset does not take the answer with it.
+    const socket = response.socket;
+    if (socket) socket.destroySoon = () => lingerThenClose(socket);
     response.writeHead(error.statusCode, { ...headers, Connection: 'close' }).end(body);
     request.resume();
   });
@@ -80,10 +89,11 @@ function routerRefusal(error: Error & { code?: string }): ApiError {
   }
 }
 
-function clientRefusal(error: Error & { code?: string }): ApiError {
+function clientRefusal(error: Error & { code?: string }, timeouts: HttpTimeouts): ApiError {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ApiError(408, `RequestTimeoutException: The request did not arrive within ${HTTP_TIMEOUTS.requestMs / 1000} s.`);
+      // Node reports both limits with this one code.
+      return new ApiError(408, `RequestTimeoutException: The request did not arrive in time (headers within ${timeouts.headersMs / 1000} s, the whole request within ${timeouts.requestMs / 1000} s).`);
     case 'HPE_HEADER_OVERFLOW':
       return new ApiError(431, 'RequestHeaderFieldsTooLargeException: The request headers are larger than this server accepts (16 KB in all).');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
@@ -93,29 +103,22 @@ function clientRefusal(error: Error & { code?: string }): ApiError {
   }
 }
 
-function rendered(error: ApiError): { body: string; headers: Record<string, string> } {
-  const correlationId = randomUUID();
-  const body = JSON.stringify(renderErrorBody({ statusCode: error.statusCode, service: error.service, error: error.message, correlationId, validation: error.validation, docsUrl: '' }));
-  return {
-    body,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'X-Correlation-Id': correlationId },
-  };
-}
-
 /**
  * Writes a whole response straight to the socket and closes it: the parser has given up on this connection, so
  * nothing else can be read from it. As Node does, nothing is written once a response on it has begun, since
  * that would corrupt what the peer is reading; the connection is then only closed.
  */
 function answerOnSocket(socket: Duplex, error: ApiError): void {
+  // Node takes its own error listener off a socket it hands to 'connect' (and may have on a failing one): a reset
+  // while this answer is written must not become an uncaught exception.
+  if (socket.listenerCount('error') === 0) socket.on('error', () => socket.destroy());
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (!socket.destroyed && socket.writable && !inFlight?.headersSent) {
-    const { body, headers } = rendered(error);
-    const head = Object.entries({ ...headers, Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-    socket.end(`HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}\r\n${head}\r\n${body}`);
-    // A client that never reads is not waited for.
-    setTimeout(() => socket.destroy(), 1_000).unref();
+  if (socket.destroyed || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
     return;
   }
-  socket.destroy();
+  const { body, headers } = renderErrorResponse(error, randomUUID(), '');
+  const head = Object.entries({ ...headers, Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.write(`HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}\r\n${head}\r\n${body}`);
+  lingerThenClose(socket);
 }

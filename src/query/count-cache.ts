@@ -1,7 +1,5 @@
-import { LRUCache } from 'lru-cache';
-
-/** Bytes a cached entry is charged: its key (UTF-16 in memory, and query text is the client's) plus a small overhead. */
-const entryBytes = (key: string) => key.length * 2 + 64;
+import type { LRUCache } from 'lru-cache';
+import { boundedCache } from '../lib/bounded-cache.js';
 
 /**
  * Caches `totalResults` per (data version, filter). Callers put a version in the key that changes in the
@@ -13,11 +11,7 @@ export class CountCache {
   private readonly entries: LRUCache<string, number>;
 
   constructor(limits: { entries?: number; bytes?: number } = {}) {
-    this.entries = new LRUCache<string, number>({
-      max: limits.entries ?? 10_000,
-      maxSize: limits.bytes ?? 8 * 1024 * 1024,
-      sizeCalculation: (_value, key) => entryBytes(key),
-    });
+    this.entries = boundedCache<number>({ entries: limits.entries ?? 10_000, bytes: limits.bytes ?? 8 * 1024 * 1024 });
   }
 
   get(key: string): number | undefined {

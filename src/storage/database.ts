@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../lib/bounded-cache.js';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -92,11 +92,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * SQL text, which a compiled statement's memory grows with; a statement longer than the whole budget is not kept.
  */
 function withStatementCache(database: BetterSqlite3.Database, limits = { entries: 500, sqlBytes: 4 * 1024 * 1024 }) {
-  const statements = new LRUCache<string, BetterSqlite3.Statement>({
-    max: limits.entries,
-    maxSize: limits.sqlBytes,
-    sizeCalculation: (_statement, sql) => sql.length * 2 + 64,
-  });
+  const statements = boundedCache<BetterSqlite3.Statement>({ entries: limits.entries, bytes: limits.sqlBytes });
   return {
     close: () => database.close(),
     prepare(sql: string) {

@@ -305,6 +305,7 @@ export function problemWith(request: HostileRequest, response: RawResponse): str
   if (response.status === 0) return 'connection closed without an answer';
   if (response.status >= 500) return `answered ${response.status}: ${response.body.slice(0, 300)}`;
   if (response.status >= 400 && request.method !== 'HEAD') {
+    if (!/^application\/json/.test(response.headers['content-type'] ?? '')) return `${response.status} with content type ${response.headers['content-type']}`;
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(response.body);
@@ -332,10 +333,14 @@ export interface FuzzStats {
   problems: { request: string; problem: string }[];
 }
 
+let fuzzAuth = '';
+
 /** A short, replayable description of a request for failure messages. */
 export function describeRequest(request: HostileRequest): string {
   const body = request.body ? ` body(${request.body.length} B)=${JSON.stringify(request.body.subarray(0, 120).toString('latin1'))}` : '';
-  const headers = request.headers.map(([k, v]) => `${k}: ${v.length > 60 ? `${v.slice(0, 60)}…(${v.length})` : v}`).join(' | ');
+  // The fuzz client's key is real: failure output shows that a key was sent, not the key.
+  const shown = (k: string, v: string) => (k.toLowerCase() === 'authorization' && v === fuzzAuth ? 'Basic <the fuzz client\'s key>' : v);
+  const headers = request.headers.map(([k, v]) => `${k}: ${v.length > 60 ? `${shown(k, v).slice(0, 60)}…(${v.length})` : shown(k, v)}`).join(' | ');
   return `${request.method} ${request.target.slice(0, 300)}${request.target.length > 300 ? `…(${request.target.length})` : ''} [${headers}]${body}`;
 }
 
@@ -345,6 +350,7 @@ export function describeRequest(request: HostileRequest): string {
  */
 export async function runHostileRequests(fuzz: FuzzTarget, operations: Operation[], options: { count: number; concurrency: number; seed: number; timeoutMs?: number; keepGoing?: boolean; onBatch?: (stats: FuzzStats) => Promise<void> | void }): Promise<FuzzStats> {
   const host = new URL(fuzz.url).host;
+  fuzzAuth = fuzz.auth;
   const stats: FuzzStats = { requests: 0, byStatus: {}, problems: [] };
   const batch = fc.array(hostileRequest(operations, fuzz), { minLength: options.concurrency, maxLength: options.concurrency });
   const property = fc.asyncProperty(batch, async (requests) => {

@@ -39,8 +39,13 @@ export const codatOas = {
 };
 
 let reasonPrinted = false;
-/** True when Codat's files are here; otherwise prints the skip reason (once per test file) and returns false. */
+/**
+ * True when Codat's files are here; otherwise prints the skip reason (once per test file) and returns false.
+ * With CODAT_OAS_REQUIRED=1 (set by .ci/run, where shared/ is always beside the checkout) absence is a failure, so
+ * a CI run cannot pass while checking nothing against Codat's schemas.
+ */
 export function codatOasOrSkip(): boolean {
+  if (!codatOas.available && process.env.CODAT_OAS_REQUIRED === '1') throw new Error(`CODAT_OAS_REQUIRED=1: ${codatOas.skipReason}`);
   if (!codatOas.available && !reasonPrinted) {
     reasonPrinted = true;
     console.warn(`[skipped] ${codatOas.skipReason}`);

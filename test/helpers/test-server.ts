@@ -24,7 +24,7 @@ export function basicAuth(apiKey: string): string {
 
 /** Starts the real service on an ephemeral port over a fresh store. */
 export async function startTestServer(
-  options: { maintenancePollMs?: number; jobs?: AppOptions['jobs']; push?: AppOptions['push']; webhooks?: AppOptions['webhooks'] } = {},
+  options: { maintenancePollMs?: number; jobs?: AppOptions['jobs']; push?: AppOptions['push']; webhooks?: AppOptions['webhooks']; httpTimeouts?: AppOptions['httpTimeouts'] } = {},
 ): Promise<TestServer> {
   const testStore = await createTestStore();
   const app = await buildApp({
@@ -33,6 +33,7 @@ export async function startTestServer(
     maintenancePollMs: options.maintenancePollMs ?? 100,
     jobs: { pollMs: 50, ...options.jobs },
     push: options.push,
+    httpTimeouts: options.httpTimeouts,
     // Test receivers listen on loopback, which production refuses (WEBHOOKS_ALLOW_PRIVATE).
     webhooks: { allowPrivate: true, ...options.webhooks },
   });

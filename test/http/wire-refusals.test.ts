@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type HttpResult, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
@@ -154,10 +155,43 @@ describe('paging values are decimal int32 only', () => {
 });
 
 describe('slow clients', () => {
+  // The production limits are 10 s for headers and 30 s in all (HTTP_TIMEOUTS); the same code runs with shorter ones.
+  let slow: TestServer;
+  beforeAll(async () => {
+    slow = await startTestServer({ httpTimeouts: { headersMs: 1_000, requestMs: 2_000, checkEveryMs: 200 } });
+  });
+  afterAll(() => slow.close());
+
   it('a client that never finishes its headers is answered 408 in the error body and cut off', async () => {
-    // Headers trickle in and never end: the server answers within its headers timeout (10 s) plus one check.
-    const res = await rawRequest(server.url, `GET /companies HTTP/1.1\r\nHost: ${host()}\r\nX-Slow: `, 15_000);
+    const res = await rawRequest(slow.url, `GET /companies HTTP/1.1\r\nHost: x\r\nX-Slow: `, 5_000);
+    expect(res.timedOut).toBe(false);
+    expectErrorBody(asResult(res), 408, { error: 'RequestTimeoutException: The request did not arrive in time (headers within 1 s, the whole request within 2 s).' });
+  });
+
+  it('a client that never finishes its body is answered 408 in the error body and cut off', async () => {
+    const slowClient = await slow.newClient();
+    const head = `POST /companies HTTP/1.1\r\nHost: x\r\nAuthorization: ${slowClient.auth}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`;
+    const res = await rawRequest(slow.url, head, 5_000);
     expect(res.timedOut).toBe(false);
     expectErrorBody(asResult(res), 408, { error: /^RequestTimeoutException/ });
-  }, 20_000);
+    expect((await http(slow, 'GET', '/companies', { auth: slowClient.auth })).body.totalResults).toBe(0);
+  });
+});
+
+describe('connections reset mid-answer', () => {
+  it.each([
+    ['CONNECT', (h: string) => `CONNECT ${h} HTTP/1.1\r\nHost: ${h}\r\n\r\n`],
+    ['malformed HTTP', () => 'GARBAGE\r\n\r\n'],
+    ['an unknown Expect', (h: string) => `GET /companies HTTP/1.1\r\nHost: ${h}\r\nExpect: x\r\n\r\n`],
+  ])('%s followed at once by a reset leaves the server up', async (_name, request) => {
+    for (let i = 0; i < 20; i++) {
+      const socket = connect({ host: '127.0.0.1', port: Number(new URL(server.url).port) });
+      socket.on('error', () => {});
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(request(host()));
+      socket.resetAndDestroy();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await http(server, 'GET', '/healthz')).status).toBe(200);
+  });
 });

@@ -5,11 +5,27 @@ import { notFound } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import { listPage, type ListContext } from '../query/list-engine.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
-import { PLATFORMS, stableGuid, type PlatformInfo } from '../connectors/registry.js';
+import { CONNECTORS, PLATFORMS, stableGuid } from '../connectors/registry.js';
+import type { Connector, WriteOperation } from '../connectors/connector.js';
+import type { DataType } from '../connectors/data-types.js';
 import { Integration } from './integration.schema.js';
 
+/** Codat's feature type of each write operation a connector declares. */
+const WRITE_FEATURES: Record<WriteOperation, 'Post' | 'Put' | 'Delete'> = { Create: 'Post', Update: 'Put', Delete: 'Delete' };
+
+/**
+ * What a platform's connector declares it does with each data type: every type it provides can be read (`Get`),
+ * and each write operation it accepts is a feature of its own, so `/integrations` says exactly what
+ * `.../data/...` and `.../push/...` will take.
+ */
+function supportedFeatures(connector: Connector, dataType: DataType): { featureType: string; featureState: 'Release' }[] {
+  const operations = connector.writes?.get(dataType)?.operations ?? [];
+  return ['Get' as const, ...operations.map((operation) => WRITE_FEATURES[operation])].map((featureType) => ({ featureType, featureState: 'Release' as const }));
+}
+
 /** The stored Integration document of a platform (without `logoUrl`, which depends on the public address). */
-export function integrationDoc(platform: PlatformInfo): string {
+export function integrationDoc(connector: Connector): string {
+  const platform = connector.info;
   return JSON.stringify({
     key: platform.key,
     name: platform.name,
@@ -25,7 +41,7 @@ export function integrationDoc(platform: PlatformInfo): string {
     datatypeFeatures: platform.dataTypes.map((dataType) => ({
       datatype: dataType,
       dataType,
-      supportedFeatures: [{ featureType: 'Get', featureState: 'Release' }],
+      supportedFeatures: supportedFeatures(connector, dataType),
     })),
   });
 }
@@ -33,8 +49,9 @@ export function integrationDoc(platform: PlatformInfo): string {
 /** Copies the connector registry into the store so the list engine can page and query it. */
 export async function publishIntegrations(db: Kysely<Database>): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const [position, platform] of PLATFORMS.entries()) {
-      const doc = integrationDoc(platform);
+    for (const [position, connector] of CONNECTORS.entries()) {
+      const platform = connector.info;
+      const doc = integrationDoc(connector);
       await trx
         .insertInto('integrations')
         .values({ key: platform.key, position, doc })

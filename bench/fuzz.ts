@@ -3,10 +3,9 @@
 // new Postgres schema with DATABASE_URL), measuring the process's resident memory before, at the peak of, and 10 s
 // after the run. Exits 1 on any problem (a 5xx, a refusal outside the error body, a hang, a 2xx for an invalid
 // paging value, an unhealthy server, a changed fixture) or when memory 10 s after is over 2 × start + 100 MB.
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createStore } from './lib/store.mjs';
-import { createClient, freePort, sampleRss, startServer, waitUntilServing } from './lib/server.mjs';
+import { createClient, freePort, readRss, sampleRss, startServer, waitUntilServing } from './lib/server.mjs';
 import { loadKnobs } from './lib/config.mjs';
 import { prepareFixture } from '../test/fuzz/fixture.js';
 import { operationsOf, runHostileRequests } from '../test/fuzz/hostile-requests.js';
@@ -35,7 +34,6 @@ function categoryOf(problem: string): string {
   return 'refusals outside the error body';
 }
 
-const rssOf = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const say = (line: string) => console.log(line);
 
@@ -53,7 +51,7 @@ try {
   const before = await fixture.snapshot();
   // Let the fixture's sync work settle before the starting figure is taken.
   await new Promise((r) => setTimeout(r, 5_000));
-  const startRss = rssOf(server.pid!);
+  const startRss = readRss(server.pid!);
   say(`fuzz: ${store.description}; seed ${seed}; ${requests} requests, ${concurrency} at a time, over ${operations.length} operations`);
   say(`fuzz: server RSS at start ${mb(startRss)} MB`);
   const peak = sampleRss(server.pid!);
@@ -70,7 +68,7 @@ try {
       onBatch: async (progress) => {
         if (++batches % 50 !== 0) return;
         if ((await fetch(`${server.baseUrl}/healthz`)).status !== 200) unhealthy++;
-        if (batches % 500 === 0) say(`  ${progress.requests} requests, RSS ${mb(rssOf(server.pid!))} MB`);
+        if (batches % 500 === 0) say(`  ${progress.requests} requests, RSS ${mb(readRss(server.pid!))} MB`);
       },
     });
   } catch (err) {
@@ -80,7 +78,7 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const peakRss = peak.stop();
   await new Promise((r) => setTimeout(r, 10_000));
-  const afterRss = rssOf(server.pid!);
+  const afterRss = readRss(server.pid!);
   const healthy = (await fetch(`${server.baseUrl}/healthz`)).status === 200;
   const fixtureSame = (await fixture.snapshot()) === before;
   const limit = 2 * startRss + 100 * 1024 * 1024;

@@ -126,7 +126,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
     ...wireErrorOptions(docsUrl, { ...HTTP_TIMEOUTS, ...options.httpTimeouts }),
   });
-  installRawRefusals(server.server);
+  installRawRefusals(server.server, docsUrl);
 
   installValidators(server);
   installErrorHandler(server, docsUrl);

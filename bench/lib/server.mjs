@@ -106,16 +106,22 @@ export async function waitUntilServing(server, authorization, timeoutMs = 600_00
   }
 }
 
+/** VmRSS of a process now, in bytes (0 once it is gone). */
+export function readRss(pid) {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Reads VmRSS of a process every 250 ms and keeps the largest value, in bytes. */
 export function sampleRss(pid) {
   let peak = 0;
+  // Once the process is gone readRss answers 0, and what was measured is kept.
   const read = () => {
-    try {
-      const match = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (match) peak = Math.max(peak, Number(match[1]) * 1024);
-    } catch {
-      // The process is gone; keep what was measured.
-    }
+    peak = Math.max(peak, readRss(pid));
   };
   read();
   const timer = setInterval(read, 250);

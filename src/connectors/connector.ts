@@ -68,6 +68,9 @@ export interface Connector {
 /** What a write does to a record. */
 export type WriteOperation = 'Create' | 'Update' | 'Delete';
 
+/** The HTTP method of each write operation on `.../push/{dataType}` (Codat's feature types are these, capitalised). */
+export const WRITE_METHOD: Readonly<Record<WriteOperation, 'POST' | 'PUT' | 'DELETE'>> = { Create: 'POST', Update: 'PUT', Delete: 'DELETE' };
+
 /** A field of a written record that names another record on the same platform (it must exist there). */
 export interface ReferenceField {
   /** Path to the id; `*` stands for every element of an array, e.g. `['lineItems', '*', 'itemRef', 'id']`. */

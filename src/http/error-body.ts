@@ -33,8 +33,8 @@ export function renderErrorBody(args: {
 }
 
 /**
- * The error body as JSON text and the headers it goes with, for answers written outside Fastify's reply (straight
- * on a socket, or on Node's own response before routing) and by `sendError`.
+ * The error body as JSON text and the headers every error answer carries, for `sendError` and for answers written
+ * outside Fastify's reply (straight on a socket, or on Node's own response before routing).
  */
 export function renderErrorResponse(
   error: { statusCode: number; service: string; message: string; validation?: ValidationItem[] },
@@ -46,7 +46,7 @@ export function renderErrorResponse(
   );
   return {
     body,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'X-Correlation-Id': correlationId },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Correlation-Id': correlationId },
   };
 }
 

@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, API_SERVICE, type ValidationItem } from './api-error.js';
 import { renderErrorResponse } from './error-body.js';
-import { lingerIfBodyUnread } from './lingering-close.js';
 import { validationItems } from './validation-messages.js';
 
 /** Where validation messages point; set once the server knows its public address. */
@@ -21,12 +20,9 @@ export function installErrorHandler(app: FastifyInstance, docsUrl: DocsUrl): voi
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError, docsUrl: DocsUrl): FastifyReply {
+  // The headers carry X-Correlation-Id too: router refusals (`frameworkErrors`) never ran the hook that sets it.
   const { body, headers } = renderErrorResponse(error, request.id, docsUrl());
-  // Router refusals (`frameworkErrors`) run no hooks: neither the one that sets X-Correlation-Id (the headers here
-  // carry it) nor the onSend one that lingers before closing.
-  lingerIfBodyUnread(request);
-  const { 'Content-Length': _length, ...rest } = headers;
-  return reply.code(error.statusCode).headers({ ...rest, ...error.headers }).send(body);
+  return reply.code(error.statusCode).headers({ ...headers, ...error.headers }).send(body);
 }
 
 function toApiError(err: FastifyError | ApiError, request: FastifyRequest): ApiError {

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify
 import { ApiError } from './api-error.js';
 import { renderErrorResponse } from './error-body.js';
 import { sendError, type DocsUrl } from './error-handler.js';
-import { lingerThenClose } from './lingering-close.js';
+import { lingerIfBodyUnread, lingerThenClose } from './lingering-close.js';
 
 /**
  * Refusals made before a request reaches a route: malformed HTTP, oversized headers, slow clients, router limits,
@@ -44,25 +44,28 @@ export function wireErrorOptions(
     // Node answers an HTTP/1.1 request without Host itself, with a bare 400; `requireHost` below answers it instead.
     http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs, requireHostHeader: false },
     frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+      // Decided on the request line alone, with the body unread; a router refusal runs none of the route hooks,
+      // so the onSend one that lingers does not either.
+      lingerIfBodyUnread(request);
       sendError(reply, request, routerRefusal(error), docsUrl);
     },
-    clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => answerOnSocket(socket, clientRefusal(error, timeouts)),
+    clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => answerOnSocket(socket, clientRefusal(error, timeouts), docsUrl()),
   };
 }
 
 /** `CONNECT` and unknown `Expect` headers never reach Fastify: Node would drop or answer them bare. */
-export function installRawRefusals(server: Server): void {
+export function installRawRefusals(server: Server, docsUrl: DocsUrl): void {
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
-    answerOnSocket(socket, new ApiError(405, 'MethodNotAllowedException: CONNECT is not supported; this is an HTTP API, not a proxy.'));
+    answerOnSocket(socket, new ApiError(405, 'MethodNotAllowedException: CONNECT is not supported; this is an HTTP API, not a proxy.'), docsUrl());
   });
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const error = new ApiError(417, `ExpectationFailedException: Only "Expect: 100-continue" is supported.`);
-    const { body, headers } = renderErrorResponse(error, randomUUID(), '');
+    const { body, headers } = renderErrorResponse(error, randomUUID(), docsUrl());
     // Node closes this `Connection: close` answer through destroySoon while the body may still be on its way:
     // linger instead, so a reset does not take the answer with it.
     const socket = response.socket;
     if (socket) socket.destroySoon = () => lingerThenClose(socket);
-    response.writeHead(error.statusCode, { ...headers, Connection: 'close' }).end(body);
+    response.writeHead(error.statusCode, { ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).end(body);
     request.resume();
   });
 }
@@ -108,7 +111,7 @@ function clientRefusal(error: Error & { code?: string }, timeouts: HttpTimeouts)
  * nothing else can be read from it. As Node does, nothing is written once a response on it has begun, since
  * that would corrupt what the peer is reading; the connection is then only closed.
  */
-function answerOnSocket(socket: Duplex, error: ApiError): void {
+function answerOnSocket(socket: Duplex, error: ApiError, docsUrl: string): void {
   // Node takes its own error listener off a socket it hands to 'connect' (and may have on a failing one): a reset
   // while this answer is written must not become an uncaught exception.
   if (socket.listenerCount('error') === 0) socket.on('error', () => socket.destroy());
@@ -117,8 +120,8 @@ function answerOnSocket(socket: Duplex, error: ApiError): void {
     socket.destroy();
     return;
   }
-  const { body, headers } = renderErrorResponse(error, randomUUID(), '');
-  const head = Object.entries({ ...headers, Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const { body, headers } = renderErrorResponse(error, randomUUID(), docsUrl);
+  const head = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.write(`HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}\r\n${head}\r\n${body}`);
   lingerThenClose(socket);
 }

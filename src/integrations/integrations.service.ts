@@ -6,12 +6,12 @@ import type { PageRequest } from '../http/paging.js';
 import { listPage, type ListContext } from '../query/list-engine.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
 import { CONNECTORS, PLATFORMS, stableGuid } from '../connectors/registry.js';
-import type { Connector, WriteOperation } from '../connectors/connector.js';
+import { WRITE_METHOD, type Connector, type WriteOperation } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { Integration } from './integration.schema.js';
 
-/** Codat's feature type of each write operation a connector declares. */
-const WRITE_FEATURES: Record<WriteOperation, 'Post' | 'Put' | 'Delete'> = { Create: 'Post', Update: 'Put', Delete: 'Delete' };
+/** Codat's feature type of a write operation: its push method, capitalised (`POST` → `Post`). */
+const featureTypeOf = (operation: WriteOperation) => `${WRITE_METHOD[operation][0]}${WRITE_METHOD[operation].slice(1).toLowerCase()}`;
 
 /**
  * What a platform's connector declares it does with each data type: every type it provides can be read (`Get`),
@@ -20,7 +20,7 @@ const WRITE_FEATURES: Record<WriteOperation, 'Post' | 'Put' | 'Delete'> = { Crea
  */
 function supportedFeatures(connector: Connector, dataType: DataType): { featureType: string; featureState: 'Release' }[] {
   const operations = connector.writes?.get(dataType)?.operations ?? [];
-  return ['Get' as const, ...operations.map((operation) => WRITE_FEATURES[operation])].map((featureType) => ({ featureType, featureState: 'Release' as const }));
+  return ['Get', ...operations.map(featureTypeOf)].map((featureType) => ({ featureType, featureState: 'Release' as const }));
 }
 
 /** The stored Integration document of a platform (without `logoUrl`, which depends on the public address). */

@@ -9,7 +9,7 @@ import { operationHistory } from '../query/operation-history.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
-import type { WriteModel, WriteOperation } from '../connectors/connector.js';
+import { WRITE_METHOD, type WriteModel, type WriteOperation } from '../connectors/connector.js';
 import { isDataType } from '../connectors/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -50,7 +50,6 @@ export interface WriteRequest {
 }
 
 const VERB: Record<WriteOperation, string> = { Create: 'creating', Update: 'updating', Delete: 'deleting' };
-const METHOD: Record<WriteOperation, string> = { Create: 'POST', Update: 'PUT', Delete: 'DELETE' };
 
 /** Writes to a connection's platform (push operations): checked, recorded and queued here, processed by the push job. */
 export function createPushService(deps: PushDeps) {
@@ -152,7 +151,7 @@ export function createPushService(deps: PushDeps) {
 
       const model = writeModelOf(connection.platform_key, request.dataType);
       if (!model.operations.includes(request.operation)) {
-        const allowed = model.operations.filter((op) => (op === 'Create') === (request.operation === 'Create')).map((op) => METHOD[op]);
+        const allowed = model.operations.filter((op) => (op === 'Create') === (request.operation === 'Create')).map((op) => WRITE_METHOD[op]);
         throw new ApiError(405, `MethodNotAllowedException: The platform does not support ${VERB[request.operation]} ${request.dataType}; it supports ${model.operations.map((op) => VERB[op]).join(', ')}.`, {
           headers: { Allow: allowed.join(', ') },
         });

@@ -7,18 +7,8 @@ import { boundedCache } from '../lib/bounded-cache.js';
  * the version moves, and then it is simply never asked for again and ages out.
  * Keys hold client query text, so the cache is bounded by entries and by bytes (least recently used first).
  */
-export class CountCache {
-  private readonly entries: LRUCache<string, number>;
+export type CountCache = LRUCache<string, number>;
 
-  constructor(limits: { entries?: number; bytes?: number } = {}) {
-    this.entries = boundedCache<number>({ entries: limits.entries ?? 10_000, bytes: limits.bytes ?? 8 * 1024 * 1024 });
-  }
-
-  get(key: string): number | undefined {
-    return this.entries.get(key);
-  }
-
-  set(key: string, value: number): void {
-    this.entries.set(key, value);
-  }
+export function createCountCache(limits: { entries?: number; bytes?: number } = {}): CountCache {
+  return boundedCache<number>({ entries: limits.entries ?? 10_000, bytes: limits.bytes ?? 8 * 1024 * 1024 });
 }

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
-import { CountCache } from './count-cache.js';
+import { createCountCache, type CountCache } from './count-cache.js';
 import type { QueryableResource } from './properties.js';
 import { parseQuery, QuerySyntaxError } from './query-parser.js';
 import { compileQuery, QuerySemanticError } from './query-compiler.js';
@@ -36,7 +36,7 @@ export interface ListContext {
 }
 
 export function createListContext(db: Kysely<any>, dialect: SqlDialect): ListContext {
-  return { db, dialect, counts: new CountCache() };
+  return { db, dialect, counts: createCountCache() };
 }
 
 /** Runs a paged, filtered, ordered read of a list. Query errors become 400s with the documented bodies. */

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { CountCache } from '../../src/query/count-cache.js';
+import { createCountCache } from '../../src/query/count-cache.js';
 import { PositionListCache } from '../../src/data/position-lists.js';
 
 /** Caches keyed by client input (query text, orderBy) stay within their entry and byte budgets. */
 describe('bounded caches', () => {
   it('the count cache keeps at most its entries and its bytes of keys, least recently used first', () => {
-    const byEntries = new CountCache({ entries: 3, bytes: 1024 * 1024 });
+    const byEntries = createCountCache({ entries: 3, bytes: 1024 * 1024 });
     for (const key of ['a', 'b', 'c']) byEntries.set(key, 1);
     byEntries.get('a');
     byEntries.set('d', 2);
     expect(['a', 'b', 'c', 'd'].map((k) => byEntries.get(k))).toEqual([1, undefined, 1, 2]);
 
     // 2,000-character query texts: 10 KB of budget holds two of them, not 10,000.
-    const byBytes = new CountCache({ entries: 10_000, bytes: 10 * 1024 });
+    const byBytes = createCountCache({ entries: 10_000, bytes: 10 * 1024 });
     const keys = Array.from({ length: 100 }, (_, i) => `${i}:${'q'.repeat(2000)}`);
     for (const key of keys) byBytes.set(key, 7);
     expect(keys.filter((k) => byBytes.get(k) !== undefined)).toEqual(keys.slice(-2));

@@ -32,6 +32,8 @@ import { VERSION } from './version.js';
 import { createJobEngine } from './jobs/job-engine.js';
 import { createSyncJob } from './syncs/sync-job.js';
 import { createVersionWriters } from './syncs/version-writers.js';
+import { loadSecretKeys, type SecretKeys } from './secrets/secret-keys.js';
+import { createCredentialsStore } from './connections/credentials.store.js';
 import { DELETE_VERSION_JOB, SYNC_JOB } from './syncs/sync-queue.js';
 import { queueDueSyncs } from './syncs/sync-scheduler.js';
 import { createSyncsService } from './syncs/syncs.service.js';
@@ -57,6 +59,8 @@ import { PushOption } from './push/push-option.js';
 
 export interface AppOptions {
   store: Store;
+  /** Keys sealing connection credentials; by default from LEDGERPORT_SECRET_KEY or `secret.key` (src/secrets/secret-keys.ts). */
+  secretKeys?: SecretKeys;
   /** Public base address; when absent it is derived from the listening address once the server listens. */
   publicUrl?: string;
   logLevel?: string;
@@ -91,6 +95,11 @@ export interface AppOptions {
     /** Length of the minute `timeoutInMinutes` counts in, in ms: 60000, shortened by tests. */
     minuteMs?: number;
   };
+  /** Live platforms. */
+  connectors?: {
+    /** Reach platforms on loopback, private and link-local addresses too (`CONNECTORS_ALLOW_PRIVATE=true`). */
+    allowPrivate?: boolean;
+  };
   /** Outbound webhooks. */
   webhooks?: {
     /** Deliver to loopback, private and link-local addresses too (`WEBHOOKS_ALLOW_PRIVATE=true`). */
@@ -116,6 +125,8 @@ export interface App {
 export async function buildApp(options: AppOptions): Promise<App> {
   const { store } = options;
   const { db, dialect } = store;
+  // Resolved before anything else: on Postgres a missing key stops the start with a message saying what to set.
+  const secretKeys = options.secretKeys ?? loadSecretKeys(store.url);
   let publicUrl = options.publicUrl ?? 'http://127.0.0.1';
 
   const docsUrl = () => `${publicUrl}/docs/errors`;
@@ -162,16 +173,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   // One writing thread per job slot: each running sync writes on its own thread.
   const writers = createVersionWriters(store, { threads: runsJobs ? jobOptions.writerThreads ?? jobOptions.concurrency ?? 2 : 0 });
-  const syncJob = createSyncJob({ store, writers, jobs, retainSupersededMs: jobOptions.retainSupersededMs, publicUrl: urls.publicUrl });
+  const credentials = createCredentialsStore(secretKeys);
+  const allowPrivate = options.connectors?.allowPrivate ?? false;
+  const syncJob = createSyncJob({ store, writers, jobs, credentials, allowPrivate, retainSupersededMs: jobOptions.retainSupersededMs, publicUrl: urls.publicUrl });
   const pushTiming = { sandboxDelayMs: options.push?.sandboxDelayMs ?? 1000, minuteMs: options.push?.minuteMs ?? 60_000 };
   const handlers = {
     [SYNC_JOB]: syncJob.sync,
     [DELETE_VERSION_JOB]: syncJob.deleteVersion,
-    [PUSH_JOB]: createPushJob({ db, jobs, ...pushTiming, publicUrl: urls.publicUrl }),
+    [PUSH_JOB]: createPushJob({ db, jobs, ...pushTiming, publicUrl: urls.publicUrl, credentials, allowPrivate }),
     ...webhookJobHandlers({ db, jobs, clients, options: options.webhooks, log: server.log }),
   };
   const wakeJobs = () => jobs.wake();
-  const companies = createCompaniesService({ db, dialect, lists, jobs, wakeJobs, ...urls });
+  const companies = createCompaniesService({ db, dialect, lists, jobs, wakeJobs, credentials, allowPrivate, ...urls });
   for (const schema of [PullOperation, SyncSetting, PushOperation, PushOption]) server.addSchema(schema);
 
   registerHealthRoutes(server, { db });
@@ -180,13 +193,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerApiKeyRoutes(server, { apiKeys: createApiKeysService({ db }) });
   registerCompanyRoutes(server, { companies });
   registerIntegrationRoutes(server, { integrations: createIntegrationsService({ db, dialect, lists, ...urls }) });
-  registerConnectionRoutes(server, { connections: createConnectionsService({ db, dialect, lists, jobs, wakeJobs, companies, ...urls }) });
+  registerConnectionRoutes(server, { connections: createConnectionsService({ db, dialect, lists, jobs, wakeJobs, companies, credentials, allowPrivate, ...urls }) });
   registerSyncRoutes(server, { syncs: createSyncsService({ db, dialect, lists, jobs, wakeJobs, companies }) });
   registerSyncSettingsRoutes(server, { db, companies });
   const dataSets = createDataSetsService({ db, dialect, lists, companies, records: createRecordReader(store, lists) });
   registerDataSetRoutes(server, { dataSets });
   registerFinancialsRoutes(server, { dataSets });
-  registerLinkRoutes(server, { db, dialect, lists, jobs, wakeJobs, companies, clients, ...urls });
+  registerLinkRoutes(server, { db, dialect, lists, jobs, wakeJobs, companies, clients, credentials, allowPrivate, ...urls });
   registerPushRoutes(server, { push: createPushService({ db, dialect, lists, jobs, wakeJobs, companies, ...pushTiming }) });
   registerWebhooks(server, { db, allowPrivate: options.webhooks?.allowPrivate });
 

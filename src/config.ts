@@ -16,6 +16,8 @@ export interface Config {
   jobLeaseMs: number;
   /** Deliver webhooks to loopback, private and link-local addresses too. */
   webhooksAllowPrivate: boolean;
+  /** Let connections reach platforms (hledger-web…) on loopback, private and link-local addresses. */
+  connectorsAllowPrivate: boolean;
   /** Delay before each webhook retry, in ms; undefined for the default schedule. */
   webhookRetryScheduleMs?: number[];
   /** How long the Sandbox platforms take to process a write, in ms. */
@@ -41,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobConcurrency: positiveInteger(env, 'JOB_CONCURRENCY', 2),
     jobLeaseMs: positiveInteger(env, 'JOB_LEASE_MS', 30_000),
     webhooksAllowPrivate: booleanFlag(env, 'WEBHOOKS_ALLOW_PRIVATE'),
+    connectorsAllowPrivate: booleanFlag(env, 'CONNECTORS_ALLOW_PRIVATE'),
     webhookRetryScheduleMs: durationList(env, 'WEBHOOK_RETRY_SCHEDULE'),
     sandboxWriteDelayMs: nonNegativeInteger(env, 'SANDBOX_WRITE_DELAY_MS', 1000),
     redisUrl: redisUrl(env),

@@ -7,6 +7,8 @@ import { PLAN_NAMES, type PlanName } from '../clients/plans.js';
 import { setMaintenance } from '../operations/maintenance.js';
 import { ApiError } from '../http/api-error.js';
 import { ROLES, serve, type Role } from '../server/serve.js';
+import { loadSecretKeys } from '../secrets/secret-keys.js';
+import { createCredentialsStore } from '../connections/credentials.store.js';
 
 function isoDate(value: string): string {
   const time = Date.parse(value);
@@ -38,7 +40,7 @@ const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}
 /** The operator's command line; every command reads the store named by DATABASE_URL. */
 export function buildCli(): Command {
   const program = new Command('ledgerport')
-    .description('Operate a Ledgerport server: run it, manage clients, API keys and maintenance mode.')
+    .description('Operate a Ledgerport server: run it, manage clients, API keys, the secret key and maintenance mode.')
     .showHelpAfterError()
     .exitOverride();
 
@@ -102,6 +104,19 @@ export function buildCli(): Command {
       // Runs until SIGTERM/SIGINT; the process exits from the shutdown handler.
       await serve(opts.role);
       await new Promise(() => {});
+    });
+
+  const secrets = program.command('secrets').description('Manage the key that encrypts connection credentials at rest.');
+  secrets
+    .command('rotate')
+    .description(
+      'Re-encrypt every connection\'s credentials under LEDGERPORT_SECRET_KEY, opening them with it or one of ' +
+        'LEDGERPORT_PREVIOUS_SECRET_KEYS. Run it after setting a new key (the old one in the previous keys), then drop the old key.',
+    )
+    .action(async () => {
+      const keys = loadSecretKeys(loadConfig().databaseUrl);
+      const result = await withStore((store) => createCredentialsStore(keys).rotate(store.db, new Date().toISOString()));
+      print({ keyId: keys.current.id, ...result });
     });
 
   program

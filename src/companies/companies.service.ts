@@ -13,6 +13,8 @@ import { sanitizeCompanyName } from './company-name.js';
 import { serveConnection } from '../connections/connection-doc.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { recordCompanyEvent, type CompanyEventType } from '../webhooks/platform-events.js';
+import type { CredentialsStore } from '../connections/credentials.store.js';
+import { revocationsFor, runRevocations } from '../connections/revocation.js';
 
 export interface CompanyInput {
   name: string;
@@ -41,6 +43,10 @@ export interface CompaniesDeps {
   jobs: JobQueue;
   /** Tells the job runner work is waiting. */
   wakeJobs?: () => void;
+  /** Connections' platform credentials: read to revoke platform access when a company goes. */
+  credentials?: CredentialsStore;
+  /** Platforms on loopback, private and link-local addresses allowed (`CONNECTORS_ALLOW_PRIVATE`). */
+  allowPrivate?: boolean;
   now?: () => Date;
 }
 
@@ -171,7 +177,11 @@ export function createCompaniesService(deps: CompaniesDeps) {
 
     async delete(client: Client, companyId: string): Promise<void> {
       const row = await owned(client, companyId);
+      // Read before the credentials go with the company; revoked at the platforms once the deletion has committed.
+      const connections = await deps.db.selectFrom('connections').select(['id', 'platform_key', 'settings']).where('client_id', '=', client.id).where('company_id', '=', companyId).execute();
+      const revocations = await revocationsFor(deps.db, deps.credentials, client.id, connections, { allowPrivate: deps.allowPrivate ?? false });
       await store.delete(client.id, companyId, event('company.deleted', client.id, row));
+      await runRevocations(revocations);
       deps.wakeJobs?.();
     },
   };

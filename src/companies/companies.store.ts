@@ -64,6 +64,8 @@ export function createCompaniesStore(db: Kysely<Database>, jobs: JobQueue) {
         await lockClient(trx, clientId, true);
         const versions = await trx.selectFrom('pull_operations').select('seq').where('company_id', '=', companyId).execute();
         for (const { seq } of versions) await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(seq) } });
+        // Platform credentials go with the company, in the same transaction.
+        await trx.deleteFrom('connection_credentials').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
         await trx.deleteFrom('connections').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
         await trx.deleteFrom('companies').where('client_id', '=', clientId).where('id', '=', companyId).execute();
         await inTransaction?.(trx);

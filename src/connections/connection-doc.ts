@@ -8,6 +8,16 @@ export interface ConnectionState {
   status: string;
   created: string;
   lastSync: string | null;
+  /** Codat's `dataConnectionErrors`: why the platform refused the connection (a Deauthorized one). */
+  errors?: DataConnectionError[];
+}
+
+export interface DataConnectionError {
+  statusCode: string;
+  statusText: string;
+  errorMessage: string;
+  erroredOnUtc: string;
+  status: 'Active' | 'Resolved';
 }
 
 /** The stored Connection document: everything but `linkUrl`, which is spliced in when served. */
@@ -22,7 +32,7 @@ export function connectionDoc(state: ConnectionState): string {
     status: state.status,
     ...(state.lastSync ? { lastSync: state.lastSync } : {}),
     created: state.created,
-    dataConnectionErrors: [],
+    dataConnectionErrors: state.errors ?? [],
   });
 }
 

@@ -16,7 +16,11 @@ import { DELETE_VERSION_JOB, queueSyncIfIdle } from '../syncs/sync-queue.js';
 import { Connection } from './connection.schema.js';
 import { connectionColumns } from './connection.properties.js';
 import { connectionDoc, serveConnection } from './connection-doc.js';
-import { sandboxSettings } from './sandbox-authorization.js';
+import { isConnectorError } from '../connectors/connector-error.js';
+import type { LinkResult } from '../connectors/connector.js';
+import type { CredentialsStore } from './credentials.store.js';
+import { revocationsFor, runRevocations } from './revocation.js';
+import { writeConnectionStatus } from './connection-status.js';
 import { recordConnectionEvent, type ConnectionEventType } from '../webhooks/platform-events.js';
 
 export interface ConnectionsDeps {
@@ -28,6 +32,10 @@ export interface ConnectionsDeps {
   wakeJobs: () => void;
   companies: CompaniesService;
   publicUrl: () => string;
+  /** Connections' platform credentials, sealed at rest (required for platforms with credentials). */
+  credentials?: CredentialsStore;
+  /** Platforms on loopback, private and link-local addresses allowed (`CONNECTORS_ALLOW_PRIVATE`). */
+  allowPrivate?: boolean;
   now?: () => Date;
 }
 
@@ -53,19 +61,9 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     return row;
   }
 
-  /** Writes a new status (and settings) and re-renders the document, moving the client's companies version. */
-  async function setStatus(trx: Kysely<Database>, row: ConnectionRow, status: string, settings?: string | null): Promise<ConnectionRow> {
-    const platform = findPlatform(row.platform_key);
-    if (!platform) {
-      throw new ApiError(400, `IntegrationUnavailableException: Platform ${row.platform_key} is no longer available on this server; delete connection ${row.id}.`);
-    }
-    const doc = connectionDoc({ id: row.id, companyId: row.company_id, platform, status, created: row.created, lastSync: row.last_sync });
-    const next = { ...row, status, doc, settings: settings === undefined ? row.settings : settings };
-    // The client row first, as in every transaction that changes a client's companies (one lock order).
-    await lockClient(trx, row.client_id, true);
-    await trx.updateTable('connections').set({ status, doc, settings: next.settings }).where('id', '=', row.id).execute();
-    return next;
-  }
+  /** Writes a new status (and settings) and re-renders the document (see connection-status.ts). */
+  const setStatus = (trx: Kysely<Database>, row: ConnectionRow, status: string, settings?: string | null) =>
+    writeConnectionStatus(trx, row, status, { settings });
 
   /** Queues the first-link sync of every type the platform supports whose setting says so, in sync order. */
   async function queueFirstLink(trx: Kysely<Database>, row: ConnectionRow): Promise<void> {
@@ -140,6 +138,8 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     /** Deletes the connection and its data sets and syncs. */
     async delete(client: Client, companyId: string, connectionId: string): Promise<void> {
       const row = await owned(client, companyId, connectionId);
+      // Read before the credentials go with the connection; run once the deletion has committed.
+      const revocations = await revocationsFor(db, deps.credentials, client.id, [row], { allowPrivate: deps.allowPrivate ?? false });
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
         const versions = await trx.selectFrom('pull_operations').select('seq').where('connection_id', '=', row.id).execute();
@@ -148,9 +148,11 @@ export function createConnectionsService(deps: ConnectionsDeps) {
         await trx.deleteFrom('pull_operations').where('connection_id', '=', row.id).execute();
         // What the Sandbox held because it was written to it goes with the connection; push history stays.
         await trx.deleteFrom('platform_writes').where('connection_id', '=', row.id).execute();
+        await trx.deleteFrom('connection_credentials').where('client_id', '=', client.id).where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('connections').where('id', '=', row.id).execute();
         await event(trx, 'connection.deleted', row);
       });
+      await runRevocations(revocations);
       deps.wakeJobs();
     },
 
@@ -183,18 +185,67 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     async authorize(client: Client, companyId: string, connectionId: string, body: Record<string, unknown>): Promise<{ served: string; alreadyLinked: boolean }> {
       const row = await owned(client, companyId, connectionId);
       if (row.status === 'Linked') return { served: serve(row), alreadyLinked: true };
-      const hasChoice = body.size !== undefined || body.invoices !== undefined;
-      const settings = row.settings && !hasChoice ? row.settings : JSON.stringify(sandboxSettings(row.id, body, now()));
-      const linked = await db.transaction().execute(async (trx) => {
-        const next = await setStatus(trx, row, 'Linked', settings);
-        await queueFirstLink(trx, next);
-        await event(trx, 'connection.connected', next);
-        return next;
-      });
-      deps.wakeJobs();
-      return { served: serve(linked), alreadyLinked: false };
+      const connector = findConnector(row.platform_key);
+      if (!connector?.link) {
+        throw validationError('ValidationException: This platform is linked through its linkUrl in a browser, not with PUT .../authorization.', [
+          { itemId: 'body', message: `${connector?.info.name ?? row.platform_key} connections are authorised on the platform's own consent page: open the connection's linkUrl`, validatorName: 'PlatformAuthorization' },
+        ]);
+      }
+      let result: LinkResult;
+      try {
+        const current = row.settings ? (JSON.parse(row.settings) as Record<string, unknown>) : null;
+        result = await connector.link(body, { connectionId: row.id, current, now: now(), allowPrivate: deps.allowPrivate ?? false });
+      } catch (err) {
+        if (!isConnectorError(err)) throw err;
+        // The platform refused the attempt: the connection stays as it was, and the client hears of it.
+        await recordFailed(row);
+        throw validationError(`ValidationException: The platform could not be linked: ${err.message}.`, [
+          { itemId: err.field ?? 'url', message: err.message, validatorName: 'PlatformAuthorization' },
+        ]);
+      }
+      return { served: await linkRow(row, JSON.stringify(result.settings), result.credentials), alreadyLinked: false };
+    },
+
+    /**
+     * Links the connection with what a platform's OAuth2 exchange returned (`src/link/oauth.ts`). Returns false
+     * when it was linked already (a repeated callback changes nothing).
+     */
+    async linkWithResult(client: Client, companyId: string, connectionId: string, result: LinkResult): Promise<boolean> {
+      const row = await owned(client, companyId, connectionId);
+      if (row.status === 'Linked') return false;
+      await linkRow(row, JSON.stringify(result.settings), result.credentials);
+      return true;
+    },
+
+    /** Records that the platform refused a link attempt: `connection.failed`; the connection stays as it was. */
+    async linkFailed(client: Client, companyId: string, connectionId: string): Promise<void> {
+      await recordFailed(await owned(client, companyId, connectionId));
     },
   };
+
+  async function recordFailed(row: ConnectionRow): Promise<void> {
+    await db.transaction().execute((trx) => event(trx, 'connection.failed', row));
+    deps.wakeJobs();
+  }
+
+  /** Marks the connection Linked with its settings and (sealed) credentials, queues its first syncs, tells the client. */
+  async function linkRow(row: ConnectionRow, settings: string | null, credentials: Record<string, unknown> | null): Promise<string> {
+    const relinked = row.status === 'Deauthorized';
+    const linked = await db.transaction().execute(async (trx) => {
+      const next = await setStatus(trx, row, 'Linked', settings);
+      if (credentials) {
+        if (!deps.credentials) throw new Error('no credentials store: connections to this platform cannot be linked');
+        await deps.credentials.save(trx, row.client_id, { companyId: row.company_id, connectionId: row.id }, credentials, now().toISOString());
+      } else {
+        await deps.credentials?.delete(trx, row.client_id, { companyId: row.company_id, connectionId: row.id });
+      }
+      await queueFirstLink(trx, next);
+      await event(trx, relinked ? 'connection.reconnected' : 'connection.connected', next);
+      return next;
+    });
+    deps.wakeJobs();
+    return serve(linked);
+  }
 }
 
 export type ConnectionsService = ReturnType<typeof createConnectionsService>;

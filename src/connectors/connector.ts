@@ -2,30 +2,6 @@ import type { TSchema } from '@sinclair/typebox';
 import type { DataType } from './data-types.js';
 import type { PlatformInfo } from './registry.js';
 
-/**
- * What a sync asks of a platform. Everything a connector returns must be a pure function of these
- * values, so a Sandbox company is reproducible and the same sync twice gives the same records.
- */
-export interface FetchContext {
-  /** Settings chosen when the connection was authorised (for the Sandbox: seed and size). */
-  settings: ConnectionSettings;
-  /**
-   * How many syncs of this data type on this connection completed before this one (0 for the first).
-   * The Sandbox's data moves with it: each later epoch adds, changes and deletes some records.
-   */
-  epoch: number;
-}
-
-/** Settings of a linked connection, fixed at authorisation. */
-export interface ConnectionSettings {
-  /** Seeds the Sandbox's generator. */
-  seed: number;
-  /** Number of invoices at epoch 0; other data types scale with it. */
-  invoices: number;
-  /** Day the company's data runs up to (`YYYY-MM-DD`); records are dated across several years before it. */
-  asOf: string;
-}
-
 /** One record as the platform holds it. */
 export interface SourceRecord {
   /** Unique within the data type and connection. */
@@ -39,6 +15,65 @@ export interface SourceRecord {
   data: Record<string, unknown>;
 }
 
+/**
+ * A record this service wrote to a platform that keeps its data beside the service (the Sandboxes generate
+ * their data, so the records written to them are stored by the service and handed back on every read).
+ */
+export interface WrittenRecord {
+  id: string;
+  deleted: boolean;
+  /** The record as the platform now holds it; null when deleted. */
+  record: SourceRecord | null;
+}
+
+/** How a read delivers a data type. */
+export type ReadMode =
+  /** Every record the platform holds; a record of the previous version that is missing was deleted. */
+  | 'full'
+  /** Records created or changed since the cursor, and the ids deleted since; everything else is unchanged. */
+  | 'delta';
+
+/** What a sync asks of a platform for one data type. */
+export interface ReadContext {
+  /** The connection's settings, fixed when it was linked (plain JSON; the platform's own shape). */
+  settings: Record<string, unknown>;
+  /** The connection's credentials, decrypted for this read only; null for a platform without any. */
+  credentials: Record<string, unknown> | null;
+  /** How many syncs of this data type on this connection completed before this one (0 for the first). */
+  epoch: number;
+  /** The cursor the previous completed sync handed back; null on a first sync or a forced full one. */
+  cursor: string | null;
+  /** Records written through the service to a platform that keeps them with the service (see WrittenRecord). */
+  written: readonly WrittenRecord[];
+  /** Loopback, private and link-local platform addresses allowed (`CONNECTORS_ALLOW_PRIVATE=true`). */
+  allowPrivate: boolean;
+  /** Aborted when the sync is stopped: a connector waiting on the network gives up. */
+  signal: AbortSignal;
+}
+
+/** One page as the platform answered it. */
+export interface RecordPage {
+  /** New and changed records (full mode: every record), in any order. */
+  records: readonly SourceRecord[];
+  /** Delta mode only: ids deleted at the source since the cursor. */
+  deleted?: readonly string[];
+}
+
+/** A read under way: its mode, its pages, and the cursor for the next sync once the pages are exhausted. */
+export interface DataTypeRead {
+  /** What the pages are: a full snapshot, or changes since `ctx.cursor` (only possible when it is not null). */
+  mode: ReadMode;
+  /**
+   * True when the records of all pages together come in strictly ascending `id` order (plain string
+   * comparison) and without duplicates: the writer then streams them straight into place. Otherwise it stages
+   * them and orders them itself.
+   */
+  ordered: boolean;
+  pages: AsyncIterable<RecordPage>;
+  /** The cursor for the next sync, read after the last page (null: the next sync reads in full). */
+  nextCursor(): string | null;
+}
+
 /** A data type a platform provides: its wire schema and its records. */
 export interface DataTypeSource {
   dataType: DataType;
@@ -49,16 +84,89 @@ export interface DataTypeSource {
    * Business dates are `format: 'date-time'` with `'x-date-style': 'local'`; timestamps keep the default.
    */
   schema: TSchema;
+  /** Starts reading the platform's records; may throw a ConnectorError before the first page. */
+  read(ctx: ReadContext): DataTypeRead | Promise<DataTypeRead>;
   /**
-   * Every record of the data type at `ctx.epoch`, in ascending `id` order (plain string comparison), produced
-   * lazily so memory stays flat at any size. Records deleted at the source are simply absent.
+   * The records with these ids as the platform holds them now (absent ids are left out): what a write is
+   * checked against. A platform without a lookup leaves it out, and writes are checked against the last sync.
    */
-  fetch(ctx: FetchContext): Iterable<SourceRecord>;
+  find?(ctx: ReadContext, ids: ReadonlySet<string>): Promise<Map<string, SourceRecord>>;
+}
+
+/** A field of a credentials form: the Link page shows it, `PUT …/authorization` takes it in its body. */
+export interface AuthorizationField {
+  name: string;
+  label: string;
+  type: 'url' | 'text' | 'password';
+  required: boolean;
+  hint?: string;
+}
+
+/**
+ * How a connection to the platform is authorised; the Link page and `PUT …/authorization` both follow it.
+ * `none`: nothing to ask (the Sandboxes, whose body only picks a data set). `credentials`: a form of fields,
+ * checked against the platform by `link`.
+ */
+/** One choice the end user makes when nothing needs signing in to (the Sandbox's data set size). */
+export interface AuthorizationChoice {
+  name: string;
+  legend: string;
+  default: string;
+  options: readonly { value: string; label: string; hint?: string }[];
+}
+
+export type AuthorizationKind =
+  /** `description`: the Link page's lead text; `{sourceType}`, `{company}` and `{brand}` are filled in. */
+  | { kind: 'none'; description?: string; choice?: AuthorizationChoice }
+  | { kind: 'credentials'; fields: readonly AuthorizationField[] }
+  | { kind: 'oauth2' };
+
+/**
+ * An OAuth2 authorization code flow (with PKCE): the service keeps the state, sends the end user to the
+ * platform's consent page, receives the platform's redirect on `GET /link/oauth/callback`, and hands the code
+ * to `exchange`. The connector only says where to send the user and how to exchange the code.
+ */
+export interface OAuth2Flow {
+  /** The platform's consent page for this attempt. */
+  authorizeUrl(input: { state: string; redirectUri: string; codeChallenge: string }): string;
+  /** Exchanges the code for what the connection keeps (the tokens go in `credentials`); throws a ConnectorError when refused. */
+  exchange(input: { code: string; redirectUri: string; codeVerifier: string; allowPrivate: boolean }): Promise<LinkResult>;
+}
+
+/** What linking is given. */
+export interface LinkContext {
+  connectionId: string;
+  /** The settings the connection kept from an earlier link, if any. */
+  current: Record<string, unknown> | null;
+  now: Date;
+  /** Loopback, private and link-local platform addresses allowed (`CONNECTORS_ALLOW_PRIVATE=true`). */
+  allowPrivate: boolean;
+}
+
+/** What a successful link keeps: settings (plain, e.g. an address) and credentials (sealed at rest). */
+export interface LinkResult {
+  settings: Record<string, unknown>;
+  credentials: Record<string, unknown> | null;
 }
 
 /** A platform behind the connector interface: adding a platform adds one of these, not routes. */
 export interface Connector {
   info: PlatformInfo;
+  /** How a connection is authorised (default: none). */
+  authorization?: AuthorizationKind;
+  /**
+   * Checks what the end user gave against the platform and returns what the connection keeps; throws a
+   * ConnectorError (with the field it is about) when the platform cannot be reached or refuses. Absent for an
+   * OAuth2 platform (its `oauth2` flow links it).
+   */
+  link?(input: Record<string, unknown>, ctx: LinkContext): Promise<LinkResult>;
+  /** For `authorization.kind: 'oauth2'`. */
+  oauth2?: OAuth2Flow;
+  /**
+   * Revokes the connection's access at the platform (its tokens), for a platform with an endpoint for that; called
+   * after the connection or its company is deleted, best effort (a failure is logged, the deletion stands).
+   */
+  revoke?(ctx: { settings: Record<string, unknown>; credentials: Record<string, unknown>; allowPrivate: boolean }): Promise<void>;
   /** The data types this platform provides; any other data type is "not supported by platform". */
   dataTypes: ReadonlyMap<DataType, DataTypeSource>;
   /** The data types this platform accepts writes of; absent or empty for a read-only platform. */
@@ -91,4 +199,12 @@ export interface WriteModel {
   schema: TSchema;
   /** Fields naming other records, checked for existence before (where synced) and when the platform processes the write. */
   references: readonly ReferenceField[];
+  /** Rules the schema cannot say (e.g. a journal entry must balance), checked before the write is accepted. */
+  check?(record: Record<string, unknown>): { itemId: string; message: string }[];
+  /**
+   * Sends the write to a platform that stores it itself, and returns the record as the platform now holds it.
+   * Absent: the platform keeps its data beside the service (the Sandboxes), which stores the write for it.
+   * Throws a ConnectorError when the platform refuses (`invalid`) or cannot be reached.
+   */
+  submit?(ctx: ReadContext, write: { operation: WriteOperation; recordId: string | null; record: Record<string, unknown> | null }): Promise<{ recordId: string; record: Record<string, unknown> | null }>;
 }

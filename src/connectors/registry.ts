@@ -4,6 +4,7 @@ import type { DataType } from './data-types.js';
 import { accountingSandbox } from './sandbox/accounting/index.js';
 import { bankingSandbox } from './sandbox/banking/index.js';
 import { commerceSandbox } from './sandbox/commerce/index.js';
+import { hledger } from './hledger/index.js';
 
 export type SourceType = 'Accounting' | 'Banking' | 'Commerce';
 
@@ -18,9 +19,24 @@ export interface PlatformInfo {
   brandColour: string;
 }
 
+const connectors: Connector[] = [accountingSandbox, bankingSandbox, commerceSandbox, hledger];
+const platforms: PlatformInfo[] = connectors.map((c) => c.info);
+
 /** The platforms this server has. Adding a platform adds a connector here, not routes. */
-export const CONNECTORS: readonly Connector[] = [accountingSandbox, bankingSandbox, commerceSandbox];
-export const PLATFORMS: readonly PlatformInfo[] = CONNECTORS.map((c) => c.info);
+export const CONNECTORS: readonly Connector[] = connectors;
+export const PLATFORMS: readonly PlatformInfo[] = platforms;
+
+/**
+ * Adds a platform at run time, before the app is built (routes and `/integrations` are made from the registry
+ * at start): for tests and embedders with a platform of their own. Its syncs run where it was registered, so an
+ * app using it writes versions on its own thread (`jobs.writerThreads: 0`).
+ */
+export function registerConnector(connector: Connector): void {
+  if (!/^[a-z]{4}$/.test(connector.info.key)) throw new Error(`a platform key is four lower-case letters, not ${JSON.stringify(connector.info.key)}`);
+  if (findConnector(connector.info.key)) throw new Error(`platform ${connector.info.key} is already registered`);
+  connectors.push(connector);
+  platforms.push(connector.info);
+}
 
 export function findConnector(key: string): Connector | undefined {
   return CONNECTORS.find((c) => c.info.key === key);

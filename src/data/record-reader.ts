@@ -5,6 +5,7 @@ import { compileFilter, compileOrdering, countRows, type ListContext } from '../
 import type { QueryableResource } from '../query/properties.js';
 import { recordKey, versionKeyRange } from './record-key.js';
 import { PositionListCache } from './position-lists.js';
+import { versionInfo } from './record-versions.js';
 
 /** A read of one data type's complete versions: which versions, how its records are queried, any narrowing. */
 export interface RecordListRequest {
@@ -16,7 +17,7 @@ export interface RecordListRequest {
 }
 
 /** Joins each narrow row to its document; the document is read only when a condition or order needs it. */
-const FROM = sql`record_index r LEFT JOIN record_docs d ON d.key = r.version * 4294967296 + r.position`;
+const FROM = sql`record_index r LEFT JOIN record_docs d ON d.key = r.doc_key`;
 
 /**
  * Pages of stored records without walking skipped rows:
@@ -36,31 +37,42 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
   type Doc = string | Buffer;
   const positions = new PositionListCache(options.cacheBytes ?? 64 * 1024 * 1024);
 
-  /** Records in a version; counted once, since a complete version never changes. */
-  async function versionSize(version: number): Promise<number> {
+  /** A version's size and density (see record-versions.ts), read once: a complete version never changes. */
+  async function cachedVersionInfo(version: number): Promise<{ size: number; dense: boolean }> {
+    // Both under one number in the count cache (size * 2 + dense), so one entry cannot outlive the other.
     const key = `record-version\u0000${version}`;
-    const cached = lists.counts.get(key);
-    if (cached !== undefined) return cached;
-    const { rows } = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM record_index WHERE version = ${version}`.execute(db);
-    const n = Number(rows[0]?.n ?? 0);
-    lists.counts.set(key, n);
-    return n;
+    const packed = lists.counts.get(key);
+    if (packed !== undefined) return { size: Math.floor(packed / 2), dense: packed % 2 === 1 };
+    const info = await versionInfo(db, version);
+    lists.counts.set(key, info.size * 2 + (info.dense ? 1 : 0));
+    return info;
   }
 
   /** Documents of consecutive positions of one version. */
-  async function range(version: number, offset: number, count: number): Promise<Doc[]> {
+  async function range(version: number, dense: boolean, offset: number, count: number): Promise<Doc[]> {
+    if (!dense) {
+      const { rows } = await sql<{ doc: Doc }>`SELECT ${pageDoc('d.doc')} AS doc FROM record_index r JOIN record_docs d ON d.key = r.doc_key
+        WHERE r.version = ${version} AND r.position >= ${offset} AND r.position < ${offset + count} ORDER BY r.position`.execute(db);
+      return rows.map((r) => r.doc);
+    }
     const { rows } = await sql<{ doc: Doc }>`SELECT ${pageDoc('doc')} AS doc FROM record_docs
       WHERE key >= ${recordKey(dialect, version, offset)} AND key < ${recordKey(dialect, version, offset + count)} ORDER BY key`.execute(db);
     return rows.map((r) => r.doc);
   }
 
   /** Documents of the given positions of one version, in the order given. */
-  async function byPositions(version: number, wanted: Int32Array): Promise<Doc[]> {
+  async function byPositions(version: number, dense: boolean, wanted: Int32Array): Promise<Doc[]> {
     if (wanted.length === 0) return [];
-    const [first] = versionKeyRange(dialect, version);
-    const keys = Array.from(wanted, (p) => recordKey(dialect, version, p));
-    const { rows } = await sql<{ pos: number | string; doc: Doc }>`SELECT key - ${first} AS pos, ${pageDoc('doc')} AS doc FROM record_docs
-      WHERE key IN (${sql.join(keys)})`.execute(db);
+    let rows: { pos: number | string; doc: Doc }[];
+    if (dense) {
+      const [first] = versionKeyRange(dialect, version);
+      const keys = Array.from(wanted, (p) => recordKey(dialect, version, p));
+      ({ rows } = await sql<{ pos: number | string; doc: Doc }>`SELECT key - ${first} AS pos, ${pageDoc('doc')} AS doc FROM record_docs
+        WHERE key IN (${sql.join(keys)})`.execute(db));
+    } else {
+      ({ rows } = await sql<{ pos: number | string; doc: Doc }>`SELECT r.position AS pos, ${pageDoc('d.doc')} AS doc FROM record_index r
+        JOIN record_docs d ON d.key = r.doc_key WHERE r.version = ${version} AND r.position IN (${sql.join(Array.from(wanted))})`.execute(db));
+    }
     const docs = new Map(rows.map((r) => [Number(r.pos), r.doc]));
     return Array.from(wanted, (p) => docs.get(p) as Doc);
   }
@@ -89,10 +101,11 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
       }
 
       const [version] = request.versions;
+      const info = await cachedVersionInfo(version);
       if (!page.query && !page.orderBy && !request.extra) {
-        const totalResults = await versionSize(version);
+        const totalResults = info.size;
         if (offset >= totalResults) return { records: [], totalResults };
-        return { records: await range(version, offset, Math.min(page.pageSize, totalResults - offset)), totalResults };
+        return { records: await range(version, info.dense, offset, Math.min(page.pageSize, totalResults - offset)), totalResults };
       }
 
       // Compiled first, so a bad query answers 400 before anything is cached.
@@ -104,7 +117,7 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
         return Int32Array.from(rows, (r) => Number(r.position));
       });
       if (offset >= matches.length) return { records: [], totalResults: matches.length };
-      return { records: await byPositions(version, matches.subarray(offset, offset + page.pageSize)), totalResults: matches.length };
+      return { records: await byPositions(version, info.dense, matches.subarray(offset, offset + page.pageSize)), totalResults: matches.length };
     },
 
     /** One record by id from the first of the versions that has it. */
@@ -117,7 +130,8 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
     /** The first record of the newest version (single-record data types). */
     async first(versions: number[]): Promise<string | undefined> {
       const newest = Math.max(...versions);
-      const { rows } = await sql<{ doc: string }>`SELECT doc FROM record_docs WHERE key = ${recordKey(dialect, newest, 0)}`.execute(db);
+      const { rows } = await sql<{ doc: string }>`SELECT d.doc FROM record_index r JOIN record_docs d ON d.key = r.doc_key
+        WHERE r.version = ${newest} AND r.position = 0`.execute(db);
       return rows[0]?.doc;
     },
 

@@ -42,6 +42,9 @@ legend{font-weight:600;padding:0 .25rem}
 .choice{display:flex;align-items:center;gap:.75rem;min-height:3rem}
 .choice input{width:1.375rem;height:1.375rem;margin:0;flex:none;accent-color:#0550ae}
 .choice label{flex:1;padding:.5rem 0;cursor:pointer}
+.field{display:flex;flex-direction:column;gap:.25rem;margin:.75rem 0}
+.field input{font:inherit;padding:.5rem .625rem;border:1px solid #8c959f;border-radius:6px;min-height:2.75rem}
+.field input:focus{outline:3px solid #0550ae;outline-offset:1px}
 .hint{display:block;color:#57606a;font-size:.9375rem}
 .actions{display:flex;flex-direction:column;gap:.75rem;margin-top:1.25rem}
 .button{display:block;width:100%;min-height:3rem;margin:0;padding:.75rem 1rem;border-radius:10px;font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}

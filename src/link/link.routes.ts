@@ -4,12 +4,12 @@ import { findPlatform } from '../connectors/registry.js';
 import { customParamsFromForm, customParamsFromUrl, customQuery, formFields, type CustomParams } from './custom-params.js';
 import { PAGE_HEADERS } from './layout.js';
 import {
-  authorisationMethod, brandOf, createLinkService, isSandboxSize,
+  authorisationChoice, authorisationFields, authorisationMethod, brandOf, createLinkService,
   type LinkCompany, type LinkConnection, type LinkDeps, type LinkService,
 } from './link.service.js';
 import { companyPage, errorPage, finishPage, startPage } from './pages.js';
+import { OAUTH_CALLBACK_PATH } from './oauth.js';
 import { isLinkStatusCode, redirectTarget, reservedValues, type LinkStatusCode } from './redirect.js';
-import type { SandboxSize } from '../connections/sandbox-authorization.js';
 
 interface CompanyParams { companyId: string }
 interface ConnectionParams { companyId: string; connectionId: string }
@@ -67,14 +67,19 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
   }
 
   function renderStart(reply: FastifyReply, company: LinkCompany, connection: LinkConnection, custom: CustomParams,
-    options: { status?: number; error?: string; size?: SandboxSize } = {}) {
+    options: { status?: number; error?: string; selected?: string; values?: Record<string, string> } = {}) {
+    const method = authorisationMethod(connection.platformKey);
     return sendPage(reply, options.status ?? 200, startPage({
       brand: brandOf(company.profile),
       companyName: company.companyName,
       platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey), sourceType: connection.sourceType },
       status: connection.status,
-      method: authorisationMethod(connection.platformKey),
-      selectedSize: options.size ?? 'small',
+      // OAuth platforms never show this page's form: their start address sends the end user to the platform.
+      method: method === 'oauth2' ? 'unsupported' : method,
+      fields: authorisationFields(connection.platformKey),
+      values: options.values,
+      ...authorisationChoice(connection.platformKey),
+      selected: options.selected,
       formAction: startPath(company.companyId, connection.id),
       backUrl: companyPath(company.companyId) + customQuery(custom),
       custom,
@@ -119,7 +124,30 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
   scope.get<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/start', ROUTE, async (request, reply) => {
     const found = await load(request.params);
     if (!found) return notFoundPage(reply);
-    return renderStart(reply, found.company, found.connection, customParamsFromUrl(request.url));
+    const custom = customParamsFromUrl(request.url);
+    // As on Codat, an OAuth platform's linkUrl goes straight to the platform's consent page.
+    if (authorisationMethod(found.connection.platformKey) === 'oauth2' && found.connection.status !== 'Linked') {
+      return seeOther(reply, await link.startOAuth(found.company, found.connection, custom));
+    }
+    return renderStart(reply, found.company, found.connection, custom);
+  });
+
+  /** The one callback of every OAuth platform: `?code=…&state=…`, or `?error=…&state=…` when consent was refused. */
+  scope.get(OAUTH_CALLBACK_PATH, ROUTE, async (request, reply) => {
+    const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+    const attempt = await link.takeOAuthAttempt(query.get('state') ?? '');
+    // An unknown, used or expired state: nothing to link, and nothing to tell the platform's redirect apart from a forged one.
+    if (!attempt) return sendPage(reply, 400, errorPage(400));
+    const found = await load({ companyId: attempt.companyId, connectionId: attempt.connectionId });
+    if (!found || found.company.client.id !== attempt.clientId) return notFoundPage(reply);
+    let statusCode: LinkStatusCode;
+    try {
+      statusCode = await link.finishOAuth(found.company, found.connection, attempt, { code: query.get('code') ?? undefined, error: query.get('error') ?? undefined });
+    } catch (err) {
+      request.log.error({ err, connectionId: found.connection.id }, 'OAuth link failed');
+      statusCode = 500;
+    }
+    return finish(reply, found.company, found.connection, statusCode, attempt.custom);
   });
 
   scope.post<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/start', ROUTE, async (request, reply) => {
@@ -131,18 +159,38 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
     const action = form.get('action');
     if (action === 'cancel') return finish(reply, company, connection, 403, custom);
     if (action !== 'connect') return renderStart(reply, company, connection, custom, { status: 400, error: 'Choose Connect or Cancel.' });
-    if (authorisationMethod(connection.platformKey) !== 'sandbox') return finish(reply, company, connection, 501, custom);
-
-    const size = form.get('size') ?? 'small';
-    if (!isSandboxSize(size)) return renderStart(reply, company, connection, custom, { status: 400, error: 'Choose a data set size.' });
-    let statusCode: LinkStatusCode;
-    try {
-      statusCode = await link.authorizeSandbox(company, connection, size);
-    } catch (err) {
-      request.log.error({ err, connectionId: connection.id }, 'Link authorisation failed');
-      statusCode = 500;
+    const method = authorisationMethod(connection.platformKey);
+    if (method !== 'credentials' && method !== 'choice') return finish(reply, company, connection, 501, custom);
+    // What the end user typed (credentials) or picked (a choice): the body of `PUT …/authorization`.
+    const values: Record<string, string> = {};
+    if (method === 'credentials') {
+      for (const field of authorisationFields(connection.platformKey)) {
+        const value = form.get(field.name);
+        if (value !== undefined && value !== '') values[field.name] = value;
+      }
+    } else {
+      const { choice } = authorisationChoice(connection.platformKey);
+      if (choice) {
+        const picked = form.get(choice.name) ?? choice.default;
+        if (!choice.options.some((o) => o.value === picked)) {
+          return renderStart(reply, company, connection, custom, { status: 400, error: `Choose a ${choice.legend.toLowerCase()}.` });
+        }
+        values[choice.name] = picked;
+      }
     }
-    return finish(reply, company, connection, statusCode, custom);
+    let code: LinkStatusCode;
+    try {
+      code = await link.authorizeWith(company, connection, values);
+    } catch (err) {
+      // The platform refused (or could not be reached): the end user corrects the form and tries again.
+      if (method === 'credentials' && err instanceof ApiError && err.statusCode === 400) {
+        const reason = err.validation?.[0]?.message ?? err.message;
+        return renderStart(reply, company, connection, custom, { status: 400, error: `${connection.platformName} could not be connected: ${reason}.`, values });
+      }
+      request.log.error({ err, connectionId: connection.id }, 'Link authorisation failed');
+      code = 500;
+    }
+    return finish(reply, company, connection, code, custom);
   });
 
   scope.get<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/finish', ROUTE, async (request: FastifyRequest<{ Params: ConnectionParams }>, reply) => {

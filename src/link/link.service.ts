@@ -2,8 +2,11 @@ import type { Client, ClientsStore } from '../clients/clients.store.js';
 import { defaultProfile } from '../clients/profile.js';
 import { createConnectionsService, type ConnectionsDeps, type ConnectionsService } from '../connections/connections.service.js';
 import { connectionLinkUrl } from '../connections/connection-doc.js';
-import { SANDBOX_SIZES, type SandboxSize } from '../connections/sandbox-authorization.js';
 import { findConnector, findPlatform, PLATFORMS, type PlatformInfo } from '../connectors/registry.js';
+import type { AuthorizationChoice, AuthorizationField } from '../connectors/connector.js';
+import { isConnectorError } from '../connectors/connector-error.js';
+import { OAUTH_CALLBACK_PATH, startOAuth, takeOAuthAttempt, type OAuthAttempt } from './oauth.js';
+import type { CustomParams } from './custom-params.js';
 import { ApiError } from '../http/api-error.js';
 import type { Brand } from './layout.js';
 import type { PlatformChoice, PlatformGroup } from './pages.js';
@@ -78,13 +81,28 @@ export function brandOf(profile: LinkProfile): Brand {
 }
 
 /** How this server authorises a platform from the Link page. Every registered connector is a Sandbox generator. */
-export function authorisationMethod(platformKey: string): 'sandbox' | 'unsupported' {
-  return findConnector(platformKey) ? 'sandbox' : 'unsupported';
+/** What the Link page asks for: a choice (the Sandbox's data set size), the platform's credentials form, OAuth consent, or nothing it can do. */
+export function authorisationMethod(platformKey: string): 'choice' | 'credentials' | 'oauth2' | 'unsupported' {
+  const connector = findConnector(platformKey);
+  const kind = connector?.authorization?.kind ?? 'none';
+  if (!connector) return 'unsupported';
+  if (kind === 'oauth2') return connector.oauth2 ? 'oauth2' : 'unsupported';
+  if (!connector.link) return 'unsupported';
+  return kind === 'credentials' ? 'credentials' : 'choice';
 }
 
-export function isSandboxSize(value: string): value is SandboxSize {
-  return Object.hasOwn(SANDBOX_SIZES, value);
+/** The platform's `none` authorization (its lead text and choice), if that is its kind. */
+export function authorisationChoice(platformKey: string): { description?: string; choice?: AuthorizationChoice } {
+  const authorization = findConnector(platformKey)?.authorization;
+  return authorization?.kind === 'none' ? authorization : {};
 }
+
+/** The fields of a platform's credentials form (empty for other kinds). */
+export function authorisationFields(platformKey: string): readonly AuthorizationField[] {
+  const authorization = findConnector(platformKey)?.authorization;
+  return authorization?.kind === 'credentials' ? authorization.fields : [];
+}
+
 
 const STATUS_LABELS: Record<string, string> = {
   Linked: 'Connected',
@@ -199,11 +217,44 @@ export function createLinkService(deps: LinkDeps) {
       }
     },
 
-    /** Authorises a Sandbox connection exactly as `PUT .../authorization` does: 200 linked now, 201 linked already. */
-    async authorizeSandbox(company: LinkCompany, connection: LinkConnection, size: SandboxSize): Promise<LinkStatusCode> {
-      const { alreadyLinked } = await connections.authorize(company.client, company.companyId, connection.id, { size });
+    /**
+     * Authorises with what the end user chose or typed into the platform's form, exactly as
+     * `PUT .../authorization` does: 200 linked now, 201 linked already. A refusal throws the API's 400.
+     */
+    async authorizeWith(company: LinkCompany, connection: LinkConnection, values: Record<string, string>): Promise<LinkStatusCode> {
+      const { alreadyLinked } = await connections.authorize(company.client, company.companyId, connection.id, values);
       return alreadyLinked ? 201 : 200;
     },
+
+    /** The OAuth2 attempt a callback's `state` names, taken once (see oauth.ts). */
+    takeOAuthAttempt(state: string): Promise<OAuthAttempt | undefined> {
+      return takeOAuthAttempt(db, state, new Date());
+    },
+
+    /** Starts an OAuth2 link attempt; returns the platform's consent address to send the end user to. */
+    async startOAuth(company: LinkCompany, connection: LinkConnection, custom: CustomParams): Promise<string> {
+      const flow = findConnector(connection.platformKey)?.oauth2;
+      if (!flow) throw new Error(`platform ${connection.platformKey} has no OAuth2 flow`);
+      return startOAuth(db, flow, deps.publicUrl(), { clientId: company.client.id, companyId: company.companyId, connectionId: connection.id, custom }, new Date());
+    },
+
+    /**
+     * Ends an OAuth2 attempt with the platform's redirect: the code is exchanged and the connection linked (200, or
+     * 201 if it already was); refused consent leaves it as it was (403); a failed exchange is `connection.failed` (500).
+     */
+    async finishOAuth(company: LinkCompany, connection: LinkConnection, attempt: OAuthAttempt, answer: { code?: string; error?: string }): Promise<LinkStatusCode> {
+      const flow = findConnector(connection.platformKey)?.oauth2;
+      if (!flow || answer.error || !answer.code) return 403;
+      try {
+        const result = await flow.exchange({ code: answer.code, redirectUri: `${deps.publicUrl()}${OAUTH_CALLBACK_PATH}`, codeVerifier: attempt.codeVerifier, allowPrivate: deps.allowPrivate ?? false });
+        return (await connections.linkWithResult(company.client, company.companyId, connection.id, result)) ? 200 : 201;
+      } catch (err) {
+        if (!isConnectorError(err)) throw err;
+        await connections.linkFailed(company.client, company.companyId, connection.id);
+        return 500;
+      }
+    },
+
 
     redirectFacts(company: LinkCompany, connection: LinkConnection, statusCode: LinkStatusCode): RedirectFacts {
       return {

@@ -1,5 +1,5 @@
-import { SANDBOX_SIZES, type SandboxSize } from '../connections/sandbox-authorization.js';
 import type { CustomParams } from './custom-params.js';
+import type { AuthorizationChoice, AuthorizationField } from '../connectors/connector.js';
 import { h, hiddenFields, layout, type Brand } from './layout.js';
 import type { LinkStatusCode } from './redirect.js';
 
@@ -79,22 +79,48 @@ export interface StartPageModel {
   platform: { name: string; logoUrl: string; sourceType: string };
   /** The connection's current status. */
   status: string;
-  /** `sandbox`: choose a data set size; `unsupported`: this page cannot authorise the platform. */
-  method: 'sandbox' | 'unsupported';
-  selectedSize: SandboxSize;
+  /** `choice`: choose one option (the Sandbox's data set size); `credentials`: the platform's form; `unsupported`: this page cannot authorise it. */
+  method: 'choice' | 'credentials' | 'unsupported';
+  /** For `choice`: the lead text (a template) and the choice. */
+  description?: string;
+  choice?: AuthorizationChoice;
+  /** The credentials form's fields, and what was typed before (passwords are never sent back). */
+  fields?: readonly AuthorizationField[];
+  values?: Record<string, string>;
+  /** The option checked (the choice's default unless the end user picked another). */
+  selected?: string;
   formAction: string;
   backUrl: string;
   custom: CustomParams;
   error?: string;
 }
 
-function sizeChoices(selected: SandboxSize): string {
-  return (Object.keys(SANDBOX_SIZES) as SandboxSize[]).map((size) => {
-    const id = `size-${size}`;
-    const label = size.charAt(0).toUpperCase() + size.slice(1);
-    const hint = `About ${SANDBOX_SIZES[size].toLocaleString('en-GB')} invoices${size === 'small' ? ' (default)' : ''}`;
-    return `<div class="choice"><input type="radio" id="${id}" name="size" value="${size}"${size === selected ? ' checked' : ''}>` +
-      `<label for="${id}">${label}<span class="hint">${h(hint)}</span></label></div>`;
+function choiceOptions(choice: AuthorizationChoice, selected: string): string {
+  return choice.options.map((option) => {
+    const id = `${choice.name}-${option.value}`;
+    const hint = option.hint ? `<span class="hint">${h(option.hint)}</span>` : '';
+    return `<div class="choice"><input type="radio" id="${h(id)}" name="${h(choice.name)}" value="${h(option.value)}"${option.value === selected ? ' checked' : ''}>` +
+      `<label for="${h(id)}">${h(option.label)}${hint}</label></div>`;
+  }).join('\n');
+}
+
+/** A lead text template with `{sourceType}`, `{company}` (bold) and `{brand}` filled in, escaped. */
+function lead(template: string, values: { sourceType: string; company: string; brand: string }): string {
+  return template.split(/(\{sourceType\}|\{company\}|\{brand\})/).map((part) => {
+    if (part === '{sourceType}') return h(values.sourceType.toLowerCase());
+    if (part === '{company}') return `<strong>${h(values.company)}</strong>`;
+    if (part === '{brand}') return h(values.brand);
+    return h(part);
+  }).join('');
+}
+
+function credentialFields(fields: readonly AuthorizationField[], values: Record<string, string>): string {
+  return fields.map((f) => {
+    const id = `field-${f.name}`;
+    const value = f.type === 'password' ? '' : (values[f.name] ?? '');
+    const hint = f.hint ? `<span class="hint" id="${id}-hint">${h(f.hint)}</span>` : '';
+    return `<div class="field"><label for="${id}">${h(f.label)}${f.required ? '' : ' (optional)'}</label>${hint}` +
+      `<input id="${id}" name="${h(f.name)}" type="${f.type}" value="${h(value)}"${f.required ? ' required' : ''}${f.type === 'password' ? ' autocomplete="off"' : ''}${f.hint ? ` aria-describedby="${id}-hint"` : ''}></div>`;
   }).join('\n');
 }
 
@@ -102,12 +128,13 @@ export function startPage(model: StartPageModel): string {
   const { platform } = model;
   const error = model.error ? `<p class="notice error" role="alert">${h(model.error)}</p>` : '';
   const already = model.status === 'Linked' ? `<p class="notice success">${h(platform.name)} is already connected.</p>` : '';
-  const body = model.method === 'sandbox'
-    ? `<p>The Sandbox makes up realistic ${h(platform.sourceType.toLowerCase())} data for <strong>${h(model.companyName)}</strong>, so you can try ${h(model.brand.name)} without real accounts.</p>
-<fieldset>
-<legend>Data set size</legend>
-${sizeChoices(model.selectedSize)}
-</fieldset>`
+  const body = model.method === 'credentials'
+    ? `<fieldset>\n<legend>Sign in to ${h(platform.name)}</legend>\n${credentialFields(model.fields ?? [], model.values ?? {})}\n</fieldset>`
+    : model.method === 'choice'
+    ? [
+      model.description ? `<p>${lead(model.description, { sourceType: platform.sourceType, company: model.companyName, brand: model.brand.name })}</p>` : '',
+      model.choice ? `<fieldset>\n<legend>${h(model.choice.legend)}</legend>\n${choiceOptions(model.choice, model.selected ?? model.choice.default)}\n</fieldset>` : '',
+    ].filter(Boolean).join('\n')
     : `<p class="notice">${h(platform.name)} cannot be connected from this page.</p>`;
   const main = `<div class="heading-row"><img src="${h(platform.logoUrl)}" alt="" width="48" height="48"><h1>Connect ${h(platform.name)}</h1></div>
 <p>${h(model.brand.name)} will be able to read ${h(platform.sourceType.toLowerCase())} data of <strong>${h(model.companyName)}</strong> from ${h(platform.name)}.</p>
@@ -117,7 +144,7 @@ ${error}
 ${hiddenFields(model.custom)}
 ${body}
 <div class="actions">
-<button type="submit" class="button primary" name="action" value="connect">${model.method === 'sandbox' ? 'Connect' : 'Continue'}</button>
+<button type="submit" class="button primary" name="action" value="connect">${model.method === 'unsupported' ? 'Continue' : 'Connect'}</button>
 <button type="submit" class="button secondary" name="action" value="cancel">Cancel</button>
 </div>
 </form>

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { Connector, ConnectionSettings, SourceRecord } from '../connectors/connector.js';
+import type { Connector, ReadContext, SourceRecord, WrittenRecord } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
-import { findInStream, mergeWritten, type WrittenRecord } from '../connectors/sandbox/written-records.js';
 
 /**
  * The Sandbox platforms' own storage for records written to them (`platform_writes`). A real platform keeps
@@ -72,37 +71,38 @@ export async function saveWritten(
     .execute();
 }
 
-/** A connection's records of one type as its platform holds them now: generated data at `epoch`, writes applied. */
-export async function platformStream(
+/** What a connector is given to read or look up a connection's records of one type as the platform holds them now. */
+export async function readContext(
   db: Kysely<Database>,
   connector: Connector,
-  connection: { id: string; settings: ConnectionSettings },
+  connection: { id: string; settings: Record<string, unknown>; credentials: Record<string, unknown> | null; allowPrivate: boolean },
   dataType: DataType,
-  epoch: number,
-): Promise<Iterable<SourceRecord>> {
-  const source = connector.dataTypes.get(dataType);
-  if (!source) return [];
-  const generated = source.fetch({ settings: connection.settings, epoch });
-  if (!connector.writes?.size) return generated;
-  const { written } = await loadWritten(db, connection.id, dataType);
-  return mergeWritten(generated, written);
-}
-
-/** The records with these ids that the platform holds now (see platformStream). */
-export async function findOnPlatform(
-  db: Kysely<Database>,
-  connector: Connector,
-  connection: { id: string; settings: ConnectionSettings },
-  dataType: DataType,
-  ids: ReadonlySet<string>,
-): Promise<Map<string, SourceRecord>> {
+): Promise<ReadContext> {
   const dataSet = await db
     .selectFrom('data_sets')
     .select('completed_syncs')
     .where('connection_id', '=', connection.id)
     .where('data_type', '=', dataType)
     .executeTakeFirst();
+  const written = connector.writes?.size ? (await loadWritten(db, connection.id, dataType)).written : [];
   // The platform's data stands where the next sync of the type would read it.
   const epoch = Number(dataSet?.completed_syncs ?? 0);
-  return findInStream(await platformStream(db, connector, connection, dataType, epoch), ids);
+  return { settings: connection.settings, credentials: connection.credentials, epoch, cursor: null, written, allowPrivate: connection.allowPrivate, signal: new AbortController().signal };
+}
+
+/**
+ * The records with these ids that the platform holds now, or undefined when the platform has no lookup (the
+ * write is then checked against the last sync only).
+ */
+export async function findOnPlatform(
+  db: Kysely<Database>,
+  connector: Connector,
+  connection: { id: string; settings: Record<string, unknown>; credentials: Record<string, unknown> | null; allowPrivate: boolean },
+  dataType: DataType,
+  ids: ReadonlySet<string>,
+): Promise<Map<string, SourceRecord> | undefined> {
+  const source = connector.dataTypes.get(dataType);
+  if (!source) return new Map();
+  if (!source.find) return undefined;
+  return source.find(await readContext(db, connector, connection, dataType), ids);
 }

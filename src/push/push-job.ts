@@ -5,12 +5,14 @@ import type { ValidationItem } from '../http/api-error.js';
 import type { JobHandler } from '../jobs/job-queue.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { lockClient } from '../clients/clients.store.js';
-import type { ConnectionSettings, SourceRecord, WriteOperation } from '../connectors/connector.js';
+import type { SourceRecord, WriteOperation } from '../connectors/connector.js';
 import { isDataType, type DataType } from '../connectors/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
 import { recordEvent, referenceCompany } from '../webhooks/events.js';
-import { findOnPlatform, saveWritten } from './platform-writes.js';
+import { findOnPlatform, readContext, saveWritten } from './platform-writes.js';
+import { isConnectorError } from '../connectors/connector-error.js';
+import type { CredentialsStore } from '../connections/credentials.store.js';
 import { pushOperationDoc, type PushStatus } from './push-operation.js';
 import { asStored, referencedIds } from './write-validation.js';
 
@@ -22,6 +24,10 @@ export interface PushJobOptions {
   sandboxDelayMs: number;
   minuteMs: number;
   publicUrl: () => string;
+  /** Connections' platform credentials, opened for the write that needs them. */
+  credentials: CredentialsStore;
+  /** Platforms on loopback, private and link-local addresses allowed (`CONNECTORS_ALLOW_PRIVATE`). */
+  allowPrivate?: boolean;
   now?: () => Date;
 }
 
@@ -29,7 +35,7 @@ type PushRow = Selectable<Database['push_operations']>;
 
 /** How a write ended on the platform. */
 type Outcome =
-  | { status: 'Success'; recordId: string; record: Record<string, unknown> | null }
+  | { status: 'Success'; recordId: string; record: Record<string, unknown> | null; storedByPlatform?: boolean }
   | { status: 'Failed' | 'TimedOut'; errorMessage: string; errors?: ValidationItem[] };
 
 /** Documents the platform will not let go once settled, unless the write forces it. */
@@ -57,13 +63,28 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     const connector = findConnector(connection.platform_key);
     const model = connector && isDataType(op.data_type) ? connector.writes?.get(op.data_type) : undefined;
     if (!connector || !model) return { status: 'Failed', errorMessage: `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}` };
-    const platform = { id: connection.id, settings: JSON.parse(connection.settings) as ConnectionSettings };
+    const platform = {
+      id: connection.id, settings: JSON.parse(connection.settings) as Record<string, unknown>,
+      credentials: await options.credentials.load(db, connection.client_id, connection.id), allowPrivate: options.allowPrivate ?? false,
+    };
     const dataType = op.data_type as DataType;
+    if (model.submit) {
+      // A live platform checks and stores the write itself; its answer is the outcome.
+      const record = op.data === null ? null : (JSON.parse(op.data) as Record<string, unknown>);
+      try {
+        const ctx = await readContext(db, connector, platform, dataType);
+        const written = await model.submit(ctx, { operation: op.operation as WriteOperation, recordId: op.record_id, record });
+        return { status: 'Success', recordId: written.recordId, record: written.record, storedByPlatform: true };
+      } catch (err) {
+        if (!isConnectorError(err)) throw err;
+        return { status: 'Failed', errorMessage: `The platform refused the write: ${err.message}`, errors: [{ itemId: 'body', message: err.message, validatorName: connector.info.name }] };
+      }
+    }
     const errors: ValidationItem[] = [];
 
     let current: SourceRecord | undefined;
     if (op.operation !== 'Create') {
-      current = (await findOnPlatform(db, connector, platform, dataType, new Set([op.record_id as string]))).get(op.record_id as string);
+      current = (await findOnPlatform(db, connector, platform, dataType, new Set([op.record_id as string])))?.get(op.record_id as string);
       if (!current) {
         errors.push({ itemId: 'id', message: `The platform has no ${dataType} record with id ${op.record_id}`, validatorName: PLATFORM_VALIDATOR });
       } else {
@@ -87,6 +108,8 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       const items: ValidationItem[] = [];
       for (const [type, refs] of byType) {
         const found = await findOnPlatform(db, c, p, type, new Set(refs.map((r) => r.id)));
+        // A platform without a lookup checks references itself when it stores the write.
+        if (!found) continue;
         for (const ref of refs) {
           if (!found.has(ref.id)) {
             items.push({ itemId: ref.field, message: `${ref.field} refers to ${type} record ${ref.id}, which the platform does not have`, validatorName: PLATFORM_VALIDATOR });
@@ -133,7 +156,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return;
       if (outcome.status === 'Success') {
-        await saveWritten(trx, { companyId: op.company_id, connectionId: op.connection_id, dataType: op.data_type, recordId: outcome.recordId, record: outcome.record && { ...outcome.record, sourceModifiedDate: completed }, at: completed });
+        if (!outcome.storedByPlatform) await saveWritten(trx, { companyId: op.company_id, connectionId: op.connection_id, dataType: op.data_type, recordId: outcome.recordId, record: outcome.record && { ...outcome.record, sourceModifiedDate: completed }, at: completed });
         if (op.allow_sync === 1) {
           await queueSyncIfIdle(trx, jobs, { clientId: op.client_id, companyId: op.company_id, connectionId: op.connection_id, dataType: op.data_type }, now());
         }

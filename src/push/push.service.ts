@@ -161,6 +161,9 @@ export function createPushService(deps: PushDeps) {
       }
       if (request.operation !== 'Delete') {
         const problems = validateWrittenRecord(model, request.body);
+        if (problems.length === 0 && model.check) {
+          problems.push(...model.check(request.body as Record<string, unknown>).map((p) => ({ ...p, validatorName: connection.platform_key })));
+        }
         if (problems.length === 0) problems.push(...(await missingReferences(connection.id, model, request.body as Record<string, unknown>)));
         if (problems.length > 0) throw validationError(`ValidationException: The ${request.dataType} record is not valid; see validation.`, problems);
       }
@@ -173,7 +176,8 @@ export function createPushService(deps: PushDeps) {
         status: 'Pending', requested: requested.toISOString(), timeoutInMinutes: timeout,
       });
       // The platform answers after its processing delay, or the operation times out first: the job runs at whichever comes first.
-      const processAt = requested.getTime() + deps.sandboxDelayMs;
+      // A live platform (one that stores writes itself) is sent the write at once.
+      const processAt = requested.getTime() + (model.submit ? 0 : deps.sandboxDelayMs);
       const runAt = timeout === null ? processAt : Math.min(processAt, requested.getTime() + timeout * deps.minuteMs);
       try {
         await db.transaction().execute(async (trx) => {

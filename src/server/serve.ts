@@ -31,6 +31,7 @@ export async function serve(role: Role = 'all'): Promise<void> {
     redisUrl: config.redisUrl,
     jobs: { enabled: role !== 'api', concurrency: config.jobConcurrency, leaseMs: config.jobLeaseMs, shutdownGraceMs: config.shutdownGraceMs },
     webhooks: { allowPrivate: config.webhooksAllowPrivate, retryScheduleMs: config.webhookRetryScheduleMs },
+    connectors: { allowPrivate: config.connectorsAllowPrivate },
     push: { sandboxDelayMs: config.sandboxWriteDelayMs },
   });
   if (answersHttp) {

@@ -6,6 +6,9 @@ import * as connectionsAndSyncs from './migrations/0002-connections-and-syncs.js
 import * as writesAndWebhooks from './migrations/0003-writes-and-webhooks.js';
 import * as recordLayout from './migrations/0004-record-layout.js';
 import * as jobEngine from './migrations/0005-job-engine.js';
+import * as sharedRecords from './migrations/0006-shared-records.js';
+import * as connectionCredentials from './migrations/0007-connection-credentials.js';
+import * as oauthStates from './migrations/0008-oauth-states.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -14,6 +17,9 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0003-writes-and-webhooks': writesAndWebhooks,
   '0004-record-layout': recordLayout,
   '0005-job-engine': jobEngine,
+  '0006-shared-records': sharedRecords,
+  '0007-connection-credentials': connectionCredentials,
+  '0008-oauth-states': oauthStates,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

@@ -13,6 +13,10 @@ export interface Database {
   data_sets: DataSetsTable;
   record_docs: RecordDocsTable;
   record_index: RecordIndexTable;
+  record_versions: RecordVersionsTable;
+  record_staging: RecordStagingTable;
+  connection_credentials: ConnectionCredentialsTable;
+  oauth_states: OAuthStatesTable;
   jobs: JobsTable;
   job_workers: JobWorkersTable;
   push_operations: PushOperationsTable;
@@ -101,6 +105,8 @@ export interface PullOperationsTable {
   records_modified: number | null;
   /** The run of the sync job that holds the operation while it is Fetching. */
   runner: string | null;
+  /** 1 when queued with `?full=true`: the platform is read in full whatever the cursor. */
+  full_sync: Generated<number>;
 }
 
 /** Which version of a connection's data type readers see. */
@@ -113,6 +119,8 @@ export interface DataSetsTable {
   completed_syncs: Generated<number>;
   last_successful_sync: string | null;
   latest_successful_sync_id: string | null;
+  /** The platform's cursor handed back with the current version (delta syncs read from it); null: read in full. */
+  cursor: Generated<string | null>;
 }
 
 /**
@@ -124,8 +132,17 @@ export interface RecordDocsTable {
   doc: string;
 }
 
+/** The indexed fields lists filter and order on (which record field fills each: src/data/record-fields.ts). */
+export interface RecordFieldColumns {
+  f_status: string | null;
+  f_date: string | null;
+  f_amount: number | null;
+  f_currency: string | null;
+  f_ref: string | null;
+}
+
 /** One narrow row per record of a version: its identity, change tracking and the indexed fields lists filter on. */
-export interface RecordIndexTable {
+export interface RecordIndexTable extends RecordFieldColumns {
   version: number;
   record_id: string;
   /** Order within the version (ascending record id), assigned when the version is written. */
@@ -133,11 +150,56 @@ export interface RecordIndexTable {
   content_hash: string;
   modified_date: string;
   is_deleted: number;
-  f_status: string | null;
-  f_date: string | null;
-  f_amount: number | null;
-  f_currency: string | null;
-  f_ref: string | null;
+  /** Key of the record's document: its own (`version * 2^32 + position`) or one shared with an earlier version. */
+  doc_key: number | bigint | string;
+}
+
+/** An OAuth2 link attempt under way (see src/link/oauth.ts). */
+export interface OAuthStatesTable {
+  state: string;
+  client_id: string;
+  company_id: string;
+  connection_id: string;
+  code_verifier: string;
+  /** JSON of the Link page's custom parameters, carried to the finish. */
+  custom: string;
+  expires: string;
+}
+
+/** A connection's credentials, sealed (see src/secrets/sealed-box.ts); never served. */
+export interface ConnectionCredentialsTable {
+  connection_id: string;
+  client_id: string;
+  company_id: string;
+  /** `v1.<key id>.<iv>.<tag>.<ciphertext>`, bound to the connection id. */
+  sealed: string;
+  updated: string;
+}
+
+/** Each data-set version written: its data set, its size once complete, and whether its documents are its own and dense. */
+export interface RecordVersionsTable {
+  version: number;
+  connection_id: string;
+  data_type: string;
+  /** Records in the version; null while it is written. */
+  records: number | null;
+  /** 1 when every record's document is the version's own, at `version * 2^32 + position`. */
+  dense: number;
+}
+
+/** Narrow rows of a version being written from records in any order or from changes, before they are ordered. */
+export interface RecordStagingTable extends RecordFieldColumns {
+  version: number;
+  /** The sorted run (see staged-writer.ts) and the row's place in it: ascending record id, then arrival. */
+  run: number;
+  idx: number;
+  record_id: string;
+  /** The record's position in the previous version; null when it is new. */
+  prev_position: number | null;
+  doc_key: number | bigint | string;
+  content_hash: string;
+  modified_date: string;
+  is_deleted: number;
 }
 
 /** Postgres only: worker processes and when each last said it was alive (database time). */

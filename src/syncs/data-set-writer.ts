@@ -1,12 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { Store } from '../storage/database.js';
-import type { SourceRecord } from '../connectors/connector.js';
+import type { SqlDialect } from '../storage/dialect.js';
+import type { RecordPage, SourceRecord } from '../connectors/connector.js';
 import { extractFields, type RecordFieldPaths } from '../data/record-fields.js';
-import { recordKey } from '../data/record-key.js';
+import { DOC_KEY_TEXT, docKey, recordKey } from '../data/record-key.js';
 import { createRecordSink, type IndexRow, type WriteFence } from './record-sink.js';
 
 /** The narrow row of a record of the previous version (its index row): enough to compare, and to carry it over deleted. */
-type PreviousRecord = Omit<IndexRow, 'version'>;
+export type PreviousRecord = Omit<IndexRow, 'version'>;
+
+/** The columns of a previous record; select them with DOC_KEY_TEXT and read each row with previousRecordOf. */
+export const PREVIOUS_COLUMNS = ['record_id', 'position', 'content_hash', 'modified_date', 'is_deleted', 'f_status', 'f_date', 'f_amount', 'f_currency', 'f_ref'] as const;
+
+export function previousRecordOf(
+  dialect: SqlDialect,
+  r: { record_id: string; position: number; content_hash: string; modified_date: string; is_deleted: number; f_status: string | null; f_date: string | null; f_amount: number | null; f_currency: string | null; f_ref: string | null; doc_key: string },
+): PreviousRecord {
+  return {
+    record_id: r.record_id, position: Number(r.position), content_hash: r.content_hash, modified_date: r.modified_date, is_deleted: Number(r.is_deleted),
+    fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref], doc_key: docKey(dialect, r.doc_key),
+  };
+}
 
 export interface WriteVersionInput {
   store: Store;
@@ -14,8 +28,10 @@ export interface WriteVersionInput {
   version: number;
   /** The version readers see now, whose records are carried over; null on a first sync. */
   previousVersion: number | null;
-  /** The platform's records, ascending by id. */
-  source: Iterable<SourceRecord>;
+  /** The platform's records (a full snapshot), ascending by id across all pages. */
+  pages?: AsyncIterable<RecordPage>;
+  /** Or the same as one id-ordered iterable. */
+  source?: Iterable<SourceRecord>;
   /** This sync's time: the `modifiedDate` of every record that is new, changed or newly deleted. */
   now: string;
   /** Which fields fill the indexed columns (see record-fields.ts); none when absent. */
@@ -33,6 +49,17 @@ const PREVIOUS_CHUNK = 5000;
 const DELETED_SUFFIX = ',"metadata":{"isDeleted":true}}';
 const LIVE_SUFFIX = ',"metadata":{"isDeleted":false}}';
 
+/** A platform record as stored: its served JSON without the service's fields, the hash of that, and its indexed fields. */
+export function encodeRecord(data: Record<string, unknown>, fields: RecordFieldPaths) {
+  const content = JSON.stringify(data);
+  return { content, hash: createHash('sha1').update(content).digest('base64'), fields: extractFields(fields, data) };
+}
+
+/** The served document of a live record: its content with `modifiedDate` and `metadata` appended. */
+export function liveDoc(content: string, modified: string): string {
+  return `${content.slice(0, -1)},"modifiedDate":${JSON.stringify(modified)}${LIVE_SUFFIX}`;
+}
+
 /**
  * Writes a complete new version of a data set from the platform's records, invisible to readers until the
  * caller points the data set at it. Walks the source and the previous version together in id order:
@@ -49,9 +76,10 @@ export async function writeVersion(input: WriteVersionInput): Promise<number> {
   let prev = await previous.next();
   let position = 0;
 
-  const push = async (index: Omit<IndexRow, 'version' | 'position'>, doc: string) => {
+  const push = async (index: Omit<IndexRow, 'version' | 'position' | 'doc_key'>, doc: string) => {
     if (input.stats && index.modified_date === now) input.stats.modified++;
-    if (sink.add({ ...index, version, position }, recordKey(store.dialect, version, position), doc)) {
+    // Every document is the version's own, in position order: pages of it are plain range reads.
+    if (sink.add({ ...index, version, position, doc_key: recordKey(store.dialect, version, position) }, doc)) {
       await sink.flush();
       await input.onBatch(position + 1);
       // better-sqlite3 answers synchronously, so without this the whole sync would run in one turn of the
@@ -61,31 +89,30 @@ export async function writeVersion(input: WriteVersionInput): Promise<number> {
     position++;
   };
   const carryDeleted = async (old: PreviousRecord) => {
-    const doc = await previous.doc(old.position);
+    const doc = await previous.doc(old.doc_key);
     const modified = old.is_deleted ? old.modified_date : now;
     const served = old.is_deleted ? doc : markDeleted(doc, now);
     await push({ record_id: old.record_id, content_hash: old.content_hash, modified_date: modified, is_deleted: 1, fields: old.fields }, served);
   };
 
   let lastId: string | undefined;
-  for (const record of input.source) {
-    if (lastId !== undefined && !(record.id > lastId)) throw new Error(`source records out of order at id ${record.id}`);
-    lastId = record.id;
-    while (prev && prev.record_id < record.id) {
-      await carryDeleted(prev);
-      prev = previous.nextSync() ?? (await previous.next());
+  for await (const page of input.pages ?? onePage(input.source ?? [])) {
+    if (page.deleted?.length) throw new Error('a full read cannot delete records (only a delta read can)');
+    for (const record of page.records) {
+      if (lastId !== undefined && !(record.id > lastId)) throw new Error(`source records out of order at id ${record.id}`);
+      lastId = record.id;
+      while (prev && prev.record_id < record.id) {
+        await carryDeleted(prev);
+        prev = previous.nextSync() ?? (await previous.next());
+      }
+      const { content, hash, fields: values } = encodeRecord(record.data, fields);
+      let modified = now;
+      if (prev && prev.record_id === record.id) {
+        if (prev.content_hash === hash && !prev.is_deleted) modified = prev.modified_date;
+        prev = previous.nextSync() ?? (await previous.next());
+      }
+      await push({ record_id: record.id, content_hash: hash, modified_date: modified, is_deleted: 0, fields: values }, liveDoc(content, modified));
     }
-    const content = JSON.stringify(record.data);
-    const hash = createHash('sha1').update(content).digest('base64');
-    let modified = now;
-    if (prev && prev.record_id === record.id) {
-      if (prev.content_hash === hash && !prev.is_deleted) modified = prev.modified_date;
-      prev = previous.nextSync() ?? (await previous.next());
-    }
-    await push(
-      { record_id: record.id, content_hash: hash, modified_date: modified, is_deleted: 0, fields: extractFields(fields, record.data) },
-      `${content.slice(0, -1)},"modifiedDate":${JSON.stringify(modified)}${LIVE_SUFFIX}`,
-    );
   }
   while (prev) {
     await carryDeleted(prev);
@@ -97,7 +124,7 @@ export async function writeVersion(input: WriteVersionInput): Promise<number> {
 }
 
 /** A served document of a live record turned into its deleted form, modified at `now`. */
-function markDeleted(doc: string, now: string): string {
+export function markDeleted(doc: string, now: string): string {
   const cut = doc.lastIndexOf(',"modifiedDate":');
   return `${doc.slice(0, cut)},"modifiedDate":${JSON.stringify(now)}${DELETED_SUFFIX}`;
 }
@@ -119,14 +146,12 @@ function previousRecords(store: Store, version: number | null) {
         if (exhausted) return undefined;
         let query = db
           .selectFrom('record_index')
-          .select(['record_id', 'position', 'content_hash', 'modified_date', 'is_deleted', 'f_status', 'f_date', 'f_amount', 'f_currency', 'f_ref'])
+          .select(PREVIOUS_COLUMNS)
+          .select(DOC_KEY_TEXT)
           .where('version', '=', version as number);
         if (after !== undefined) query = query.where('record_id', '>', after);
         const rows = await query.orderBy('record_id').limit(PREVIOUS_CHUNK).execute();
-        chunk = rows.map((r) => ({
-          record_id: r.record_id, position: Number(r.position), content_hash: r.content_hash, modified_date: r.modified_date,
-          is_deleted: Number(r.is_deleted), fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref],
-        }));
+        chunk = rows.map((r) => previousRecordOf(dialect, r));
         index = 0;
         if (chunk.length < PREVIOUS_CHUNK) exhausted = true;
         if (chunk.length === 0) return undefined;
@@ -134,9 +159,13 @@ function previousRecords(store: Store, version: number | null) {
       }
       return chunk[index++];
     },
-    async doc(position: number): Promise<string> {
-      const row = await db.selectFrom('record_docs').select('doc').where('key', '=', recordKey(dialect, version as number, position)).executeTakeFirstOrThrow();
+    async doc(key: bigint | string): Promise<string> {
+      const row = await db.selectFrom('record_docs').select('doc').where('key', '=', key).executeTakeFirstOrThrow();
       return row.doc;
     },
   };
+}
+
+async function* onePage(records: Iterable<SourceRecord>): AsyncGenerator<RecordPage> {
+  yield { records: [...records] };
 }

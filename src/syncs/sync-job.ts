@@ -1,19 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../storage/database.js';
-import { versionKeyRange } from '../data/record-key.js';
 import { JobHandedBack, type JobHandler, type JobContext } from '../jobs/job-queue.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { lockClient } from '../clients/clients.store.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
-import type { ConnectionSettings } from '../connectors/connector.js';
+import type { WrittenRecord } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { connectionDoc } from '../connections/connection-doc.js';
 import { createSyncsStore, type PullOperationRow } from './syncs.store.js';
 import type { VersionWriters } from './version-writers.js';
-import { DELETE_VERSION_JOB, queueSyncIfIdle } from './sync-queue.js';
+import type { VersionResult, VersionTask } from './version-task.js';
+import { DELETE_VERSION_JOB, SYNC_JOB, queueSyncIfIdle } from './sync-queue.js';
 import { reportReadIfIdle } from './read-completed.js';
 import { loadWritten, writtenSince } from '../push/platform-writes.js';
-import type { WrittenRecord } from '../connectors/sandbox/written-records.js';
+import { deleteVersion } from './version-deletion.js';
+import { versionInfo } from '../data/record-versions.js';
+import { writeConnectionStatus } from '../connections/connection-status.js';
+import { isConnectorError } from '../connectors/connector-error.js';
+import { recordConnectionEvent } from '../webhooks/platform-events.js';
+import type { CredentialsStore } from '../connections/credentials.store.js';
 
 export interface SyncJobOptions {
   store: Store;
@@ -27,6 +32,10 @@ export interface SyncJobOptions {
   retainSupersededMs?: number;
   /** The server's public address, for links in webhook events. */
   publicUrl: () => string;
+  /** Connections' platform credentials, opened for the sync that needs them. */
+  credentials: CredentialsStore;
+  /** Platforms on loopback, private and link-local addresses allowed (`CONNECTORS_ALLOW_PRIVATE`). */
+  allowPrivate?: boolean;
   now?: () => Date;
 }
 
@@ -50,6 +59,27 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       // Whatever the failed sync wrote is invisible; remove it.
       await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(row.seq) } });
       await reportReadIfIdle(trx, jobs, { clientId: row.client_id, companyId: row.company_id, publicUrl: options.publicUrl() });
+    });
+  }
+
+  /** Hands a rate-limited sync back: Queued again (its progress kept), its job due when the platform allows. */
+  async function requeue(row: PullOperationRow, runner: string, afterMs: number): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      await lockClient(trx, row.client_id);
+      await store.update(trx, row, { status: 'Queued' }, runner);
+      await trx.updateTable('pull_operations').set({ runner: null }).where('id', '=', row.id).execute();
+      await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: row.id }, runAfter: new Date(Date.now() + afterMs) });
+    });
+  }
+
+  /** The platform refused the connection's credentials: `Deauthorized`, with the reason, and `connection.disconnected`. */
+  async function deauthorize(connectionId: string, message: string): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('connections').selectAll().where('id', '=', connectionId).executeTakeFirst();
+      if (!row || !findPlatform(row.platform_key) || row.status !== 'Linked') return;
+      const errors = [{ statusCode: '401', statusText: 'Unauthorized', errorMessage: message, erroredOnUtc: now().toISOString(), status: 'Active' as const }];
+      const next = await writeConnectionStatus(trx, row, 'Deauthorized', { errors });
+      await recordConnectionEvent(trx, jobs, 'connection.disconnected', next, options.publicUrl());
     });
   }
 
@@ -84,22 +114,29 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
 
     const dataSet = await store.dataSet(op.connection_id, op.data_type);
     const previousVersion = dataSet?.current_version === null || dataSet?.current_version === undefined ? null : Number(dataSet.current_version);
-    const expected = previousVersion === null ? undefined : await countRecords(previousVersion);
+    // A delta read starts from the cursor of the version it builds on; `?full=true` or no version reads in full.
+    const cursor = previousVersion === null || Number(op.full_sync) === 1 ? null : (dataSet?.cursor ?? null);
+    await db
+      .insertInto('record_versions')
+      .values({ version: Number(op.seq), connection_id: op.connection_id, data_type: op.data_type, records: null, dense: 0 })
+      .onConflict((oc) => oc.column('version').doNothing())
+      .execute();
+    const expected = previousVersion === null ? undefined : (await versionInfo(db, previousVersion)).size;
     // A run taking over keeps the progress already shown (it never goes back) until it passes it.
     const shownProgress = resumed ? Number((JSON.parse(op.doc) as { progress?: number }).progress ?? 1) : 1;
     op = await store.update(db, op, { status: 'Fetching', progress: shownProgress }, runner);
     const started = now().toISOString();
     let lastReport = Date.now();
-    let modified: number;
+    let result: VersionResult;
     // Set when the heartbeat says stop: the write is then aborted and the operation left for the next run.
     let handedBack: JobHandedBack | undefined;
     try {
-      const settings = JSON.parse(connection.settings) as ConnectionSettings;
-      const task = {
+      const settings = JSON.parse(connection.settings) as Record<string, unknown>;
+      const task: VersionTask = {
         version: Number(op.seq), previousVersion, platformKey: connection.platform_key, dataType: op.data_type as DataType,
-        settings, epoch: op.epoch, written, now: started, fence: { pullOperationId: op.id, runner },
+        settings, credentials: await options.credentials.load(db, connection.client_id, connection.id), epoch: op.epoch, cursor, written, allowPrivate: options.allowPrivate ?? false, now: started, fence: { pullOperationId: op.id, runner },
       };
-      ({ modified } = await options.writers.write(task, async (count) => {
+      result = await options.writers.write(task, async (count) => {
         if (Date.now() - lastReport < Math.min(1000, context.heartbeatEveryMs)) return;
         lastReport = Date.now();
         try {
@@ -109,35 +146,32 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
           if (err instanceof JobHandedBack) handedBack = err;
           throw err;
         }
-      }));
+      });
     } catch (err) {
       if (handedBack) throw handedBack;
-      await fail(op, 'FetchError', `The sync failed while fetching ${op.data_type}: ${err instanceof Error ? err.message : String(err)}`, runner);
+      const message = err instanceof Error ? err.message : String(err);
+      if (isConnectorError(err) && err.kind === 'rate-limited') {
+        // Not a failure: the operation goes back to Queued and runs again when the platform says.
+        await deleteVersionRows(Number(op.seq), context);
+        await requeue(op, runner, err.retryAfterMs ?? 60_000);
+        return;
+      }
+      if (isConnectorError(err) && err.kind === 'unauthorized') {
+        // Access revoked or credentials rejected: nothing to retry until the end user links it again.
+        await deauthorize(connection.id, message);
+        await fail(op, 'AuthError', `The sync failed while fetching ${op.data_type}: ${message}; link the connection again.`, runner);
+        return;
+      }
+      await fail(op, 'FetchError', `The sync failed while fetching ${op.data_type}: ${message}`, runner);
+      if (isConnectorError(err)) return; // Retried by the connector already: the operation's failure is the outcome.
       throw err;
     }
-    await complete(op, runner, previousVersion, connection.company_id, connection.client_id, { modified, highWater });
+    await complete(op, runner, previousVersion, connection.company_id, connection.client_id, { ...result, highWater });
   }
 
-  /** Deletes a version's rows in slices, so that a large version never holds the store's write lock for long. */
+  /** Deletes a version's rows and the documents no other version uses (see version-deletion.ts). */
   async function deleteVersionRows(version: number, context: JobContext): Promise<void> {
-    const [first, end] = versionKeyRange(dataStore.dialect, version);
-    for (;;) {
-      const slice = await db.selectFrom('record_docs').select('key').where('key', '>=', first).where('key', '<', end).orderBy('key').limit(5000).execute();
-      if (slice.length === 0) break;
-      await db.deleteFrom('record_docs').where('key', '>=', first).where('key', '<=', slice[slice.length - 1].key).execute();
-      await context.heartbeat();
-    }
-    for (;;) {
-      const slice = await db.selectFrom('record_index').select('record_id').where('version', '=', version).orderBy('record_id').limit(5000).execute();
-      if (slice.length === 0) return;
-      await db.deleteFrom('record_index').where('version', '=', version).where('record_id', '<=', slice[slice.length - 1].record_id).execute();
-      await context.heartbeat();
-    }
-  }
-
-  async function countRecords(version: number): Promise<number> {
-    const row = await db.selectFrom('record_index').select((eb) => eb.fn.countAll<number>().as('n')).where('version', '=', version).executeTakeFirst();
-    return Number(row?.n ?? 0);
+    await deleteVersion(dataStore, version, () => context.heartbeat());
   }
 
   /** The switch readers see: one transaction moves the data set to the new version and completes the operation. */
@@ -147,7 +181,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     previousVersion: number | null,
     companyId: string,
     clientId: string,
-    outcome: { modified: number; highWater: number | null },
+    outcome: VersionResult & { highWater: number | null },
   ): Promise<void> {
     const completed = now().toISOString();
     await db.transaction().execute(async (trx) => {
@@ -162,11 +196,14 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
           completed_syncs: eb('completed_syncs', '+', 1),
           last_successful_sync: completed,
           latest_successful_sync_id: op.id,
+          cursor: outcome.cursor,
         }))
         .where('connection_id', '=', op.connection_id)
         .where('data_type', '=', op.data_type)
         .execute();
       await trx.updateTable('pull_operations').set({ records_modified: outcome.modified }).where('id', '=', op.id).execute();
+      // Complete: from now on later versions may share its documents, and its deletion respects that.
+      await trx.updateTable('record_versions').set({ records: outcome.count, dense: outcome.dense ? 1 : 0 }).where('version', '=', Number(op.seq)).execute();
       // A write the platform stored after this sync read its writes: sync again so it shows.
       if (outcome.highWater !== null && (await writtenSince(trx, op.connection_id, op.data_type, outcome.highWater))) {
         await queueSyncIfIdle(trx, jobs, { clientId, companyId, connectionId: op.connection_id, dataType: op.data_type }, now());

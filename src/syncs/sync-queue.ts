@@ -15,6 +15,8 @@ export interface QueueTarget {
   companyId: string;
   connectionId: string;
   dataType: string;
+  /** Read the platform in full (`?full=true`), not the changes since the last sync. */
+  full?: boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: Q
   const doc = pullOperationDoc({ id, companyId: target.companyId, connectionId: target.connectionId, dataType: target.dataType, status: 'Queued', requested, progress: 0 });
   await trx
     .insertInto('pull_operations')
-    .values({ id, client_id: target.clientId, company_id: target.companyId, connection_id: target.connectionId, data_type: target.dataType, status: 'Queued', requested, epoch: Number(dataSet?.completed_syncs ?? 0), doc })
+    .values({ id, client_id: target.clientId, company_id: target.companyId, connection_id: target.connectionId, data_type: target.dataType, status: 'Queued', requested, epoch: Number(dataSet?.completed_syncs ?? 0), doc, full_sync: target.full ? 1 : 0 })
     .execute();
   await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } });
   return doc;

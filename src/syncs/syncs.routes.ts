@@ -39,14 +39,17 @@ export function registerSyncRoutes(app: FastifyInstance, deps: { syncs: SyncsSer
     schema: {
       operationId: 'refresh-data-type',
       summary: 'Refresh one data type',
-      description: 'Queues a sync of one data type; 400 `DatasetAlreadyInProgressException` when that type is already syncing.',
+      description: 'Queues a sync of one data type; 400 `DatasetAlreadyInProgressException` when that type is already syncing. A platform that can read changes since the last sync does so unless `full=true`.',
       tags,
       params: Type.Object({ ...CompanyIdParams.properties, dataType: Type.String({ description: 'A data type, e.g. `invoices` or `banking-accounts`.' }) }),
-      querystring: Type.Object({ connectionId: Type.Optional(Type.String({ format: 'uuid' })) }),
+      querystring: Type.Object({
+        connectionId: Type.Optional(Type.String({ format: 'uuid' })),
+        full: Type.Optional(Type.Boolean({ default: false, description: 'Read the platform in full, whatever it could read as changes since the last sync.' })),
+      }),
       response: { 200: Type.Ref(PullOperation), ...errorResponses(404) },
     },
   }, async (request, reply) =>
-    sendJson(reply, await syncs.queue(callerOf(request), request.params.companyId, request.params.dataType, request.query.connectionId)),
+    sendJson(reply, await syncs.queue(callerOf(request), request.params.companyId, request.params.dataType, request.query.connectionId, request.query.full === true)),
   );
 
   r.get('/companies/:companyId/dataStatus', {

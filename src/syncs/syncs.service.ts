@@ -53,7 +53,7 @@ export function createSyncsService(deps: SyncsDeps) {
 
   return {
     /** Queues one data type on the connection given, or on the company's linked connections that support it. */
-    async queue(client: Client, companyId: string, dataType: string, connectionId?: string): Promise<string> {
+    async queue(client: Client, companyId: string, dataType: string, connectionId?: string, full = false): Promise<string> {
       await deps.companies.owned(client, companyId);
       let candidates = await linkedConnections(companyId);
       if (connectionId) {
@@ -73,7 +73,7 @@ export function createSyncsService(deps: SyncsDeps) {
       }
       const target = supporting[0];
       const doc = await db.transaction().execute((trx) =>
-        queueSync(trx, deps.jobs, { clientId: client.id, companyId, connectionId: target.id, dataType }, now()),
+        queueSync(trx, deps.jobs, { clientId: client.id, companyId, connectionId: target.id, dataType, full }, now()),
       );
       deps.wakeJobs();
       return doc;

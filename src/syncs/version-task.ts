@@ -1,10 +1,10 @@
 import type { Store } from '../storage/database.js';
-import type { ConnectionSettings } from '../connectors/connector.js';
+import type { ReadMode, WrittenRecord } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { findConnector } from '../connectors/registry.js';
-import { mergeWritten, type WrittenRecord } from '../connectors/sandbox/written-records.js';
 import { recordFieldPaths } from '../data/record-fields.js';
 import { writeVersion } from './data-set-writer.js';
+import { writeStagedVersion } from './staged-writer.js';
 import type { WriteFence } from './record-sink.js';
 
 /** Everything needed to write one version of a data set from its platform: plain data, so it can cross threads. */
@@ -13,10 +13,17 @@ export interface VersionTask {
   previousVersion: number | null;
   platformKey: string;
   dataType: DataType;
-  settings: ConnectionSettings;
+  /** The connection's settings (the platform's own shape). */
+  settings: Record<string, unknown>;
+  /** The connection's credentials, decrypted for this sync only; null for a platform without any. */
+  credentials: Record<string, unknown> | null;
   epoch: number;
+  /** The cursor of the previous version; null reads in full. */
+  cursor: string | null;
   /** Records written to the platform through the service, ascending by id (see platform-writes.ts). */
   written: WrittenRecord[];
+  /** Platforms on loopback, private and link-local addresses allowed. */
+  allowPrivate: boolean;
   /** The sync's time. */
   now: string;
   /** The run of the sync job writing it. */
@@ -28,23 +35,37 @@ export interface VersionResult {
   count: number;
   /** Records new, changed or newly deleted. */
   modified: number;
+  /** Whether every document is the version's own, in position order (see record-reader.ts). */
+  dense: boolean;
+  /** How the platform was read. */
+  mode: ReadMode;
+  /** The cursor for the next sync. */
+  cursor: string | null;
 }
 
-/** Fetches the platform's records and writes them as the new version (on whichever thread calls it). */
+/**
+ * Reads the platform and writes what it answers as the new version (on whichever thread calls it): a full
+ * snapshot in id order streams straight into place; records in any other order, and changes since the cursor,
+ * are staged and merged with the previous version.
+ */
 export async function runVersionTask(store: Store, task: VersionTask, onBatch: (written: number) => Promise<void>): Promise<VersionResult> {
   const source = findConnector(task.platformKey)?.dataTypes.get(task.dataType);
   if (!source) throw new Error(`Datatype ${task.dataType} not supported by platform(s) ${task.platformKey}`);
-  const stats = { modified: 0 };
-  const count = await writeVersion({
-    store,
-    version: task.version,
-    previousVersion: task.previousVersion,
-    source: mergeWritten(source.fetch({ settings: task.settings, epoch: task.epoch }), task.written),
-    now: task.now,
-    fields: recordFieldPaths(source.schema),
-    onBatch,
-    stats,
-    fence: task.fence,
-  });
-  return { count, modified: stats.modified };
+  const controller = new AbortController();
+  try {
+    const read = await source.read({
+      settings: task.settings, credentials: task.credentials, epoch: task.epoch, cursor: task.cursor, written: task.written, allowPrivate: task.allowPrivate, signal: controller.signal,
+    });
+    if (read.mode === 'delta' && (task.cursor === null || task.previousVersion === null)) {
+      throw new Error(`the ${task.platformKey} connector answered a read without a cursor with changes only`);
+    }
+    const stats = { modified: 0 };
+    const common = { store, version: task.version, previousVersion: task.previousVersion, pages: read.pages, now: task.now, fields: recordFieldPaths(source.schema), onBatch, stats, fence: task.fence };
+    const dense = read.mode === 'full' && read.ordered;
+    const count = dense ? await writeVersion(common) : await writeStagedVersion({ ...common, mode: read.mode });
+    return { count, modified: stats.modified, dense, mode: read.mode, cursor: read.nextCursor() };
+  } finally {
+    // Whatever ended the write, a connector still waiting on the network gives up.
+    controller.abort();
+  }
 }

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../storage/database.js';
 import { runVersionTask, type VersionTask } from './version-task.js';
+import { isConnectorError } from '../connectors/connector-error.js';
 
 /**
  * A sync's writing thread: generates (fetches) a data set's records and writes the new version over its own
@@ -24,7 +25,8 @@ port.on('message', (message: { id: number; task?: VersionTask; abort?: boolean }
     port.postMessage({ id, written });
   })
     .then((result) => port.postMessage({ id, result }))
-    .catch((err: unknown) => port.postMessage({ id, error: err instanceof Error ? err.message : String(err) }))
+    // A connector's error keeps its kind across the thread boundary (the sync job acts on it).
+    .catch((err: unknown) => port.postMessage({ id, error: err instanceof Error ? err.message : String(err), kind: isConnectorError(err) ? err.kind : undefined, retryAfterMs: isConnectorError(err) ? err.retryAfterMs : undefined }))
     .finally(() => aborted.delete(id));
 });
 port.postMessage({ ready: true });

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Store } from '../storage/database.js';
 import { runVersionTask, type VersionResult, type VersionTask } from './version-task.js';
+import { ConnectorError, type ConnectorErrorKind } from '../connectors/connector-error.js';
 
 function tsxApi(): string {
   // The ESM build of the API: tsx locates its loader relative to the file that registers it.
@@ -67,7 +68,7 @@ export function createVersionWriters(store: Store, options: { threads: number })
       }),
     };
     thread.ready.catch(() => {});
-    worker.on('message', (message: { ready?: boolean; id?: number; written?: number; result?: VersionResult; error?: string }) => {
+    worker.on('message', (message: { ready?: boolean; id?: number; written?: number; result?: VersionResult; error?: string; kind?: ConnectorErrorKind; retryAfterMs?: number }) => {
       if (message.ready) return markReady();
       const task = message.id === undefined ? undefined : running.get(message.id);
       if (!task || message.id === undefined) return;
@@ -80,7 +81,7 @@ export function createVersionWriters(store: Store, options: { threads: number })
       running.delete(id);
       release(thread);
       void task.progress.then(() => {
-        if (message.error !== undefined) task.reject(new Error(message.error));
+        if (message.error !== undefined) task.reject(message.kind ? new ConnectorError(message.kind, message.error, undefined, message.retryAfterMs) : new Error(message.error));
         else task.resolve(message.result as VersionResult);
       });
     });

@@ -4,7 +4,7 @@ import type { Database } from '../storage/schema.js';
 import type { JobHandler, JobQueue } from '../jobs/job-queue.js';
 import { VERSION } from '../version.js';
 import { WEBHOOK_DELIVERY_JOB } from './events.js';
-import { postOnce, type PostResult } from './outbound-guard.js';
+import { postOnce, type PostResult } from '../lib/outbound-guard.js';
 import { signatureHeaders } from './signing.js';
 
 /** Delay before each retry after a failed attempt (facts 7): immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */

@@ -10,7 +10,13 @@ import { recordEvent, referenceCompany } from './events.js';
  */
 
 export type CompanyEventType = 'company.created' | 'company.deleted';
-export type ConnectionEventType = 'connection.created' | 'connection.connected' | 'connection.disconnected' | 'connection.deleted';
+export type ConnectionEventType =
+  | 'connection.created'
+  | 'connection.connected'
+  | 'connection.reconnected'
+  | 'connection.disconnected'
+  | 'connection.failed'
+  | 'connection.deleted';
 
 /** `company.created` / `company.deleted` with Codat's CompanyDetails (the Company without `dataConnections`). */
 export async function recordCompanyEvent(

@@ -4,7 +4,7 @@ import type { Database } from '../storage/schema.js';
 import { ApiError, notFound, validationError, type ValidationItem } from '../http/api-error.js';
 import { lockClient } from '../clients/clients.store.js';
 import { isEventType } from './events.js';
-import { refusedHost } from './outbound-guard.js';
+import { refusedHost } from '../lib/outbound-guard.js';
 import { generateSecret } from './signing.js';
 import type { WebhookConsumer, WebhookConsumerPrototype } from './webhook-consumer.schema.js';
 

@@ -24,7 +24,7 @@ export function basicAuth(apiKey: string): string {
 
 /** Starts the real service on an ephemeral port over a fresh store. */
 export async function startTestServer(
-  options: { maintenancePollMs?: number; jobs?: AppOptions['jobs']; push?: AppOptions['push']; webhooks?: AppOptions['webhooks']; httpTimeouts?: AppOptions['httpTimeouts'] } = {},
+  options: { maintenancePollMs?: number; jobs?: AppOptions['jobs']; push?: AppOptions['push']; webhooks?: AppOptions['webhooks']; httpTimeouts?: AppOptions['httpTimeouts']; connectors?: AppOptions['connectors'] } = {},
 ): Promise<TestServer> {
   const testStore = await createTestStore();
   const app = await buildApp({
@@ -34,6 +34,7 @@ export async function startTestServer(
     jobs: { pollMs: 50, ...options.jobs },
     push: options.push,
     httpTimeouts: options.httpTimeouts,
+    connectors: options.connectors,
     // Test receivers listen on loopback, which production refuses (WEBHOOKS_ALLOW_PRIVATE).
     webhooks: { allowPrivate: true, ...options.webhooks },
   });

@@ -137,9 +137,11 @@ describe(`0004-record-layout over existing records (${storeKind})`, () => {
       return {
         version: r.version, record_id: r.record_id, position: r.position, content_hash: r.content_hash, modified_date: r.modified_date,
         is_deleted: r.is_deleted, f_status, f_date, f_amount, f_currency, f_ref,
+        // 0006-shared-records: each document's key, its own under version * 2^32 + position.
+        doc_key: String(r.version * KEY_STEP + r.position),
       };
     });
-    expect(rows.map((r) => ({ ...r, version: Number(r.version), position: Number(r.position), is_deleted: Number(r.is_deleted) }))).toEqual(expected);
+    expect(rows.map((r) => ({ ...r, version: Number(r.version), position: Number(r.position), is_deleted: Number(r.is_deleted), doc_key: String(r.doc_key) }))).toEqual(expected);
 
     // Spelled out for invoices, whose schema fills all five columns.
     const invoiceIndex = rows.filter((r) => Number(r.version) === INVOICES_VERSION);

@@ -1,5 +1,6 @@
-import type { Connector, DataTypeSource } from '../../connector.js';
-import { ACCOUNTING_DATA_TYPES, type DataType } from '../../data-types.js';
+import { SANDBOX_AUTHORIZATION, linkSandbox } from '../authorization.js';
+import { sandboxSources, type GeneratedSource, type SandboxConnector } from '../generated-source.js';
+import { ACCOUNTING_DATA_TYPES } from '../../data-types.js';
 import type { PlatformInfo } from '../../registry.js';
 import { bankAccounts } from './types/bank-accounts.js';
 import { billCreditNotes } from './types/bill-credit-notes.js';
@@ -27,7 +28,7 @@ import { accountingWrites } from './writes.js';
  * lazily streamed function of the connection's settings (seed, size, asOf) and the sync epoch. See
  * docs/sandbox.md for what it generates and the consistency it guarantees.
  */
-const sources: DataTypeSource[] = [
+const sources: GeneratedSource[] = [
   accountTransactionsSource, balanceSheetSource, bankAccounts, bankTransactionsSource, billCreditNotes, billPayments, bills,
   cashFlowStatementSource, chartOfAccounts, company, creditNotes, customers, directCosts, directIncomes, invoices,
   itemReceipts, items, journalEntries, journalsSource, paymentMethodsSource, payments, profitAndLossSource, purchaseOrders,
@@ -42,8 +43,10 @@ const info: PlatformInfo = {
   brandColour: '#1f6feb',
 };
 
-export const accountingSandbox: Connector = {
+export const accountingSandbox: SandboxConnector = {
+  authorization: SANDBOX_AUTHORIZATION,
+  link: linkSandbox,
   info,
-  dataTypes: new Map<DataType, DataTypeSource>(sources.map((s) => [s.dataType, s])),
+  dataTypes: sandboxSources(sources),
   writes: accountingWrites,
 };

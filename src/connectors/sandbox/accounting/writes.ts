@@ -1,5 +1,6 @@
 import { KindGuard, type TSchema } from '@sinclair/typebox';
-import type { DataTypeSource, ReferenceField, WriteModel, WriteOperation } from '../../connector.js';
+import type { ReferenceField, WriteModel, WriteOperation } from '../../connector.js';
+import type { GeneratedSource } from '../generated-source.js';
 import type { DataType } from '../../data-types.js';
 import { withoutNull, writeSchemaOf } from '../../write-schema.js';
 import { bankAccounts } from './types/bank-accounts.js';
@@ -48,7 +49,7 @@ const ID_FIELDS: Partial<Record<DataType, ReferenceField[]>> = {
   journals: [{ path: ['parentId'], dataType: 'journals' }],
 };
 
-const SUPPORTED: [DataTypeSource, WriteOperation[]][] = [
+const SUPPORTED: [GeneratedSource, WriteOperation[]][] = [
   [bankAccounts, ['Create', 'Update']],
   [bankTransactionsSource, ['Create']],
   [billCreditNotes, ['Create', 'Update']],
@@ -69,7 +70,7 @@ const SUPPORTED: [DataTypeSource, WriteOperation[]][] = [
   [transfers, ['Create']],
 ];
 
-function writeModel(source: DataTypeSource, operations: WriteOperation[]): WriteModel {
+function writeModel(source: GeneratedSource, operations: WriteOperation[]): WriteModel {
   const schema = writeSchemaOf(source.schema);
   return {
     dataType: source.dataType,

@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { balanceAmounts, replay } from './ledger.js';
 import { BankingPlan, type AccountPlan } from './plan.js';
 import { BankingAccountBalance } from './schemas.js';
@@ -89,7 +90,7 @@ function* accountBalances(ctx: FetchContext): Generator<SourceRecord> {
   }
 }
 
-export const bankingAccountBalances: DataTypeSource = {
+export const bankingAccountBalances: GeneratedSource = {
   dataType: 'banking-accountBalances',
   typeName: 'AccountBalance',
   schema: BankingAccountBalance,

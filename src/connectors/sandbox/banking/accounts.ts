@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { accountIdentity } from './account-kinds.js';
 import { companyName } from './kit/names.js';
 import { u3 } from './kit/fast.js';
@@ -47,7 +48,7 @@ function* accounts(ctx: FetchContext): Generator<SourceRecord> {
   for (const a of plan.accounts) yield accountRecord(plan, a, state.cents[a.index], state.touched[a.index]);
 }
 
-export const bankingAccounts: DataTypeSource = {
+export const bankingAccounts: GeneratedSource = {
   dataType: 'banking-accounts',
   typeName: 'Account',
   schema: BankingAccount,

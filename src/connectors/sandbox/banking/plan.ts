@@ -1,4 +1,4 @@
-import type { FetchContext } from '../../connector.js';
+import type { FetchContext } from '../generated-source.js';
 import { keyOf } from '../random.js';
 import { accountKind, accountName, type AccountKind } from './account-kinds.js';
 import { BASE_CATEGORIES } from './category-tree.js';

@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { DEFAULT_RATES, Movement } from './kit/movement.js';
 import { Calendar } from './kit/calendar.js';
 import { u3 } from './kit/fast.js';
@@ -50,7 +51,7 @@ function* categories(ctx: FetchContext): Generator<SourceRecord> {
   }
 }
 
-export const bankingTransactionCategories: DataTypeSource = {
+export const bankingTransactionCategories: GeneratedSource = {
   dataType: 'banking-transactionCategories',
   typeName: 'TransactionCategory',
   schema: BankingTransactionCategory,

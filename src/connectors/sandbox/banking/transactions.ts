@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { categoryName } from './category-tree.js';
 import { guid, Ids, u2, u3 } from './kit/fast.js';
 import { coreOf, DRAW, newCore, referenceOf } from './ledger.js';
@@ -180,7 +181,7 @@ function* derived(plan: BankingPlan, sums: Float64Array, touched: Int32Array): G
   }
 }
 
-export const bankingTransactions: DataTypeSource = {
+export const bankingTransactions: GeneratedSource = {
   dataType: 'banking-transactions',
   typeName: 'Transaction',
   schema: BankingTransaction,

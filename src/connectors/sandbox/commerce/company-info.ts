@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { digitsOf, h2 } from '../banking/kit/fast.js';
 import { Calendar } from '../banking/kit/calendar.js';
 import { DEFAULT_RATES, Movement } from '../banking/kit/movement.js';
@@ -49,7 +50,7 @@ function* companyInfo(ctx: FetchContext): Generator<SourceRecord> {
   };
 }
 
-export const commerceCompanyInfo: DataTypeSource = {
+export const commerceCompanyInfo: GeneratedSource = {
   dataType: 'commerce-companyInfo',
   typeName: 'CompanyInfo',
   schema: CommerceCompanyInfo,

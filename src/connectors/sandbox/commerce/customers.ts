@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { u3 } from '../banking/kit/fast.js';
 import { CommerceCustomer } from './catalog-schemas.js';
 import { customerFields } from './customer-model.js';
@@ -32,7 +33,7 @@ function* customers(ctx: FetchContext): Generator<SourceRecord> {
   }
 }
 
-export const commerceCustomers: DataTypeSource = {
+export const commerceCustomers: GeneratedSource = {
   dataType: 'commerce-customers',
   typeName: 'Customer',
   schema: CommerceCustomer,

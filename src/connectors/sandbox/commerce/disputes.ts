@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { guid, h3 } from '../banking/kit/fast.js';
 import { Movement } from '../banking/kit/movement.js';
 import { OrderState } from './order-model.js';
@@ -145,7 +146,7 @@ function openedDay(plan: CommercePlan, order: OrderState, o: number): number {
   return order.paySettledDay[order.disputable] + 10 + (h3(plan.seed, o, 0xda7) % 50);
 }
 
-export const commerceDisputes: DataTypeSource = {
+export const commerceDisputes: GeneratedSource = {
   dataType: 'commerce-disputes',
   typeName: 'Dispute',
   schema: CommerceDispute,

@@ -1,5 +1,5 @@
-import type { Connector, DataTypeSource } from '../../connector.js';
-import type { DataType } from '../../data-types.js';
+import { SANDBOX_AUTHORIZATION, linkSandbox } from '../authorization.js';
+import { sandboxSources, type SandboxConnector } from '../generated-source.js';
 import { COMMERCE_DATA_TYPES } from '../../data-types.js';
 import { commerceCompanyInfo } from './company-info.js';
 import { commerceCustomers } from './customers.js';
@@ -15,12 +15,12 @@ import { commerceTransactions } from './transactions.js';
  * GBP, USD and EUR, with three years of orders up to `asOf`, generated on demand from the connection's seed.
  * See docs/sandbox-banking-commerce.md.
  */
-export const commerceSandbox: Connector = {
+export const commerceSandbox: SandboxConnector = {
+  authorization: SANDBOX_AUTHORIZATION,
+  link: linkSandbox,
   info: { key: 'aiwb', name: 'Commerce Sandbox', sourceType: 'Commerce', dataTypes: COMMERCE_DATA_TYPES, brandColour: '#7b3fe4' },
-  dataTypes: new Map<DataType, DataTypeSource>(
-    [
+  dataTypes: sandboxSources([
       commerceCompanyInfo, commerceCustomers, commerceDisputes, commerceLocations, commerceOrders, commercePaymentMethods,
       commercePayments, commerceProductCategories, commerceProducts, commerceTaxComponents, commerceTransactions,
-    ].map((s) => [s.dataType, s]),
-  ),
+    ]),
 };

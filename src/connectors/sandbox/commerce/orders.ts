@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { customerName } from './customer-model.js';
 import { OrderState } from './order-model.js';
 import { CURRENCIES } from './places.js';
@@ -147,7 +148,7 @@ function* orders(ctx: FetchContext): Generator<SourceRecord> {
   }
 }
 
-export const commerceOrders: DataTypeSource = {
+export const commerceOrders: GeneratedSource = {
   dataType: 'commerce-orders',
   typeName: 'Order',
   schema: CommerceOrder,

@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { OrderState } from './order-model.js';
 import { paymentRef } from './orders.js';
 import { CommercePlan } from './plan.js';
@@ -39,7 +40,7 @@ function* payments(ctx: FetchContext): Generator<SourceRecord> {
   }
 }
 
-export const commercePayments: DataTypeSource = {
+export const commercePayments: GeneratedSource = {
   dataType: 'commerce-payments',
   typeName: 'Payment',
   schema: CommercePayment,

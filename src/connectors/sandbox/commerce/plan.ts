@@ -1,4 +1,4 @@
-import type { FetchContext } from '../../connector.js';
+import type { FetchContext } from '../generated-source.js';
 import { keyOf } from '../random.js';
 import { Calendar } from '../banking/kit/calendar.js';
 import { guid, Ids, seedState, u3 } from '../banking/kit/fast.js';

@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { u3 } from '../banking/kit/fast.js';
 import { CATEGORIES } from './catalog.js';
 import { CommerceProduct } from './catalog-schemas.js';
@@ -77,7 +78,7 @@ function* products(ctx: FetchContext): Generator<SourceRecord> {
   }
 }
 
-export const commerceProducts: DataTypeSource = {
+export const commerceProducts: GeneratedSource = {
   dataType: 'commerce-products',
   typeName: 'Product',
   schema: CommerceProduct,

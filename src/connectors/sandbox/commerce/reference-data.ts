@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { guid, u3 } from '../banking/kit/fast.js';
 import type { Movement } from '../banking/kit/movement.js';
 import { ancestorsOf, categoryDef, CATEGORIES } from './catalog.js';
@@ -100,15 +101,15 @@ function* paymentMethods(ctx: FetchContext): Generator<SourceRecord> {
   }
 }
 
-export const commerceProductCategories: DataTypeSource = {
+export const commerceProductCategories: GeneratedSource = {
   dataType: 'commerce-productCategories', typeName: 'ProductCategory', schema: CommerceProductCategory, fetch: productCategories,
 };
-export const commerceLocations: DataTypeSource = {
+export const commerceLocations: GeneratedSource = {
   dataType: 'commerce-locations', typeName: 'Location', schema: CommerceLocation, fetch: locations,
 };
-export const commerceTaxComponents: DataTypeSource = {
+export const commerceTaxComponents: GeneratedSource = {
   dataType: 'commerce-taxComponents', typeName: 'TaxComponent', schema: CommerceTaxComponent, fetch: taxComponents,
 };
-export const commercePaymentMethods: DataTypeSource = {
+export const commercePaymentMethods: GeneratedSource = {
   dataType: 'commerce-paymentMethods', typeName: 'PaymentMethod', schema: CommercePaymentMethod, fetch: paymentMethods,
 };

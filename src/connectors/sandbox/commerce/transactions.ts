@@ -1,4 +1,5 @@
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../connector.js';
+import type { SourceRecord } from '../../connector.js';
+import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { OrderState } from './order-model.js';
 import { REFUND_SLOT } from './order-payments.js';
 import { PAYMENT_SUFFIX } from './orders.js';
@@ -116,7 +117,7 @@ function* transactions(ctx: FetchContext): Generator<SourceRecord> {
   }
 }
 
-export const commerceTransactions: DataTypeSource = {
+export const commerceTransactions: GeneratedSource = {
   dataType: 'commerce-transactions',
   typeName: 'Transaction',
   schema: CommerceTransaction,

@@ -1,6 +1,6 @@
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { ConnectionSettings } from '../../../../src/connectors/connector.js';
+import type { ConnectionSettings } from '../../../../src/connectors/sandbox/generated-source.js';
 import type { DataType } from '../../../../src/connectors/data-types.js';
 import { accountingSandbox } from '../../../../src/connectors/sandbox/accounting/index.js';
 

@@ -3,7 +3,7 @@
  *   node --import tsx test/connectors/sandbox/banking/bench.ts <dataType> <invoices> [epoch]
  * e.g. `banking-transactions 500000` (1,000,000 transactions) or `commerce-orders 1000000`.
  */
-import type { Connector } from '../../../../src/connectors/connector.js';
+import type { SandboxConnector as Connector } from '../../../../src/connectors/sandbox/generated-source.js';
 import type { DataType } from '../../../../src/connectors/data-types.js';
 import { bankingSandbox } from '../../../../src/connectors/sandbox/banking/index.js';
 import { commerceSandbox } from '../../../../src/connectors/sandbox/commerce/index.js';

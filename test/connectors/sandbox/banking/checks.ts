@@ -2,7 +2,8 @@ import type { TSchema } from '@sinclair/typebox';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { expect } from 'vitest';
-import type { ConnectionSettings, DataTypeSource, SourceRecord } from '../../../../src/connectors/connector.js';
+import type { SourceRecord } from '../../../../src/connectors/connector.js';
+import type { ConnectionSettings, GeneratedSource as DataTypeSource } from '../../../../src/connectors/sandbox/generated-source.js';
 import { codatOasOrSkip, oasErrors, oasValidator, type OasFile } from '../../../helpers/oas.js';
 
 /** Shared checks for the banking and commerce Sandbox suites. */

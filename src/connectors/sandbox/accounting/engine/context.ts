@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { ConnectionSettings } from '../../../connector.js';
+import type { ConnectionSettings } from '../../generated-source.js';
 import { keyOf } from '../../random.js';
 import { Calendar, dayOf, monthStartAfter } from './calendar.js';
 import { CORE_ACCOUNTS, CORE_BANKS, CORE_JOURNALS, CORE_PAYMENT_METHODS, CORE_TAX_RATES, CORE_TRACKING } from './chart.js';

@@ -1,5 +1,6 @@
 import type { DataType } from '../../../data-types.js';
-import type { DataTypeSource, FetchContext, SourceRecord } from '../../../connector.js';
+import type { SourceRecord } from '../../../connector.js';
+import type { GeneratedSource, FetchContext } from '../../generated-source.js';
 import type { TSchema } from '@sinclair/typebox';
 import { CORE_TRACKING, CURRENCIES, REGION_OF_CURRENCY } from '../engine/chart.js';
 import { type Ctx, K, contextOf } from '../engine/context.js';
@@ -17,7 +18,7 @@ export function source(
   typeName: string,
   schema: TSchema,
   generate: (ctx: Ctx, epoch: number) => Iterable<SourceRecord>,
-): DataTypeSource {
+): GeneratedSource {
   return {
     dataType,
     typeName,

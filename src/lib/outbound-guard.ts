@@ -5,7 +5,7 @@ import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 
 /**
- * Keeps webhook deliveries away from the server's own network (SSRF): loopback, private (RFC 1918, ULA),
+ * Keeps outbound requests (webhook deliveries, live platforms) away from the server's own network (SSRF): loopback, private (RFC 1918, ULA),
  * link-local, unspecified, CGNAT, multicast and other non-unicast addresses are refused unless the operator
  * allows private addresses. The agents check every address DNS returns at connect time, so a name that
  * resolves (or re-resolves) to an internal address is refused too.

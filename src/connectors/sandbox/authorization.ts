@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { validationError } from '../http/api-error.js';
-import type { ConnectionSettings } from '../connectors/connector.js';
+import { validationError } from '../../http/api-error.js';
+import type { AuthorizationKind, LinkContext, LinkResult } from '../connector.js';
+import type { ConnectionSettings } from './generated-source.js';
 
 /** Data set sizes a Sandbox connection can be authorised with: invoices at the first sync. */
 export const SANDBOX_SIZES = { small: 200, medium: 10_000, large: 100_000 } as const;
@@ -40,4 +41,27 @@ export function sandboxSettings(connectionId: string, body: Record<string, unkno
   }
   const seed = createHash('sha256').update(connectionId).digest().readUInt32BE(0) & 0x7fffffff;
   return { seed, invoices: count, asOf: asOf.toISOString().slice(0, 10) };
+}
+
+/** The Sandboxes' authorization: nothing to sign in to, a data set size to choose (the Link page's choice). */
+export const SANDBOX_AUTHORIZATION: AuthorizationKind = {
+  kind: 'none',
+  description: 'The Sandbox makes up realistic {sourceType} data for {company}, so you can try {brand} without real accounts.',
+  choice: {
+    name: 'size',
+    legend: 'Data set size',
+    default: 'small',
+    options: (Object.keys(SANDBOX_SIZES) as SandboxSize[]).map((size) => ({
+      value: size,
+      label: size.charAt(0).toUpperCase() + size.slice(1),
+      hint: `About ${SANDBOX_SIZES[size].toLocaleString('en-GB')} invoices${size === 'small' ? ' (default)' : ''}`,
+    })),
+  },
+};
+
+/** Links a Sandbox connection: a new data set when a size or count is given, else the one it had (or small). */
+export async function linkSandbox(input: Record<string, unknown>, ctx: LinkContext): Promise<LinkResult> {
+  const hasChoice = input.size !== undefined || input.invoices !== undefined;
+  const settings = ctx.current && !hasChoice ? ctx.current : (sandboxSettings(ctx.connectionId, input, ctx.now) as unknown as Record<string, unknown>);
+  return { settings, credentials: null };
 }

@@ -1,0 +1,73 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { seal, unseal } from '../secrets/sealed-box.js';
+import type { SecretKeys } from '../secrets/secret-keys.js';
+
+/** A connection's platform credentials: plain JSON in memory, sealed at rest, never served or logged. */
+export type Credentials = Record<string, unknown>;
+
+/** Reads, writes and re-seals connections' credentials; every method takes the client id first. */
+export function createCredentialsStore(keys: SecretKeys) {
+  return {
+    /** Seals and saves (or replaces) a connection's credentials in the caller's transaction. */
+    async save(trx: Kysely<Database>, clientId: string, target: { companyId: string; connectionId: string }, credentials: Credentials, now: string): Promise<void> {
+      const sealed = seal(credentials, keys.current, target.connectionId);
+      await trx
+        .insertInto('connection_credentials')
+        .values({ connection_id: target.connectionId, client_id: clientId, company_id: target.companyId, sealed, updated: now })
+        .onConflict((oc) => oc.column('connection_id').doUpdateSet({ sealed, updated: now }))
+        .execute();
+    },
+
+    /** The connection's credentials, or null when it has none. */
+    async load(db: Kysely<Database>, clientId: string, connectionId: string): Promise<Credentials | null> {
+      const row = await db
+        .selectFrom('connection_credentials')
+        .select('sealed')
+        .where('client_id', '=', clientId)
+        .where('connection_id', '=', connectionId)
+        .executeTakeFirst();
+      return row ? (unseal(row.sealed, keys, connectionId).value as Credentials) : null;
+    },
+
+    /** Deletes one connection's credentials, or with `companyId` alone every connection's of that company. */
+    async delete(trx: Kysely<Database>, clientId: string, target: { companyId: string; connectionId?: string }): Promise<void> {
+      let query = trx.deleteFrom('connection_credentials').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
+      if (target.connectionId) query = query.where('connection_id', '=', target.connectionId);
+      await query.execute();
+    },
+
+    /**
+     * Re-seals every connection's credentials under the current key (`ledgerport secrets rotate`), a row at a
+     * time so a large store is never locked for long. Rows already under it are left alone; a row no configured
+     * key opens stops the rotation with its connection id (nothing secret) in the error.
+     */
+    async rotate(db: Kysely<Database>, now: string): Promise<{ resealed: number; current: number }> {
+      let resealed = 0;
+      let current = 0;
+      const rows = await db.selectFrom('connection_credentials').select(['connection_id', 'sealed']).orderBy('connection_id').execute();
+      for (const row of rows) {
+        if (row.sealed.split('.')[1] === keys.current.id) {
+          current++;
+          continue;
+        }
+        let value: unknown;
+        try {
+          ({ value } = unseal(row.sealed, keys, row.connection_id));
+        } catch (err) {
+          throw new Error(`connection ${row.connection_id}: ${(err as Error).message}`);
+        }
+        await db
+          .updateTable('connection_credentials')
+          .set({ sealed: seal(value, keys.current, row.connection_id), updated: now })
+          .where('connection_id', '=', row.connection_id)
+          .where('sealed', '=', row.sealed)
+          .execute();
+        resealed++;
+      }
+      return { resealed, current };
+    },
+  };
+}
+
+export type CredentialsStore = ReturnType<typeof createCredentialsStore>;

@@ -1,0 +1,191 @@
+import { parse } from 'csv-parse/sync';
+import { addDecimals, compareDecimals, negateDecimal, parseDecimal } from '../../lib/decimal.js';
+import { StatementError, type ParsedStatement, type StatementTransaction } from './statement.js';
+
+/**
+ * CSV bank exports, read with csv-parse through a column mapping: the file says nothing about which column is
+ * what. A mapping names the columns; a preset is a mapping for one bank's export, and a file whose header is
+ * exactly a preset's needs none. See docs/connectors/bank-statements.md.
+ */
+export type DateFormat = 'YYYY-MM-DD' | 'DD.MM.YYYY' | 'DD/MM/YYYY' | 'MM/DD/YYYY' | 'YYYYMMDD';
+
+export interface CsvMapping {
+  /** `,`, `;` or a tab; by default the one the header line uses most. */
+  delimiter?: string;
+  date: { column: string; format: DateFormat };
+  valueDate?: { column: string; format: DateFormat };
+  /** A signed amount column; or `debit` and `credit` columns (both unsigned). */
+  amount?: string;
+  debit?: string;
+  credit?: string;
+  decimal: '.' | ',';
+  /** Thousands separators to drop, e.g. `[","]`, `["."]`, `["'"]`. */
+  thousands?: string[];
+  /** Columns joined into the description. */
+  description: string[];
+  /** The account's balance after each row. */
+  balance?: string;
+  /** The account: a column, or one value for the whole file. */
+  account?: { column?: string; value?: string };
+  currency?: { column?: string; value?: string };
+  /** The bank's own transaction id. */
+  id?: string;
+}
+
+/** Mappings for the exports real samples exist for, with the exact header each is recognised by. */
+export const CSV_PRESETS: Record<string, { header: string[]; mapping: CsvMapping }> = {
+  'schwab-checking': {
+    header: ['Date', 'Status', 'Type', 'CheckNumber', 'Description', 'Withdrawal', 'Deposit', 'RunningBalance'],
+    mapping: {
+      date: { column: 'Date', format: 'MM/DD/YYYY' }, debit: 'Withdrawal', credit: 'Deposit', decimal: '.', thousands: [','],
+      description: ['Description'], balance: 'RunningBalance', currency: { value: 'USD' },
+    },
+  },
+  'gls': {
+    header: ['Kontonummer', 'Buchungstag', 'Wertstellung', 'Auftraggeber/Empfänger', 'Buchungstext', ...Array.from({ length: 14 }, (_, i) => `VWZ${i + 1}`), 'Betrag', 'Kontostand', 'Währung'],
+    mapping: {
+      date: { column: 'Buchungstag', format: 'DD.MM.YYYY' }, valueDate: { column: 'Wertstellung', format: 'DD.MM.YYYY' }, amount: 'Betrag', decimal: ',', thousands: ['.'],
+      description: ['Auftraggeber/Empfänger', 'Buchungstext', ...Array.from({ length: 14 }, (_, i) => `VWZ${i + 1}`)], balance: 'Kontostand',
+      account: { column: 'Kontonummer' }, currency: { column: 'Währung' },
+    },
+  },
+  'ubs-ch-fr': {
+    header: ['Produit', 'Monn.', 'Description', 'Date de valeur', 'Description 1', 'Description 2', 'Description 3', 'N° de transaction', 'Débit', 'Crédit', 'Solde'],
+    mapping: {
+      date: { column: 'Date de valeur', format: 'DD.MM.YYYY' }, debit: 'Débit', credit: 'Crédit', decimal: '.', thousands: ["'"],
+      description: ['Description 1', 'Description 2', 'Description 3'], balance: 'Solde', account: { column: 'Produit' }, currency: { column: 'Monn.' }, id: 'N° de transaction',
+    },
+  },
+};
+
+function delimiterOf(firstLine: string): string {
+  const counts = [',', ';', '\t'].map((d) => [d, firstLine.split(d).length - 1] as const);
+  return counts.sort((a, b) => b[1] - a[1])[0][0];
+}
+
+function dateOf(value: string, format: DateFormat, where: string): string {
+  const v = value.trim();
+  const patterns: Record<DateFormat, [RegExp, (m: RegExpExecArray) => string]> = {
+    'YYYY-MM-DD': [/^(\d{4})-(\d{2})-(\d{2})/, (m) => `${m[1]}-${m[2]}-${m[3]}`],
+    'YYYYMMDD': [/^(\d{4})(\d{2})(\d{2})$/, (m) => `${m[1]}-${m[2]}-${m[3]}`],
+    'DD.MM.YYYY': [/^(\d{1,2})\.(\d{1,2})\.(\d{4})$/, (m) => `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`],
+    'DD/MM/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, (m) => `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`],
+    'MM/DD/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, (m) => `${m[3]}-${m[1].padStart(2, '0')}-${m[2].padStart(2, '0')}`],
+  };
+  const [re, build] = patterns[format];
+  const m = re.exec(v);
+  const iso = m ? build(m) : '';
+  if (!m || Number.isNaN(Date.parse(iso)) || new Date(iso).toISOString().slice(0, 10) !== iso) {
+    throw new StatementError(`${JSON.stringify(v)} is not a date in ${format}`, where);
+  }
+  return iso;
+}
+
+/** The preset whose header this file has exactly, if any. */
+export function presetForHeader(header: readonly string[]): string | undefined {
+  const clean = header.map((h) => h.trim());
+  return Object.entries(CSV_PRESETS).find(([, p]) => p.header.length === clean.length && p.header.every((h, i) => h === clean[i]))?.[0];
+}
+
+/** Reads a CSV export; without a mapping its header must be a preset's. */
+export function parseCsv(text: string, given?: CsvMapping | { preset: string }): ParsedStatement[] {
+  const firstLine = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
+  let mapping: CsvMapping | undefined;
+  if (given && 'preset' in given) {
+    mapping = CSV_PRESETS[given.preset]?.mapping;
+    if (!mapping) throw new StatementError(`${JSON.stringify(given.preset)} is not a CSV preset (${Object.keys(CSV_PRESETS).join(', ')})`, 'mapping.preset');
+  } else mapping = given;
+  const delimiter = mapping?.delimiter ?? delimiterOf(firstLine);
+  let rows: string[][];
+  try {
+    rows = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true, trim: false }) as string[][];
+  } catch (err) {
+    const e = err as { message: string; lines?: number };
+    throw new StatementError(`not readable CSV: ${e.message}`, e.lines ? `line ${e.lines}` : undefined);
+  }
+  if (rows.length < 2) throw new StatementError('the CSV has a header but no rows', 'line 2');
+  const header = rows[0].map((h) => h.trim());
+  if (!mapping) {
+    const preset = presetForHeader(header);
+    if (!preset) {
+      throw new StatementError(
+        `the header matches no preset (${Object.keys(CSV_PRESETS).join(', ')}); send a mapping naming the date column and format, the amount (or debit and credit) columns, the decimal separator and the description columns`,
+        'mapping',
+      );
+    }
+    mapping = CSV_PRESETS[preset].mapping;
+  }
+  const m = mapping;
+  const column = (name: string | undefined, what: string): number => {
+    if (name === undefined) return -1;
+    const index = header.indexOf(name);
+    if (index < 0) throw new StatementError(`the ${what} column ${JSON.stringify(name)} is not in the header`, `mapping.${what}`);
+    return index;
+  };
+  if (m.amount === undefined && (m.debit === undefined || m.credit === undefined)) throw new StatementError('the mapping needs an amount column, or debit and credit columns', 'mapping.amount');
+  const c = {
+    date: column(m.date?.column, 'date'), valueDate: column(m.valueDate?.column, 'valueDate'), amount: column(m.amount, 'amount'), debit: column(m.debit, 'debit'),
+    credit: column(m.credit, 'credit'), balance: column(m.balance, 'balance'), account: column(m.account?.column, 'account'), currency: column(m.currency?.column, 'currency'),
+    id: column(m.id, 'id'), description: (m.description ?? []).map((d) => column(d, 'description')),
+  };
+  if (c.date < 0) throw new StatementError('the mapping needs the date column and its format', 'mapping.date');
+  const money = (value: string, where: string) => {
+    const parsed = parseDecimal(value, m.decimal, m.thousands ?? []);
+    if (parsed === undefined) throw new StatementError(`${JSON.stringify(value)} is not an amount (decimal ${JSON.stringify(m.decimal)})`, where);
+    return parsed;
+  };
+
+  type Row = StatementTransaction & { account: string; line: number };
+  const parsed: Row[] = rows.slice(1).map((row, r) => {
+    const line = r + 2;
+    const where = `line ${line}`;
+    const cell = (i: number) => (i >= 0 ? (row[i] ?? '').trim() : '');
+    let amount: string;
+    if (c.amount >= 0) amount = money(cell(c.amount), where);
+    else {
+      const debit = cell(c.debit);
+      const credit = cell(c.credit);
+      if (debit && credit) throw new StatementError('a row with both a debit and a credit', where);
+      if (!debit && !credit) throw new StatementError('a row with neither a debit nor a credit', where);
+      amount = debit ? negateDecimal(money(debit, where).replace('-', '')) : money(credit, where).replace('-', '');
+    }
+    const currency = cell(c.currency) || m.currency?.value;
+    if (!currency) throw new StatementError('no currency: map a currency column or give one value', 'mapping.currency');
+    const id = cell(c.id);
+    const balance = cell(c.balance);
+    return {
+      ...(id ? { id } : {}), bookingDate: dateOf(cell(c.date), m.date.format, where),
+      ...(c.valueDate >= 0 && cell(c.valueDate) ? { valueDate: dateOf(cell(c.valueDate), (m.valueDate as { format: DateFormat }).format, where) } : {}),
+      amount, currency, description: c.description.map(cell).filter(Boolean).join(' ').replace(/\s+/g, ' '),
+      ...(balance ? { balance: money(balance, where) } : {}), account: cell(c.account) || m.account?.value || 'CSV', line,
+    };
+  });
+
+  const accounts = [...new Set(parsed.map((p) => p.account))];
+  return accounts.map((account) => statementOf(account, parsed.filter((p) => p.account === account)));
+}
+
+/**
+ * One account's rows. With a balance column, the running balances show the file's order: oldest first
+ * (each balance = the one before + its amount) or newest first; the opening is the first row's balance less its
+ * amount, the closing the last row's, and `reconciles` says whether the chain holds throughout.
+ */
+function statementOf(account: string, rows: (StatementTransaction & { line: number; account: string })[]): ParsedStatement {
+  const chain = (ordered: typeof rows) => ordered.every((r, i) => i === 0 || !r.balance || !ordered[i - 1].balance || compareDecimals(addDecimals([ordered[i - 1].balance as string, r.amount]), r.balance) === 0);
+  const withBalance = rows.every((r) => r.balance !== undefined);
+  const oldestFirst = withBalance && chain(rows) ? rows : withBalance && chain([...rows].reverse()) ? [...rows].reverse() : undefined;
+  const ordered = oldestFirst ?? [...rows].sort((a, b) => (a.bookingDate < b.bookingDate ? -1 : a.bookingDate > b.bookingDate ? 1 : a.line - b.line));
+  const dates = rows.map((r) => r.bookingDate).sort();
+  const first = ordered[0];
+  const last = ordered[ordered.length - 1];
+  const transactions = ordered.map(({ line: _line, account: _account, ...t }) => t);
+  return {
+    format: 'CSV',
+    account: { identifier: account, ...(account !== 'CSV' ? { number: account } : {}), currency: first.currency },
+    from: dates[0],
+    to: dates[dates.length - 1],
+    ...(withBalance ? { opening: { amount: addDecimals([first.balance as string, negateDecimal(first.amount)]), date: first.bookingDate }, closing: { amount: last.balance as string, date: last.bookingDate } } : {}),
+    transactions,
+    reconciles: withBalance ? oldestFirst !== undefined : null,
+  };
+}

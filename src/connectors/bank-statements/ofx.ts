@@ -1,0 +1,154 @@
+import { parseDecimal } from '../../lib/decimal.js';
+import { StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+
+/**
+ * OFX and QFX statements: OFX 1.x SGML (leaf elements left unclosed, one-line files, `&` unescaped) and OFX 2.x XML
+ * (CDATA, an `<?OFX … ?>` header). Written here: the maintained npm reader (ofx-data-extractor 1.5) turns the file
+ * into JSON with regular expressions and fails on two of the five real sample files (CDATA in OFX 2, double-escaped
+ * entities), and reads amounts as floats. Bank (`STMTRS`) and credit card (`CCSTMTRS`) statements are read; OFX
+ * has no opening balance, so `reconciles` is null and the closing balance is `LEDGERBAL`.
+ */
+
+interface Element {
+  name: string;
+  value?: string;
+  children: Element[];
+  /** A leaf whose value was given without a closing tag (SGML). */
+  open?: boolean;
+}
+
+const TOKEN = /<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(\/?)([A-Za-z0-9._:-]+)\s*\/?>|([^<]+)/g;
+
+function decode(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (entity, name: string) => {
+    if (name.startsWith('#x')) return String.fromCodePoint(parseInt(name.slice(2), 16));
+    if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
+    return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[name] ?? entity;
+  });
+}
+
+/** The element tree of everything from `<OFX>` on. */
+function tree(body: string): Element {
+  const root: Element = { name: '#root', children: [] };
+  const stack: Element[] = [root];
+  const top = () => stack[stack.length - 1];
+  for (const m of body.matchAll(TOKEN)) {
+    const [, cdata, slash, name, text] = m;
+    if (cdata !== undefined || text !== undefined) {
+      const value = cdata ?? decode(text as string).trim();
+      if (value === '' || top() === root) continue;
+      const element = top();
+      if (element.children.length > 0) continue; // stray text between aggregates
+      element.value = (element.value ?? '') + value;
+      element.open = true;
+      continue;
+    }
+    if (name === undefined) continue; // comments and processing instructions
+    const tag = name.toUpperCase();
+    // A leaf given a value and then another tag was never closed: SGML.
+    if (top().open && !(slash && top().name === tag)) stack.pop();
+    if (slash) {
+      const index = stack.map((e) => e.name).lastIndexOf(tag);
+      if (index <= 0) continue; // a stray closing tag
+      stack.length = index;
+      continue;
+    }
+    const element: Element = { name: tag, children: [] };
+    top().children.push(element);
+    stack.push(element);
+  }
+  if (top().open) stack.pop();
+  const unclosed = stack.slice(1).filter((e) => e.children.length > 0 || e.value === undefined);
+  if (unclosed.length > 0) throw new StatementError(`the file ends inside <${unclosed[unclosed.length - 1].name}> (truncated?)`, unclosed.map((e) => e.name).join('/'));
+  return root;
+}
+
+const child = (e: Element | undefined, name: string) => e?.children.find((c) => c.name === name);
+const childrenOf = (e: Element | undefined, name: string) => e?.children.filter((c) => c.name === name) ?? [];
+const valueOf = (e: Element | undefined, ...path: string[]) => path.reduce<Element | undefined>((n, p) => child(n, p), e)?.value;
+
+function find(e: Element, names: ReadonlySet<string>, out: Element[] = []): Element[] {
+  for (const c of e.children) {
+    if (names.has(c.name)) out.push(c);
+    else find(c, names, out);
+  }
+  return out;
+}
+
+/** `20130525225731.258[-5:EST]` → `2013-05-25`. */
+function day(value: string | undefined, where: string): string {
+  const m = value ? /^(\d{4})(\d{2})(\d{2})/.exec(value.trim()) : null;
+  const iso = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
+  if (!m || Number.isNaN(Date.parse(iso))) throw new StatementError(`${JSON.stringify(value ?? '')} is not a date`, where);
+  return iso;
+}
+
+/** OFX amounts use a decimal point; some banks write a decimal comma (`74,40`). */
+function amount(value: string | undefined, where: string): string {
+  const raw = (value ?? '').trim();
+  const parsed = raw.includes(',') && !raw.includes('.') ? parseDecimal(raw, ',') : parseDecimal(raw, '.');
+  if (parsed === undefined) throw new StatementError(`${JSON.stringify(raw)} is not an amount`, where);
+  return parsed;
+}
+
+function balance(e: Element | undefined, where: string): StatementBalance | undefined {
+  if (!e) return undefined;
+  return { amount: amount(valueOf(e, 'BALAMT'), `${where}/BALAMT`), date: day(valueOf(e, 'DTASOF'), `${where}/DTASOF`) };
+}
+
+export function parseOfx(text: string): ParsedStatement[] {
+  const start = text.search(/<OFX>/i);
+  if (start < 0) throw new StatementError('no <OFX> element (not an OFX file)');
+  const root = tree(text.slice(start));
+  const statements = find(root, new Set(['STMTRS', 'CCSTMTRS']));
+  if (statements.length === 0) throw new StatementError('the file holds no statement (no STMTRS or CCSTMTRS)', 'OFX');
+  return statements.map((stmt, s) => {
+    const where = `OFX/${stmt.name}[${s + 1}]`;
+    const currency = valueOf(stmt, 'CURDEF');
+    if (!currency) throw new StatementError('no currency (CURDEF)', `${where}/CURDEF`);
+    const bank = child(stmt, 'BANKACCTFROM');
+    const card = child(stmt, 'CCACCTFROM');
+    const number = valueOf(bank ?? card, 'ACCTID');
+    if (!number) throw new StatementError('no account (ACCTID)', `${where}/${bank ? 'BANKACCTFROM' : 'CCACCTFROM'}`);
+    const bankId = valueOf(bank, 'BANKID');
+    const list = child(stmt, 'BANKTRANLIST');
+    const transactions: StatementTransaction[] = childrenOf(list, 'STMTTRN').map((t, n) => {
+      const at = `${where}/BANKTRANLIST/STMTTRN[${n + 1}]`;
+      const fitid = valueOf(t, 'FITID');
+      const name = valueOf(t, 'NAME') ?? valueOf(t, 'PAYEE', 'NAME');
+      const memo = valueOf(t, 'MEMO');
+      const check = valueOf(t, 'CHECKNUM');
+      const posted = day(valueOf(t, 'DTPOSTED'), `${at}/DTPOSTED`);
+      const user = valueOf(t, 'DTUSER');
+      return {
+        ...(fitid ? { id: fitid } : {}),
+        bookingDate: posted,
+        ...(user ? { valueDate: day(user, `${at}/DTUSER`) } : {}),
+        amount: amount(valueOf(t, 'TRNAMT'), `${at}/TRNAMT`),
+        currency: valueOf(t, 'CURRENCY', 'CURSYM') ?? currency,
+        description: [name, memo && memo !== name ? memo : undefined, check ? `check ${check}` : undefined].filter(Boolean).join(' | '),
+        ...(valueOf(t, 'TRNTYPE') ? { bankCode: valueOf(t, 'TRNTYPE') } : {}),
+      };
+    });
+    const ledger = child(stmt, 'LEDGERBAL');
+    if (ledger && !valueOf(ledger, 'BALAMT')) throw new StatementError('LEDGERBAL has no amount', `${where}/LEDGERBAL/BALAMT`);
+    const closing = balance(ledger, `${where}/LEDGERBAL`);
+    const available = balance(child(stmt, 'AVAILBAL'), `${where}/AVAILBAL`);
+    const dates = transactions.map((t) => t.bookingDate).sort();
+    const from = valueOf(list, 'DTSTART') ? day(valueOf(list, 'DTSTART'), `${where}/BANKTRANLIST/DTSTART`) : (dates[0] ?? closing?.date);
+    const to = valueOf(list, 'DTEND') ? day(valueOf(list, 'DTEND'), `${where}/BANKTRANLIST/DTEND`) : (dates[dates.length - 1] ?? closing?.date);
+    if (!from || !to) throw new StatementError('no period: no dates, no transactions, no balance', where);
+    return {
+      format: 'OFX' as const,
+      account: {
+        identifier: bankId ? `${bankId}/${number}` : number, number, ...(bankId ? { bankCode: bankId } : {}), currency,
+        type: card ? 'CREDITCARD' : (valueOf(bank, 'ACCTTYPE') ?? 'CHECKING'),
+      },
+      from, to,
+      ...(closing ? { closing } : {}),
+      ...(available ? { available } : {}),
+      transactions,
+      reconciles: null,
+    };
+  });
+}

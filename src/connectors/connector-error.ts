@@ -1,0 +1,29 @@
+/**
+ * The one error taxonomy every connector uses; the service decides what each means (docs/connectors.md):
+ * - `unauthorized`: the platform rejected the connection's credentials or its access was revoked. The connection
+ *   becomes `Deauthorized` (with a `connection.disconnected` event) and syncs stop until it is linked again.
+ * - `unavailable`: the platform did not answer or answered 5xx, after the client's own retries. The pull
+ *   operation fails with the message, which names the platform.
+ * - `rate-limited`: the platform asked to wait (`retryAfterMs`); the client waits and retries within the read.
+ * - `invalid`: the platform refused what was sent (a write, a link attempt); the message says why.
+ * - `refused-address`: the platform's address is loopback, private or link-local and the operator has not set
+ *   `CONNECTORS_ALLOW_PRIVATE=true`.
+ */
+export type ConnectorErrorKind = 'unauthorized' | 'unavailable' | 'rate-limited' | 'invalid' | 'refused-address';
+
+export class ConnectorError extends Error {
+  constructor(
+    readonly kind: ConnectorErrorKind,
+    message: string,
+    /** The authorization field the error is about (a link attempt), e.g. `url`. */
+    readonly field?: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'ConnectorError';
+  }
+}
+
+export function isConnectorError(err: unknown): err is ConnectorError {
+  return err instanceof ConnectorError;
+}

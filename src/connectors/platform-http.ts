@@ -1,0 +1,165 @@
+import http from 'node:http';
+import https from 'node:https';
+import { outboundAgent, refusedHost } from '../lib/outbound-guard.js';
+import { ConnectorError } from './connector-error.js';
+import { politely, type Politeness } from './politeness.js';
+import type { PlatformDeclaration } from './platform-declaration.js';
+
+/** How a connector reaches one platform account. */
+export interface PlatformEndpoint {
+  /** The platform's name, in every error message (`hledger at http://… did not answer`). */
+  platform: string;
+  /** Base address; request paths are appended to it. */
+  baseUrl: string;
+  /** HTTP Basic credentials (e.g. a proxy in front of the platform). */
+  basicAuth?: { username: string; password: string };
+  /** Loopback, private and link-local addresses allowed (`CONNECTORS_ALLOW_PRIVATE=true`). */
+  allowPrivate: boolean;
+  signal?: AbortSignal;
+  /** Per attempt, in ms (default 15 s). */
+  timeoutMs?: number;
+  /** Attempts for a network failure or a 5xx (default 3), with backoff between them. */
+  attempts?: number;
+  /** Backoff before the second attempt, doubled each time, in ms (default 500). */
+  backoffMs?: number;
+  /** The header saying how long to wait after a 429 (default `retry-after`). */
+  retryAfterHeader?: string;
+  /** Limits per platform account (see politeness.ts); none when absent. */
+  politeness?: Politeness;
+}
+
+/** A declared platform's transport settings as an endpoint's. */
+export function transportOf(declaration: PlatformDeclaration): Pick<PlatformEndpoint, 'timeoutMs' | 'attempts' | 'backoffMs' | 'retryAfterHeader' | 'politeness'> {
+  const { transport } = declaration;
+  return {
+    timeoutMs: transport.timeoutMs, attempts: transport.retry.attempts, backoffMs: transport.retry.backoffMs,
+    retryAfterHeader: transport.retry.retryAfterHeader, politeness: transport.politeness,
+  };
+}
+
+export interface PlatformResponse {
+  status: number;
+  body: string;
+}
+
+/** Checked before any request: the operator decides whether platforms may live on internal addresses. */
+export function checkAddress(endpoint: PlatformEndpoint): URL {
+  let url: URL;
+  try {
+    url = new URL(endpoint.baseUrl);
+  } catch {
+    throw new ConnectorError('invalid', `${endpoint.platform}: ${endpoint.baseUrl} is not an http or https address`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConnectorError('invalid', `${endpoint.platform}: ${endpoint.baseUrl} is not an http or https address`);
+  const refused = endpoint.allowPrivate ? undefined : refusedHost(url.hostname);
+  if (refused) throw new ConnectorError('refused-address', `${endpoint.platform}: ${refused}; set CONNECTORS_ALLOW_PRIVATE=true to allow internal addresses`);
+  return url;
+}
+
+/**
+ * One request to a platform, with the taxonomy applied: network failures and 5xx are retried with backoff and
+ * then `unavailable`; 401 and 403 are `unauthorized`; 429 waits for `Retry-After` (at most a minute) and retries.
+ * Any other status is returned. Loopback, private and link-local addresses are refused at connect time (every
+ * resolved address) unless allowed. Credentials never appear in an error message.
+ */
+export async function platformRequest(endpoint: PlatformEndpoint, method: string, path: string, body?: unknown): Promise<PlatformResponse> {
+  const base = checkAddress(endpoint);
+  const url = new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);
+  const attempts = endpoint.attempts ?? 3;
+  let wait = endpoint.backoffMs ?? 500;
+  const where = `${endpoint.platform} at ${base.origin}`;
+  for (let attempt = 1; ; attempt++) {
+    endpoint.signal?.throwIfAborted();
+    let outcome: PlatformResponse | { error: string };
+    try {
+      const send = () => once(endpoint, method, url, body);
+      // One platform account: the platform, its address and who signs in.
+      const account = `${endpoint.platform}\u0000${base.origin}\u0000${endpoint.basicAuth?.username ?? ''}`;
+      outcome = endpoint.politeness ? await politely(account, endpoint.politeness, send) : await send();
+    } catch (err) {
+      if (endpoint.signal?.aborted) throw err;
+      outcome = { error: (err as Error).message };
+    }
+    if ('status' in outcome) {
+      if (outcome.status === 401 || outcome.status === 403) {
+        throw new ConnectorError('unauthorized', `${where} refused the connection's credentials (HTTP ${outcome.status})`);
+      }
+      if (outcome.status === 429) {
+        const asked = retryAfter(outcome) ?? wait;
+        // A short wait is waited out within the read; a long one (or a platform still limiting after several
+        // waits) hands the sync back to run again when the platform says.
+        if (asked <= MAX_WAIT_IN_READ_MS && attempt < attempts + 3) {
+          await sleep(asked, endpoint.signal);
+          continue;
+        }
+        throw new ConnectorError('rate-limited', `${where} is limiting requests (HTTP 429); retrying in ${Math.ceil(asked / 1000)} s`, undefined, Math.max(asked, 1000));
+      }
+      if (outcome.status < 500) return outcome;
+      outcome = { error: `HTTP ${outcome.status}` };
+    }
+    if (attempt >= attempts) throw new ConnectorError('unavailable', `${where} did not answer: ${outcome.error}`);
+    await sleep(wait, endpoint.signal);
+    wait *= 2;
+  }
+}
+
+/** GET a JSON document; anything but 200 with JSON is `unavailable` (the platform is not what it should be). */
+export async function platformJson<T>(endpoint: PlatformEndpoint, path: string): Promise<T> {
+  const response = await platformRequest(endpoint, 'GET', path);
+  const where = `${endpoint.platform} at ${new URL(endpoint.baseUrl).origin}`;
+  if (response.status !== 200) throw new ConnectorError('unavailable', `${where} answered HTTP ${response.status} to GET ${path}`);
+  try {
+    return JSON.parse(response.body) as T;
+  } catch {
+    throw new ConnectorError('unavailable', `${where} answered GET ${path} with something other than JSON`);
+  }
+}
+
+/** The longest `Retry-After` waited out inside a read; longer ones reschedule the sync. */
+const MAX_WAIT_IN_READ_MS = 60_000;
+
+function retryAfter(response: PlatformResponse & { retryAfter?: string }): number | undefined {
+  const value = response.retryAfter;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+  // At most a day: a platform asking for longer is treated as asking for a day.
+  return Number.isFinite(ms) ? Math.min(86_400_000, Math.max(0, ms)) : undefined;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+function once(endpoint: PlatformEndpoint, method: string, url: URL, body: unknown): Promise<PlatformResponse & { retryAfter?: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    if (endpoint.basicAuth) headers.authorization = `Basic ${Buffer.from(`${endpoint.basicAuth.username}:${endpoint.basicAuth.password}`).toString('base64')}`;
+    const send = url.protocol === 'https:' ? https.request : http.request;
+    const request = send(url, { method, headers, agent: outboundAgent(url, endpoint.allowPrivate), signal: endpoint.signal });
+    const timeoutMs = endpoint.timeoutMs ?? 15_000;
+    request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const retry = response.headers[(endpoint.retryAfterHeader ?? 'retry-after').toLowerCase()];
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), retryAfter: Array.isArray(retry) ? retry[0] : retry });
+      });
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(payload);
+  });
+}

@@ -1,0 +1,14 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+
+/**
+ * A complete version's size, and whether its documents are its own in position order (`dense`: written in full)
+ * or partly shared with earlier versions (built from changes). Registered in `record_versions` when the sync
+ * completes; a version from before versions were registered was written in full and is counted.
+ */
+export async function versionInfo(db: Kysely<Database>, version: number): Promise<{ size: number; dense: boolean }> {
+  const row = await db.selectFrom('record_versions').select(['records', 'dense']).where('version', '=', version).executeTakeFirst();
+  if (row?.records !== null && row?.records !== undefined) return { size: Number(row.records), dense: Number(row.dense) === 1 };
+  const { rows } = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM record_index WHERE version = ${version}`.execute(db);
+  return { size: Number(rows[0]?.n ?? 0), dense: true };
+}

@@ -1,0 +1,71 @@
+/**
+ * Exact decimal amounts as strings (`-1234.5`, `0.10`): bank statement amounts are never passed through binary
+ * floats on the way in. Sums are done in scaled BigInts.
+ */
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * A decimal string from how a file writes it: `decimal` is the decimal separator (`.` or `,`), `thousands`
+ * separators are dropped (`1.234,56`, `11'373.94`, `$1,036.47`). Returns undefined when it is not a number.
+ */
+export function parseDecimal(text: string, decimal: '.' | ',' = '.', thousands: readonly string[] = []): string | undefined {
+  let t = text.trim().replace(/^\+/, '');
+  let negative = false;
+  if (t.startsWith('-')) {
+    negative = true;
+    t = t.slice(1);
+  } else if (/^\(.*\)$/.test(t)) {
+    negative = true;
+    t = t.slice(1, -1);
+  }
+  // A currency symbol or code before or after the number (`$1,036.47`, `12.50 EUR`); nothing else.
+  t = t.replace(/^(?:[A-Z]{3}|[$€£¥])\s*/, '').replace(/\s*(?:[A-Z]{3}|[$€£¥])$/, '');
+  for (const sep of thousands) t = t.split(sep).join('');
+  if (decimal === ',') t = t.replace(',', '.');
+  if (t.endsWith('.')) t = t.slice(0, -1); // `6800,` in MT940
+  if (t.startsWith('.')) t = `0${t}`;
+  if (!DECIMAL.test(t)) return undefined;
+  t = t.replace(/^0+(?=\d)/, '');
+  return negative && !/^0(\.0+)?$/.test(t) ? `-${t}` : t;
+}
+
+function scaled(value: string, places: number): bigint {
+  const [whole, fraction = ''] = value.replace('-', '').split('.');
+  const magnitude = BigInt(whole + fraction.padEnd(places, '0').slice(0, places));
+  return value.startsWith('-') ? -magnitude : magnitude;
+}
+
+function placesOf(values: readonly string[]): number {
+  return Math.max(0, ...values.map((v) => (v.includes('.') ? v.length - v.indexOf('.') - 1 : 0)));
+}
+
+function format(value: bigint, places: number): string {
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(places + 1, '0');
+  const text = places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+  return negative ? `-${text}` : text;
+}
+
+/** The exact sum. */
+export function addDecimals(values: readonly string[]): string {
+  const places = placesOf(values);
+  return format(values.reduce((sum, v) => sum + scaled(v, places), 0n), places);
+}
+
+/** Exact comparison: -1, 0 or 1. */
+export function compareDecimals(a: string, b: string): number {
+  const places = placesOf([a, b]);
+  const d = scaled(a, places) - scaled(b, places);
+  return d < 0n ? -1 : d > 0n ? 1 : 0;
+}
+
+export function negateDecimal(value: string): string {
+  if (/^-?0(\.0+)?$/.test(value)) return value.replace('-', '');
+  return value.startsWith('-') ? value.slice(1) : `-${value}`;
+}
+
+/** For the served JSON: a decimal string as a JSON number literal (written from the string, not a float). */
+export function decimalToNumber(value: string): number {
+  return Number(value);
+}

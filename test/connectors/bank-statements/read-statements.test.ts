@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { decodeStatementText, detectFormat, readStatements } from '../../../src/connectors/bank-statements/read-statements.js';
+import { StatementError } from '../../../src/connectors/bank-statements/statement.js';
+import { addDecimals, compareDecimals, parseDecimal } from '../../../src/lib/decimal.js';
+
+/**
+ * Statement files from banks and independent parser projects (samples/README.md: sources, licences, and the facts
+ * checked here, which come from the files themselves and the source projects' expected outputs).
+ */
+const sample = (path: string) => new Uint8Array(fs.readFileSync(fileURLToPath(new URL(`./samples/${path}`, import.meta.url))));
+const summary = (path: string) =>
+  readStatements(sample(path)).statements.map((s) => ({
+    account: s.account.identifier, currency: s.account.currency, opening: s.opening?.amount, closing: s.closing?.amount,
+    count: s.transactions.length, sum: addDecimals(['0.00', ...s.transactions.map((t) => t.amount)]), reconciles: s.reconciles,
+  }));
+const refusal = (path: string) => {
+  try {
+    readStatements(sample(path));
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+};
+
+describe('MT940', () => {
+  it('reads 26 statements of 20 accounts with 97 transactions, every one reconciling (betterplace SEPA sample)', () => {
+    const s = summary('mt940/wolph-betterplace-sepa_mt9401.sta');
+    expect(s).toHaveLength(26);
+    expect(new Set(s.map((x) => x.account)).size).toBe(20);
+    expect(s.reduce((n, x) => n + x.count, 0)).toBe(97);
+    expect(s.every((x) => x.reconciles)).toBe(true);
+    expect(s[0]).toMatchObject({ account: '50880050/0194774600888', opening: '-1234718.36', currency: 'EUR' });
+    expect(s[25].closing).toBe('50.05');
+  });
+
+  it('reads several statements in several currencies, with amounts like `6800,` and `620,3` (cmxl sample)', () => {
+    expect(summary('mt940/wolph-cmxl-mt940.sta')).toEqual([
+      { account: '45050050/76198810', currency: 'DEM', opening: '84349.74', closing: '84437.04', count: 11, sum: '87.30', reconciles: true },
+      { account: '10020030/1234567', currency: 'EUR', opening: '2187.95', closing: '4387.95', count: 2, sum: '2200.00', reconciles: true },
+      { account: 'BPHKPLPK/320000546101', currency: 'PLN', opening: '40000.00', closing: '50040.00', count: 3, sum: '10040.00', reconciles: true },
+    ]);
+  });
+
+  it('skips bank preambles between statements, and says when anonymised amounts do not reconcile (ABN AMRO)', () => {
+    expect(summary('mt940/wolph-jejik-abnamro.sta')).toEqual([
+      { account: '517852257', currency: 'EUR', opening: '3236.28', closing: '876.84', count: 8, sum: '-321.44', reconciles: false },
+      { account: '517852257', currency: 'EUR', opening: '2876.84', closing: '1849.75', count: 2, sum: '-24.49', reconciles: false },
+    ]);
+  });
+
+  it('reads CRLF, `:NS:` fields and a funds code after the D mark (Sberbank)', () => {
+    expect(summary('mt940/wolph-sberbank-171011_01234945.sta')).toEqual([
+      { account: '1966315302010001', currency: 'HUF', opening: '627311.30', closing: '617874.30', count: 3, sum: '-9437.00', reconciles: true },
+    ]);
+  });
+
+  it('refuses the broken snippet, naming the line', () => {
+    const err = refusal('mt940/wolph-betterplace-sepa_snippet_broken.sta');
+    expect(err).toBeInstanceOf(StatementError);
+    expect((err as StatementError).where).toBe('line 6');
+  });
+
+  it('structured :86: fields become the description; booking and value dates are both kept', () => {
+    const [first] = readStatements(sample('mt940/wolph-betterplace-sepa_mt9401.sta')).statements[0].transactions;
+    expect(first).toMatchObject({ bookingDate: '2007-09-04', valueDate: '2007-09-04', amount: '300', bankCode: 'NTRF' });
+    expect(first.description).toMatch(/^EREF\+TFNR 40005 00005/);
+  });
+});
+
+describe('CAMT.053', () => {
+  it('reads two statements of one document (genkgo), the second as the source project expects', () => {
+    expect(summary('camt053/genkgo-camt053.v2.multi.statement.xml')).toEqual([
+      { account: 'NL26VAYB8060476890', currency: 'EUR', opening: '18.15', closing: '27.00', count: 1, sum: '8.85', reconciles: true },
+      { account: 'NL26VAYB8060476890', currency: 'EUR', opening: '27.00', closing: '20.00', count: 1, sum: '-7.00', reconciles: true },
+    ]);
+    const expected = JSON.parse(fs.readFileSync(fileURLToPath(new URL('./samples/camt053/expected/genkgo-camt053.v2.multi.statement.json', import.meta.url)), 'utf8'));
+    const entry = expected.getEntries[0];
+    const ours = readStatements(sample('camt053/genkgo-camt053.v2.multi.statement.xml')).statements[1].transactions[0];
+    // genkgo writes money in minor units: -700 is -7.00.
+    const minor = String(entry.getAmount.getAmount);
+    expect(compareDecimals(ours.amount, `${minor.slice(0, -2) || '0'}.${minor.slice(-2)}`)).toBe(0);
+    expect(ours.bookingDate).toBe(entry.getBookingDate['0'].slice(0, 10));
+    expect(ours.bankCode).toBe(entry.getBankTransactionCode.getProprietary.getCode);
+  });
+
+  it('splits a batched entry into its details when they carry amounts adding up to it; PRCD is the opening (VR-Bank)', () => {
+    expect(summary('camt053/viafintech-valid_example.xml')).toEqual([
+      { account: 'DE14740618130000033626', currency: 'EUR', opening: '33.06', closing: '23.06', count: 5, sum: '-10.00', reconciles: true },
+    ]);
+  });
+
+  it('reads v4 with 13 entries as their 32 transaction details, and the currency from the amounts (Swiss sample)', () => {
+    expect(summary('camt053/viafintech-valid_example_v4.xml')).toEqual([
+      { account: 'CH0309000000250090342', currency: 'CHF', opening: '322152.16', closing: '322689.77', count: 32, sum: '537.61', reconciles: true },
+    ]);
+  });
+
+  it('refuses a document without a statement', () => {
+    expect(String(refusal('camt053/genkgo-camt053.v2.wrong.xml'))).toMatch(/BkToCstmrStmt: the file holds no statement/);
+  });
+});
+
+describe('OFX and QFX', () => {
+  it('reads SGML with unclosed tags (ofxparse checking): the ledger and available balances', () => {
+    const [s] = readStatements(sample('ofx/ofxparse-checking.ofx')).statements;
+    expect(s).toMatchObject({ closing: { amount: '100.99' }, available: { amount: '75.99' }, reconciles: null });
+    expect(s.transactions.map((t) => t.amount)).toEqual(['0.01', '-34.51', '-25.00']);
+  });
+
+  it('reads OFX 2 XML with CDATA and CRLF (Suncorp)', () => {
+    expect(summary('ofx/ofxparse-suncorp.ofx')).toEqual([{ account: 'SUNCORP/123456789', currency: 'AUD', opening: undefined, closing: '1234.12', count: 1, sum: '-16.85', reconciles: null }]);
+  });
+
+  it('reads a bank and a credit card statement with decimal commas, as the source project does (18 + 2)', () => {
+    const s = readStatements(sample('ofx/ofx-data-extractor-example.ofx')).statements;
+    expect(s.map((x) => [x.account.identifier, x.account.type, x.account.currency, x.closing?.amount, x.transactions.length])).toEqual([
+      ['364/1459950-11', 'CHECKING', 'BRL', '635.50', 18],
+      ['123412341234', 'CREDITCARD', 'USD', '-562.00', 2],
+    ]);
+    const snapshot = fs.readFileSync(fileURLToPath(new URL('./samples/ofx/expected/ofx-data-extractor-ofx.spec.ts.snap', import.meta.url)), 'utf8');
+    const block = snapshot.slice(snapshot.indexOf('snapshot 1`'), snapshot.indexOf('Should correctly read an online ofx'));
+    const expected = [...block.matchAll(/"TRNAMT": "([^"]+)"/g)].map((m) => m[1]);
+    expect(s.flatMap((x) => x.transactions.map((t) => t.amount)).sort()).toEqual(expected.sort());
+  });
+
+  it('reads one-line QFX with double-escaped entities (Actual Budget)', () => {
+    const [s] = readStatements(sample('ofx/actual-html-vals.qfx')).statements;
+    expect(s).toMatchObject({ account: { currency: 'CAD' }, closing: { amount: '1111.11' } });
+    expect(s.transactions).toHaveLength(2);
+    expect(s.transactions[0].description).toContain('B.C. HYDRO & POWER AUTHORITY');
+  });
+
+  it('refuses an empty ledger balance, naming the element', () => {
+    const err = refusal('ofx/ofxparse-fail_nice-empty_balance.ofx') as StatementError;
+    expect(err.where).toBe('OFX/STMTRS[1]/LEDGERBAL/BALAMT');
+  });
+});
+
+describe('any format', () => {
+  it('is recognised by content, never by name', () => {
+    expect(detectFormat(decodeStatementText(sample('ofx/ofxparse-suncorp.ofx')))).toBe('OFX');
+    expect(detectFormat(decodeStatementText(sample('camt053/viafintech-valid_example_v4.xml')))).toBe('CAMT.053');
+    expect(detectFormat(decodeStatementText(sample('mt940/wolph-cmxl-mt940.sta')))).toBe('MT940');
+    expect(detectFormat('Date;Amount\n2024-01-01;1,00\n')).toBeUndefined();
+  });
+
+  it('refuses truncated files, saying where they end', () => {
+    const cut = (path: string, at: number) => {
+      const bytes = sample(path);
+      return bytes.subarray(0, Math.floor(bytes.length * at));
+    };
+    expect(() => readStatements(cut('ofx/ofxparse-checking.ofx', 0.6))).toThrow(/the file ends inside <.*> \(truncated\?\)/);
+    expect(() => readStatements(cut('camt053/viafintech-valid_example.xml', 0.6))).toThrow(/not well-formed XML/);
+    expect(() => readStatements(cut('mt940/wolph-cmxl-mt940.sta', 0.5))).toThrow(StatementError);
+  });
+
+  it('decodes UTF-8, and Windows-1252 when the bytes are not UTF-8', () => {
+    expect(decodeStatementText(new Uint8Array([0xef, 0xbb, 0xbf, 0x41, 0xc3, 0xa9]))).toBe('Aé');
+    expect(decodeStatementText(new Uint8Array([0x57, 0xe4, 0x68, 0x72, 0x75, 0x6e, 0x67, 0x80]))).toBe('Währung€');
+  });
+});
+
+describe('decimal amounts', () => {
+  it('are read exactly from how files write them, never through a float', () => {
+    expect(parseDecimal('1.234,56', ',', ['.'])).toBe('1234.56');
+    expect(parseDecimal("11'373.94", '.', ["'"])).toBe('11373.94');
+    expect(parseDecimal('$1,036.47', '.', [','])).toBe('1036.47');
+    expect(parseDecimal('(25.00)')).toBe('-25.00');
+    expect(parseDecimal('6800,', ',')).toBe('6800');
+    expect(parseDecimal('-0.00')).toBe('0.00');
+    expect(parseDecimal('12a')).toBeUndefined();
+    expect(addDecimals(['0.1', '0.2'])).toBe('0.3');
+    expect(addDecimals(['9007199254740993.01', '0.01'])).toBe('9007199254740993.02');
+  });
+});
+
+describe('CSV', () => {
+  it('reads the exports it has presets for without a mapping, from their exact headers (csv2ofx samples)', () => {
+    expect(summary('csv/csv2ofx-schwab-checking.csv')).toEqual([{ account: 'CSV', currency: 'USD', opening: '1093.74', closing: '878.47', count: 4, sum: '-215.27', reconciles: true }]);
+    // ISO-8859-1, `;`, decimal comma and dot thousands.
+    expect(summary('csv/csv2ofx-gls.csv')).toEqual([{ account: '1234567890', currency: 'EUR', opening: '1333.32', closing: '1234.56', count: 1, sum: '-98.76', reconciles: true }]);
+    // Apostrophe thousands, debit and credit columns; the running balance chains in file order, not date order.
+    expect(summary('csv/csv2ofx-ubs-ch-fr_trimmed.csv')).toEqual([{ account: '0123 45678901.23A', currency: 'CHF', opening: '11383.94', closing: '11413.94', count: 3, sum: '30.00', reconciles: true }]);
+  });
+
+  it('takes a mapping for any other export, and names what a mapping lacks', () => {
+    const csv = new TextEncoder().encode('When,What,Value,Cur\n2024-02-01,Coffee,"-3,50",EUR\n2024-02-02,Refund,"10,00",EUR\n');
+    expect(() => readStatements(csv)).toThrow(/mapping: the header matches no preset/);
+    expect(() => readStatements(csv, { date: { column: 'When', format: 'YYYY-MM-DD' }, decimal: ',', description: ['What'] })).toThrow(/mapping.amount: the mapping needs an amount column, or debit and credit columns/);
+    expect(() => readStatements(csv, { date: { column: 'Day', format: 'YYYY-MM-DD' }, amount: 'Value', decimal: ',', description: ['What'] })).toThrow(/mapping.date: the date column "Day" is not in the header/);
+    const { statements } = readStatements(csv, { date: { column: 'When', format: 'YYYY-MM-DD' }, amount: 'Value', decimal: ',', description: ['What'], currency: { column: 'Cur' } });
+    expect(statements[0].transactions.map((t) => [t.bookingDate, t.amount, t.description])).toEqual([['2024-02-01', '-3.50', 'Coffee'], ['2024-02-02', '10.00', 'Refund']]);
+    expect(statements[0].reconciles).toBeNull();
+    expect(() => readStatements(csv, { preset: 'nope' })).toThrow(/mapping.preset: "nope" is not a CSV preset/);
+  });
+
+  it('refuses a row it cannot read, naming the line', () => {
+    const csv = new TextEncoder().encode('"Date","Status","Type","CheckNumber","Description","Withdrawal","Deposit","RunningBalance"\n"13/45/2022","Posted","ATM","","X","$1.00","","$2.00"\n');
+    expect(() => readStatements(csv)).toThrow(/line 2: "13\/45\/2022" is not a date in MM\/DD\/YYYY/);
+  });
+});
+

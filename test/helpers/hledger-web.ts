@@ -1,0 +1,77 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Debian's `hledger-web` (and `hledger` for the oracle reports), run for real. Absent: the tests that need it skip
+ * with this reason, except under CI=true, where `.ci/run` installs it and its absence is a failure.
+ */
+export function hledgerMissing(): string | undefined {
+  const missing = ['hledger-web', 'hledger'].filter((bin) => spawnSync(bin, ['--version'], { encoding: 'utf8' }).status !== 0);
+  if (missing.length === 0) return undefined;
+  const reason = `${missing.join(' and ')} not installed (Debian packages hledger-web, hledger; .ci/run installs them)`;
+  if (process.env.CI === 'true') throw new Error(`CI=true but ${reason}`);
+  return reason;
+}
+
+export interface HledgerWeb {
+  url: string;
+  /** The journal file hledger-web reads and appends to. */
+  journal: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `hledger-web --serve-api` on a copy of `fixture` in a fresh directory and waits until it answers. */
+export async function startHledgerWeb(fixture: string): Promise<HledgerWeb> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerport-hledger-'));
+  const journal = path.join(dir, path.basename(fixture));
+  fs.copyFileSync(fixture, journal);
+  const port = await freePort();
+  const child: ChildProcess = spawn('hledger-web', ['--serve-api', '-f', journal, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/version`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`hledger-web did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    journal,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** hledger's own report as JSON (`hledger <command> -f <journal> -O json …`): the oracle. */
+export function hledgerJson(journal: string, ...args: string[]): any {
+  const result = spawnSync('hledger', [...args, '-f', journal, '-O', 'json'], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`hledger ${args.join(' ')} failed: ${result.stderr}`);
+  return JSON.parse(result.stdout);
+}

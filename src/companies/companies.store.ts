@@ -66,6 +66,11 @@ export function createCompaniesStore(db: Kysely<Database>, jobs: JobQueue) {
         for (const { seq } of versions) await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(seq) } });
         // Platform credentials go with the company, in the same transaction.
         await trx.deleteFrom('connection_credentials').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
+        // Uploaded files and upload sessions go with the company.
+        await trx.deleteFrom('upload_session_pages').where('session_id', 'in', trx.selectFrom('upload_sessions').select('id').where('company_id', '=', companyId)).execute();
+        await trx.deleteFrom('upload_sessions').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
+        await trx.deleteFrom('upload_configurations').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
+        await trx.deleteFrom('uploads').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
         await trx.deleteFrom('connections').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
         await trx.deleteFrom('companies').where('client_id', '=', clientId).where('id', '=', companyId).execute();
         await inTransaction?.(trx);

@@ -112,7 +112,10 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       }
       const id = randomUUID();
       const created = now().toISOString();
-      const doc = connectionDoc({ id, companyId, platform, status: 'PendingAuth', created, lastSync: null });
+      // A platform whose data is uploads has nothing to sign in to: Linked at once (syncs start with the first upload).
+      const linkedAtOnce = findConnector(platform.key)?.authorization?.kind === 'files';
+      const status = linkedAtOnce ? 'Linked' : 'PendingAuth';
+      const doc = connectionDoc({ id, companyId, platform, status, created, lastSync: null });
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
         if (platform.sourceType === 'Accounting') {
@@ -123,9 +126,10 @@ export function createConnectionsService(deps: ConnectionsDeps) {
         }
         await trx.insertInto('connections').values({
           id, client_id: client.id, company_id: companyId, platform_key: platform.key, source_type: platform.sourceType,
-          status: 'PendingAuth', created, doc, last_sync: null, settings: null,
+          status, created, doc, last_sync: null, settings: linkedAtOnce ? '{}' : null,
         }).execute();
         await event(trx, 'connection.created', { id, client_id: client.id, company_id: companyId, doc });
+        if (linkedAtOnce) await event(trx, 'connection.connected', { id, client_id: client.id, company_id: companyId, doc });
       });
       deps.wakeJobs();
       return serve({ id, company_id: companyId, doc });
@@ -148,6 +152,11 @@ export function createConnectionsService(deps: ConnectionsDeps) {
         await trx.deleteFrom('pull_operations').where('connection_id', '=', row.id).execute();
         // What the Sandbox held because it was written to it goes with the connection; push history stays.
         await trx.deleteFrom('platform_writes').where('connection_id', '=', row.id).execute();
+        // Upload sessions and their records go with the connection; uploaded files stay with the company.
+        await trx.deleteFrom('upload_session_pages').where('session_id', 'in', trx.selectFrom('upload_sessions').select('id').where('connection_id', '=', row.id)).execute();
+        await trx.deleteFrom('upload_sessions').where('connection_id', '=', row.id).execute();
+        await trx.deleteFrom('upload_configurations').where('connection_id', '=', row.id).execute();
+        await trx.deleteFrom('uploads').where('connection_id', '=', row.id).where('kind', '=', 'session').execute();
         await trx.deleteFrom('connection_credentials').where('client_id', '=', client.id).where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('connections').where('id', '=', row.id).execute();
         await event(trx, 'connection.deleted', row);
@@ -186,6 +195,8 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const row = await owned(client, companyId, connectionId);
       if (row.status === 'Linked') return { served: serve(row), alreadyLinked: true };
       const connector = findConnector(row.platform_key);
+      // Nothing to sign in to: linking again makes the uploads readable again.
+      if (connector?.authorization?.kind === 'files') return { served: await linkRow(row, '{}', null), alreadyLinked: false };
       if (!connector?.link) {
         throw validationError('ValidationException: This platform is linked through its linkUrl in a browser, not with PUT .../authorization.', [
           { itemId: 'body', message: `${connector?.info.name ?? row.platform_key} connections are authorised on the platform's own consent page: open the connection's linkUrl`, validatorName: 'PlatformAuthorization' },

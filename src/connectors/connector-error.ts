@@ -27,3 +27,11 @@ export class ConnectorError extends Error {
 export function isConnectorError(err: unknown): err is ConnectorError {
   return err instanceof ConnectorError;
 }
+
+/** An upload a platform's file intake refuses: one item per problem, each naming the file (and where in it). */
+export class FileRefused extends Error {
+  constructor(readonly items: readonly { itemId: string; message: string }[]) {
+    super(items.map((i) => i.message).join('; '));
+    this.name = 'FileRefused';
+  }
+}

@@ -49,6 +49,62 @@ export interface ReadContext {
   allowPrivate: boolean;
   /** Aborted when the sync is stopped: a connector waiting on the network gives up. */
   signal: AbortSignal;
+  /** What the company uploaded to the connection, for a platform whose data is uploads (`authorization.kind: 'files'`). */
+  uploads?: UploadsReader;
+}
+
+/** One upload the service keeps for a connection: a file, or the records of a processed upload session. */
+export interface UploadedItem {
+  kind: 'file' | 'session';
+  id: string;
+  name: string;
+  /** When it was uploaded (ISO-8601 UTC). */
+  uploaded: string;
+  /** A file: what the platform's intake derived from it when it was accepted (JSON text). A session: `{dataType, records}`. */
+  parsed: string | null;
+}
+
+/** The connection's uploads as of the sync's start, oldest first. */
+export interface UploadsReader {
+  list(): AsyncIterable<UploadedItem>;
+}
+
+/** A file as the upload endpoint received it. */
+export interface IncomingFile {
+  name: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** What a platform's intake keeps of an accepted file, and what the upload answers about it. */
+export interface AcceptedFile {
+  format: string;
+  /** JSON text kept with the file and handed back to reads (see UploadedItem.parsed). */
+  parsed: string;
+  /** The upload answer's entry for the file (beside its name). */
+  report: Record<string, unknown>;
+  /** Problems that do not refuse the file (e.g. a statement that does not reconcile). */
+  warnings: string[];
+}
+
+/**
+ * How a platform whose data is uploads takes files (`POST …/connections/{connectionId}/files`): it reads each
+ * file and accepts it, or refuses the whole upload with a FileRefused (connector-error.ts) naming the file and
+ * where it breaks. `fields` are the request's other parts (e.g. a CSV `mapping`).
+ */
+export interface FileIntake {
+  accept(files: readonly IncomingFile[], fields: Readonly<Record<string, string>>): AcceptedFile[];
+}
+
+/** A data type a company can upload pages of through Codat's bank statement upload sessions, and its record schema. */
+export interface UploadSessionType {
+  dataType: DataType;
+  /** Schema of one uploaded record. */
+  schema: TSchema;
+  /** The page shape: one record per upload, or `{results: [...]}` pages. */
+  page: 'record' | 'results';
+  /** The field naming the configured account (`id` of an account, `accountId` of a transaction). */
+  accountField: string;
 }
 
 /** One page as the platform answered it. */
@@ -72,6 +128,8 @@ export interface DataTypeRead {
   pages: AsyncIterable<RecordPage>;
   /** The cursor for the next sync, read after the last page (null: the next sync reads in full). */
   nextCursor(): string | null;
+  /** Problems with the data that did not stop the read (e.g. a statement that does not reconcile): the pull operation's `statusDescription`. */
+  warnings?(): readonly string[];
 }
 
 /** A data type a platform provides: its wire schema and its records. */
@@ -119,7 +177,9 @@ export type AuthorizationKind =
   /** `description`: the Link page's lead text; `{sourceType}`, `{company}` and `{brand}` are filled in. */
   | { kind: 'none'; description?: string; choice?: AuthorizationChoice }
   | { kind: 'credentials'; fields: readonly AuthorizationField[] }
-  | { kind: 'oauth2' };
+  | { kind: 'oauth2' }
+  /** Nothing to sign in to: the connection is Linked once created, and its data is what the company uploads. */
+  | { kind: 'files'; description?: string };
 
 /**
  * An OAuth2 authorization code flow (with PKCE): the service keeps the state, sends the end user to the
@@ -171,6 +231,10 @@ export interface Connector {
   dataTypes: ReadonlyMap<DataType, DataTypeSource>;
   /** The data types this platform accepts writes of; absent or empty for a read-only platform. */
   writes?: ReadonlyMap<DataType, WriteModel>;
+  /** For `authorization.kind: 'files'`: how uploaded files are read. */
+  files?: FileIntake;
+  /** For `authorization.kind: 'files'`: the data types Codat's upload sessions take. */
+  uploadSessions?: readonly UploadSessionType[];
 }
 
 /** What a write does to a record. */

@@ -5,6 +5,7 @@ import { accountingSandbox } from './sandbox/accounting/index.js';
 import { bankingSandbox } from './sandbox/banking/index.js';
 import { commerceSandbox } from './sandbox/commerce/index.js';
 import { hledger } from './hledger/index.js';
+import { bankStatements } from './bank-statements/index.js';
 
 export type SourceType = 'Accounting' | 'Banking' | 'Commerce';
 
@@ -19,7 +20,7 @@ export interface PlatformInfo {
   brandColour: string;
 }
 
-const connectors: Connector[] = [accountingSandbox, bankingSandbox, commerceSandbox, hledger];
+const connectors: Connector[] = [accountingSandbox, bankingSandbox, commerceSandbox, hledger, bankStatements];
 const platforms: PlatformInfo[] = connectors.map((c) => c.info);
 
 /** The platforms this server has. Adding a platform adds a connector here, not routes. */

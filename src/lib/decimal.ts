@@ -37,7 +37,13 @@ function scaled(value: string, places: number): bigint {
 }
 
 function placesOf(values: readonly string[]): number {
-  return Math.max(0, ...values.map((v) => (v.includes('.') ? v.length - v.indexOf('.') - 1 : 0)));
+  // A loop, not Math.max(...values): a statement can hold a hundred thousand amounts (beyond the argument limit).
+  let places = 0;
+  for (const v of values) {
+    const dot = v.indexOf('.');
+    if (dot >= 0 && v.length - dot - 1 > places) places = v.length - dot - 1;
+  }
+  return places;
 }
 
 function format(value: bigint, places: number): string {

@@ -54,8 +54,14 @@ export function withoutNulls(record: Record<string, unknown>): Record<string, un
  * uses (business dates `YYYY-MM-DDTHH:mm:ss`, instants UTC with `Z`), however it was written, so that served
  * records keep one form and date filters, which compare text, order them correctly.
  */
-export function asStored(model: WriteModel, record: Record<string, unknown>): Record<string, unknown> {
+export function asStored(model: Pick<WriteModel, 'schema'>, record: Record<string, unknown>): Record<string, unknown> {
   return storedDates(model.schema, withoutNulls(record)) as Record<string, unknown>;
+}
+
+/** Problems with a value against a schema, one item per problem naming its path (`results.3.amount`). */
+export function schemaProblems(schema: TSchema, value: unknown, validatorName: string): ValidationItem[] {
+  const validate = validatorOf(schema);
+  return validate(value) ? [] : validationItems((validate.errors ?? []).map(withoutNullChoice), 'body', validatorName);
 }
 
 function validatorOf(schema: TSchema): ValidateFunction {

@@ -9,6 +9,7 @@ import * as jobEngine from './migrations/0005-job-engine.js';
 import * as sharedRecords from './migrations/0006-shared-records.js';
 import * as connectionCredentials from './migrations/0007-connection-credentials.js';
 import * as oauthStates from './migrations/0008-oauth-states.js';
+import * as uploads from './migrations/0009-uploads.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0006-shared-records': sharedRecords,
   '0007-connection-credentials': connectionCredentials,
   '0008-oauth-states': oauthStates,
+  '0009-uploads': uploads,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

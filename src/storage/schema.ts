@@ -17,6 +17,10 @@ export interface Database {
   record_staging: RecordStagingTable;
   connection_credentials: ConnectionCredentialsTable;
   oauth_states: OAuthStatesTable;
+  uploads: UploadsTable;
+  upload_configurations: UploadConfigurationsTable;
+  upload_sessions: UploadSessionsTable;
+  upload_session_pages: UploadSessionPagesTable;
   jobs: JobsTable;
   job_workers: JobWorkersTable;
   push_operations: PushOperationsTable;
@@ -331,4 +335,56 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   created: string;
   delivered: string | null;
+}
+
+/** Uploaded files and processed upload sessions (migration 0009). */
+export interface UploadsTable {
+  seq: Generated<number>;
+  id: string;
+  /** 'file': an uploaded file; 'session': the records of a processed bank statement upload session. */
+  kind: 'file' | 'session';
+  client_id: string;
+  company_id: string;
+  connection_id: string;
+  file_name: string;
+  /** The connection's source type (Codat's File.sourceType). */
+  source_type: string;
+  content_type: string;
+  size: number;
+  uploaded: string;
+  content: Uint8Array;
+  /** The statement format, for a statement file. */
+  format: string | null;
+  /** JSON: the statements read from a statement file, or a session's `{dataType, records}`. */
+  parsed: string | null;
+}
+
+export interface UploadConfigurationsTable {
+  connection_id: string;
+  account_id: string;
+  client_id: string;
+  company_id: string;
+  /** JSON text of the BankStatementUploadConfiguration. */
+  doc: string;
+  created: string;
+}
+
+export interface UploadSessionsTable {
+  /** The session's dataset: the pull operation that ingests it. */
+  id: string;
+  client_id: string;
+  company_id: string;
+  connection_id: string;
+  data_type: string;
+  /** 'Active', then 'Processed', 'Cancelled' or 'Expired'. */
+  status: string;
+  started: string;
+  last_activity: string;
+}
+
+export interface UploadSessionPagesTable {
+  session_id: string;
+  page: number;
+  /** JSON text of the page as uploaded. */
+  body: string;
 }

@@ -3,6 +3,7 @@ import type { Store } from '../storage/database.js';
 import { JobHandedBack, type JobHandler, type JobContext } from '../jobs/job-queue.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { lockClient } from '../clients/clients.store.js';
+import { uploadHighWater, uploadedSince } from '../uploads/uploads.store.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { WrittenRecord } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
@@ -111,6 +112,8 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         return loadWritten(trx, connection.id, op!.data_type);
       }));
     }
+    // A platform whose data is uploads reads them up to the latest now; one landing later syncs again.
+    const uploadsUpTo = connector?.authorization?.kind === 'files' ? await uploadHighWater(db, connection.id) : null;
 
     const dataSet = await store.dataSet(op.connection_id, op.data_type);
     const previousVersion = dataSet?.current_version === null || dataSet?.current_version === undefined ? null : Number(dataSet.current_version);
@@ -135,6 +138,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       const task: VersionTask = {
         version: Number(op.seq), previousVersion, platformKey: connection.platform_key, dataType: op.data_type as DataType,
         settings, credentials: await options.credentials.load(db, connection.client_id, connection.id), epoch: op.epoch, cursor, written, allowPrivate: options.allowPrivate ?? false, now: started, fence: { pullOperationId: op.id, runner },
+        connectionId: connection.id, uploadsUpTo,
       };
       result = await options.writers.write(task, async (count) => {
         if (Date.now() - lastReport < Math.min(1000, context.heartbeatEveryMs)) return;
@@ -166,7 +170,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       if (isConnectorError(err)) return; // Retried by the connector already: the operation's failure is the outcome.
       throw err;
     }
-    await complete(op, runner, previousVersion, connection.company_id, connection.client_id, { ...result, highWater });
+    await complete(op, runner, previousVersion, connection.company_id, connection.client_id, { ...result, highWater, uploadsUpTo });
   }
 
   /** Deletes a version's rows and the documents no other version uses (see version-deletion.ts). */
@@ -181,14 +185,14 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     previousVersion: number | null,
     companyId: string,
     clientId: string,
-    outcome: VersionResult & { highWater: number | null },
+    outcome: VersionResult & { highWater: number | null; uploadsUpTo: number | null },
   ): Promise<void> {
     const completed = now().toISOString();
     await db.transaction().execute(async (trx) => {
       // The client row first, as every transaction that changes a client's companies does: one lock order, no deadlocks.
       await lockClient(trx, clientId, true);
       // Throws (and rolls back) if this run no longer holds the operation.
-      await store.update(trx, op, { status: 'Complete', progress: 100, completed }, runner);
+      await store.update(trx, op, { status: 'Complete', progress: 100, completed, ...(outcome.warnings.length > 0 ? { statusDescription: outcome.warnings.join('; ') } : {}) }, runner);
       await trx
         .updateTable('data_sets')
         .set((eb) => ({
@@ -206,6 +210,9 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       await trx.updateTable('record_versions').set({ records: outcome.count, dense: outcome.dense ? 1 : 0 }).where('version', '=', Number(op.seq)).execute();
       // A write the platform stored after this sync read its writes: sync again so it shows.
       if (outcome.highWater !== null && (await writtenSince(trx, op.connection_id, op.data_type, outcome.highWater))) {
+        await queueSyncIfIdle(trx, jobs, { clientId, companyId, connectionId: op.connection_id, dataType: op.data_type }, now());
+      }
+      if (outcome.uploadsUpTo !== null && (await uploadedSince(trx, op.connection_id, outcome.uploadsUpTo))) {
         await queueSyncIfIdle(trx, jobs, { clientId, companyId, connectionId: op.connection_id, dataType: op.data_type }, now());
       }
       // Deleted while it synced: the data set went with it, nothing to stamp.

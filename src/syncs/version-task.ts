@@ -6,6 +6,7 @@ import { recordFieldPaths } from '../data/record-fields.js';
 import { writeVersion } from './data-set-writer.js';
 import { writeStagedVersion } from './staged-writer.js';
 import type { WriteFence } from './record-sink.js';
+import { uploadsReader } from '../uploads/uploads.store.js';
 
 /** Everything needed to write one version of a data set from its platform: plain data, so it can cross threads. */
 export interface VersionTask {
@@ -24,6 +25,9 @@ export interface VersionTask {
   written: WrittenRecord[];
   /** Platforms on loopback, private and link-local addresses allowed. */
   allowPrivate: boolean;
+  connectionId: string;
+  /** A platform whose data is uploads: the connection's uploads up to this `seq` are read (null: none). */
+  uploadsUpTo: number | null;
   /** The sync's time. */
   now: string;
   /** The run of the sync job writing it. */
@@ -41,6 +45,8 @@ export interface VersionResult {
   mode: ReadMode;
   /** The cursor for the next sync. */
   cursor: string | null;
+  /** What the connector said of the data that did not stop the read. */
+  warnings: string[];
 }
 
 /**
@@ -55,6 +61,7 @@ export async function runVersionTask(store: Store, task: VersionTask, onBatch: (
   try {
     const read = await source.read({
       settings: task.settings, credentials: task.credentials, epoch: task.epoch, cursor: task.cursor, written: task.written, allowPrivate: task.allowPrivate, signal: controller.signal,
+      ...(task.uploadsUpTo !== null ? { uploads: uploadsReader(store.db, task.connectionId, task.uploadsUpTo) } : {}),
     });
     if (read.mode === 'delta' && (task.cursor === null || task.previousVersion === null)) {
       throw new Error(`the ${task.platformKey} connector answered a read without a cursor with changes only`);
@@ -63,7 +70,7 @@ export async function runVersionTask(store: Store, task: VersionTask, onBatch: (
     const common = { store, version: task.version, previousVersion: task.previousVersion, pages: read.pages, now: task.now, fields: recordFieldPaths(source.schema), onBatch, stats, fence: task.fence };
     const dense = read.mode === 'full' && read.ordered;
     const count = dense ? await writeVersion(common) : await writeStagedVersion({ ...common, mode: read.mode });
-    return { count, modified: stats.modified, dense, mode: read.mode, cursor: read.nextCursor() };
+    return { count, modified: stats.modified, dense, mode: read.mode, cursor: read.nextCursor(), warnings: [...(read.warnings?.() ?? [])] };
   } finally {
     // Whatever ended the write, a connector still waiting on the network gives up.
     controller.abort();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SourceRecord } from '../connector.js';
 import type { ParsedStatement, StatementTransaction } from './statement.js';
+import { reconciliationWarning } from './statement-report.js';
 
 /**
  * Statements as Codat's banking data types, merged across every file uploaded so far:
@@ -61,52 +62,66 @@ function codeOf(t: StatementTransaction): string {
   return table.find(([re]) => re.test(code))?.[1] ?? 'Other';
 }
 
-export function bankingData(statements: readonly ParsedStatement[], modified: string): BankingData {
-  const accounts = new Map<string, { statement: ParsedStatement; latest: ParsedStatement }>();
+/** A statement with when the file holding it was uploaded (its records' `sourceModifiedDate`). */
+export type UploadedStatement = ParsedStatement & { uploaded?: string };
+
+/**
+ * `want` leaves out the transactions (the heavy part) when only accounts, balances or categories are read.
+ * Running balances the file gives (a CSV balance column, MT940/CAMT do not) become each day's closing balance.
+ */
+export function bankingData(statements: readonly UploadedStatement[], modified: string, want: { transactions?: boolean } = {}): BankingData {
+  const withTransactions = want.transactions ?? true;
+  const accounts = new Map<string, { statement: UploadedStatement; latest: UploadedStatement }>();
   const transactions = new Map<string, SourceRecord>();
   const balances = new Map<string, SourceRecord>();
   const categories = new Map<string, SourceRecord>();
   const warnings: string[] = [];
   for (const statement of statements) {
+    const stamp = statement.uploaded ?? modified;
     const accountId = accountIdOf(statement);
     const known = accounts.get(accountId);
     if (!known || statement.to >= known.latest.to) accounts.set(accountId, { statement: known?.statement ?? statement, latest: statement });
-    if (statement.reconciles === false) {
-      warnings.push(`the ${statement.format} statement of account ${statement.account.identifier} for ${statement.from} to ${statement.to} does not reconcile: opening ${statement.opening?.amount} + its transactions is not closing ${statement.closing?.amount}`);
-    }
-    const ids = transactionIdsOf(statement);
+    const warning = reconciliationWarning(statement);
+    if (warning && !warnings.includes(warning)) warnings.push(warning);
+    const ids = withTransactions ? transactionIdsOf(statement) : [];
+    const balance = (date: string, amount: string, available?: string) => {
+      const id = `bal-${hash(`${accountId}\u0000${date}`)}`;
+      balances.set(id, {
+        id, sourceModifiedDate: stamp,
+        data: { id, accountId, balance: { current: Number(amount), available: available === undefined ? null : Number(available), limit: null }, date: local(date), sourceModifiedDate: stamp },
+      });
+    };
     statement.transactions.forEach((t, i) => {
       const category = t.bankCode ? { id: `cat-${hash(t.bankCode)}`, name: t.bankCode } : undefined;
       if (category && !categories.has(category.id)) {
-        categories.set(category.id, { id: category.id, sourceModifiedDate: modified, data: { id: category.id, name: category.name, parentId: null, hasChildren: false, status: 'Active', sourceModifiedDate: modified } });
+        categories.set(category.id, { id: category.id, sourceModifiedDate: stamp, data: { id: category.id, name: category.name, parentId: null, hasChildren: false, status: 'Active', sourceModifiedDate: stamp } });
       }
+      // In the statement's (chronological) order, the last running balance of a day is that day's balance.
+      if (t.balance !== undefined) balance(t.bookingDate, t.balance);
+      if (!withTransactions) return;
       transactions.set(ids[i], {
-        id: ids[i], sourceModifiedDate: modified, data: {
+        id: ids[i], sourceModifiedDate: stamp, data: {
           id: ids[i], accountId, description: t.description || null, amount: Number(t.amount), currency: t.currency,
           postedDate: local(t.bookingDate), ...(t.valueDate ? { authorizedDate: local(t.valueDate) } : {}), code: codeOf(t),
-          ...(category ? { transactionCategoryRef: category } : {}), sourceModifiedDate: modified,
+          ...(category ? { transactionCategoryRef: category } : {}), sourceModifiedDate: stamp,
         },
       });
     });
-    const balance = (id: string, date: string, amount: string, available?: string) => balances.set(id, {
-      id, sourceModifiedDate: modified,
-      data: { id, accountId, balance: { current: Number(amount), available: available === undefined ? null : Number(available), limit: null }, date: local(date), sourceModifiedDate: modified },
-    });
-    if (statement.opening) balance(`bal-${hash(`${accountId}\u0000${dayBefore(statement.from)}`)}`, dayBefore(statement.from), statement.opening.amount);
-    if (statement.closing) balance(`bal-${hash(`${accountId}\u0000${statement.to}`)}`, statement.to, statement.closing.amount, statement.available?.amount);
+    if (statement.opening) balance(dayBefore(statement.from), statement.opening.amount);
+    if (statement.closing) balance(statement.to, statement.closing.amount, statement.available?.amount);
   }
   const accountRecords = [...accounts.entries()].map(([id, { latest }]) => {
     const a = latest.account;
     const card = a.type === 'CREDITCARD';
     return {
-      id, sourceModifiedDate: modified, data: {
+      id, sourceModifiedDate: latest.uploaded ?? modified, data: {
         id, name: a.iban ?? a.identifier, type: card ? 'Credit' : 'Debit',
         balance: { current: latest.closing ? Number(latest.closing.amount) : undefined, available: latest.available ? Number(latest.available.amount) : null, limit: null },
         identifiers: {
           type: card ? 'Card' : 'Depository', subtype: a.type ?? null, number: a.number ?? null, bankCode: a.bankCode ?? null, iban: a.iban ?? null, bic: a.bic ?? null,
           maskedAccountNumber: mask(a.iban ?? a.number ?? a.identifier),
         },
-        currency: a.currency, institution: { name: a.bic ?? a.bankCode ?? 'Bank statement files' }, sourceModifiedDate: modified,
+        currency: a.currency, institution: { name: a.bic ?? a.bankCode ?? 'Bank statement files' }, sourceModifiedDate: latest.uploaded ?? modified,
       },
     } satisfies SourceRecord;
   });

@@ -168,7 +168,8 @@ export function parseMt940(text: string): ParsedStatement[] {
       account: { identifier: account, ...accountParts(account), currency: opening.currency },
       ...(reference ? { reference } : {}),
       from: dates[0] && dates[0] < opening.date ? dates[0] : opening.date,
-      to: closing.date,
+      // Some files' closing date is not the statement's (the cmxl sample's :62F: predates its bookings).
+      to: dates.length > 0 && dates[dates.length - 1] > closing.date ? dates[dates.length - 1] : closing.date,
       opening: { amount: opening.amount, date: opening.date },
       closing: { amount: closing.amount, date: closing.date },
       ...(available ? { available } : {}),

@@ -4,5 +4,7 @@ import type { ParsedStatement } from './statement.js';
 /** opening + Σ transactions = closing, exactly; null when there is no opening or closing balance to check. */
 export function reconciles(statement: Pick<ParsedStatement, 'opening' | 'closing' | 'transactions'>): boolean | null {
   if (!statement.opening || !statement.closing) return null;
-  return compareDecimals(addDecimals([statement.opening.amount, ...statement.transactions.map((t) => t.amount)]), statement.closing.amount) === 0;
+  const amounts = statement.transactions.map((t) => t.amount);
+  amounts.push(statement.opening.amount);
+  return compareDecimals(addDecimals(amounts), statement.closing.amount) === 0;
 }

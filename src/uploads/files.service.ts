@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { zipSync } from 'fflate';
+import type { Database } from '../storage/schema.js';
+import { notFound, validationError } from '../http/api-error.js';
+import type { Client } from '../clients/clients.store.js';
+import { lockClient } from '../clients/clients.store.js';
+import type { CompaniesService } from '../companies/companies.service.js';
+import type { ConnectionsService } from '../connections/connections.service.js';
+import { findConnector, findPlatform } from '../connectors/registry.js';
+import type { AcceptedFile, IncomingFile } from '../connectors/connector.js';
+import { FileRefused } from '../connectors/connector-error.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import { queueSyncIfIdle } from '../syncs/sync-queue.js';
+import { saveUpload } from './uploads.store.js';
+
+export interface FilesDeps {
+  db: Kysely<Database>;
+  jobs: JobQueue;
+  wakeJobs: () => void;
+  companies: CompaniesService;
+  connections: ConnectionsService;
+  now?: () => Date;
+}
+
+/** Codat's upload limits: 20 files a request, 10 MB each. */
+export const MAX_FILES = 20;
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** What Codat takes on a connection that does not read the files: documents, spreadsheets, images. */
+const DOCUMENT_TYPES = ['pdf', 'xls', 'xlsx', 'xlsb', 'csv', 'doc', 'docx', 'ppt', 'pptx', 'jpeg', 'jpg', 'png'];
+
+const CONTENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf', csv: 'text/csv', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg',
+  xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', xlsb: 'application/vnd.ms-excel.sheet.binary.macroEnabled.12',
+  doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  ppt: 'application/vnd.ms-powerpoint', pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+};
+
+const extensionOf = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
+
+/**
+ * Files companies upload (`/companies/{companyId}/connections/{connectionId}/files`), listed and downloaded per
+ * company. On a platform whose data is uploads (`fstm`) each file is read by the platform's intake, all or none,
+ * and the connection's data types sync from every file so far; on any other connection files are kept as Codat
+ * keeps them. The files live in the store, and go with their company.
+ */
+export function createFilesService(deps: FilesDeps) {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    async upload(client: Client, companyId: string, connectionId: string, files: IncomingFile[], fields: Record<string, string>) {
+      const connection = await deps.connections.owned(client, companyId, connectionId);
+      if (files.length === 0) {
+        throw validationError('ValidationException: No file was uploaded.', [{ itemId: 'file', message: 'send one or more multipart/form-data parts named file', validatorName: 'FileUpload' }]);
+      }
+      const connector = findConnector(connection.platform_key);
+      const platform = findPlatform(connection.platform_key);
+      let accepted: AcceptedFile[] | undefined;
+      if (connector?.files) {
+        if (connection.status !== 'Linked') {
+          throw validationError(`ValidationException: Connection ${connectionId} is ${connection.status}; link it again to upload files.`, [
+            { itemId: 'connectionId', message: `the connection is ${connection.status}, not Linked`, validatorName: 'FileUpload' },
+          ]);
+        }
+        try {
+          accepted = connector.files.accept(files, fields);
+        } catch (err) {
+          if (!(err instanceof FileRefused)) throw err;
+          throw validationError(`ValidationException: ${err.items.length === 1 ? 'A file was' : `${err.items.length} problems were`} found in the upload; nothing was imported.`, err.items.map((i) => ({ ...i, validatorName: 'StatementFile' })));
+        }
+      } else {
+        const refused = files.filter((f) => !DOCUMENT_TYPES.includes(extensionOf(f.name)));
+        if (refused.length > 0) {
+          throw validationError('ValidationException: Files of this type cannot be uploaded.', refused.map((f) => ({
+            itemId: f.name, message: `${f.name}: only ${DOCUMENT_TYPES.map((t) => t.toUpperCase()).join(', ')} files can be uploaded`, validatorName: 'FileUpload',
+          })));
+        }
+      }
+
+      const uploaded = now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await lockClient(trx, client.id, true);
+        // Deleted meanwhile (the company or the connection): nothing is kept.
+        const still = await trx.selectFrom('connections').select('id').where('id', '=', connectionId).where('company_id', '=', companyId).executeTakeFirst();
+        if (!still) throw notFound(`Data connection ${connectionId} not found`);
+        for (let i = 0; i < files.length; i++) {
+          const file = files[i];
+          await saveUpload(trx, {
+            id: randomUUID(), kind: 'file', clientId: client.id, companyId, connectionId, fileName: file.name,
+            sourceType: platform?.sourceType ?? 'Unknown', contentType: contentTypeOf(file), content: file.bytes, uploaded,
+            format: accepted?.[i].format ?? null, parsed: accepted?.[i].parsed ?? null,
+          });
+        }
+        if (accepted && connector) {
+          for (const dataType of connector.dataTypes.keys()) {
+            await queueSyncIfIdle(trx, deps.jobs, { clientId: client.id, companyId, connectionId, dataType }, now());
+          }
+        }
+      });
+      deps.wakeJobs();
+      const warnings = accepted?.flatMap((a) => a.warnings) ?? [];
+      return {
+        files: files.map((f, i) => ({ fileName: f.name, size: f.bytes.byteLength, ...(accepted ? accepted[i].report : {}) })),
+        ...(accepted ? { warnings } : {}),
+      };
+    },
+
+    /** Codat's `Files`: every file uploaded for the company, oldest first. */
+    async list(client: Client, companyId: string) {
+      await deps.companies.owned(client, companyId);
+      const rows = await db
+        .selectFrom('uploads')
+        .select(['file_name', 'source_type', 'uploaded'])
+        .where('client_id', '=', client.id)
+        .where('company_id', '=', companyId)
+        .where('kind', '=', 'file')
+        .orderBy('seq')
+        .execute();
+      return rows.map((r) => ({ fileName: r.file_name, displayName: null, sourceType: r.source_type, uploaded: r.uploaded }));
+    },
+
+    /**
+     * The company's files (those uploaded on `date`'s UTC day, when given): one file as itself, several as one
+     * zip. Throws 404 when there is none.
+     */
+    async download(client: Client, companyId: string, date: string | undefined): Promise<{ name: string; contentType: string; bytes: Uint8Array }> {
+      await deps.companies.owned(client, companyId);
+      let day: string | undefined;
+      if (date !== undefined) {
+        const parsed = /^\d{4}-\d{2}-\d{2}/.test(date) ? new Date(date.length === 10 ? `${date}T00:00:00Z` : date) : new Date(NaN);
+        if (Number.isNaN(parsed.getTime())) {
+          throw validationError('ValidationException: One or more validation errors occurred.', [{ itemId: 'date', message: 'date must be a date, e.g. 2024-05-01 or 2024-05-01T00:00:00Z', validatorName: 'DownloadFiles' }]);
+        }
+        day = date.slice(0, 10);
+      }
+      let query = db
+        .selectFrom('uploads')
+        .select(['file_name', 'content_type', 'content', 'uploaded'])
+        .where('client_id', '=', client.id)
+        .where('company_id', '=', companyId)
+        .where('kind', '=', 'file')
+        .orderBy('seq');
+      if (day) {
+        const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+        query = query.where('uploaded', '>=', day).where('uploaded', '<', next);
+      }
+      const rows = await query.execute();
+      if (rows.length === 0) throw notFound(day ? `No files were uploaded for company ${companyId} on ${day}` : `No files were uploaded for company ${companyId}`);
+      if (rows.length === 1) return { name: rows[0].file_name, contentType: rows[0].content_type, bytes: new Uint8Array(rows[0].content) };
+      const entries: Record<string, Uint8Array> = {};
+      for (const row of rows) entries[uniqueName(entries, row.file_name)] = new Uint8Array(row.content);
+      return { name: `${companyId}-files.zip`, contentType: 'application/zip', bytes: zipSync(entries, { level: 6 }) };
+    },
+  };
+}
+
+function contentTypeOf(file: IncomingFile): string {
+  const known = CONTENT_TYPES[extensionOf(file.name)];
+  if (known) return known;
+  return file.contentType && /^[\w.+-]+\/[\w.+-]+$/.test(file.contentType) ? file.contentType : 'application/octet-stream';
+}
+
+/** `statement.sta`, then `statement (2).sta`, ...: two uploads of one name both go in the zip. */
+function uniqueName(taken: Record<string, unknown>, name: string): string {
+  const safe = name.replace(/[\\/]/g, '_') || 'file';
+  if (!(safe in taken)) return safe;
+  const dot = safe.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ''];
+  for (let n = 2; ; n++) if (!(`${stem} (${n})${ext}` in taken)) return `${stem} (${n})${ext}`;
+}
+
+export type FilesService = ReturnType<typeof createFilesService>;
+

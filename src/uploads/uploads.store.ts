@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { UploadedItem, UploadsReader } from '../connectors/connector.js';
+
+/** A new upload row: a file (with what the platform's intake read from it) or a processed session's records. */
+export interface NewUpload {
+  id: string;
+  kind: 'file' | 'session';
+  clientId: string;
+  companyId: string;
+  connectionId: string;
+  fileName: string;
+  sourceType: string;
+  contentType: string;
+  content: Uint8Array;
+  uploaded: string;
+  format: string | null;
+  parsed: string | null;
+}
+
+export async function saveUpload(trx: Kysely<Database>, upload: NewUpload): Promise<void> {
+  await trx
+    .insertInto('uploads')
+    .values({
+      id: upload.id, kind: upload.kind, client_id: upload.clientId, company_id: upload.companyId, connection_id: upload.connectionId,
+      file_name: upload.fileName, source_type: upload.sourceType, content_type: upload.contentType, size: upload.content.byteLength,
+      uploaded: upload.uploaded, content: upload.content, format: upload.format, parsed: upload.parsed,
+    })
+    .execute();
+}
+
+/** The latest upload of the connection (its `seq`), or 0: a sync reads the uploads up to it. */
+export async function uploadHighWater(db: Kysely<Database>, connectionId: string): Promise<number> {
+  const row = await db
+    .selectFrom('uploads')
+    .select((eb) => eb.fn.max<number | null>('seq').as('seq'))
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}
+
+/** Whether something was uploaded to the connection after `highWater` (a sync that started before it does not hold it). */
+export async function uploadedSince(db: Kysely<Database>, connectionId: string, highWater: number): Promise<boolean> {
+  const row = await db.selectFrom('uploads').select('seq').where('connection_id', '=', connectionId).where('seq', '>', highWater).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The connection's uploads up to `upTo`, oldest first, a few at a time (what was read from them, not their bytes). */
+export function uploadsReader(db: Kysely<Database>, connectionId: string, upTo: number): UploadsReader {
+  return {
+    async *list(): AsyncIterable<UploadedItem> {
+      let after = 0;
+      for (;;) {
+        const rows = await db
+          .selectFrom('uploads')
+          .select(['seq', 'id', 'kind', 'file_name', 'uploaded', 'parsed'])
+          .where('connection_id', '=', connectionId)
+          .where('seq', '>', after)
+          .where('seq', '<=', upTo)
+          .orderBy('seq')
+          .limit(16)
+          .execute();
+        for (const row of rows) yield { kind: row.kind, id: row.id, name: row.file_name, uploaded: row.uploaded, parsed: row.parsed };
+        if (rows.length < 16) return;
+        after = Number(rows[rows.length - 1].seq);
+      }
+    },
+  };
+}

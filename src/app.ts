@@ -45,6 +45,8 @@ import { createConnectionsService } from './connections/connections.service.js';
 import { registerConnectionRoutes } from './connections/connections.routes.js';
 import { registerFileRoutes } from './uploads/files.routes.js';
 import { createFilesService } from './uploads/files.service.js';
+import { registerUploadSessionRoutes } from './uploads/upload-sessions.routes.js';
+import { createUploadSessionsService } from './uploads/upload-sessions.service.js';
 import { createDataSetsService } from './data/data-sets.service.js';
 import { registerDataSetRoutes } from './data/data-sets.routes.js';
 import { registerFinancialsRoutes } from './data/financials.routes.js';
@@ -198,6 +200,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const connections = createConnectionsService({ db, dialect, lists, jobs, wakeJobs, companies, credentials, allowPrivate, ...urls });
   registerConnectionRoutes(server, { connections });
   await registerFileRoutes(server, { files: createFilesService({ db, jobs, wakeJobs, companies, connections }) });
+  registerUploadSessionRoutes(server, { sessions: createUploadSessionsService({ db, jobs, wakeJobs, connections }) });
   registerSyncRoutes(server, { syncs: createSyncsService({ db, dialect, lists, jobs, wakeJobs, companies }) });
   registerSyncSettingsRoutes(server, { db, companies });
   const dataSets = createDataSetsService({ db, dialect, lists, companies, records: createRecordReader(store, lists) });

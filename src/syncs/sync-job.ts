@@ -91,6 +91,22 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     // this run takes over. Whatever it wrote was never visible (readers see a version once it completes).
     const resumed = op.status === 'Fetching' && context.attempt > 1;
     if (op.status !== 'Queued' && !resumed) return;
+    // Two syncs of one data type are queued together only when an upload session ends while one runs (see
+    // upload-sessions.service.ts): the later waits for the earlier, so versions complete in order.
+    if (!resumed) {
+      const ahead = await db
+        .selectFrom('pull_operations')
+        .select('id')
+        .where('connection_id', '=', op.connection_id)
+        .where('data_type', '=', op.data_type)
+        .where('status', 'in', ['Queued', 'Fetching'])
+        .where('seq', '<', op.seq)
+        .executeTakeFirst();
+      if (ahead) {
+        await jobs.enqueue(db, { kind: SYNC_JOB, payload: { pullOperationId: op.id }, runAfter: new Date(Date.now() + 500) });
+        return;
+      }
+    }
     const runner = randomUUID();
     if (!(await store.hold(op, runner))) return;
     op = { ...op, runner };

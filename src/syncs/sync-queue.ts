@@ -38,6 +38,21 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: Q
     .executeTakeFirst();
   if (running) throw alreadyInProgress(target, running.id);
 
+  const { id, doc } = await insertOperation(trx, target, now, 'Queued');
+  await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } });
+  return doc;
+}
+
+/**
+ * A pull operation that waits for something before it syncs (Codat's upload session: `Initial` until the session
+ * ends). Returns its id and document; `releaseOperation` queues it.
+ */
+export async function openOperation(trx: Kysely<Database>, target: QueueTarget, now: Date): Promise<{ id: string; doc: string }> {
+  await lockClient(trx, target.clientId, true);
+  return insertOperation(trx, target, now, 'Initial');
+}
+
+async function insertOperation(trx: Kysely<Database>, target: QueueTarget, now: Date, status: 'Queued' | 'Initial'): Promise<{ id: string; doc: string }> {
   const dataSet = await trx
     .selectFrom('data_sets')
     .select(['completed_syncs'])
@@ -52,13 +67,12 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: Q
   }
   const id = randomUUID();
   const requested = now.toISOString();
-  const doc = pullOperationDoc({ id, companyId: target.companyId, connectionId: target.connectionId, dataType: target.dataType, status: 'Queued', requested, progress: 0 });
+  const doc = pullOperationDoc({ id, companyId: target.companyId, connectionId: target.connectionId, dataType: target.dataType, status, requested, progress: 0 });
   await trx
     .insertInto('pull_operations')
-    .values({ id, client_id: target.clientId, company_id: target.companyId, connection_id: target.connectionId, data_type: target.dataType, status: 'Queued', requested, epoch: Number(dataSet?.completed_syncs ?? 0), doc, full_sync: target.full ? 1 : 0 })
+    .values({ id, client_id: target.clientId, company_id: target.companyId, connection_id: target.connectionId, data_type: target.dataType, status, requested, epoch: Number(dataSet?.completed_syncs ?? 0), doc, full_sync: target.full ? 1 : 0 })
     .execute();
-  await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } });
-  return doc;
+  return { id, doc };
 }
 
 /** Queues a sync unless that type is already syncing on that connection; returns the new operation's document, if any. */

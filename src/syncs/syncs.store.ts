@@ -8,8 +8,8 @@ export type PullOperationRow = Selectable<PullOperationsTable>;
 /** Storage of pull operations and of which data-set version readers see. */
 export function createSyncsStore(db: Kysely<Database>) {
   return {
-    async operation(id: string): Promise<PullOperationRow | undefined> {
-      return db.selectFrom('pull_operations').selectAll().where('id', '=', id).executeTakeFirst();
+    async operation(id: string, executor: Kysely<Database> = db): Promise<PullOperationRow | undefined> {
+      return executor.selectFrom('pull_operations').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
     async dataSet(connectionId: string, dataType: string) {

@@ -96,7 +96,8 @@ async function readParts(request: FastifyRequest): Promise<{ files: IncomingFile
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
-        if (part.fieldname !== 'file') {
+        // `file` is Codat's part name; @codat/lending 4.3.0 (the SDK on npm) sends its file in a part named `fileName`.
+        if (part.fieldname !== 'file' && part.fieldname !== 'fileName') {
           part.file.resume();
           throw validationError('ValidationException: Files are sent in parts named file.', [{ itemId: part.fieldname, message: `a file was sent in a part named ${part.fieldname}; name it file`, validatorName: 'FileUpload' }]);
         }

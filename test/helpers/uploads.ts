@@ -20,7 +20,7 @@ export async function uploadFiles(
   fields: Record<string, string> = {},
 ): Promise<HttpResult> {
   const form = new FormData();
-  for (const file of files) form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
+  for (const file of files) form.append('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type ?? 'application/octet-stream' }), file.name);
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const response = await fetch(`${server.url}/companies/${companyId}/connections/${connectionId}/files`, { method: 'POST', headers: { authorization: auth }, body: form });
   const text = await response.text();

@@ -78,6 +78,8 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { files: Fi
       },
     }, async (request, reply) => {
       const client = callerOf(request);
+      // Another client's company is refused before its body is read.
+      await files.target(client, request.params.companyId, request.params.connectionId);
       const { files: incoming, fields } = await readParts(request);
       return sendJson(reply, JSON.stringify(await files.upload(client, request.params.companyId, request.params.connectionId, incoming, fields)));
     });

@@ -50,6 +50,9 @@ export function createFilesService(deps: FilesDeps) {
   const now = deps.now ?? (() => new Date());
 
   return {
+    /** The connection an upload is for: 404/403 before its body is read. */
+    target: (client: Client, companyId: string, connectionId: string) => deps.connections.owned(client, companyId, connectionId),
+
     async upload(client: Client, companyId: string, connectionId: string, files: IncomingFile[], fields: Record<string, string>) {
       const connection = await deps.connections.owned(client, companyId, connectionId);
       if (files.length === 0) {

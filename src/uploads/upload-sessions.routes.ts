@@ -19,6 +19,28 @@ const Configuration = Type.Object(
   { additionalProperties: false, title: 'BankStatementUploadConfiguration' },
 );
 const AnyObject = Type.Unsafe<Record<string, unknown> | null>({ type: ['object', 'null'] });
+const StartRequest = Type.Unsafe<Record<string, unknown> | null>({
+  type: ['object', 'null'],
+  title: 'StartUploadSessionRequest',
+  properties: { dataType: { type: 'string', enum: ['banking-accounts', 'banking-transactions'], description: 'The data type the session uploads (banking-transactions when left out).' } },
+});
+const EndRequest = Type.Unsafe<Record<string, unknown> | null>({
+  type: ['object', 'null'],
+  title: 'EndUploadSessionRequest',
+  required: ['status'],
+  properties: { status: { type: 'string', enum: ['Process', 'Cancel'], description: 'Process ingests the uploaded data; Cancel drops it.' } },
+});
+const ConfigurationBody = Type.Unsafe<Record<string, unknown> | null>({
+  type: ['object', 'null'],
+  title: 'BankStatementUploadConfiguration',
+  required: ['source', 'accountId'],
+  additionalProperties: false,
+  properties: {
+    source: { type: 'string', enum: ['codat'] },
+    accountId: { type: 'string', minLength: 1 },
+    providerId: { type: 'string' },
+  },
+});
 
 /** Codat's bank statement upload sessions (Lending API), on Bank statement files (`fstm`) connections. */
 export function registerUploadSessionRoutes(app: FastifyInstance, deps: { sessions: UploadSessionsService }): void {
@@ -33,7 +55,7 @@ export function registerUploadSessionRoutes(app: FastifyInstance, deps: { sessio
     schema: {
       operationId: 'set-bank-statement-upload-configuration', summary: 'Set upload configuration',
       description: 'One configuration per connection and account: uploads are only taken for configured accounts. Setting it again for an account is a 400.',
-      tags, params: ConnectionParams, body: AnyObject, response: { 200: Configuration, ...errorResponses(404) },
+      tags, params: ConnectionParams, body: ConfigurationBody, response: { 200: Configuration, ...errorResponses(404) },
     },
   }, async (request, reply) => sendJson(reply, JSON.stringify(await sessions.setConfiguration(callerOf(request), request.params.companyId, request.params.connectionId, request.body ?? {}))));
 
@@ -41,7 +63,7 @@ export function registerUploadSessionRoutes(app: FastifyInstance, deps: { sessio
     schema: {
       operationId: 'start-bank-statement-upload-session', summary: 'Start upload session',
       description: 'Opens a session for `banking-accounts` or `banking-transactions` (one active per data type) and answers its pull operation, `Initial` until the session ends. A session times out after 90 minutes without an upload.',
-      tags, params: ConnectionParams, body: AnyObject, response: { 200: Type.Ref('PullOperation'), ...errorResponses(404) },
+      tags, params: ConnectionParams, body: StartRequest, response: { 200: Type.Ref('PullOperation'), ...errorResponses(404) },
     },
   }, async (request, reply) => sendJson(reply, await sessions.start(callerOf(request), request.params.companyId, request.params.connectionId, request.body)));
 
@@ -62,7 +84,7 @@ export function registerUploadSessionRoutes(app: FastifyInstance, deps: { sessio
     schema: {
       operationId: 'end-bank-statement-upload-session', summary: 'End upload session',
       description: '`{"status": "Process"}` ingests the uploaded pages (the session\'s pull operation syncs the data type); `{"status": "Cancel"}` drops them.',
-      tags, params: DatasetParams, body: AnyObject, response: { 200: Type.Null({ description: 'Ended.' }), ...errorResponses(404) },
+      tags, params: DatasetParams, body: EndRequest, response: { 200: Type.Null({ description: 'Ended.' }), ...errorResponses(404) },
     },
   }, async (request, reply) => {
     await sessions.end(callerOf(request), request.params.companyId, request.params.connectionId, request.params.datasetId, request.body);

@@ -6,7 +6,8 @@ import { isDataType } from '../../src/connectors/data-types.js';
 import { codatOasOrSkip, correctOasDocument, oasDocument, oasErrors, oasResponseValidator, oasValidator, type OasDocument, type OasFile } from '../helpers/oas.js';
 import { authorize, companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs } from '../helpers/sandbox.js';
 import { http, startTestServer, type HttpResult, type TestClient, type TestServer } from '../helpers/test-server.js';
-import { platformFor, SANDBOX_PLATFORMS } from '../security/fixtures.js';
+import { platformFor, SANDBOX_PLATFORMS, STATEMENT_FILE, STATEMENT_PLATFORM, statementFixture, uploadedAccount } from '../security/fixtures.js';
+import { statementSample } from '../helpers/uploads.js';
 import { labelOf, sharedOperations, type OwnDocument, type SharedOperation } from './shared-operations.js';
 
 /**
@@ -28,6 +29,8 @@ interface Case {
   auth?: string;
   body?: unknown;
   rawBody?: string;
+  /** Files sent as multipart/form-data parts named `file` (the file upload), instead of a JSON body. */
+  multipart?: { name: string; bytes: Uint8Array }[];
   status: number;
 }
 
@@ -36,6 +39,7 @@ interface Success {
   ids: Ids;
   query?: string;
   body?: unknown;
+  multipart?: { name: string; bytes: Uint8Array }[];
 }
 
 /**
@@ -278,6 +282,28 @@ const WRITES: Record<string, (op: SharedOperation) => Promise<Success>> = {
     const companyId = await newCompany('Contract sync settings');
     return { ids: { companyId }, body: { ...(await get(`/companies/${companyId}/syncSettings`)).body, companyId } };
   },
+  // Uploads, on a Bank statement files connection of their own (a statement uploaded, account acc-1 configured, a
+  // banking-accounts session open).
+  'POST /companies/{companyId}/connections/{connectionId}/files': async () => {
+    const companyId = await newCompany('Contract upload');
+    return { ids: { companyId, connectionId: (await statementFixture(server!, clientA, companyId)).connectionId }, multipart: [{ name: STATEMENT_FILE.name, bytes: statementSample(STATEMENT_FILE.path) }] };
+  },
+  'POST /companies/{companyId}/connections/{connectionId}/bankStatements/upload/configuration': async () => {
+    const companyId = await newCompany('Contract upload configuration');
+    return { ids: { companyId, connectionId: (await statementFixture(server!, clientA, companyId)).connectionId }, body: { source: 'codat', accountId: 'acc-2' } };
+  },
+  'POST /companies/{companyId}/connections/{connectionId}/bankStatements/upload/startSession': async () => {
+    const companyId = await newCompany('Contract upload session');
+    return { ids: { companyId, connectionId: (await statementFixture(server!, clientA, companyId)).connectionId }, body: { dataType: 'banking-transactions' } };
+  },
+  'POST /companies/{companyId}/connections/{connectionId}/bankStatements/upload/dataset/{datasetId}/upload': async () => {
+    const companyId = await newCompany('Contract upload data');
+    return { ids: { companyId, ...(await statementFixture(server!, clientA, companyId)) }, body: uploadedAccount() };
+  },
+  'POST /companies/{companyId}/connections/{connectionId}/bankStatements/upload/dataset/{datasetId}/endSession': async () => {
+    const companyId = await newCompany('Contract end session');
+    return { ids: { companyId, ...(await statementFixture(server!, clientA, companyId)) }, body: { status: 'Process' } };
+  },
   'POST /webhooks': async () => ({ ids: {}, body: { url: 'https://hooks.example.com/contract', eventTypes: ['company.created'] } }),
   'DELETE /webhooks/{webhookId}': async () => ({
     ids: { webhookId: (await send('POST', '/webhooks', { url: 'https://hooks.example.com/contract-delete', eventTypes: ['company.created'] }, 201)).body.id },
@@ -328,7 +354,7 @@ async function successOf(op: SharedOperation): Promise<Success> {
  * success request (last, since a DELETE consumes its resource).
  */
 function casesOf(op: SharedOperation, success: Success): Case[] {
-  const base = { ids: success.ids, query: success.query, body: success.body };
+  const base = { ids: success.ids, query: success.query, body: success.body, multipart: success.multipart };
   const cases: Case[] = [{ name: 'no Authorization header', ...base, status: 401 }];
   for (const name of op.pathParams) {
     const unknown = UNKNOWN[name];
@@ -406,10 +432,19 @@ function validateResponse(op: SharedOperation, res: HttpResult): string[] {
   return problems;
 }
 
+/** A multipart/form-data request, as Codat's SDKs upload files. */
+async function sendFiles(method: string, path: string, auth: string | undefined, files: { name: string; bytes: Uint8Array }[]): Promise<HttpResult> {
+  const form = new FormData();
+  for (const file of files) form.append('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>]), file.name);
+  const response = await fetch(`${server!.url}${path}`, { method, headers: auth ? { authorization: auth } : {}, body: form });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (response.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined, text };
+}
+
 async function run(op: SharedOperation, c: Case): Promise<string[]> {
   const path = fill(op.template, c.ids) + (c.query ? `?${c.query}` : '');
   const headers = c.rawBody !== undefined ? { 'content-type': 'application/json' } : undefined;
-  const res = await http(server!, op.method, path, { auth: c.auth, body: c.body, rawBody: c.rawBody, headers });
+  const res = c.multipart && c.rawBody === undefined ? await sendFiles(op.method, path, c.auth, c.multipart) : await http(server!, op.method, path, { auth: c.auth, body: c.body, rawBody: c.rawBody, headers });
   const problems: string[] = [];
   if (res.status !== c.status) problems.push(`answered ${res.status}, expected ${c.status}: ${res.text.slice(0, 300)}`);
   problems.push(...validateResponse(op, res));
@@ -437,6 +472,7 @@ describe.skipIf(!oasHere)("responses match Codat's OpenAPI files", () => {
       await authorize(server!, clientA, linked, { size: 'small' });
       connectionsA[platformKey] = linked.connectionId;
     }
+    connectionsA[STATEMENT_PLATFORM] = (await statementFixture(server!, clientA, companyA)).connectionId;
     const unsyncedId = await newCompany('Contract company never synced');
     await fetchOnFirstLinkOnly(server!, clientA, unsyncedId, []);
     unsynced = { companyId: unsyncedId, connections: {} };

@@ -13,7 +13,7 @@ export function statementSample(path: string): Uint8Array {
 /** POSTs files (and form fields) as multipart/form-data parts named `file`, as Codat's SDKs and browsers do. */
 export async function uploadFiles(
   server: Server,
-  auth: string,
+  auth: string | undefined,
   companyId: string,
   connectionId: string,
   files: { name: string; bytes: Uint8Array; type?: string }[],
@@ -22,7 +22,7 @@ export async function uploadFiles(
   const form = new FormData();
   for (const file of files) form.append('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type ?? 'application/octet-stream' }), file.name);
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  const response = await fetch(`${server.url}/companies/${companyId}/connections/${connectionId}/files`, { method: 'POST', headers: { authorization: auth }, body: form });
+  const response = await fetch(`${server.url}/companies/${companyId}/connections/${connectionId}/files`, { method: 'POST', headers: auth === undefined ? {} : { authorization: auth }, body: form });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: (response.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined, text };
 }

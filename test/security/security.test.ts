@@ -4,7 +4,8 @@ import { basicAuth, http, startTestServer, type HttpResult, type TestClient } fr
 import { expectErrorBody } from '../helpers/error-body.js';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import { companyWithConnection } from '../helpers/sandbox.js';
-import { firstIdOf, linkPlatforms, platformFor, prepared, SANDBOX_PLATFORMS } from './fixtures.js';
+import { firstIdOf, linkPlatforms, platformFor, prepared, SANDBOX_PLATFORMS, STATEMENT_FILE, STATEMENT_PLATFORM, statementFixture, uploadedAccount } from './fixtures.js';
+import { statementSample, uploadFiles } from '../helpers/uploads.js';
 
 /**
  * The shared security suite. Endpoints are enumerated from the server's own OpenAPI document, so every
@@ -231,6 +232,9 @@ const companyOfA = await createCompany(clientA, 'A target company', { owner: 'cl
 // 1,000 invoices rather than the small 200: every data type then has records to take ids from (at 200, sparse
 // types such as bill credit notes are empty for about one seed in forty).
 const connectionsOfA = await linkPlatforms(server, clientA, companyOfA.id, Object.values(SANDBOX_PLATFORMS), { invoices: '1000' });
+// And a Bank statement files connection with a statement uploaded, an upload configuration and an open session.
+const statementsOfA = await statementFixture(server, clientA, companyOfA.id);
+connectionsOfA[STATEMENT_PLATFORM] = statementsOfA.connectionId;
 const companyOfB = await createCompany(clientB, 'B own company', { owner: 'client-b' });
 
 /** A write in client A's company, so its push history has an operation to read. */
@@ -304,6 +308,7 @@ async function sharedIds(endpoint: Endpoint): Promise<Ids> {
     else if (name === 'apiKeyId') ids[name] = targetKeyOfA.id;
     else if (name === 'pushOperationKey') ids[name] = pushOfA.body.pushOperationKey;
     else if (name === 'webhookId') ids[name] = webhookOfA;
+    else if (name === 'datasetId' && endpoint.template.includes('/bankStatements/upload/')) ids[name] = statementsOfA.datasetId;
     else if (name in VALUE_PARAMS) ids[name] = VALUE_PARAMS[name];
     else if (name === 'recordId' && isWrite(endpoint)) ids[name] = await firstId(`/companies/${ids.companyId}/data/${ids.dataType}`);
     else ids[name] = await firstId(fill(listTemplateOf(endpoint.template, name), ids));
@@ -325,7 +330,11 @@ async function throwawayIds(endpoint: Endpoint): Promise<Ids> {
   for (const name of endpoint.pathParams) {
     if (name === 'companyId') ids[name] = (await createCompany(clientA, `Control ${endpoint.method} ${endpoint.operationId ?? ''}`.trim())).id;
     else if (name === 'connectionId') {
-      if (linksItself) ids[name] = (await companyWithConnection(server, clientA, platformKey, ids.companyId)).connectionId;
+      if (platformKey === STATEMENT_PLATFORM) {
+        const fixture = await statementFixture(server, clientA, ids.companyId);
+        ids[name] = fixture.connectionId;
+        ids.datasetId = fixture.datasetId;
+      } else if (linksItself) ids[name] = (await companyWithConnection(server, clientA, platformKey, ids.companyId)).connectionId;
       else ids[name] = (await linkPlatforms(server, clientA, ids.companyId, [platformKey]))[platformKey];
     } else if (name === 'apiKeyId') {
       const key = await clientsService.createKey(clientA.clientId);
@@ -335,6 +344,7 @@ async function throwawayIds(endpoint: Endpoint): Promise<Ids> {
     } else if (name in VALUE_PARAMS) ids[name] = VALUE_PARAMS[name];
     else if (name === 'recordId' && isWrite(endpoint)) ids[name] = await firstIdOf(server, clientA, `/companies/${ids.companyId}/data/${ids.dataType}`);
     else if (name === 'webhookId') ids[name] = await createWebhookConsumer();
+    else if (name === 'datasetId' && ids.datasetId) continue;
     else throw new Error(`${label(endpoint)}: no throwaway fixture for {${name}}; add one here`);
   }
   if (isWrite(endpoint)) ids.customerId = await firstIdOf(server, clientA, `/companies/${ids.companyId}/data/customers`);
@@ -377,6 +387,8 @@ function bodyFor(endpoint: Endpoint, ids: Ids): unknown {
   // A write's body is a record of the path's data type, which no generic sample makes valid.
   if (isWrite(endpoint)) return sampleInvoice(ids.customerId);
   if (endpoint.template === '/webhooks') return WEBHOOK_CONSUMER;
+  // A page of the session's data type (banking-accounts), for the configured account.
+  if (endpoint.template.endsWith('/bankStatements/upload/dataset/{datasetId}/upload')) return uploadedAccount();
   const body = structuredClone(endpoint.body);
   const schema = resolve(endpoint.bodySchema);
   if (!body || typeof body !== 'object' || Array.isArray(body) || !schema.properties) return body;
@@ -405,6 +417,10 @@ function pathFor(endpoint: Endpoint, ids: Ids): string {
 /** The endpoint's request, by default on the shared fixtures' real ids. */
 async function call(endpoint: Endpoint, auth: string | undefined, ids?: Ids): Promise<HttpResult> {
   const resolved = ids ?? (await sharedIds(endpoint));
+  // The file upload takes multipart/form-data: a statement file.
+  if (endpoint.method === 'POST' && /\/connections\/\{connectionId\}\/files$/.test(endpoint.template)) {
+    return uploadFiles(server, auth, resolved.companyId, resolved.connectionId, [{ name: STATEMENT_FILE.name, bytes: statementSample(STATEMENT_FILE.path) }]);
+  }
   return http(server, endpoint.method, pathFor(endpoint, resolved), { auth, body: bodyFor(endpoint, resolved) });
 }
 
@@ -510,11 +526,11 @@ describe('cross-client isolation', () => {
     expect(res.body).toMatchObject({ id: companyOfA.id, name: 'A target company', tags: { owner: 'client-a' } });
   });
 
-  it("leaves client A's shared fixtures untouched: its three connections linked, its target key and webhook consumer listed", async () => {
+  it("leaves client A's shared fixtures untouched: its connections linked, its target key and webhook consumer listed", async () => {
     const connections = await http(server, 'GET', `/companies/${companyOfA.id}/connections`, { auth: clientA.auth });
     expect(connections.status, connections.text).toBe(200);
     const byId = new Map(connections.body.results.map((c: { id: string; status: string }) => [c.id, c.status]));
-    expect(byId.size).toBe(3);
+    expect(byId.size).toBe(Object.keys(connectionsOfA).length);
     for (const id of Object.values(connectionsOfA)) expect(byId.get(id), `connection ${id}`).toBe('Linked');
     const keys = await http(server, 'GET', '/apiKeys', { auth: clientA.auth });
     expect(keys.body.results.map((k: { id: string }) => k.id)).toContain(targetKeyOfA.id);

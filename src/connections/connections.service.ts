@@ -152,11 +152,11 @@ export function createConnectionsService(deps: ConnectionsDeps) {
         await trx.deleteFrom('pull_operations').where('connection_id', '=', row.id).execute();
         // What the Sandbox held because it was written to it goes with the connection; push history stays.
         await trx.deleteFrom('platform_writes').where('connection_id', '=', row.id).execute();
-        // Upload sessions and their records go with the connection; uploaded files stay with the company.
+        // Upload sessions, their records and unconfirmed Link uploads go with the connection; uploaded files stay with the company.
         await trx.deleteFrom('upload_session_pages').where('session_id', 'in', trx.selectFrom('upload_sessions').select('id').where('connection_id', '=', row.id)).execute();
         await trx.deleteFrom('upload_sessions').where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('upload_configurations').where('connection_id', '=', row.id).execute();
-        await trx.deleteFrom('uploads').where('connection_id', '=', row.id).where('kind', '=', 'session').execute();
+        await trx.deleteFrom('uploads').where('connection_id', '=', row.id).where('kind', 'in', ['session', 'pending']).execute();
         await trx.deleteFrom('connection_credentials').where('client_id', '=', client.id).where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('connections').where('id', '=', row.id).execute();
         await event(trx, 'connection.deleted', row);

@@ -178,8 +178,12 @@ export type AuthorizationKind =
   | { kind: 'none'; description?: string; choice?: AuthorizationChoice }
   | { kind: 'credentials'; fields: readonly AuthorizationField[] }
   | { kind: 'oauth2' }
-  /** Nothing to sign in to: the connection is Linked once created, and its data is what the company uploads. */
-  | { kind: 'files'; description?: string };
+  /**
+   * Nothing to sign in to: the connection is Linked once created, and its data is what the company uploads. The
+   * Link page offers the upload; `accept` lists the file types its picker suggests; `choice` is one more form field
+   * sent with the files (e.g. the CSV layout).
+   */
+  | { kind: 'files'; description?: string; accept?: string; choice?: AuthorizationChoice };
 
 /**
  * An OAuth2 authorization code flow (with PKCE): the service keeps the state, sends the end user to the

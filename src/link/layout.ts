@@ -59,6 +59,16 @@ legend{font-weight:600;padding:0 .25rem}
 :focus-visible{outline:3px solid #1b1f24;outline-offset:2px}
 .primary:focus-visible{outline-offset:3px}
 footer{color:#57606a;font-size:.875rem;text-align:center;padding:1rem 0}
+.dropzone{display:block;margin:1rem 0;padding:1.25rem 1rem;border:2px dashed #8c959f;border-radius:10px;background:#f6f8fa;text-align:center}
+.dropzone:focus-within{border-color:#0550ae;background:#f0f6ff}
+.dropzone input{display:block;width:100%;min-height:5rem;margin-top:.5rem;font:inherit;cursor:pointer}
+.field select{font:inherit;padding:.5rem .625rem;border:1px solid #8c959f;border-radius:6px;min-height:2.75rem;background:#fff}
+.read{margin:1rem 0;padding:.75rem 1rem;border:1px solid #d0d7de;border-radius:10px}
+.read h2{margin:0 0 .25rem;font-size:1rem;overflow-wrap:anywhere}
+.read ul{margin:.25rem 0 0;padding-left:1.25rem}
+.read li{margin:.25rem 0}
+.problems{margin:.5rem 0 0;padding-left:1.25rem}
+.problems li,.read li{overflow-wrap:anywhere}
 @media (forced-colors:active){.status{border:1px solid}}
 `;
 

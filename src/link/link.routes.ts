@@ -7,7 +7,9 @@ import {
   authorisationChoice, authorisationFields, authorisationMethod, brandOf, createLinkService,
   type LinkCompany, type LinkConnection, type LinkDeps, type LinkService,
 } from './link.service.js';
-import { companyPage, errorPage, finishPage, startPage } from './pages.js';
+import { companyPage, errorPage, finishPage, startPage, uploadPreviewPage, type ReadStatement } from './pages.js';
+import multipart from '@fastify/multipart';
+import { readParts, UPLOAD_LIMITS } from '../uploads/files.routes.js';
 import { OAUTH_CALLBACK_PATH } from './oauth.js';
 import { isLinkStatusCode, redirectTarget, reservedValues, type LinkStatusCode } from './redirect.js';
 
@@ -21,6 +23,8 @@ const FORM_BODY_LIMIT = 32 * 1024;
 const companyPath = (companyId: string) => `/link/company/${encodeURIComponent(companyId)}`;
 const startPath = (companyId: string, connectionId: string) =>
   `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/start`;
+const filesPath = (companyId: string, connectionId: string) =>
+  `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/files`;
 const finishPath = (companyId: string, connectionId: string) =>
   `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/finish`;
 
@@ -67,7 +71,7 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
   }
 
   function renderStart(reply: FastifyReply, company: LinkCompany, connection: LinkConnection, custom: CustomParams,
-    options: { status?: number; error?: string; selected?: string; values?: Record<string, string> } = {}) {
+    options: { status?: number; error?: string; selected?: string; values?: Record<string, string>; problems?: readonly { itemId?: string; message: string }[] } = {}) {
     const method = authorisationMethod(connection.platformKey);
     return sendPage(reply, options.status ?? 200, startPage({
       brand: brandOf(company.profile),
@@ -80,10 +84,11 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
       values: options.values,
       ...authorisationChoice(connection.platformKey),
       selected: options.selected,
-      formAction: startPath(company.companyId, connection.id),
+      formAction: method === 'files' ? filesPath(company.companyId, connection.id) : startPath(company.companyId, connection.id),
       backUrl: companyPath(company.companyId) + customQuery(custom),
       custom,
       error: options.error,
+      problems: options.problems,
     }));
   }
 
@@ -191,6 +196,56 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
       code = 500;
     }
     return finish(reply, company, connection, code, custom);
+  });
+
+  // A platform whose data is files: the end user sends them (multipart, in a scope of its own), sees what was
+  // read, then imports it or chooses other files.
+  await scope.register(async (uploads) => {
+    await uploads.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
+    uploads.post<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/files', ROUTE, async (request, reply) => {
+      const found = await load(request.params);
+      if (!found || authorisationMethod(found.connection.platformKey) !== 'files') return notFoundPage(reply);
+      const { company, connection } = found;
+      let read: Awaited<ReturnType<typeof readParts>>;
+      try {
+        read = await readParts(request);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
+        return renderStart(reply, company, connection, new Map(), { status: err.statusCode, problems: err.validation ?? [{ message: err.message.replace(/^\w+Exception: /, '') }] });
+      }
+      const custom = customParamsFromForm(formFields(read.fields));
+      if (read.fields.action === 'cancel') return finish(reply, company, connection, 403, custom);
+      try {
+        const staged = await link.files.stage(company.client, company.companyId, connection.id, read.files, read.fields);
+        return sendPage(reply, 200, uploadPreviewPage({
+          brand: brandOf(company.profile), companyName: company.companyName,
+          platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey) },
+          files: staged.files as { fileName: string; format?: string; statements?: ReadStatement[] }[], warnings: staged.warnings ?? [], batch: staged.batch,
+          formAction: `${filesPath(company.companyId, connection.id)}/confirm`, custom,
+        }));
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
+        return renderStart(reply, company, connection, custom, { status: err.statusCode, selected: read.fields.preset, problems: err.validation ?? [{ message: err.message }] });
+      }
+    });
+  });
+
+  scope.post<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/files/confirm', ROUTE, async (request, reply) => {
+    const found = await load(request.params);
+    if (!found || authorisationMethod(found.connection.platformKey) !== 'files') return notFoundPage(reply);
+    const { company, connection } = found;
+    const form = formFields(request.body);
+    const custom = customParamsFromForm(form);
+    const batch = form.get('batch') ?? '';
+    if (form.get('action') === 'discard') {
+      await link.files.discardStaged(company.client, company.companyId, connection.id, batch);
+      return seeOther(reply, startPath(company.companyId, connection.id) + customQuery(custom));
+    }
+    if (form.get('action') !== 'import') return renderStart(reply, company, connection, custom, { status: 400, error: 'Choose Import or Choose other files.' });
+    if (!(await link.files.importStaged(company.client, company.companyId, connection.id, batch))) {
+      return renderStart(reply, company, connection, custom, { status: 400, error: 'Those files are no longer waiting to be imported (it has been more than an hour): choose them again.' });
+    }
+    return finish(reply, company, connection, 200, custom);
   });
 
   scope.get<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/finish', ROUTE, async (request: FastifyRequest<{ Params: ConnectionParams }>, reply) => {

@@ -1,5 +1,6 @@
 import type { Client, ClientsStore } from '../clients/clients.store.js';
 import { defaultProfile } from '../clients/profile.js';
+import { createFilesService } from '../uploads/files.service.js';
 import { createConnectionsService, type ConnectionsDeps, type ConnectionsService } from '../connections/connections.service.js';
 import { connectionLinkUrl } from '../connections/connection-doc.js';
 import { findConnector, findPlatform, PLATFORMS, type PlatformInfo } from '../connectors/registry.js';
@@ -82,19 +83,20 @@ export function brandOf(profile: LinkProfile): Brand {
 
 /** How this server authorises a platform from the Link page. Every registered connector is a Sandbox generator. */
 /** What the Link page asks for: a choice (the Sandbox's data set size), the platform's credentials form, OAuth consent, or nothing it can do. */
-export function authorisationMethod(platformKey: string): 'choice' | 'credentials' | 'oauth2' | 'unsupported' {
+export function authorisationMethod(platformKey: string): 'choice' | 'credentials' | 'oauth2' | 'files' | 'unsupported' {
   const connector = findConnector(platformKey);
   const kind = connector?.authorization?.kind ?? 'none';
   if (!connector) return 'unsupported';
+  if (kind === 'files') return connector.files ? 'files' : 'unsupported';
   if (kind === 'oauth2') return connector.oauth2 ? 'oauth2' : 'unsupported';
   if (!connector.link) return 'unsupported';
   return kind === 'credentials' ? 'credentials' : 'choice';
 }
 
 /** The platform's `none` authorization (its lead text and choice), if that is its kind. */
-export function authorisationChoice(platformKey: string): { description?: string; choice?: AuthorizationChoice } {
+export function authorisationChoice(platformKey: string): { description?: string; choice?: AuthorizationChoice; accept?: string } {
   const authorization = findConnector(platformKey)?.authorization;
-  return authorization?.kind === 'none' ? authorization : {};
+  return authorization?.kind === 'none' || authorization?.kind === 'files' ? authorization : {};
 }
 
 /** The fields of a platform's credentials form (empty for other kinds). */
@@ -117,6 +119,8 @@ const STATUS_PRECEDENCE = ['Linked', 'PendingAuth', 'Deauthorized', 'Unlinked'];
 export function createLinkService(deps: LinkDeps) {
   const { db } = deps;
   const connections = deps.connections ?? createConnectionsService(deps);
+  // The upload on the Link page of a platform whose data is files: read, shown, then imported.
+  const files = createFilesService({ db, jobs: deps.jobs, wakeJobs: deps.wakeJobs, companies: deps.companies, connections });
   const logoUrl = (key: string) => `${deps.publicUrl()}/integrations/${encodeURIComponent(key)}/logo.svg`;
 
   async function connectionsOf(companyId: string): Promise<LinkConnection[]> {
@@ -145,6 +149,7 @@ export function createLinkService(deps: LinkDeps) {
   }
 
   return {
+    files,
     logoUrl,
 
     /** The company behind a Link address, or undefined for anything that does not name one. */
@@ -198,8 +203,10 @@ export function createLinkService(deps: LinkDeps) {
       const existing = await connectionsOf(company.companyId);
       const samePlatform = existing.filter((c) => c.platformKey === platform.key);
       const accounting = existing.find((c) => c.sourceType === 'Accounting');
+      // Files add up on one connection (dedupe works across its uploads): a files platform's linked one is reused.
+      const files = findConnector(platform.key)?.authorization?.kind === 'files';
       const reuse = samePlatform.find((c) => c.status === 'PendingAuth')
-        ?? (platform.sourceType === 'Accounting' ? accounting : samePlatform.find((c) => c.status !== 'Linked'));
+        ?? (platform.sourceType === 'Accounting' ? accounting : files ? samePlatform.find((c) => c.status === 'Linked') : samePlatform.find((c) => c.status !== 'Linked'));
       if (reuse) {
         if (reuse.platformKey !== platform.key) {
           throw new ApiError(409, `${company.companyName} already has an accounting connection (${reuse.platformName}); only one accounting platform can be connected.`);

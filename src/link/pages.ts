@@ -79,8 +79,15 @@ export interface StartPageModel {
   platform: { name: string; logoUrl: string; sourceType: string };
   /** The connection's current status. */
   status: string;
-  /** `choice`: choose one option (the Sandbox's data set size); `credentials`: the platform's form; `unsupported`: this page cannot authorise it. */
-  method: 'choice' | 'credentials' | 'unsupported';
+  /**
+   * `choice`: choose one option (the Sandbox's data set size); `credentials`: the platform's form; `files`: upload
+   * files (read, then shown before they are imported); `unsupported`: this page cannot authorise it.
+   */
+  method: 'choice' | 'credentials' | 'files' | 'unsupported';
+  /** For `files`: the file types the picker suggests. */
+  accept?: string;
+  /** For `files`: the problems found in the files last sent, one per item. */
+  problems?: readonly { itemId?: string; message: string }[];
   /** For `choice`: the lead text (a template) and the choice. */
   description?: string;
   choice?: AuthorizationChoice;
@@ -124,7 +131,82 @@ function credentialFields(fields: readonly AuthorizationField[], values: Record<
   }).join('\n');
 }
 
+function uploadForm(model: StartPageModel): string {
+  const { platform } = model;
+  const problems = model.problems?.length
+    ? `<div class="notice error" role="alert"><p>Nothing was imported: ${model.problems.length === 1 ? 'a file could not be read' : 'some files could not be read'}.</p><ul class="problems">${model.problems.map((p) => `<li>${h(p.message.replace(/ Learn more at \S+$/, ''))}</li>`).join('')}</ul></div>`
+    : '';
+  const choice = model.choice
+    ? `<div class="field"><label for="field-${h(model.choice.name)}">${h(model.choice.legend)}</label><select id="field-${h(model.choice.name)}" name="${h(model.choice.name)}">${model.choice.options.map((o) => `<option value="${h(o.value)}"${o.value === (model.selected ?? model.choice!.default) ? ' selected' : ''}>${h(o.label)}</option>`).join('')}</select></div>`
+    : '';
+  return `<div class="heading-row"><img src="${h(platform.logoUrl)}" alt="" width="48" height="48"><h1>Connect ${h(platform.name)}</h1></div>
+${model.description ? `<p>${lead(model.description, { sourceType: platform.sourceType, company: model.companyName, brand: model.brand.name })}</p>` : ''}
+${problems}
+${model.error ? `<p class="notice error" role="alert">${h(model.error)}</p>` : ''}
+<form method="post" action="${h(model.formAction)}" enctype="multipart/form-data">
+${hiddenFields(model.custom)}
+<label class="dropzone" for="statement-files"><strong>Drop your statement files here, or choose them</strong><span class="hint">Up to 20 files of up to 10 MB each. You will see what was read before anything is shared.</span>
+<input type="file" id="statement-files" name="file" multiple${model.accept ? ` accept="${h(model.accept)}"` : ''} required></label>
+${choice}
+<div class="actions">
+<button type="submit" class="button primary" name="action" value="preview">Read the files</button>
+<button type="submit" class="button secondary" name="action" value="cancel" formnovalidate>Cancel</button>
+</div>
+</form>
+<a class="back" href="${h(model.backUrl)}">Choose a different platform</a>`;
+}
+
+/** One statement as the upload answer describes it (see the platform's file intake). */
+export interface ReadStatement {
+  account: string;
+  currency: string;
+  from: string;
+  to: string;
+  transactions: number;
+  openingBalance: number | null;
+  closingBalance: number | null;
+  reconciles: boolean;
+  warning?: string;
+}
+
+/** What was read from the files sent on the Link page, before the end user imports them. */
+export function uploadPreviewPage(model: {
+  brand: Brand;
+  companyName: string;
+  platform: { name: string; logoUrl: string };
+  files: readonly { fileName: string; format?: string; statements?: readonly ReadStatement[] }[];
+  warnings: readonly string[];
+  batch: string;
+  formAction: string;
+  custom: CustomParams;
+}): string {
+  const money = (n: number | null, currency: string) => (n === null ? 'not stated' : `${n.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} ${currency}`);
+  const files = model.files.map((f) => {
+    const statements = (f.statements ?? []).map((s) => `<li><strong>${h(s.account)}</strong> (${h(s.currency)}), ${h(s.from)} to ${h(s.to)}: ${s.transactions} transaction${s.transactions === 1 ? '' : 's'}; ` +
+      `opening balance ${h(money(s.openingBalance, s.currency))}, closing balance ${h(money(s.closingBalance, s.currency))}.` +
+      `${s.reconciles ? (s.openingBalance === null ? '' : ' The balances add up.') : ' <strong>The balances do not add up</strong>: opening balance plus the transactions is not the closing balance.'}</li>`).join('\n');
+    return `<section class="read" aria-label="${h(f.fileName)}"><h2>${h(f.fileName)}</h2><p>${h(f.format ?? '')} statement file</p><ul>\n${statements}\n</ul></section>`;
+  }).join('\n');
+  const warnings = model.warnings.length
+    ? `<div class="notice error" role="alert"><p>Check before you import:</p><ul class="problems">${model.warnings.map((w) => `<li>${h(w)}</li>`).join('')}</ul></div>`
+    : '';
+  const main = `<div class="heading-row"><img src="${h(model.platform.logoUrl)}" alt="" width="48" height="48"><h1>Check what was read</h1></div>
+<p>${h(model.brand.name)} will see these bank accounts and transactions of <strong>${h(model.companyName)}</strong>. Nothing is shared until you import them.</p>
+${warnings}
+${files}
+<form method="post" action="${h(model.formAction)}">
+${hiddenFields(model.custom)}
+<input type="hidden" name="batch" value="${h(model.batch)}">
+<div class="actions">
+<button type="submit" class="button primary" name="action" value="import">Import</button>
+<button type="submit" class="button secondary" name="action" value="discard">Choose other files</button>
+</div>
+</form>`;
+  return layout({ title: 'Check what was read', brand: model.brand, main });
+}
+
 export function startPage(model: StartPageModel): string {
+  if (model.method === 'files') return layout({ title: `Connect ${model.platform.name}`, brand: model.brand, main: uploadForm(model) });
   const { platform } = model;
   const error = model.error ? `<p class="notice error" role="alert">${h(model.error)}</p>` : '';
   const already = model.status === 'Linked' ? `<p class="notice success">${h(platform.name)} is already connected.</p>` : '';

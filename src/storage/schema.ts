@@ -341,8 +341,8 @@ export interface WebhookDeliveriesTable {
 export interface UploadsTable {
   seq: Generated<number>;
   id: string;
-  /** 'file': an uploaded file; 'session': the records of a processed bank statement upload session. */
-  kind: 'file' | 'session';
+  /** 'file': an uploaded file; 'session': the records of a processed upload session; 'pending': read on the Link page, not yet confirmed. */
+  kind: 'file' | 'session' | 'pending';
   client_id: string;
   company_id: string;
   connection_id: string;
@@ -357,6 +357,8 @@ export interface UploadsTable {
   format: string | null;
   /** JSON: the statements read from a statement file, or a session's `{dataType, records}`. */
   parsed: string | null;
+  /** A pending upload's batch (the Link page's preview token). */
+  batch: string | null;
 }
 
 export interface UploadConfigurationsTable {

@@ -23,6 +23,9 @@ const File = Type.Object(
   { additionalProperties: false, title: 'File' },
 );
 
+/** The multipart reader's limits: one more file than allowed is read as far as its header, so the 21st is a 400 naming the limit. */
+export const UPLOAD_LIMITS = { files: MAX_FILES + 1, fileSize: MAX_FILE_BYTES, fields: 10, fieldSize: MAX_FIELD_BYTES, parts: MAX_FILES + 11, headerPairs: 100 };
+
 /**
  * The upload route reads its own multipart body (in a scope of its own: no other route takes multipart), with
  * its own limits: `MAX_FILES` files of `MAX_FILE_BYTES` each, whatever the server's `BODY_LIMIT`.
@@ -58,11 +61,7 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { files: Fi
   });
 
   await app.register(async (scope) => {
-    await scope.register(multipart, {
-      // One more file than allowed is read as far as its header, so the 21st is a 400 naming the limit.
-      limits: { files: MAX_FILES + 1, fileSize: MAX_FILE_BYTES, fields: 10, fieldSize: MAX_FIELD_BYTES, parts: MAX_FILES + 11, headerPairs: 100 },
-      throwFileSizeLimit: true,
-    });
+    await scope.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
     scope.withTypeProvider<TypeBoxTypeProvider>().post('/companies/:companyId/connections/:connectionId/files', {
       schema: {
         operationId: 'upload-files',
@@ -87,7 +86,7 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { files: Fi
 }
 
 /** Reads every part into memory (an upload is accepted whole or not at all), with the limits as errors. */
-async function readParts(request: FastifyRequest): Promise<{ files: IncomingFile[]; fields: Record<string, string> }> {
+export async function readParts(request: FastifyRequest): Promise<{ files: IncomingFile[]; fields: Record<string, string> }> {
   if (!request.isMultipart()) {
     throw validationError('UnsupportedContentTypeException: Files must be sent as multipart/form-data.', [
       { itemId: 'Content-Type', message: 'Content-Type must be multipart/form-data, with parts named file', validatorName: 'ContentType' },

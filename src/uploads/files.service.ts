@@ -26,6 +26,10 @@ export interface FilesDeps {
 /** Codat's upload limits: 20 files a request, 10 MB each. */
 export const MAX_FILES = 20;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** How long files read on the Link page wait for the end user to confirm them. */
+const PENDING_TTL_MS = 60 * 60_000;
+
+type ConnectionRow = Database['connections'];
 
 /** What Codat takes on a connection that does not read the files: documents, spreadsheets, images. */
 const DOCUMENT_TYPES = ['pdf', 'xls', 'xlsx', 'xlsb', 'csv', 'doc', 'docx', 'ppt', 'pptx', 'jpeg', 'jpg', 'png'];
@@ -49,65 +53,126 @@ export function createFilesService(deps: FilesDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
 
+  /** The connection, and what its platform read from the files (undefined: a platform that keeps them as they are). */
+  async function read(client: Client, companyId: string, connectionId: string, files: IncomingFile[], fields: Record<string, string>) {
+    const connection = await deps.connections.owned(client, companyId, connectionId);
+    if (files.length === 0) {
+      throw validationError('ValidationException: No file was uploaded.', [{ itemId: 'file', message: 'send one or more multipart/form-data parts named file', validatorName: 'FileUpload' }]);
+    }
+    const connector = findConnector(connection.platform_key);
+    if (!connector?.files) {
+      const refused = files.filter((f) => !DOCUMENT_TYPES.includes(extensionOf(f.name)));
+      if (refused.length > 0) {
+        throw validationError('ValidationException: Files of this type cannot be uploaded.', refused.map((f) => ({
+          itemId: f.name, message: `${f.name}: only ${DOCUMENT_TYPES.map((t) => t.toUpperCase()).join(', ')} files can be uploaded`, validatorName: 'FileUpload',
+        })));
+      }
+      return { connection, accepted: undefined };
+    }
+    if (connection.status !== 'Linked') {
+      throw validationError(`ValidationException: Connection ${connectionId} is ${connection.status}; link it again to upload files.`, [
+        { itemId: 'connectionId', message: `the connection is ${connection.status}, not Linked`, validatorName: 'FileUpload' },
+      ]);
+    }
+    try {
+      return { connection, accepted: connector.files.accept(files, fields) };
+    } catch (err) {
+      if (!(err instanceof FileRefused)) throw err;
+      throw validationError(`ValidationException: ${err.items.length === 1 ? 'A file was' : `${err.items.length} problems were`} found in the upload; nothing was imported.`, err.items.map((i) => ({ ...i, validatorName: 'StatementFile' })));
+    }
+  }
+
+  /** Deleted meanwhile (the company or the connection): nothing is kept. */
+  async function stillThere(trx: Kysely<Database>, companyId: string, connectionId: string): Promise<void> {
+    const row = await trx.selectFrom('connections').select('id').where('id', '=', connectionId).where('company_id', '=', companyId).executeTakeFirst();
+    if (!row) throw notFound(`Data connection ${connectionId} not found`);
+  }
+
+  async function keep(trx: Kysely<Database>, client: Client, connection: ConnectionRow, file: IncomingFile, accepted: AcceptedFile | undefined, uploaded: string, kind: 'file' | 'pending', batch?: string) {
+    await saveUpload(trx, {
+      id: randomUUID(), kind, batch, clientId: client.id, companyId: connection.company_id, connectionId: connection.id, fileName: file.name,
+      sourceType: findPlatform(connection.platform_key)?.sourceType ?? 'Unknown', contentType: contentTypeOf(file), content: file.bytes, uploaded,
+      format: accepted?.format ?? null, parsed: accepted?.parsed ?? null,
+    });
+  }
+
+  /** Syncs every data type of the connection's platform (from all files so far). */
+  async function syncAll(trx: Kysely<Database>, client: Client, connection: ConnectionRow) {
+    for (const dataType of findConnector(connection.platform_key)?.dataTypes.keys() ?? []) {
+      await queueSyncIfIdle(trx, deps.jobs, { clientId: client.id, companyId: connection.company_id, connectionId: connection.id, dataType }, now());
+    }
+  }
+
+  function answer(files: IncomingFile[], accepted: AcceptedFile[] | undefined) {
+    return {
+      files: files.map((f, i) => ({ fileName: f.name, size: f.bytes.byteLength, ...(accepted ? accepted[i].report : {}) })),
+      ...(accepted ? { warnings: accepted.flatMap((a) => a.warnings) } : {}),
+    };
+  }
+
   return {
     /** The connection an upload is for: 404/403 before its body is read. */
     target: (client: Client, companyId: string, connectionId: string) => deps.connections.owned(client, companyId, connectionId),
 
+    /** Reads the files and keeps them (all or none), then syncs the connection's data types from every file so far. */
     async upload(client: Client, companyId: string, connectionId: string, files: IncomingFile[], fields: Record<string, string>) {
-      const connection = await deps.connections.owned(client, companyId, connectionId);
-      if (files.length === 0) {
-        throw validationError('ValidationException: No file was uploaded.', [{ itemId: 'file', message: 'send one or more multipart/form-data parts named file', validatorName: 'FileUpload' }]);
-      }
-      const connector = findConnector(connection.platform_key);
-      const platform = findPlatform(connection.platform_key);
-      let accepted: AcceptedFile[] | undefined;
-      if (connector?.files) {
-        if (connection.status !== 'Linked') {
-          throw validationError(`ValidationException: Connection ${connectionId} is ${connection.status}; link it again to upload files.`, [
-            { itemId: 'connectionId', message: `the connection is ${connection.status}, not Linked`, validatorName: 'FileUpload' },
-          ]);
-        }
-        try {
-          accepted = connector.files.accept(files, fields);
-        } catch (err) {
-          if (!(err instanceof FileRefused)) throw err;
-          throw validationError(`ValidationException: ${err.items.length === 1 ? 'A file was' : `${err.items.length} problems were`} found in the upload; nothing was imported.`, err.items.map((i) => ({ ...i, validatorName: 'StatementFile' })));
-        }
-      } else {
-        const refused = files.filter((f) => !DOCUMENT_TYPES.includes(extensionOf(f.name)));
-        if (refused.length > 0) {
-          throw validationError('ValidationException: Files of this type cannot be uploaded.', refused.map((f) => ({
-            itemId: f.name, message: `${f.name}: only ${DOCUMENT_TYPES.map((t) => t.toUpperCase()).join(', ')} files can be uploaded`, validatorName: 'FileUpload',
-          })));
-        }
-      }
-
+      const { connection, accepted } = await read(client, companyId, connectionId, files, fields);
       const uploaded = now().toISOString();
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        // Deleted meanwhile (the company or the connection): nothing is kept.
-        const still = await trx.selectFrom('connections').select('id').where('id', '=', connectionId).where('company_id', '=', companyId).executeTakeFirst();
-        if (!still) throw notFound(`Data connection ${connectionId} not found`);
-        for (let i = 0; i < files.length; i++) {
-          const file = files[i];
-          await saveUpload(trx, {
-            id: randomUUID(), kind: 'file', clientId: client.id, companyId, connectionId, fileName: file.name,
-            sourceType: platform?.sourceType ?? 'Unknown', contentType: contentTypeOf(file), content: file.bytes, uploaded,
-            format: accepted?.[i].format ?? null, parsed: accepted?.[i].parsed ?? null,
-          });
-        }
-        if (accepted && connector) {
-          for (const dataType of connector.dataTypes.keys()) {
-            await queueSyncIfIdle(trx, deps.jobs, { clientId: client.id, companyId, connectionId, dataType }, now());
-          }
-        }
+        await stillThere(trx, companyId, connectionId);
+        for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files[i], accepted?.[i], uploaded, 'file');
+        if (accepted) await syncAll(trx, client, connection);
       });
       deps.wakeJobs();
-      const warnings = accepted?.flatMap((a) => a.warnings) ?? [];
-      return {
-        files: files.map((f, i) => ({ fileName: f.name, size: f.bytes.byteLength, ...(accepted ? accepted[i].report : {}) })),
-        ...(accepted ? { warnings } : {}),
-      };
+      return answer(files, accepted);
+    },
+
+    /**
+     * The Link page's first step: reads statement files and keeps them as a pending batch, shown to the end user
+     * before anything is imported. Pending batches older than an hour are dropped.
+     */
+    async stage(client: Client, companyId: string, connectionId: string, files: IncomingFile[], fields: Record<string, string>) {
+      const { connection, accepted } = await read(client, companyId, connectionId, files, fields);
+      if (!accepted) throw new Error('only platforms that read their files stage them');
+      const batch = randomUUID();
+      const uploaded = now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await lockClient(trx, client.id, true);
+        await stillThere(trx, companyId, connectionId);
+        const stale = new Date(now().getTime() - PENDING_TTL_MS).toISOString();
+        await trx.deleteFrom('uploads').where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('uploaded', '<', stale).execute();
+        for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files[i], accepted[i], uploaded, 'pending', batch);
+      });
+      return { batch, ...answer(files, accepted) };
+    },
+
+    /** The Link page's second step: the pending batch becomes uploaded files and syncs. False when it is gone. */
+    async importStaged(client: Client, companyId: string, connectionId: string, batch: string): Promise<boolean> {
+      const connection = await deps.connections.owned(client, companyId, connectionId);
+      const imported = await db.transaction().execute(async (trx) => {
+        await lockClient(trx, client.id, true);
+        const rows = await trx.selectFrom('uploads').selectAll().where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('batch', '=', batch).orderBy('seq').execute();
+        if (rows.length === 0) return false;
+        await trx.deleteFrom('uploads').where('connection_id', '=', connectionId).where('batch', '=', batch).execute();
+        // New rows (new seq): a sync that already read past the pending rows' place still sees them as new.
+        const uploaded = now().toISOString();
+        for (const row of rows) {
+          await saveUpload(trx, {
+            id: randomUUID(), kind: 'file', clientId: client.id, companyId, connectionId, fileName: row.file_name, sourceType: row.source_type,
+            contentType: row.content_type, content: new Uint8Array(row.content), uploaded, format: row.format, parsed: row.parsed,
+          });
+        }
+        await syncAll(trx, client, connection);
+        return true;
+      });
+      deps.wakeJobs();
+      return imported;
+    },
+
+    async discardStaged(client: Client, companyId: string, connectionId: string, batch: string): Promise<void> {
+      await deps.connections.owned(client, companyId, connectionId);
+      await db.deleteFrom('uploads').where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('batch', '=', batch).execute();
     },
 
     /** Codat's `Files`: every file uploaded for the company, oldest first. */

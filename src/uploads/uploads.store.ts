@@ -5,7 +5,8 @@ import type { UploadedItem, UploadsReader } from '../connectors/connector.js';
 /** A new upload row: a file (with what the platform's intake read from it) or a processed session's records. */
 export interface NewUpload {
   id: string;
-  kind: 'file' | 'session';
+  kind: 'file' | 'session' | 'pending';
+  batch?: string;
   clientId: string;
   companyId: string;
   connectionId: string;
@@ -24,7 +25,7 @@ export async function saveUpload(trx: Kysely<Database>, upload: NewUpload): Prom
     .values({
       id: upload.id, kind: upload.kind, client_id: upload.clientId, company_id: upload.companyId, connection_id: upload.connectionId,
       file_name: upload.fileName, source_type: upload.sourceType, content_type: upload.contentType, size: upload.content.byteLength,
-      uploaded: upload.uploaded, content: upload.content, format: upload.format, parsed: upload.parsed,
+      uploaded: upload.uploaded, content: upload.content, format: upload.format, parsed: upload.parsed, batch: upload.batch ?? null,
     })
     .execute();
 }
@@ -35,13 +36,14 @@ export async function uploadHighWater(db: Kysely<Database>, connectionId: string
     .selectFrom('uploads')
     .select((eb) => eb.fn.max<number | null>('seq').as('seq'))
     .where('connection_id', '=', connectionId)
+    .where('kind', '!=', 'pending')
     .executeTakeFirst();
   return Number(row?.seq ?? 0);
 }
 
 /** Whether something was uploaded to the connection after `highWater` (a sync that started before it does not hold it). */
 export async function uploadedSince(db: Kysely<Database>, connectionId: string, highWater: number): Promise<boolean> {
-  const row = await db.selectFrom('uploads').select('seq').where('connection_id', '=', connectionId).where('seq', '>', highWater).limit(1).executeTakeFirst();
+  const row = await db.selectFrom('uploads').select('seq').where('connection_id', '=', connectionId).where('seq', '>', highWater).where('kind', '!=', 'pending').limit(1).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -57,10 +59,11 @@ export function uploadsReader(db: Kysely<Database>, connectionId: string, upTo: 
           .where('connection_id', '=', connectionId)
           .where('seq', '>', after)
           .where('seq', '<=', upTo)
+          .where('kind', '!=', 'pending')
           .orderBy('seq')
           .limit(16)
           .execute();
-        for (const row of rows) yield { kind: row.kind, id: row.id, name: row.file_name, uploaded: row.uploaded, parsed: row.parsed };
+        for (const row of rows) yield { kind: row.kind as 'file' | 'session', id: row.id, name: row.file_name, uploaded: row.uploaded, parsed: row.parsed };
         if (rows.length < 16) return;
         after = Number(rows[rows.length - 1].seq);
       }

@@ -4,7 +4,7 @@ import { FileRefused } from '../connector-error.js';
 import type { DataType } from '../data-types.js';
 import { BankingAccount, BankingAccountBalance, BankingTransaction, BankingTransactionCategory } from '../sandbox/banking/schemas.js';
 import { bankingData, type BankingData, type UploadedStatement } from './banking-records.js';
-import type { CsvMapping } from './csv.js';
+import { CSV_PRESETS, type CsvMapping } from './csv.js';
 import { readStatements } from './read-statements.js';
 import { StatementError, type ParsedStatement } from './statement.js';
 import { statementReport } from './statement-report.js';
@@ -19,6 +19,8 @@ import { statementReport } from './statement-report.js';
 /** The request's `mapping` part: a CSV column mapping or `{"preset": "<name>"}`. */
 function mappingOf(fields: Readonly<Record<string, string>>): CsvMapping | { preset: string } | undefined {
   const text = fields.mapping;
+  // A `preset` part names a preset alone (the Link page's CSV layout choice).
+  if ((text === undefined || text.trim() === '') && fields.preset) return { preset: fields.preset };
   if (text === undefined || text.trim() === '') return undefined;
   let value: unknown;
   try {
@@ -116,11 +118,27 @@ const uploadSessions: UploadSessionType[] = [
   { dataType: 'banking-transactions', schema: BankingTransaction, page: 'results', accountField: 'accountId' },
 ];
 
+const PRESET_LABELS: Record<string, string> = {
+  'schwab-checking': 'Charles Schwab Bank checking (US)',
+  'gls': 'GLS Bank (DE)',
+  'ubs-ch-fr': 'UBS (CH), French',
+};
+
 export const bankStatements: Connector = {
   info: { key: 'fstm', name: 'Bank statement files', sourceType: 'Banking', brandColour: '#5b6770', dataTypes: sources.map((s) => s.dataType) },
   authorization: {
     kind: 'files',
-    description: 'Upload {company}\u2019s bank statement files (OFX/QFX, CAMT.053, MT940 or CSV) to share its bank accounts and transactions with {brand}.',
+    description: 'Upload the bank statement files of {company} (OFX/QFX, CAMT.053, MT940 or CSV, as your bank exports them) to share its bank accounts and transactions with {brand}.',
+    accept: '.ofx,.qfx,.xml,.sta,.mt940,.940,.txt,.csv',
+    choice: {
+      name: 'preset',
+      legend: 'CSV layout (for CSV files only)',
+      default: '',
+      options: [
+        { value: '', label: 'Recognise it from the header' },
+        ...Object.keys(CSV_PRESETS).map((name) => ({ value: name, label: PRESET_LABELS[name] ?? name })),
+      ],
+    },
   },
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),
   files: { accept },

@@ -4,7 +4,8 @@ import type { DialectName } from '../dialect.js';
 /**
  * What companies upload, kept in the store so every process serves it:
  * - `uploads`: one row per uploaded file (`kind` 'file': its bytes, and for a statement file the statements read
- *   from it, as JSON) and per processed upload session (`kind` 'session': the records uploaded, as JSON). `seq`
+ *   from it, as JSON), per processed upload session (`kind` 'session': the records uploaded, as JSON), and per file
+ *   the Link page has read but the end user has not confirmed yet (`kind` 'pending', in a `batch`). `seq`
  *   orders them; a sync reads every upload of its connection up to a `seq`, and syncs again when a later one lands.
  *   Files stay with their company (deleted with it), not with the connection.
  * - `upload_configurations`: Codat's bank statement upload configuration, one per connection and account.
@@ -28,6 +29,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('content', pg ? 'bytea' : 'blob', (c) => c.notNull())
     .addColumn('format', 'text')
     .addColumn('parsed', 'text')
+    .addColumn('batch', 'text')
     .execute();
   await db.schema.createIndex('uploads_company').on('uploads').columns(['company_id', 'seq']).execute();
   await db.schema.createIndex('uploads_connection').on('uploads').columns(['connection_id', 'seq']).execute();

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { deleteUploads } from '../uploads/uploads.store.js';
 import type { Database } from '../storage/schema.js';
 import { lockClient } from '../clients/clients.store.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -70,7 +71,7 @@ export function createCompaniesStore(db: Kysely<Database>, jobs: JobQueue) {
         await trx.deleteFrom('upload_session_pages').where('session_id', 'in', trx.selectFrom('upload_sessions').select('id').where('company_id', '=', companyId)).execute();
         await trx.deleteFrom('upload_sessions').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
         await trx.deleteFrom('upload_configurations').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
-        await trx.deleteFrom('uploads').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
+        await deleteUploads(trx, (q) => q.where('client_id', '=', clientId).where('company_id', '=', companyId));
         await trx.deleteFrom('connections').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
         await trx.deleteFrom('companies').where('client_id', '=', clientId).where('id', '=', companyId).execute();
         await inTransaction?.(trx);

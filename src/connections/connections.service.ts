@@ -21,6 +21,7 @@ import type { LinkResult } from '../connectors/connector.js';
 import type { CredentialsStore } from './credentials.store.js';
 import { revocationsFor, runRevocations } from './revocation.js';
 import { writeConnectionStatus } from './connection-status.js';
+import { deleteUploads } from '../uploads/uploads.store.js';
 import { recordConnectionEvent, type ConnectionEventType } from '../webhooks/platform-events.js';
 
 export interface ConnectionsDeps {
@@ -156,7 +157,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
         await trx.deleteFrom('upload_session_pages').where('session_id', 'in', trx.selectFrom('upload_sessions').select('id').where('connection_id', '=', row.id)).execute();
         await trx.deleteFrom('upload_sessions').where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('upload_configurations').where('connection_id', '=', row.id).execute();
-        await trx.deleteFrom('uploads').where('connection_id', '=', row.id).where('kind', 'in', ['session', 'pending']).execute();
+        await deleteUploads(trx, (q) => q.where('connection_id', '=', row.id).where('kind', 'in', ['session', 'pending']));
         await trx.deleteFrom('connection_credentials').where('client_id', '=', client.id).where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('connections').where('id', '=', row.id).execute();
         await event(trx, 'connection.deleted', row);

@@ -62,6 +62,8 @@ export interface UploadedItem {
   uploaded: string;
   /** A file: what the platform's intake derived from it when it was accepted (JSON text). A session: `{dataType, records}`. */
   parsed: string | null;
+  /** A file: the records its intake made of it (AcceptedFile.records), chunk by chunk, in order. */
+  records(): AsyncIterable<string>;
 }
 
 /** The connection's uploads as of the sync's start, oldest first. */
@@ -85,6 +87,12 @@ export interface AcceptedFile {
   report: Record<string, unknown>;
   /** Problems that do not refuse the file (e.g. a statement that does not reconcile). */
   warnings: string[];
+  /**
+   * Records made of the file, kept beside it in chunks (each a text of about a megabyte) and handed back to reads
+   * (UploadedItem.records) one chunk at a time: a large file's records never have to be in memory at once.
+   * `uploaded` is when the file was uploaded.
+   */
+  records?(uploaded: string): Iterable<string>;
 }
 
 /**

@@ -18,6 +18,7 @@ export interface Database {
   connection_credentials: ConnectionCredentialsTable;
   oauth_states: OAuthStatesTable;
   uploads: UploadsTable;
+  upload_chunks: UploadChunksTable;
   upload_configurations: UploadConfigurationsTable;
   upload_sessions: UploadSessionsTable;
   upload_session_pages: UploadSessionPagesTable;
@@ -359,6 +360,13 @@ export interface UploadsTable {
   parsed: string | null;
   /** A pending upload's batch (the Link page's preview token). */
   batch: string | null;
+}
+
+/** Records made of an uploaded file, in chunks (JSON lines). */
+export interface UploadChunksTable {
+  upload_id: string;
+  chunk: number;
+  body: string;
 }
 
 export interface UploadConfigurationsTable {

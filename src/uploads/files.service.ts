@@ -12,7 +12,7 @@ import type { AcceptedFile, IncomingFile } from '../connectors/connector.js';
 import { FileRefused } from '../connectors/connector-error.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
-import { saveUpload } from './uploads.store.js';
+import { deleteUploads, saveUpload } from './uploads.store.js';
 
 export interface FilesDeps {
   db: Kysely<Database>;
@@ -93,7 +93,7 @@ export function createFilesService(deps: FilesDeps) {
       id: randomUUID(), kind, batch, clientId: client.id, companyId: connection.company_id, connectionId: connection.id, fileName: file.name,
       sourceType: findPlatform(connection.platform_key)?.sourceType ?? 'Unknown', contentType: contentTypeOf(file), content: file.bytes, uploaded,
       format: accepted?.format ?? null, parsed: accepted?.parsed ?? null,
-    });
+    }, accepted?.records?.(uploaded));
   }
 
   /** Syncs every data type of the connection's platform (from all files so far). */
@@ -141,7 +141,7 @@ export function createFilesService(deps: FilesDeps) {
         await lockClient(trx, client.id, true);
         await stillThere(trx, companyId, connectionId);
         const stale = new Date(now().getTime() - PENDING_TTL_MS).toISOString();
-        await trx.deleteFrom('uploads').where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('uploaded', '<', stale).execute();
+        await deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('uploaded', '<', stale));
         for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files[i], accepted[i], uploaded, 'pending', batch);
       });
       return { batch, ...answer(files, accepted) };
@@ -154,15 +154,17 @@ export function createFilesService(deps: FilesDeps) {
         await lockClient(trx, client.id, true);
         const rows = await trx.selectFrom('uploads').selectAll().where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('batch', '=', batch).orderBy('seq').execute();
         if (rows.length === 0) return false;
-        await trx.deleteFrom('uploads').where('connection_id', '=', connectionId).where('batch', '=', batch).execute();
-        // New rows (new seq): a sync that already read past the pending rows' place still sees them as new.
-        const uploaded = now().toISOString();
+        // New rows (new seq): a sync that already read past the pending rows' place still sees them as new. Their
+        // records were made when the files were read (stamped then); they move to the new rows.
         for (const row of rows) {
+          const id = randomUUID();
           await saveUpload(trx, {
-            id: randomUUID(), kind: 'file', clientId: client.id, companyId, connectionId, fileName: row.file_name, sourceType: row.source_type,
-            contentType: row.content_type, content: new Uint8Array(row.content), uploaded, format: row.format, parsed: row.parsed,
+            id, kind: 'file', clientId: client.id, companyId, connectionId, fileName: row.file_name, sourceType: row.source_type,
+            contentType: row.content_type, content: new Uint8Array(row.content), uploaded: row.uploaded, format: row.format, parsed: row.parsed,
           });
+          await trx.updateTable('upload_chunks').set({ upload_id: id }).where('upload_id', '=', row.id).execute();
         }
+        await deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('batch', '=', batch));
         await syncAll(trx, client, connection);
         return true;
       });
@@ -172,7 +174,7 @@ export function createFilesService(deps: FilesDeps) {
 
     async discardStaged(client: Client, companyId: string, connectionId: string, batch: string): Promise<void> {
       await deps.connections.owned(client, companyId, connectionId);
-      await db.deleteFrom('uploads').where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('batch', '=', batch).execute();
+      await db.transaction().execute((trx) => deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('batch', '=', batch)));
     },
 
     /** Codat's `Files`: every file uploaded for the company, oldest first. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { UploadedItem, UploadsReader } from '../connectors/connector.js';
 
@@ -19,7 +19,8 @@ export interface NewUpload {
   parsed: string | null;
 }
 
-export async function saveUpload(trx: Kysely<Database>, upload: NewUpload): Promise<void> {
+/** Keeps an upload, and the records its platform made of it (AcceptedFile.records) chunk by chunk. */
+export async function saveUpload(trx: Kysely<Database>, upload: NewUpload, records?: Iterable<string>): Promise<void> {
   await trx
     .insertInto('uploads')
     .values({
@@ -28,6 +29,28 @@ export async function saveUpload(trx: Kysely<Database>, upload: NewUpload): Prom
       uploaded: upload.uploaded, content: upload.content, format: upload.format, parsed: upload.parsed, batch: upload.batch ?? null,
     })
     .execute();
+  let chunk = 0;
+  for (const body of records ?? []) await trx.insertInto('upload_chunks').values({ upload_id: upload.id, chunk: chunk++, body }).execute();
+}
+
+/** Deletes uploads and their records' chunks. */
+export async function deleteUploads(trx: Kysely<Database>, where: (q: SelectUploads) => SelectUploads): Promise<void> {
+  const ids = (await where(trx.selectFrom('uploads').select('id')).execute()).map((r) => r.id);
+  for (let i = 0; i < ids.length; i += 500) {
+    const batch = ids.slice(i, i + 500);
+    await trx.deleteFrom('upload_chunks').where('upload_id', 'in', batch).execute();
+    await trx.deleteFrom('uploads').where('id', 'in', batch).execute();
+  }
+}
+type SelectUploads = SelectQueryBuilder<Database, 'uploads', { id: string }>;
+
+/** The chunks of an upload's records, one query each (so one chunk at a time is in memory). */
+async function* chunksOf(db: Kysely<Database>, uploadId: string): AsyncGenerator<string> {
+  for (let chunk = 0; ; chunk++) {
+    const row = await db.selectFrom('upload_chunks').select('body').where('upload_id', '=', uploadId).where('chunk', '=', chunk).executeTakeFirst();
+    if (!row) return;
+    yield row.body;
+  }
 }
 
 /** The latest upload of the connection (its `seq`), or 0: a sync reads the uploads up to it. */
@@ -63,7 +86,7 @@ export function uploadsReader(db: Kysely<Database>, connectionId: string, upTo: 
           .orderBy('seq')
           .limit(16)
           .execute();
-        for (const row of rows) yield { kind: row.kind as 'file' | 'session', id: row.id, name: row.file_name, uploaded: row.uploaded, parsed: row.parsed };
+        for (const row of rows) yield { kind: row.kind as 'file' | 'session', id: row.id, name: row.file_name, uploaded: row.uploaded, parsed: row.parsed, records: () => chunksOf(db, row.id) };
         if (rows.length < 16) return;
         after = Number(rows[rows.length - 1].seq);
       }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SourceRecord } from '../connector.js';
-import type { ParsedStatement, StatementTransaction } from './statement.js';
+import type { ParsedStatement } from './statement.js';
 import { reconciliationWarning } from './statement-report.js';
 
 /**
@@ -34,56 +34,102 @@ export function accountIdOf(statement: Pick<ParsedStatement, 'account'>): string
   return `acct-${hash(`${statement.account.identifier}\u0000${statement.account.currency}`)}`;
 }
 
-/** Each transaction's stable id (see above), in the statement's order. */
-export function transactionIdsOf(statement: ParsedStatement): string[] {
+/**
+ * The stable id of each transaction of a statement (see above), asked for in the statement's order. The
+ * occurrence count is keyed by the first occurrence's id, not by the (long) fingerprint.
+ */
+export function transactionIds(statement: ParsedStatement): (t: ParsedStatement['transactions'][number]) => string {
   const accountId = accountIdOf(statement);
   const seen = new Map<string, number>();
   // A file's id counts only where it is unique in its statement (some banks repeat one reference on several lines).
   const uses = new Map<string, number>();
   for (const t of statement.transactions) if (t.id) uses.set(t.id, (uses.get(t.id) ?? 0) + 1);
-  return statement.transactions.map((t) => {
+  return (t) => {
     if (t.id && uses.get(t.id) === 1) return `txn-${hash(`${accountId}\u0000id\u0000${t.id}`)}`;
     const print = `${accountId}\u0000${t.id ?? ''}\u0000${t.bookingDate}\u0000${t.amount}\u0000${t.description}`;
-    const n = (seen.get(print) ?? 0) + 1;
-    seen.set(print, n);
-    return `txn-${hash(`${print}\u0000${n}`)}`;
-  });
+    const first = `txn-${hash(`${print}\u00001`)}`;
+    const n = (seen.get(first) ?? 0) + 1;
+    seen.set(first, n);
+    return n === 1 ? first : `txn-${hash(`${print}\u0000${n}`)}`;
+  };
+}
+
+/** Each transaction's stable id, in the statement's order. */
+export function transactionIdsOf(statement: ParsedStatement): string[] {
+  const idOf = transactionIds(statement);
+  return statement.transactions.map(idOf);
 }
 
 /** Codat's transaction code from the bank's: OFX TRNTYPE, SWIFT (MT940) and ISO (CAMT) codes where they say. */
-function codeOf(t: StatementTransaction): string {
-  const code = (t.bankCode ?? '').toUpperCase();
-  const table: [RegExp, string][] = [
-    [/^(FEE|SRVCHG|NCHG|NCOM)$|CHRG/, 'Fee'], [/^(INT|DIV|NINT)$|INTR/, 'Interest'], [/^(CHECK|NCHK|NCHQ)$|CHK/, 'Cheque'],
-    [/^(ATM|CASH|NCAS)$|CWDL/, 'Cash'], [/^(XFER|NTRF)$|ESCT|DMCT|ICCT/, 'Transfer'], [/^(DIRECTDEBIT|NDDT)$|DD$|ESDD/, 'DirectDebit'],
-    [/^(REPEATPMT|NSTO)$|STDO/, 'StandingOrder'], [/^(POS|DEBIT)$|POSD/, 'Purchase'], [/^(PAYMENT|NPAY)$/, 'Payment'],
-    [/^(CREDIT|DEP|DIRECTDEP)$/, 'Credit'],
-  ];
-  return table.find(([re]) => re.test(code))?.[1] ?? 'Other';
+function codeOf(bankCode: string | undefined): string {
+  const code = (bankCode ?? '').toUpperCase();
+  return CODE_TABLE.find(([re]) => re.test(code))?.[1] ?? 'Other';
 }
+const CODE_TABLE: [RegExp, string][] = [
+  [/^(FEE|SRVCHG|NCHG|NCOM)$|CHRG/, 'Fee'], [/^(INT|DIV|NINT)$|INTR/, 'Interest'], [/^(CHECK|NCHK|NCHQ)$|CHK/, 'Cheque'],
+  [/^(ATM|CASH|NCAS)$|CWDL/, 'Cash'], [/^(XFER|NTRF)$|ESCT|DMCT|ICCT/, 'Transfer'], [/^(DIRECTDEBIT|NDDT)$|DD$|ESDD/, 'DirectDebit'],
+  [/^(REPEATPMT|NSTO)$|STDO/, 'StandingOrder'], [/^(POS|DEBIT)$|POSD/, 'Purchase'], [/^(PAYMENT|NPAY)$/, 'Payment'],
+  [/^(CREDIT|DEP|DIRECTDEP)$/, 'Credit'],
+];
 
-/** A statement with when the file holding it was uploaded (its records' `sourceModifiedDate`). */
-export type UploadedStatement = ParsedStatement & { uploaded?: string };
+const categoryOf = (bankCode: string) => ({ id: `cat-${hash(bankCode)}`, name: bankCode });
 
 /**
- * `want` leaves out the transactions (the heavy part) when only accounts, balances or categories are read.
- * Running balances the file gives (a CSV balance column, MT940/CAMT do not) become each day's closing balance.
+ * A statement without its transactions: what accounts, balances and categories are made from, kept small beside
+ * an uploaded file (its transactions are kept as records, see transactionRecords).
  */
-export function bankingData(statements: readonly UploadedStatement[], modified: string, want: { transactions?: boolean } = {}): BankingData {
-  const withTransactions = want.transactions ?? true;
-  const accounts = new Map<string, { statement: UploadedStatement; latest: UploadedStatement }>();
-  const transactions = new Map<string, SourceRecord>();
+export type StatementSummary = Omit<ParsedStatement, 'transactions'> & {
+  transactionCount: number;
+  /** The bank codes its transactions carry, each once. */
+  codes: string[];
+  /** Per day with a running balance in the file, the last one of the day (in the statement's order). */
+  days: [date: string, balance: string][];
+};
+
+export function summaryOf(statement: ParsedStatement): StatementSummary {
+  const { transactions, ...rest } = statement;
+  const codes = new Set<string>();
+  const days = new Map<string, string>();
+  for (const t of transactions) {
+    if (t.bankCode) codes.add(t.bankCode);
+    if (t.balance !== undefined) days.set(t.bookingDate, t.balance);
+  }
+  return { ...rest, transactionCount: transactions.length, codes: [...codes], days: [...days] };
+}
+
+/** The statement's transactions as Codat's banking transactions, in the statement's order. */
+export function* transactionRecords(statement: ParsedStatement, modified: string): Generator<SourceRecord> {
+  const accountId = accountIdOf(statement);
+  const idOf = transactionIds(statement);
+  for (const t of statement.transactions) {
+    const id = idOf(t);
+    const category = t.bankCode ? categoryOf(t.bankCode) : undefined;
+    yield {
+      id, sourceModifiedDate: modified, data: {
+        id, accountId, description: t.description || null, amount: Number(t.amount), currency: t.currency,
+        postedDate: local(t.bookingDate), ...(t.valueDate ? { authorizedDate: local(t.valueDate) } : {}), code: codeOf(t.bankCode),
+        ...(category ? { transactionCategoryRef: category } : {}), sourceModifiedDate: modified,
+      },
+    };
+  }
+}
+
+/** A summary with when the file holding it was uploaded (its records' `sourceModifiedDate`). */
+export type UploadedSummary = StatementSummary & { uploaded?: string };
+
+/** Accounts, balances and categories from statement summaries (every file so far, oldest first); the warnings. */
+export function bankingReferenceData(summaries: readonly UploadedSummary[], modified: string): Omit<BankingData, 'transactions'> {
+  const accounts = new Map<string, UploadedSummary>();
   const balances = new Map<string, SourceRecord>();
   const categories = new Map<string, SourceRecord>();
   const warnings: string[] = [];
-  for (const statement of statements) {
+  for (const statement of summaries) {
     const stamp = statement.uploaded ?? modified;
     const accountId = accountIdOf(statement);
     const known = accounts.get(accountId);
-    if (!known || statement.to >= known.latest.to) accounts.set(accountId, { statement: known?.statement ?? statement, latest: statement });
+    if (!known || statement.to >= known.to) accounts.set(accountId, statement);
     const warning = reconciliationWarning(statement);
     if (warning && !warnings.includes(warning)) warnings.push(warning);
-    const ids = withTransactions ? transactionIdsOf(statement) : [];
     const balance = (date: string, amount: string, available?: string) => {
       const id = `bal-${hash(`${accountId}\u0000${date}`)}`;
       balances.set(id, {
@@ -91,45 +137,49 @@ export function bankingData(statements: readonly UploadedStatement[], modified: 
         data: { id, accountId, balance: { current: Number(amount), available: available === undefined ? null : Number(available), limit: null }, date: local(date), sourceModifiedDate: stamp },
       });
     };
-    statement.transactions.forEach((t, i) => {
-      const category = t.bankCode ? { id: `cat-${hash(t.bankCode)}`, name: t.bankCode } : undefined;
-      if (category && !categories.has(category.id)) {
-        categories.set(category.id, { id: category.id, sourceModifiedDate: stamp, data: { id: category.id, name: category.name, parentId: null, hasChildren: false, status: 'Active', sourceModifiedDate: stamp } });
+    for (const code of statement.codes) {
+      const category = categoryOf(code);
+      if (!categories.has(category.id)) {
+        categories.set(category.id, { id: category.id, sourceModifiedDate: stamp, data: { ...category, parentId: null, hasChildren: false, status: 'Active', sourceModifiedDate: stamp } });
       }
-      // In the statement's (chronological) order, the last running balance of a day is that day's balance.
-      if (t.balance !== undefined) balance(t.bookingDate, t.balance);
-      if (!withTransactions) return;
-      transactions.set(ids[i], {
-        id: ids[i], sourceModifiedDate: stamp, data: {
-          id: ids[i], accountId, description: t.description || null, amount: Number(t.amount), currency: t.currency,
-          postedDate: local(t.bookingDate), ...(t.valueDate ? { authorizedDate: local(t.valueDate) } : {}), code: codeOf(t),
-          ...(category ? { transactionCategoryRef: category } : {}), sourceModifiedDate: stamp,
-        },
-      });
-    });
+    }
+    for (const [date, amount] of statement.days) balance(date, amount);
     if (statement.opening) balance(dayBefore(statement.from), statement.opening.amount);
     if (statement.closing) balance(statement.to, statement.closing.amount, statement.available?.amount);
   }
-  const accountRecords = [...accounts.entries()].map(([id, { latest }]) => {
+  const accountRecords = [...accounts.entries()].map(([id, latest]) => {
     const a = latest.account;
     const card = a.type === 'CREDITCARD';
+    const stamp = latest.uploaded ?? modified;
     return {
-      id, sourceModifiedDate: latest.uploaded ?? modified, data: {
+      id, sourceModifiedDate: stamp, data: {
         id, name: a.iban ?? a.identifier, type: card ? 'Credit' : 'Debit',
         balance: { current: latest.closing ? Number(latest.closing.amount) : undefined, available: latest.available ? Number(latest.available.amount) : null, limit: null },
         identifiers: {
           type: card ? 'Card' : 'Depository', subtype: a.type ?? null, number: a.number ?? null, bankCode: a.bankCode ?? null, iban: a.iban ?? null, bic: a.bic ?? null,
           maskedAccountNumber: mask(a.iban ?? a.number ?? a.identifier),
         },
-        currency: a.currency, institution: { name: a.bic ?? a.bankCode ?? 'Bank statement files' }, sourceModifiedDate: latest.uploaded ?? modified,
+        currency: a.currency, institution: { name: a.bic ?? a.bankCode ?? 'Bank statement files' }, sourceModifiedDate: stamp,
       },
     } satisfies SourceRecord;
   });
-  const byId = (a: SourceRecord, b: SourceRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  return {
-    accounts: accountRecords.sort(byId), transactions: [...transactions.values()].sort(byId), balances: [...balances.values()].sort(byId),
-    categories: [...categories.values()].sort(byId), warnings,
-  };
+  return { accounts: accountRecords.sort(byId), balances: [...balances.values()].sort(byId), categories: [...categories.values()].sort(byId), warnings };
+}
+
+const byId = (a: SourceRecord, b: SourceRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** A statement with when the file holding it was uploaded (its records' `sourceModifiedDate`). */
+export type UploadedStatement = ParsedStatement & { uploaded?: string };
+
+/**
+ * All four data types from whole statements (the same records a sync serves from uploads: reference data from
+ * their summaries, transactions from their records, a later statement's record of an id replacing an earlier's).
+ */
+export function bankingData(statements: readonly UploadedStatement[], modified: string): BankingData {
+  const reference = bankingReferenceData(statements.map((s) => Object.assign(summaryOf(s), { uploaded: s.uploaded })), modified);
+  const transactions = new Map<string, SourceRecord>();
+  for (const statement of statements) for (const record of transactionRecords(statement, statement.uploaded ?? modified)) transactions.set(record.id, record);
+  return { ...reference, transactions: [...transactions.values()].sort(byId) };
 }
 
 function mask(number: string): string {

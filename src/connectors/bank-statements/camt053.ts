@@ -1,31 +1,28 @@
-import { XMLParser } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
 import { addDecimals, compareDecimals, negateDecimal, parseDecimal } from '../../lib/decimal.js';
 import { reconciles } from './reconcile.js';
-import { StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import { flat, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
 
 /**
- * ISO 20022 CAMT.053 (`BkToCstmrStmt`, versions 001.02 to 001.08), read with fast-xml-parser; every value stays a
- * string, so amounts never pass through a float.
+ * ISO 20022 CAMT.053 (`BkToCstmrStmt`, versions 001.02 to 001.08), read with saxes (a streaming, strict XML parser:
+ * jsdom's): each `Ntry` is built as a small tree, turned into transactions as soon as it closes and dropped, so a
+ * large statement never exists as a whole document in memory. Every value stays a string, so amounts never pass
+ * through a float.
  *
  * Transactions: one per `TxDtls` when every detail of an entry carries its own amount in the account's currency and
  * those amounts add up to the entry's; otherwise one per `Ntry` (a batch booked as one sum, `NbOfTxs` > 1, whose
  * details have no amounts of their own, stays one transaction, as the statement's balances count it).
  */
 
+/** An element as a plain object: children by local name (lists for LIST names), `@attr`, `#text` beside children. */
 type Node = Record<string, unknown>;
 const LIST = new Set(['Stmt', 'Bal', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'AddtlNtryInf']);
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  isArray: (name) => LIST.has(name),
-  processEntities: true,
-});
 
-const at = (node: unknown, ...path: string[]): unknown => path.reduce<unknown>((n, key) => (n && typeof n === 'object' ? (n as Node)[key] : undefined), node);
+const at = (node: unknown, ...path: string[]): unknown => {
+  let n = node;
+  for (const key of path) n = n && typeof n === 'object' ? (n as Node)[key] : undefined;
+  return n;
+};
 const text = (node: unknown): string | undefined => {
   if (typeof node === 'string') return node;
   if (node && typeof node === 'object' && typeof (node as Node)['#text'] === 'string') return (node as Node)['#text'] as string;
@@ -53,21 +50,75 @@ export function camtVersion(xml: string): number | undefined {
 export function parseCamt053(xml: string): ParsedStatement[] {
   const version = camtVersion(xml);
   if (version !== undefined && (version < 2 || version > 8)) throw new StatementError(`camt.053.001.${String(version).padStart(2, '0')} is not a supported version (001.02 to 001.08)`, 'Document');
-  let doc: unknown;
+  const statements: ParsedStatement[] = [];
+  /** Open elements, outermost first: local name, node, text, and whether it has attributes or children. */
+  const stack: { name: string; node: Node; text: string; filled: boolean }[] = [];
+  // Where the elements that matter sit: Document (depth 1), BkToCstmrStmt (2), Stmt (3), Ntry (4).
+  const inRoot = () => stack.length >= 2 && stack[0].name === 'Document' && stack[1].name === 'BkToCstmrStmt';
+  let sawRoot = false;
+  let entries: StatementTransaction[] = [];
+  let entryCount = 0;
+  const parser = new SaxesParser({ position: true });
+  parser.on('opentag', (tag) => {
+    const name = localName(tag.name);
+    const node: Node = {};
+    let filled = false;
+    for (const attr in tag.attributes) {
+      if (attr.startsWith('xmlns')) continue;
+      node[`@${localName(attr)}`] = tag.attributes[attr];
+      filled = true;
+    }
+    stack.push({ name, node, text: '', filled });
+    if (stack.length === 2 && inRoot()) sawRoot = true;
+    if (stack.length === 3 && name === 'Stmt' && inRoot()) {
+      entries = [];
+      entryCount = 0;
+    }
+  });
+  parser.on('text', (t) => {
+    if (stack.length > 0) stack[stack.length - 1].text += t;
+  });
+  parser.on('cdata', (t) => {
+    if (stack.length > 0) stack[stack.length - 1].text += t;
+  });
+  parser.on('closetag', () => {
+    const element = stack.pop() as { name: string; node: Node; text: string; filled: boolean };
+    const depth = stack.length + 1;
+    const content = element.text.trim();
+    const value: unknown = element.filled ? (content ? { ...element.node, '#text': content } : element.node) : content;
+    if (depth === 4 && element.name === 'Ntry' && stack[2].name === 'Stmt' && inRoot()) {
+      entryCount++;
+      entries.push(...entryTransactions(value as Node, `Stmt[${statements.length + 1}]/Ntry[${entryCount}]`, text(at(stack[2].node, 'Acct', 'Ccy'))));
+      return;
+    }
+    if (depth === 3 && element.name === 'Stmt' && inRoot()) {
+      statements.push(statementOf(value as Node, `Stmt[${statements.length + 1}]`, entries));
+      entries = [];
+      return;
+    }
+    const parentEntry = stack[stack.length - 1];
+    if (!parentEntry) return;
+    const parent = parentEntry.node;
+    parentEntry.filled = true;
+    if (LIST.has(element.name)) ((parent[element.name] ??= []) as unknown[]).push(value);
+    else parent[element.name] = value;
+  });
   try {
-    doc = parser.parse(xml, true);
+    parser.write(xml).close();
   } catch (err) {
-    const e = err as { message?: string; err?: { line?: number; msg?: string } };
-    throw new StatementError(`not well-formed XML: ${e.err?.msg ?? e.message}`, e.err?.line ? `line ${e.err.line}` : undefined);
+    if (err instanceof StatementError) throw err;
+    // saxes: `<line>:<column>: <message>`.
+    const m = /^(\d+):(\d+): (.*)$/s.exec((err as Error).message);
+    throw new StatementError(`not well-formed XML: ${m ? m[3] : (err as Error).message}`, m ? `line ${m[1]}` : undefined);
   }
-  const root = at(doc, 'Document', 'BkToCstmrStmt');
-  if (!root) throw new StatementError('no BkToCstmrStmt (not a CAMT.053 statement)', 'Document');
-  const statements = list(at(root, 'Stmt'));
+  if (!sawRoot) throw new StatementError('no BkToCstmrStmt (not a CAMT.053 statement)', 'Document');
   if (statements.length === 0) throw new StatementError('the file holds no statement (BkToCstmrStmt has no Stmt)', 'BkToCstmrStmt');
-  return statements.map((stmt, s) => statementOf(stmt, `Stmt[${s + 1}]`));
+  return statements;
 }
 
-function statementOf(stmt: Node, where: string): ParsedStatement {
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+
+function statementOf(stmt: Node, where: string, transactions: StatementTransaction[]): ParsedStatement {
   const acct = at(stmt, 'Acct');
   const iban = text(at(acct, 'Id', 'IBAN'));
   const other = text(at(acct, 'Id', 'Othr', 'Id'));
@@ -85,8 +136,8 @@ function statementOf(stmt: Node, where: string): ParsedStatement {
   const closing = find('CLBD', 'CLAV');
   const available = find('CLAV', 'ITAV');
   const currency = text(at(acct, 'Ccy')) ?? opening?.currency ?? closing?.currency;
-  const transactions: StatementTransaction[] = [];
-  list(at(stmt, 'Ntry')).forEach((entry, n) => transactions.push(...entryTransactions(entry, `${where}/Ntry[${n + 1}]`, currency)));
+  // An entry without its own currency is in the account's (Acct/Ccy, else the balances').
+  for (const t of transactions) if (!t.currency && currency) t.currency = currency;
   const accountCurrency = currency ?? transactions[0]?.currency;
   if (!accountCurrency) throw new StatementError('no currency (Acct/Ccy or an amount Ccy)', `${where}/Acct`);
   const period = at(stmt, 'FrToDt');
@@ -131,12 +182,12 @@ function entryTransactions(entry: Node, where: string, accountCurrency: string |
   const split = details.length > 1 && detailAmounts.every((a) => a !== undefined) && compareDecimals(addDecimals(detailAmounts as string[]), amount) === 0;
   if (!split) {
     const description = [...details.map(detailText), ...list(at(entry, 'AddtlNtryInf')).map(text)].filter(Boolean).join(' ').trim();
-    return [{ ...(entryId ? { id: entryId } : {}), ...base, amount: signed(amount, indicator), description }];
+    return [{ ...(entryId ? { id: entryId } : {}), ...base, amount: signed(amount, indicator), description: flat(description) }];
   }
   return details.map((d, k) => {
     const id = text(at(d, 'Refs', 'AcctSvcrRef')) ?? text(at(d, 'Refs', 'TxId')) ?? (entryId ? `${entryId}/${k + 1}` : undefined);
     const code = bankCode(at(d, 'BkTxCd'));
-    return { ...(id ? { id } : {}), ...base, ...(code ? { bankCode: code } : {}), amount: signed(detailAmounts[k] as string, text(at(d, 'CdtDbtInd')) ?? indicator), description: detailText(d) };
+    return { ...(id ? { id } : {}), ...base, ...(code ? { bankCode: code } : {}), amount: signed(detailAmounts[k] as string, text(at(d, 'CdtDbtInd')) ?? indicator), description: flat(detailText(d)) };
   });
 }
 

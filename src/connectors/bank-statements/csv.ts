@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { addDecimals, compareDecimals, negateDecimal, parseDecimal } from '../../lib/decimal.js';
-import { StatementError, type ParsedStatement, type StatementTransaction } from './statement.js';
+import { flat, StatementError, type ParsedStatement, type StatementTransaction } from './statement.js';
 
 /**
  * CSV bank exports, read with csv-parse through a column mapping: the file says nothing about which column is
@@ -63,22 +63,32 @@ function delimiterOf(firstLine: string): string {
   return counts.sort((a, b) => b[1] - a[1])[0][0];
 }
 
-function dateOf(value: string, format: DateFormat, where: string): string {
+const DATE_PATTERNS: Record<DateFormat, [RegExp, (m: RegExpExecArray) => string]> = {
+  'YYYY-MM-DD': [/^(\d{4})-(\d{2})-(\d{2})/, (m) => `${m[1]}-${m[2]}-${m[3]}`],
+  'YYYYMMDD': [/^(\d{4})(\d{2})(\d{2})$/, (m) => `${m[1]}-${m[2]}-${m[3]}`],
+  'DD.MM.YYYY': [/^(\d{1,2})\.(\d{1,2})\.(\d{4})$/, (m) => `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`],
+  'DD/MM/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, (m) => `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`],
+  'MM/DD/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, (m) => `${m[3]}-${m[1].padStart(2, '0')}-${m[2].padStart(2, '0')}`],
+};
+
+/**
+ * `YYYY-MM-DD` from a cell. A file has few distinct dates: each is made once and shared by every row of that day
+ * (through `cache`), instead of a string of its own per row.
+ */
+function dateOf(value: string, format: DateFormat, where: string, cache?: Map<string, string>): string {
   const v = value.trim();
-  const patterns: Record<DateFormat, [RegExp, (m: RegExpExecArray) => string]> = {
-    'YYYY-MM-DD': [/^(\d{4})-(\d{2})-(\d{2})/, (m) => `${m[1]}-${m[2]}-${m[3]}`],
-    'YYYYMMDD': [/^(\d{4})(\d{2})(\d{2})$/, (m) => `${m[1]}-${m[2]}-${m[3]}`],
-    'DD.MM.YYYY': [/^(\d{1,2})\.(\d{1,2})\.(\d{4})$/, (m) => `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`],
-    'DD/MM/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, (m) => `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`],
-    'MM/DD/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, (m) => `${m[3]}-${m[1].padStart(2, '0')}-${m[2].padStart(2, '0')}`],
-  };
-  const [re, build] = patterns[format];
+  const known = cache?.get(v);
+  if (known !== undefined) return known;
+  const [re, build] = DATE_PATTERNS[format];
   const m = re.exec(v);
   const iso = m ? build(m) : '';
   if (!m || Number.isNaN(Date.parse(iso)) || new Date(iso).toISOString().slice(0, 10) !== iso) {
     throw new StatementError(`${JSON.stringify(v)} is not a date in ${format}`, where);
   }
-  return iso;
+  // A flat copy: the template's pieces are not kept alive by the cached value.
+  const flat = iso.split('').join('');
+  cache?.set(v, flat);
+  return flat;
 }
 
 /** The preset whose header this file has exactly, if any. */
@@ -87,7 +97,7 @@ export function presetForHeader(header: readonly string[]): string | undefined {
   return Object.entries(CSV_PRESETS).find(([, p]) => p.header.length === clean.length && p.header.every((h, i) => h === clean[i]))?.[0];
 }
 
-/** Reads a CSV export; without a mapping its header must be a preset's. */
+/** Reads a CSV export; without a mapping its header must be a preset's. Rows become transactions as they are read. */
 export function parseCsv(text: string, given?: CsvMapping | { preset: string }): ParsedStatement[] {
   const firstLine = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
   let mapping: CsvMapping | undefined;
@@ -96,15 +106,18 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
     if (!mapping) throw new StatementError(`${JSON.stringify(given.preset)} is not a CSV preset (${Object.keys(CSV_PRESETS).join(', ')})`, 'mapping.preset');
   } else mapping = given;
   const delimiter = mapping?.delimiter ?? delimiterOf(firstLine);
-  let rows: string[][];
-  try {
-    rows = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true, trim: false }) as string[][];
-  } catch (err) {
-    const e = err as { message: string; lines?: number };
-    throw new StatementError(`not readable CSV: ${e.message}`, e.lines ? `line ${e.lines}` : undefined);
-  }
-  if (rows.length < 2) throw new StatementError('the CSV has a header but no rows', 'line 2');
-  const header = rows[0].map((h) => h.trim());
+  const options = { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true, trim: false } as const;
+  const read = <T>(extra: Record<string, unknown>): T[] => {
+    try {
+      return parse(text, { ...options, ...extra }) as T[];
+    } catch (err) {
+      if (err instanceof StatementError) throw err;
+      const e = err as { message: string; lines?: number };
+      throw new StatementError(`not readable CSV: ${e.message}`, e.lines ? `line ${e.lines}` : undefined);
+    }
+  };
+  const [headerRow] = read<string[]>({ to_line: 1 });
+  const header = (headerRow ?? []).map((h) => h.trim());
   if (!mapping) {
     const preset = presetForHeader(header);
     if (!preset) {
@@ -135,57 +148,82 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
     return parsed;
   };
 
-  type Row = StatementTransaction & { account: string; line: number };
-  const parsed: Row[] = rows.slice(1).map((row, r) => {
-    const line = r + 2;
-    const where = `line ${line}`;
-    const cell = (i: number) => (i >= 0 ? (row[i] ?? '').trim() : '');
-    let amount: string;
-    if (c.amount >= 0) amount = money(cell(c.amount), where);
-    else {
-      const debit = cell(c.debit);
-      const credit = cell(c.credit);
-      if (debit && credit) throw new StatementError('a row with both a debit and a credit', where);
-      if (!debit && !credit) throw new StatementError('a row with neither a debit nor a credit', where);
-      amount = debit ? negateDecimal(money(debit, where).replace('-', '')) : money(credit, where).replace('-', '');
-    }
-    const currency = cell(c.currency) || m.currency?.value;
-    if (!currency) throw new StatementError('no currency: map a currency column or give one value', 'mapping.currency');
-    const id = cell(c.id);
-    const balance = cell(c.balance);
-    return {
-      ...(id ? { id } : {}), bookingDate: dateOf(cell(c.date), m.date.format, where),
-      ...(c.valueDate >= 0 && cell(c.valueDate) ? { valueDate: dateOf(cell(c.valueDate), (m.valueDate as { format: DateFormat }).format, where) } : {}),
-      amount, currency, description: c.description.map(cell).filter(Boolean).join(' ').replace(/\s+/g, ' '),
-      ...(balance ? { balance: money(balance, where) } : {}), account: cell(c.account) || m.account?.value || 'CSV', line,
-    };
+  // Per account: its transactions and the line each came from.
+  const accounts = new Map<string, { transactions: StatementTransaction[]; lines: number[] }>();
+  const dates = new Map<string, string>();
+  const rows = read<never>({
+    from_line: 2,
+    info: false,
+    on_record: (row: string[], context: { lines: number }) => {
+      const line = context.lines;
+      const where = `line ${line}`;
+      const cell = (i: number) => (i >= 0 ? (row[i] ?? '').trim() : '');
+      let amount: string;
+      if (c.amount >= 0) amount = money(cell(c.amount), where);
+      else {
+        const debit = cell(c.debit);
+        const credit = cell(c.credit);
+        if (debit && credit) throw new StatementError('a row with both a debit and a credit', where);
+        if (!debit && !credit) throw new StatementError('a row with neither a debit nor a credit', where);
+        amount = debit ? negateDecimal(money(debit, where).replace('-', '')) : money(credit, where).replace('-', '');
+      }
+      const currency = cell(c.currency) || m.currency?.value;
+      if (!currency) throw new StatementError('no currency: map a currency column or give one value', 'mapping.currency');
+      const t: StatementTransaction = { bookingDate: dateOf(cell(c.date), m.date.format, where, dates), amount, currency, description: flat(c.description.map(cell).filter(Boolean).join(' ').replace(/\s+/g, ' ')) };
+      const id = cell(c.id);
+      if (id) t.id = id;
+      if (c.valueDate >= 0 && cell(c.valueDate)) t.valueDate = dateOf(cell(c.valueDate), (m.valueDate as { format: DateFormat }).format, where, dates);
+      const balance = cell(c.balance);
+      if (balance) t.balance = money(balance, where);
+      const account = cell(c.account) || m.account?.value || 'CSV';
+      let entry = accounts.get(account);
+      if (!entry) accounts.set(account, (entry = { transactions: [], lines: [] }));
+      entry.transactions.push(t);
+      entry.lines.push(line);
+      return null;
+    },
   });
-
-  const accounts = [...new Set(parsed.map((p) => p.account))];
-  return accounts.map((account) => statementOf(account, parsed.filter((p) => p.account === account)));
+  void rows;
+  if (accounts.size === 0) throw new StatementError('the CSV has a header but no rows', 'line 2');
+  return [...accounts].map(([account, { transactions, lines }]) => statementOf(account, transactions, lines));
 }
 
 /**
  * One account's rows. With a balance column, the running balances show the file's order: oldest first
  * (each balance = the one before + its amount) or newest first; the opening is the first row's balance less its
- * amount, the closing the last row's, and `reconciles` says whether the chain holds throughout.
+ * amount, the closing the last row's, and `reconciles` says whether the chain holds throughout. The rows are put
+ * in order in place.
  */
-function statementOf(account: string, rows: (StatementTransaction & { line: number; account: string })[]): ParsedStatement {
-  const chain = (ordered: typeof rows) => ordered.every((r, i) => i === 0 || !r.balance || !ordered[i - 1].balance || compareDecimals(addDecimals([ordered[i - 1].balance as string, r.amount]), r.balance) === 0);
+function statementOf(account: string, rows: StatementTransaction[], lines: number[]): ParsedStatement {
+  const chainsForward = () => rows.every((r, i) => i === 0 || !r.balance || !rows[i - 1].balance || compareDecimals(addDecimals([rows[i - 1].balance as string, r.amount]), r.balance) === 0);
+  const chainsBackward = () => rows.every((r, i) => i === rows.length - 1 || !r.balance || !rows[i + 1].balance || compareDecimals(addDecimals([rows[i + 1].balance as string, r.amount]), r.balance) === 0);
   const withBalance = rows.every((r) => r.balance !== undefined);
-  const oldestFirst = withBalance && chain(rows) ? rows : withBalance && chain([...rows].reverse()) ? [...rows].reverse() : undefined;
-  const ordered = oldestFirst ?? [...rows].sort((a, b) => (a.bookingDate < b.bookingDate ? -1 : a.bookingDate > b.bookingDate ? 1 : a.line - b.line));
-  const dates = rows.map((r) => r.bookingDate).sort();
-  const first = ordered[0];
-  const last = ordered[ordered.length - 1];
-  const transactions = ordered.map(({ line: _line, account: _account, ...t }) => t);
+  let chained = false;
+  if (withBalance && chainsForward()) chained = true;
+  else if (withBalance && chainsBackward()) {
+    rows.reverse();
+    lines.reverse();
+    chained = true;
+  } else {
+    const order = rows.map((_, i) => i).sort((a, b) => (rows[a].bookingDate < rows[b].bookingDate ? -1 : rows[a].bookingDate > rows[b].bookingDate ? 1 : lines[a] - lines[b]));
+    const sorted = order.map((i) => rows[i]);
+    for (let i = 0; i < sorted.length; i++) rows[i] = sorted[i];
+  }
+  let from = rows[0].bookingDate;
+  let to = rows[0].bookingDate;
+  for (const r of rows) {
+    if (r.bookingDate < from) from = r.bookingDate;
+    if (r.bookingDate > to) to = r.bookingDate;
+  }
+  const first = rows[0];
+  const last = rows[rows.length - 1];
   return {
     format: 'CSV',
     account: { identifier: account, ...(account !== 'CSV' ? { number: account } : {}), currency: first.currency },
-    from: dates[0],
-    to: dates[dates.length - 1],
+    from,
+    to,
     ...(withBalance ? { opening: { amount: addDecimals([first.balance as string, negateDecimal(first.amount)]), date: first.bookingDate }, closing: { amount: last.balance as string, date: last.bookingDate } } : {}),
-    transactions,
-    reconciles: withBalance ? oldestFirst !== undefined : null,
+    transactions: rows,
+    reconciles: withBalance ? chained : null,
   };
 }

@@ -1,9 +1,9 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { AcceptedFile, Connector, DataTypeRead, DataTypeSource, IncomingFile, ReadContext, SourceRecord, UploadSessionType } from '../connector.js';
+import type { AcceptedFile, Connector, DataTypeRead, DataTypeSource, IncomingFile, ReadContext, RecordPage, SourceRecord, UploadedItem, UploadSessionType } from '../connector.js';
 import { FileRefused } from '../connector-error.js';
 import type { DataType } from '../data-types.js';
 import { BankingAccount, BankingAccountBalance, BankingTransaction, BankingTransactionCategory } from '../sandbox/banking/schemas.js';
-import { bankingData, type BankingData, type UploadedStatement } from './banking-records.js';
+import { bankingReferenceData, summaryOf, transactionRecords, type StatementSummary, type UploadedSummary } from './banking-records.js';
 import { CSV_PRESETS, type CsvMapping } from './csv.js';
 import { readStatements } from './read-statements.js';
 import { StatementError, type ParsedStatement } from './statement.js';
@@ -34,6 +34,27 @@ function mappingOf(fields: Readonly<Record<string, string>>): CsvMapping | { pre
   return value as CsvMapping | { preset: string };
 }
 
+/** Chunks of about a megabyte of transaction records, one JSON per line (see AcceptedFile.records). */
+const CHUNK_CHARS = 1 << 20;
+
+function* recordChunks(statements: readonly ParsedStatement[], uploaded: string): Generator<string> {
+  let lines: string[] = [];
+  let size = 0;
+  for (const statement of statements) {
+    for (const record of transactionRecords(statement, uploaded)) {
+      const line = JSON.stringify(record);
+      lines.push(line);
+      size += line.length + 1;
+      if (size >= CHUNK_CHARS) {
+        yield lines.join('\n');
+        lines = [];
+        size = 0;
+      }
+    }
+  }
+  if (lines.length > 0) yield lines.join('\n');
+}
+
 /** Reads every file of one upload; refuses the whole upload, naming each file that is not a readable statement. */
 function accept(files: readonly IncomingFile[], fields: Readonly<Record<string, string>>): AcceptedFile[] {
   const mapping = mappingOf(fields);
@@ -46,9 +67,11 @@ function accept(files: readonly IncomingFile[], fields: Readonly<Record<string, 
       const statements = read.statements.map((s) => statementReport(s));
       accepted.push({
         format: read.format,
-        parsed: JSON.stringify(read.statements),
+        // Kept: the statements without their transactions; the transactions as records, in chunks.
+        parsed: JSON.stringify(read.statements.map(summaryOf)),
         report: { format: read.format, statements },
         warnings: statements.filter((s) => s.warning).map((s) => `${file.name}: ${s.warning as string}`),
+        records: (uploaded) => recordChunks(read.statements, uploaded),
       });
     } catch (err) {
       if (!(err instanceof StatementError)) throw err;
@@ -59,9 +82,10 @@ function accept(files: readonly IncomingFile[], fields: Readonly<Record<string, 
   return accepted;
 }
 
-/** Everything uploaded to the connection so far, as statements and session records. */
+/** Every statement summary and session record uploaded to the connection so far, and the files (for their records). */
 async function uploadsOf(ctx: ReadContext) {
-  const statements: UploadedStatement[] = [];
+  const summaries: UploadedSummary[] = [];
+  const files: UploadedItem[] = [];
   const sessions: { dataType: string; records: Record<string, unknown>[]; uploaded: string }[] = [];
   let latest = '1970-01-01T00:00:00Z';
   for await (const item of ctx.uploads?.list() ?? []) {
@@ -69,34 +93,34 @@ async function uploadsOf(ctx: ReadContext) {
     if (item.uploaded > latest) latest = item.uploaded;
     if (item.parsed === null) continue;
     if (item.kind === 'file') {
-      for (const s of JSON.parse(item.parsed) as ParsedStatement[]) statements.push(Object.assign(s, { uploaded: item.uploaded }));
+      files.push(item);
+      for (const s of JSON.parse(item.parsed) as StatementSummary[]) summaries.push(Object.assign(s, { uploaded: item.uploaded }));
     } else {
       sessions.push({ ...(JSON.parse(item.parsed) as { dataType: string; records: Record<string, unknown>[] }), uploaded: item.uploaded });
     }
   }
-  return { statements, sessions, latest };
+  return { summaries, files, sessions, latest };
 }
 
-/** Records of one data type: from the files, then from upload sessions (a later upload of an id replaces it). */
-function source(dataType: DataType, typeName: string, schema: TSchema, pick: (data: BankingData) => SourceRecord[]): DataTypeSource {
+function sessionRecord(data: Record<string, unknown>, uploaded: string): SourceRecord {
+  const id = String(data.id);
+  const sourceModifiedDate = typeof data.sourceModifiedDate === 'string' ? data.sourceModifiedDate : uploaded;
+  const { modifiedDate: _served, ...fields } = data;
+  return { id, sourceModifiedDate, data: { ...fields, sourceModifiedDate } };
+}
+
+/** Accounts, balances or categories: few, from the summaries, then the sessions' (a later upload of an id replaces it). */
+function referenceSource(dataType: DataType, typeName: string, schema: TSchema, pick: (data: ReturnType<typeof bankingReferenceData>) => SourceRecord[]): DataTypeSource {
   return {
     dataType,
     typeName,
     schema,
     async read(ctx: ReadContext): Promise<DataTypeRead> {
-      const { statements, sessions, latest } = await uploadsOf(ctx);
+      const { summaries, sessions, latest } = await uploadsOf(ctx);
+      const data = bankingReferenceData(summaries, latest);
       const byId = new Map<string, SourceRecord>();
-      const data = bankingData(statements, latest, { transactions: dataType === 'banking-transactions' });
       for (const record of pick(data)) byId.set(record.id, record);
-      for (const session of sessions) {
-        if (session.dataType !== dataType) continue;
-        for (const data of session.records) {
-          const id = String(data.id);
-          const sourceModifiedDate = typeof data.sourceModifiedDate === 'string' ? data.sourceModifiedDate : session.uploaded;
-          const { modifiedDate: _served, ...fields } = data;
-          byId.set(id, { id, sourceModifiedDate, data: { ...fields, sourceModifiedDate } });
-        }
-      }
+      for (const session of sessions) if (session.dataType === dataType) for (const r of session.records) byId.set(String(r.id), sessionRecord(r, session.uploaded));
       const list = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       async function* pages() {
         for (let i = 0; i < list.length; i += 500) yield { records: list.slice(i, i + 500) };
@@ -106,11 +130,43 @@ function source(dataType: DataType, typeName: string, schema: TSchema, pick: (da
   };
 }
 
+/**
+ * Transactions: every file's records chunk by chunk, then the sessions', in upload order. Not in id order and with
+ * repeats (an overlapping file): the writer orders them and keeps the last of an id, in bounded memory.
+ */
+const transactionsSource: DataTypeSource = {
+  dataType: 'banking-transactions',
+  typeName: 'Transaction',
+  schema: BankingTransaction,
+  async read(ctx: ReadContext): Promise<DataTypeRead> {
+    const { summaries, files, sessions, latest } = await uploadsOf(ctx);
+    const warnings = bankingReferenceData(summaries, latest).warnings;
+    async function* pages(): AsyncGenerator<RecordPage> {
+      let page: SourceRecord[] = [];
+      for (const file of files) {
+        for await (const chunk of file.records()) {
+          ctx.signal.throwIfAborted();
+          for (const line of chunk.split('\n')) {
+            page.push(JSON.parse(line) as SourceRecord);
+            if (page.length === 500) {
+              yield { records: page };
+              page = [];
+            }
+          }
+        }
+      }
+      for (const session of sessions) if (session.dataType === 'banking-transactions') for (const r of session.records) page.push(sessionRecord(r, session.uploaded));
+      if (page.length > 0) yield { records: page };
+    }
+    return { mode: 'full', ordered: false, pages: pages(), nextCursor: () => null, warnings: () => warnings };
+  },
+};
+
 const sources: DataTypeSource[] = [
-  source('banking-accounts', 'Account', BankingAccount, (d) => d.accounts),
-  source('banking-transactions', 'Transaction', BankingTransaction, (d) => d.transactions),
-  source('banking-accountBalances', 'AccountBalance', BankingAccountBalance, (d) => d.balances),
-  source('banking-transactionCategories', 'TransactionCategory', BankingTransactionCategory, (d) => d.categories),
+  referenceSource('banking-accounts', 'Account', BankingAccount, (d) => d.accounts),
+  transactionsSource,
+  referenceSource('banking-accountBalances', 'AccountBalance', BankingAccountBalance, (d) => d.balances),
+  referenceSource('banking-transactionCategories', 'TransactionCategory', BankingTransactionCategory, (d) => d.categories),
 ];
 
 const uploadSessions: UploadSessionType[] = [

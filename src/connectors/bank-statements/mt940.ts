@@ -1,6 +1,6 @@
 import { negateDecimal, parseDecimal } from '../../lib/decimal.js';
 import { reconciles } from './reconcile.js';
-import { StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import { flat, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
 
 /**
  * SWIFT MT940 customer statements. Written here: the maintained npm parser (mt940js 1.3) reads amounts as binary
@@ -20,30 +20,45 @@ interface Field {
 
 const TAG = /^:(\d{2}[A-Z]?|NS):/;
 
-/** The fields of the file, with the line each starts on; text outside statements is dropped. */
-function fields(text: string): Field[] {
-  const out: Field[] = [];
+/**
+ * The fields of the file one at a time, each with the line it starts on (a field is complete when the next tag,
+ * a `-` line or the end comes); text outside statements is dropped. Lines are read in place: the file is never
+ * split into an array of lines.
+ */
+function* fields(source: string): Generator<Field> {
+  // Old Mac files end lines with CR alone.
+  const text = source.includes('\n') ? source : source.replace(/\r/g, '\n');
   let current: Field | undefined;
   let inStatement = false;
-  text.split(/\r\n|\r|\n/).forEach((raw, index) => {
-    const line = raw.replace(/\s+$/, '');
-    const match = TAG.exec(line);
+  let lineNumber = 0;
+  for (let pos = 0; pos <= text.length; ) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = text.length;
+    let stop = end;
+    while (stop > pos && WHITESPACE.test(text[stop - 1])) stop--;
+    const line = text.slice(pos, stop);
+    lineNumber++;
+    pos = end + 1;
+    const match = line.charCodeAt(0) === 58 /* : */ ? TAG.exec(line) : null;
     if (match) {
       if (match[1] === '20') inStatement = true;
-      if (!inStatement) return;
-      current = { tag: match[1], value: line.slice(match[0].length), line: index + 1 };
-      out.push(current);
-      return;
+      if (!inStatement) continue;
+      if (current) yield current;
+      current = { tag: match[1], value: line.slice(match[0].length), line: lineNumber };
+      continue;
     }
-    if (line === '-' || /^-\}?$/.test(line)) {
+    if (line === '-' || line === '-}') {
+      if (current) yield current;
       current = undefined;
       inStatement = false;
-      return;
+      continue;
     }
     if (current && inStatement && line !== '') current.value += `\n${line}`;
-  });
-  return out;
+  }
+  if (current) yield current;
 }
+
+const WHITESPACE = /\s/;
 
 /** `YYMMDD` → `YYYY-MM-DD` (years 80–99 are 19xx). */
 function date(yymmdd: string, where: string): string {
@@ -70,7 +85,7 @@ function balance(field: Field): StatementBalance & { currency: string } {
 }
 
 /** `:61:1105240524D9,N192NONREF//bankref` (value date, optional entry date, mark, funds code, amount, type, reference). */
-function transaction(field: Field, currency: string): StatementTransaction & { reference: string } {
+function transaction(field: Field, currency: string): { transaction: StatementTransaction; reference: string } {
   const where = `line ${field.line}`;
   const [first, ...rest] = field.value.split('\n');
   const m = /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?(\d+,\d*)([NSF].{3})(.*)$/.exec(first);
@@ -88,10 +103,9 @@ function transaction(field: Field, currency: string): StatementTransaction & { r
   const signed = m[3] === 'D' || m[3] === 'RC' ? negateDecimal(value) : value;
   const [reference, bankReference] = m[7].split('//');
   const supplementary = rest.join(' ').trim();
-  return {
-    ...(bankReference ? { id: bankReference.trim() } : {}),
-    bookingDate, valueDate, amount: signed, currency, description: supplementary, bankCode: m[6].trim(), reference: reference.trim(),
-  };
+  const t: StatementTransaction = { bookingDate, valueDate, amount: signed, currency, description: flat(supplementary || reference.trim()), bankCode: m[6].trim() };
+  if (bankReference) t.id = bankReference.trim();
+  return { transaction: t, reference: reference.trim() };
 }
 
 /** `:86:` free text, or `?nn` structured subfields (the purpose lines `?20`–`?29` and `?60`–`?63`, then the name `?32`/`?33`). */
@@ -106,80 +120,101 @@ function description(info: string): string {
   return [name, ...purpose].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim() || booking?.trim() || '';
 }
 
+/** A statement being read. */
+interface Reading {
+  start: Field;
+  reference?: string;
+  account?: string;
+  opening?: StatementBalance & { currency: string };
+  closing?: StatementBalance & { currency: string };
+  available?: StatementBalance;
+  transactions: StatementTransaction[];
+  /** The reference of the last `:61:`, its description when its `:86:` has none. */
+  lastReference: string;
+}
+
+/** Every statement of the file, field by field: each `:20:` starts one. */
 export function parseMt940(text: string): ParsedStatement[] {
-  const all = fields(text);
   const statements: ParsedStatement[] = [];
-  let i = 0;
-  while (i < all.length) {
-    if (all[i].tag !== '20') throw new StatementError(`:${all[i].tag}: outside a statement (each starts with :20:)`, `line ${all[i].line}`);
-    const start = all[i];
-    let reference: string | undefined;
-    let account: string | undefined;
-    let opening: (StatementBalance & { currency: string }) | undefined;
-    let closing: (StatementBalance & { currency: string }) | undefined;
-    let available: StatementBalance | undefined;
-    const transactions: (StatementTransaction & { reference: string })[] = [];
-    for (i++; i < all.length && all[i].tag !== '20'; i++) {
-      const f = all[i];
-      const where = `line ${f.line}`;
-      switch (f.tag) {
-        case '25':
-          if (account !== undefined) throw new StatementError('a second :25: (account) inside one statement', where);
-          account = f.value.replace(/\n/g, '').trim();
-          break;
-        case '28':
-        case '28C':
-          reference = f.value.trim();
-          break;
-        case '60F':
-        case '60M':
-          opening = balance(f);
-          break;
-        case '61':
-          if (!opening) throw new StatementError(':61: before the opening balance (:60F:)', where);
-          if (closing) throw new StatementError(':61: after the closing balance (:62F:)', where);
-          transactions.push(transaction(f, opening.currency));
-          break;
-        case '86':
-          // The description of the transaction just before; after the closing balance, of the statement (skipped).
-          if (transactions.length > 0 && !closing) transactions[transactions.length - 1].description = description(f.value);
-          break;
-        case '62F':
-        case '62M':
-          closing = balance(f);
-          break;
-        case '64': {
-          const b = balance(f);
-          available = { amount: b.amount, date: b.date };
-          break;
-        }
-        default:
-          // :65: forward balances, :NS: and other bank-specific fields.
-          break;
-      }
+  let reading: Reading | undefined;
+  for (const f of fields(text)) {
+    if (f.tag === '20') {
+      if (reading) statements.push(finish(reading));
+      reading = { start: f, transactions: [], lastReference: '' };
+      continue;
     }
-    const where = `the statement starting at line ${start.line}`;
-    if (!account) throw new StatementError('no account (:25:)', where);
-    if (!opening) throw new StatementError('no opening balance (:60F:)', where);
-    if (!closing) throw new StatementError('no closing balance (:62F:)', where);
-    const dates = transactions.map((t) => t.bookingDate).sort();
-    const statement: ParsedStatement = {
-      format: 'MT940',
-      account: { identifier: account, ...accountParts(account), currency: opening.currency },
-      ...(reference ? { reference } : {}),
-      from: dates[0] && dates[0] < opening.date ? dates[0] : opening.date,
-      // Some files' closing date is not the statement's (the cmxl sample's :62F: predates its bookings).
-      to: dates.length > 0 && dates[dates.length - 1] > closing.date ? dates[dates.length - 1] : closing.date,
-      opening: { amount: opening.amount, date: opening.date },
-      closing: { amount: closing.amount, date: closing.date },
-      ...(available ? { available } : {}),
-      transactions: transactions.map(({ reference: _reference, ...t }) => ({ ...t, description: t.description || _reference })),
-      reconciles: null,
-    };
-    statement.reconciles = reconciles(statement);
-    statements.push(statement);
+    if (!reading) throw new StatementError(`:${f.tag}: outside a statement (each starts with :20:)`, `line ${f.line}`);
+    const r = reading;
+    const where = `line ${f.line}`;
+    switch (f.tag) {
+      case '25':
+        if (r.account !== undefined) throw new StatementError('a second :25: (account) inside one statement', where);
+        r.account = f.value.replace(/\n/g, '').trim();
+        break;
+      case '28':
+      case '28C':
+        r.reference = f.value.trim();
+        break;
+      case '60F':
+      case '60M':
+        r.opening = balance(f);
+        break;
+      case '61': {
+        if (!r.opening) throw new StatementError(':61: before the opening balance (:60F:)', where);
+        if (r.closing) throw new StatementError(':61: after the closing balance (:62F:)', where);
+        const { transaction: t, reference } = transaction(f, r.opening.currency);
+        r.transactions.push(t);
+        r.lastReference = reference;
+        break;
+      }
+      case '86':
+        // The description of the transaction just before; after the closing balance, of the statement (skipped).
+        if (r.transactions.length > 0 && !r.closing) r.transactions[r.transactions.length - 1].description = flat(description(f.value) || r.lastReference);
+        break;
+      case '62F':
+      case '62M':
+        r.closing = balance(f);
+        break;
+      case '64': {
+        const b = balance(f);
+        r.available = { amount: b.amount, date: b.date };
+        break;
+      }
+      default:
+        // :65: forward balances, :NS: and other bank-specific fields.
+        break;
+    }
   }
+  if (reading) statements.push(finish(reading));
   return statements;
+}
+
+function finish(r: Reading): ParsedStatement {
+  const where = `the statement starting at line ${r.start.line}`;
+  if (!r.account) throw new StatementError('no account (:25:)', where);
+  if (!r.opening) throw new StatementError('no opening balance (:60F:)', where);
+  if (!r.closing) throw new StatementError('no closing balance (:62F:)', where);
+  let first = r.opening.date;
+  let last = r.closing.date;
+  for (const t of r.transactions) {
+    if (t.bookingDate < first) first = t.bookingDate;
+    // Some files' closing date is not the statement's (the cmxl sample's :62F: predates its bookings).
+    if (t.bookingDate > last) last = t.bookingDate;
+  }
+  const statement: ParsedStatement = {
+    format: 'MT940',
+    account: { identifier: r.account, ...accountParts(r.account), currency: r.opening.currency },
+    ...(r.reference ? { reference: r.reference } : {}),
+    from: first,
+    to: last,
+    opening: { amount: r.opening.amount, date: r.opening.date },
+    closing: { amount: r.closing.amount, date: r.closing.date },
+    ...(r.available ? { available: r.available } : {}),
+    transactions: r.transactions,
+    reconciles: null,
+  };
+  statement.reconciles = reconciles(statement);
+  return statement;
 }
 
 /** `50880050/0194774600888` is bank code and number; an IBAN is itself. */

@@ -1,5 +1,5 @@
 import { parseDecimal } from '../../lib/decimal.js';
-import { StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import { flat, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
 
 /**
  * OFX and QFX statements: OFX 1.x SGML (leaf elements left unclosed, one-line files, `&` unescaped) and OFX 2.x XML
@@ -27,11 +27,22 @@ function decode(text: string): string {
   });
 }
 
-/** The element tree of everything from `<OFX>` on. */
-function tree(body: string): Element {
+/**
+ * The element tree of everything from `<OFX>` on, except the elements `onClose` takes: each is handed over as it
+ * closes (with the elements open around it) and left out of the tree, so a statement's transactions are never a
+ * tree of their own.
+ */
+function tree(body: string, takes: ReadonlySet<string>, onClose: (element: Element, around: readonly Element[]) => void): Element {
   const root: Element = { name: '#root', children: [] };
   const stack: Element[] = [root];
   const top = () => stack[stack.length - 1];
+  const pop = () => {
+    const element = stack.pop() as Element;
+    if (!takes.has(element.name)) return;
+    const parent = top();
+    if (parent.children[parent.children.length - 1] === element) parent.children.pop();
+    onClose(element, stack);
+  };
   for (const m of body.matchAll(TOKEN)) {
     const [, cdata, slash, name, text] = m;
     if (cdata !== undefined || text !== undefined) {
@@ -46,25 +57,31 @@ function tree(body: string): Element {
     if (name === undefined) continue; // comments and processing instructions
     const tag = name.toUpperCase();
     // A leaf given a value and then another tag was never closed: SGML.
-    if (top().open && !(slash && top().name === tag)) stack.pop();
+    if (top().open && !(slash && top().name === tag)) pop();
     if (slash) {
-      const index = stack.map((e) => e.name).lastIndexOf(tag);
+      let index = -1;
+      for (let i = stack.length - 1; i > 0; i--) {
+        if (stack[i].name === tag) {
+          index = i;
+          break;
+        }
+      }
       if (index <= 0) continue; // a stray closing tag
-      stack.length = index;
+      while (stack.length > index) pop();
       continue;
     }
     const element: Element = { name: tag, children: [] };
     top().children.push(element);
     stack.push(element);
   }
-  if (top().open) stack.pop();
-  const unclosed = stack.slice(1).filter((e) => e.children.length > 0 || e.value === undefined);
+  // At the end only a leaf may be left open (SGML); an aggregate taken by onClose is truncated, not closed.
+  if (top().open && !takes.has(top().name)) stack.pop();
+  const unclosed = stack.slice(1).filter((e) => e.children.length > 0 || e.value === undefined || takes.has(e.name));
   if (unclosed.length > 0) throw new StatementError(`the file ends inside <${unclosed[unclosed.length - 1].name}> (truncated?)`, unclosed.map((e) => e.name).join('/'));
   return root;
 }
 
 const child = (e: Element | undefined, name: string) => e?.children.find((c) => c.name === name);
-const childrenOf = (e: Element | undefined, name: string) => e?.children.filter((c) => c.name === name) ?? [];
 const valueOf = (e: Element | undefined, ...path: string[]) => path.reduce<Element | undefined>((n, p) => child(n, p), e)?.value;
 
 function find(e: Element, names: ReadonlySet<string>, out: Element[] = []): Element[] {
@@ -96,11 +113,23 @@ function balance(e: Element | undefined, where: string): StatementBalance | unde
   return { amount: amount(valueOf(e, 'BALAMT'), `${where}/BALAMT`), date: day(valueOf(e, 'DTASOF'), `${where}/DTASOF`) };
 }
 
+const STATEMENTS = new Set(['STMTRS', 'CCSTMTRS']);
+
 export function parseOfx(text: string): ParsedStatement[] {
   const start = text.search(/<OFX>/i);
   if (start < 0) throw new StatementError('no <OFX> element (not an OFX file)');
-  const root = tree(text.slice(start));
-  const statements = find(root, new Set(['STMTRS', 'CCSTMTRS']));
+  // Each STMTTRN becomes a transaction as it closes, under the statement around it (numbered in document order).
+  const read = new Map<Element, { where: string; transactions: StatementTransaction[] }>();
+  const root = tree(text.slice(start), new Set(['STMTTRN']), (t, around) => {
+    const stmt = [...around].reverse().find((e) => STATEMENTS.has(e.name));
+    if (!stmt) return;
+    let entry = read.get(stmt);
+    if (!entry) read.set(stmt, (entry = { where: `OFX/${stmt.name}[${read.size + 1}]`, transactions: [] }));
+    const currency = valueOf(stmt, 'CURDEF');
+    if (!currency) throw new StatementError('no currency (CURDEF) before the transactions', `${entry.where}/CURDEF`);
+    entry.transactions.push(transactionOf(t, `${entry.where}/BANKTRANLIST/STMTTRN[${entry.transactions.length + 1}]`, currency));
+  });
+  const statements = find(root, STATEMENTS);
   if (statements.length === 0) throw new StatementError('the file holds no statement (no STMTRS or CCSTMTRS)', 'OFX');
   return statements.map((stmt, s) => {
     const where = `OFX/${stmt.name}[${s + 1}]`;
@@ -112,31 +141,19 @@ export function parseOfx(text: string): ParsedStatement[] {
     if (!number) throw new StatementError('no account (ACCTID)', `${where}/${bank ? 'BANKACCTFROM' : 'CCACCTFROM'}`);
     const bankId = valueOf(bank, 'BANKID');
     const list = child(stmt, 'BANKTRANLIST');
-    const transactions: StatementTransaction[] = childrenOf(list, 'STMTTRN').map((t, n) => {
-      const at = `${where}/BANKTRANLIST/STMTTRN[${n + 1}]`;
-      const fitid = valueOf(t, 'FITID');
-      const name = valueOf(t, 'NAME') ?? valueOf(t, 'PAYEE', 'NAME');
-      const memo = valueOf(t, 'MEMO');
-      const check = valueOf(t, 'CHECKNUM');
-      const posted = day(valueOf(t, 'DTPOSTED'), `${at}/DTPOSTED`);
-      const user = valueOf(t, 'DTUSER');
-      return {
-        ...(fitid ? { id: fitid } : {}),
-        bookingDate: posted,
-        ...(user ? { valueDate: day(user, `${at}/DTUSER`) } : {}),
-        amount: amount(valueOf(t, 'TRNAMT'), `${at}/TRNAMT`),
-        currency: valueOf(t, 'CURRENCY', 'CURSYM') ?? currency,
-        description: [name, memo && memo !== name ? memo : undefined, check ? `check ${check}` : undefined].filter(Boolean).join(' | '),
-        ...(valueOf(t, 'TRNTYPE') ? { bankCode: valueOf(t, 'TRNTYPE') } : {}),
-      };
-    });
+    const transactions = read.get(stmt)?.transactions ?? [];
     const ledger = child(stmt, 'LEDGERBAL');
     if (ledger && !valueOf(ledger, 'BALAMT')) throw new StatementError('LEDGERBAL has no amount', `${where}/LEDGERBAL/BALAMT`);
     const closing = balance(ledger, `${where}/LEDGERBAL`);
     const available = balance(child(stmt, 'AVAILBAL'), `${where}/AVAILBAL`);
-    const dates = transactions.map((t) => t.bookingDate).sort();
-    const from = valueOf(list, 'DTSTART') ? day(valueOf(list, 'DTSTART'), `${where}/BANKTRANLIST/DTSTART`) : (dates[0] ?? closing?.date);
-    const to = valueOf(list, 'DTEND') ? day(valueOf(list, 'DTEND'), `${where}/BANKTRANLIST/DTEND`) : (dates[dates.length - 1] ?? closing?.date);
+    let first: string | undefined;
+    let last: string | undefined;
+    for (const t of transactions) {
+      if (first === undefined || t.bookingDate < first) first = t.bookingDate;
+      if (last === undefined || t.bookingDate > last) last = t.bookingDate;
+    }
+    const from = valueOf(list, 'DTSTART') ? day(valueOf(list, 'DTSTART'), `${where}/BANKTRANLIST/DTSTART`) : (first ?? closing?.date);
+    const to = valueOf(list, 'DTEND') ? day(valueOf(list, 'DTEND'), `${where}/BANKTRANLIST/DTEND`) : (last ?? closing?.date);
     if (!from || !to) throw new StatementError('no period: no dates, no transactions, no balance', where);
     return {
       format: 'OFX' as const,
@@ -151,4 +168,23 @@ export function parseOfx(text: string): ParsedStatement[] {
       reconciles: null,
     };
   });
+}
+
+function transactionOf(t: Element, at: string, currency: string): StatementTransaction {
+  const fitid = valueOf(t, 'FITID');
+  const name = valueOf(t, 'NAME') ?? valueOf(t, 'PAYEE', 'NAME');
+  const memo = valueOf(t, 'MEMO');
+  const check = valueOf(t, 'CHECKNUM');
+  const user = valueOf(t, 'DTUSER');
+  const type = valueOf(t, 'TRNTYPE');
+  const transaction: StatementTransaction = {
+    bookingDate: day(valueOf(t, 'DTPOSTED'), `${at}/DTPOSTED`),
+    amount: amount(valueOf(t, 'TRNAMT'), `${at}/TRNAMT`),
+    currency: valueOf(t, 'CURRENCY', 'CURSYM') ?? currency,
+    description: flat([name, memo && memo !== name ? memo : undefined, check ? `check ${check}` : undefined].filter(Boolean).join(' | ')),
+  };
+  if (fitid) transaction.id = fitid;
+  if (user) transaction.valueDate = day(user, `${at}/DTUSER`);
+  if (type) transaction.bankCode = type;
+  return transaction;
 }

@@ -22,7 +22,7 @@ export interface StatementReport {
   warning?: string;
 }
 
-export function reconciliationWarning(statement: ParsedStatement): string | undefined {
+export function reconciliationWarning(statement: Omit<ParsedStatement, 'transactions'>): string | undefined {
   if (statement.reconciles !== false) return undefined;
   return `the ${statement.format} statement of account ${statement.account.identifier} for ${statement.from} to ${statement.to} does not reconcile: opening ${statement.opening?.amount} + its transactions is not closing ${statement.closing?.amount}`;
 }

@@ -64,3 +64,12 @@ export class StatementError extends Error {
     this.name = 'StatementError';
   }
 }
+
+/**
+ * The same text, flattened: a description joined from pieces is a tree of them (a V8 cons string) until first read,
+ * three or four times its size; reading a character flattens it in place. Called on the texts a statement keeps.
+ */
+export function flat(text: string): string {
+  if (text.length > 0) text.charCodeAt(0);
+  return text;
+}

@@ -8,6 +8,8 @@ import type { DialectName } from '../dialect.js';
  *   the Link page has read but the end user has not confirmed yet (`kind` 'pending', in a `batch`). `seq`
  *   orders them; a sync reads every upload of its connection up to a `seq`, and syncs again when a later one lands.
  *   Files stay with their company (deleted with it), not with the connection.
+ * - `upload_chunks`: the records a platform made of an uploaded file (a statement file's transactions), in chunks
+ *   of about a megabyte, read back one at a time.
  * - `upload_configurations`: Codat's bank statement upload configuration, one per connection and account.
  * - `upload_sessions`, `upload_session_pages`: sessions under way and the pages uploaded to them.
  */
@@ -33,6 +35,14 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .execute();
   await db.schema.createIndex('uploads_company').on('uploads').columns(['company_id', 'seq']).execute();
   await db.schema.createIndex('uploads_connection').on('uploads').columns(['connection_id', 'seq']).execute();
+
+  await db.schema
+    .createTable('upload_chunks')
+    .addColumn('upload_id', 'text', (c) => c.notNull())
+    .addColumn('chunk', 'integer', (c) => c.notNull())
+    .addColumn('body', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('upload_chunks_pk', ['upload_id', 'chunk'])
+    .execute();
 
   await db.schema
     .createTable('upload_configurations')

@@ -86,6 +86,7 @@ try {
     const answer = await res.json();
     if (res.status !== 200) throw new Error(`${format}: the upload answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
     const accepted = performance.now() - started;
+    const atAnswer = { rss: readRss(server.pid), peak: sampler.peek ? sampler.peek() : 0 };
     const status = await settled(company.id);
     const seconds = (performance.now() - started) / 1000;
     const peak = sampler.stop();
@@ -99,7 +100,7 @@ try {
     rows.push(row);
     say(`  ${format.padEnd(8)} ${(bytes.length / 2 ** 20).toFixed(2)} MiB, ${counted.toLocaleString('en')} transactions: upload answered in ${row.acceptedSeconds} s, ` +
       `all four data types synced in ${row.seconds} s = ${row.perSecond.toLocaleString('en')} transactions/s (target ≥ 20,000); ` +
-      `RSS ${Math.round(before / 2 ** 20)} → peak ${Math.round(peak / 2 ** 20)} MiB, growth ${row.rssGrowthMiB} MiB (target ≤ 100) [anonymous ${Math.round(partsBefore.anon / 2 ** 20)} → ${Math.round(peakParts.anon / 2 ** 20)}, file-backed ${Math.round(partsBefore.file / 2 ** 20)} → ${Math.round(peakParts.file / 2 ** 20)} MiB]${failed.length ? `; NOT COMPLETE: ${failed.join(', ')}` : ''}`);
+      `RSS ${Math.round(before / 2 ** 20)} → peak ${Math.round(peak / 2 ** 20)} MiB, growth ${row.rssGrowthMiB} MiB (target ≤ 100) [when the upload answered: RSS ${Math.round(atAnswer.rss / 2 ** 20)} MiB] [anonymous ${Math.round(partsBefore.anon / 2 ** 20)} → ${Math.round(peakParts.anon / 2 ** 20)}, file-backed ${Math.round(partsBefore.file / 2 ** 20)} → ${Math.round(peakParts.file / 2 ** 20)} MiB]${failed.length ? `; NOT COMPLETE: ${failed.join(', ')}` : ''}`);
     if (counted !== transactions) say(`    the file holds ${transactions} transactions but the upload read ${counted}`);
   }
 } finally {

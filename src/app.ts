@@ -45,6 +45,7 @@ import { createConnectionsService } from './connections/connections.service.js';
 import { registerConnectionRoutes } from './connections/connections.routes.js';
 import { registerFileRoutes } from './uploads/files.routes.js';
 import { createFilesService } from './uploads/files.service.js';
+import { createIntakeRunner } from './uploads/intake.js';
 import { registerUploadSessionRoutes } from './uploads/upload-sessions.routes.js';
 import { createUploadSessionsService } from './uploads/upload-sessions.service.js';
 import { createDataSetsService } from './data/data-sets.service.js';
@@ -199,14 +200,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerIntegrationRoutes(server, { integrations: createIntegrationsService({ db, dialect, lists, ...urls }) });
   const connections = createConnectionsService({ db, dialect, lists, jobs, wakeJobs, companies, credentials, allowPrivate, ...urls });
   registerConnectionRoutes(server, { connections });
-  await registerFileRoutes(server, { files: createFilesService({ db, jobs, wakeJobs, companies, connections }) });
+  // Statement files are read on a thread of their own (src/uploads/intake.ts).
+  const intake = createIntakeRunner({ threads: true });
+  server.addHook('onClose', async () => intake.close());
+  await registerFileRoutes(server, { files: createFilesService({ db, jobs, wakeJobs, companies, connections, intake }) });
   registerUploadSessionRoutes(server, { sessions: createUploadSessionsService({ db, jobs, wakeJobs, connections }) });
   registerSyncRoutes(server, { syncs: createSyncsService({ db, dialect, lists, jobs, wakeJobs, companies }) });
   registerSyncSettingsRoutes(server, { db, companies });
   const dataSets = createDataSetsService({ db, dialect, lists, companies, records: createRecordReader(store, lists) });
   registerDataSetRoutes(server, { dataSets });
   registerFinancialsRoutes(server, { dataSets });
-  registerLinkRoutes(server, { db, dialect, lists, jobs, wakeJobs, companies, clients, credentials, allowPrivate, ...urls });
+  registerLinkRoutes(server, { db, dialect, lists, jobs, wakeJobs, companies, clients, credentials, allowPrivate, intake, ...urls });
   registerPushRoutes(server, { push: createPushService({ db, dialect, lists, jobs, wakeJobs, companies, ...pushTiming }) });
   registerWebhooks(server, { db, allowPrivate: options.webhooks?.allowPrivate });
 

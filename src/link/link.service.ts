@@ -1,6 +1,7 @@
 import type { Client, ClientsStore } from '../clients/clients.store.js';
 import { defaultProfile } from '../clients/profile.js';
 import { createFilesService } from '../uploads/files.service.js';
+import type { IntakeRunner } from '../uploads/intake.js';
 import { createConnectionsService, type ConnectionsDeps, type ConnectionsService } from '../connections/connections.service.js';
 import { connectionLinkUrl } from '../connections/connection-doc.js';
 import { findConnector, findPlatform, PLATFORMS, type PlatformInfo } from '../connectors/registry.js';
@@ -15,6 +16,8 @@ import type { LinkStatusCode, RedirectFacts } from './redirect.js';
 
 export interface LinkDeps extends ConnectionsDeps {
   clients: ClientsStore;
+  /** Where uploaded statement files are read (see src/uploads/intake.ts). */
+  intake?: IntakeRunner;
   /** The connections service the API uses; one is built from the other deps when absent. */
   connections?: ConnectionsService;
 }
@@ -120,7 +123,7 @@ export function createLinkService(deps: LinkDeps) {
   const { db } = deps;
   const connections = deps.connections ?? createConnectionsService(deps);
   // The upload on the Link page of a platform whose data is files: read, shown, then imported.
-  const files = createFilesService({ db, jobs: deps.jobs, wakeJobs: deps.wakeJobs, companies: deps.companies, connections });
+  const files = createFilesService({ db, jobs: deps.jobs, wakeJobs: deps.wakeJobs, companies: deps.companies, connections, intake: deps.intake });
   const logoUrl = (key: string) => `${deps.publicUrl()}/integrations/${encodeURIComponent(key)}/logo.svg`;
 
   async function connectionsOf(companyId: string): Promise<LinkConnection[]> {

@@ -1,13 +1,15 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startSourceWorker } from '../lib/source-worker.js';
 import type { Store } from '../storage/database.js';
 import { runVersionTask, type VersionResult, type VersionTask } from './version-task.js';
 import { ConnectorError, type ConnectorErrorKind } from '../connectors/connector-error.js';
 
-function tsxApi(): string {
-  // The ESM build of the API: tsx locates its loader relative to the file that registers it.
-  return 'file://' + createRequire(import.meta.url).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs');
-}
+/**
+ * A writing thread's heap cap. A sync keeps a page of records and one sorted run alive (tens of megabytes even for
+ * a million records); under a cap V8 grows a heap by less before collecting it (by up to four times its live size
+ * without one), so each thread's memory stays near what it uses.
+ */
+const WRITER_HEAP_MB = 1024;
 
 /** Writes data-set versions for sync jobs, on writing threads when the store allows a second connection. */
 export interface VersionWriters {
@@ -41,9 +43,6 @@ export function createVersionWriters(store: Store, options: { threads: number })
   if (options.threads <= 0 || store.url === ':memory:') {
     return { write: (task, onProgress) => runVersionTask(store, task, onProgress), close: async () => {} };
   }
-  // Sources run as TypeScript under the test runner (loaded through tsx there), as JavaScript once built.
-  const typescript = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./version-writer-thread.${typescript ? 'ts' : 'js'}`, import.meta.url);
   const threads: Thread[] = [];
   const running = new Map<number, Running>();
   const waiting: ((thread: Thread) => void)[] = [];
@@ -51,13 +50,7 @@ export function createVersionWriters(store: Store, options: { threads: number })
   let closed = false;
 
   function start(): Thread {
-    const worker = typescript
-      ? // TypeScript sources (the test runner): register tsx inside the thread, then load the entry through it.
-        new Worker(
-          `import(${JSON.stringify(tsxApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`,
-          { eval: true, workerData: { url: store.url } },
-        )
-      : new Worker(entry, { workerData: { url: store.url } });
+    const worker: Worker = startSourceWorker(import.meta.url, './version-writer-thread', { workerData: { url: store.url }, resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB } });
     let markReady: () => void = () => {};
     let markFailed: (err: Error) => void = () => {};
     const thread: Thread = {

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { zipSync } from 'fflate';
 import type { Database } from '../storage/schema.js';
-import { notFound, validationError } from '../http/api-error.js';
+import { ApiError, notFound, validationError } from '../http/api-error.js';
+import { createIntakeRunner, FileTooDense, type Intake, type IntakeRunner } from './intake.js';
 import type { Client } from '../clients/clients.store.js';
 import { lockClient } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
-import type { AcceptedFile, IncomingFile } from '../connectors/connector.js';
+import type { IncomingFile } from '../connectors/connector.js';
 import { FileRefused } from '../connectors/connector-error.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
@@ -16,6 +17,8 @@ import { deleteUploads, saveUpload } from './uploads.store.js';
 
 export interface FilesDeps {
   db: Kysely<Database>;
+  /** Where platforms read uploaded files (a thread of their own by default in the app; on this thread when absent). */
+  intake?: IntakeRunner;
   jobs: JobQueue;
   wakeJobs: () => void;
   companies: CompaniesService;
@@ -52,9 +55,10 @@ const extensionOf = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLow
 export function createFilesService(deps: FilesDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
+  const intakes = deps.intake ?? createIntakeRunner({ threads: false });
 
   /** The connection, and what its platform read from the files (undefined: a platform that keeps them as they are). */
-  async function read(client: Client, companyId: string, connectionId: string, files: IncomingFile[], fields: Record<string, string>) {
+  async function read(client: Client, companyId: string, connectionId: string, files: IncomingFile[], fields: Record<string, string>, uploaded: string): Promise<{ connection: ConnectionRow; intake: Intake | undefined }> {
     const connection = await deps.connections.owned(client, companyId, connectionId);
     if (files.length === 0) {
       throw validationError('ValidationException: No file was uploaded.', [{ itemId: 'file', message: 'send one or more multipart/form-data parts named file', validatorName: 'FileUpload' }]);
@@ -67,7 +71,7 @@ export function createFilesService(deps: FilesDeps) {
           itemId: f.name, message: `${f.name}: only ${DOCUMENT_TYPES.map((t) => t.toUpperCase()).join(', ')} files can be uploaded`, validatorName: 'FileUpload',
         })));
       }
-      return { connection, accepted: undefined };
+      return { connection, intake: undefined };
     }
     if (connection.status !== 'Linked') {
       throw validationError(`ValidationException: Connection ${connectionId} is ${connection.status}; link it again to upload files.`, [
@@ -75,8 +79,11 @@ export function createFilesService(deps: FilesDeps) {
       ]);
     }
     try {
-      return { connection, accepted: connector.files.accept(files, fields) };
+      return { connection, intake: await intakes.run(connection.platform_key, files, fields, uploaded) };
     } catch (err) {
+      if (err instanceof FileTooDense) {
+        throw new ApiError(413, `PayloadTooLargeException: ${err.message}.`);
+      }
       if (!(err instanceof FileRefused)) throw err;
       throw validationError(`ValidationException: ${err.items.length === 1 ? 'A file was' : `${err.items.length} problems were`} found in the upload; nothing was imported.`, err.items.map((i) => ({ ...i, validatorName: 'StatementFile' })));
     }
@@ -88,12 +95,15 @@ export function createFilesService(deps: FilesDeps) {
     if (!row) throw notFound(`Data connection ${connectionId} not found`);
   }
 
-  async function keep(trx: Kysely<Database>, client: Client, connection: ConnectionRow, file: IncomingFile, accepted: AcceptedFile | undefined, uploaded: string, kind: 'file' | 'pending', batch?: string) {
+  /** Keeps file `index` of an upload, with what the intake read from it (and its records, chunk by chunk). */
+  async function keep(trx: Kysely<Database>, client: Client, connection: ConnectionRow, files: IncomingFile[], index: number, intake: Intake | undefined, uploaded: string, kind: 'file' | 'pending', batch?: string) {
+    const file = files[index];
+    const accepted = intake?.accepted[index];
     await saveUpload(trx, {
       id: randomUUID(), kind, batch, clientId: client.id, companyId: connection.company_id, connectionId: connection.id, fileName: file.name,
       sourceType: findPlatform(connection.platform_key)?.sourceType ?? 'Unknown', contentType: contentTypeOf(file), content: file.bytes, uploaded,
       format: accepted?.format ?? null, parsed: accepted?.parsed ?? null,
-    }, accepted?.records?.(uploaded));
+    }, intake?.records(index));
   }
 
   /** Syncs every data type of the connection's platform (from all files so far). */
@@ -103,7 +113,8 @@ export function createFilesService(deps: FilesDeps) {
     }
   }
 
-  function answer(files: IncomingFile[], accepted: AcceptedFile[] | undefined) {
+  function answer(files: IncomingFile[], intake: Intake | undefined) {
+    const accepted = intake?.accepted;
     return {
       files: files.map((f, i) => ({ fileName: f.name, size: f.bytes.byteLength, ...(accepted ? accepted[i].report : {}) })),
       ...(accepted ? { warnings: accepted.flatMap((a) => a.warnings) } : {}),
@@ -116,16 +127,20 @@ export function createFilesService(deps: FilesDeps) {
 
     /** Reads the files and keeps them (all or none), then syncs the connection's data types from every file so far. */
     async upload(client: Client, companyId: string, connectionId: string, files: IncomingFile[], fields: Record<string, string>) {
-      const { connection, accepted } = await read(client, companyId, connectionId, files, fields);
       const uploaded = now().toISOString();
-      await db.transaction().execute(async (trx) => {
-        await lockClient(trx, client.id, true);
-        await stillThere(trx, companyId, connectionId);
-        for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files[i], accepted?.[i], uploaded, 'file');
-        if (accepted) await syncAll(trx, client, connection);
-      });
+      const { connection, intake } = await read(client, companyId, connectionId, files, fields, uploaded);
+      try {
+        await db.transaction().execute(async (trx) => {
+          await lockClient(trx, client.id, true);
+          await stillThere(trx, companyId, connectionId);
+          for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files, i, intake, uploaded, 'file');
+          if (intake) await syncAll(trx, client, connection);
+        });
+      } finally {
+        intake?.release();
+      }
       deps.wakeJobs();
-      return answer(files, accepted);
+      return answer(files, intake);
     },
 
     /**
@@ -133,18 +148,22 @@ export function createFilesService(deps: FilesDeps) {
      * before anything is imported. Pending batches older than an hour are dropped.
      */
     async stage(client: Client, companyId: string, connectionId: string, files: IncomingFile[], fields: Record<string, string>) {
-      const { connection, accepted } = await read(client, companyId, connectionId, files, fields);
-      if (!accepted) throw new Error('only platforms that read their files stage them');
-      const batch = randomUUID();
       const uploaded = now().toISOString();
-      await db.transaction().execute(async (trx) => {
-        await lockClient(trx, client.id, true);
-        await stillThere(trx, companyId, connectionId);
-        const stale = new Date(now().getTime() - PENDING_TTL_MS).toISOString();
-        await deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('uploaded', '<', stale));
-        for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files[i], accepted[i], uploaded, 'pending', batch);
-      });
-      return { batch, ...answer(files, accepted) };
+      const { connection, intake } = await read(client, companyId, connectionId, files, fields, uploaded);
+      if (!intake) throw new Error('only platforms that read their files stage them');
+      const batch = randomUUID();
+      try {
+        await db.transaction().execute(async (trx) => {
+          await lockClient(trx, client.id, true);
+          await stillThere(trx, companyId, connectionId);
+          const stale = new Date(now().getTime() - PENDING_TTL_MS).toISOString();
+          await deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('uploaded', '<', stale));
+          for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files, i, intake, uploaded, 'pending', batch);
+        });
+      } finally {
+        intake.release();
+      }
+      return { batch, ...answer(files, intake) };
     },
 
     /** The Link page's second step: the pending batch becomes uploaded files and syncs. False when it is gone. */

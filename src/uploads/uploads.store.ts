@@ -20,7 +20,7 @@ export interface NewUpload {
 }
 
 /** Keeps an upload, and the records its platform made of it (AcceptedFile.records) chunk by chunk. */
-export async function saveUpload(trx: Kysely<Database>, upload: NewUpload, records?: Iterable<string>): Promise<void> {
+export async function saveUpload(trx: Kysely<Database>, upload: NewUpload, records?: AsyncIterable<string> | Iterable<string>): Promise<void> {
   await trx
     .insertInto('uploads')
     .values({
@@ -30,7 +30,7 @@ export async function saveUpload(trx: Kysely<Database>, upload: NewUpload, recor
     })
     .execute();
   let chunk = 0;
-  for (const body of records ?? []) await trx.insertInto('upload_chunks').values({ upload_id: upload.id, chunk: chunk++, body }).execute();
+  for await (const body of records ?? []) await trx.insertInto('upload_chunks').values({ upload_id: upload.id, chunk: chunk++, body }).execute();
 }
 
 /** Deletes uploads and their records' chunks. */

@@ -117,10 +117,13 @@ export function createIntakeRunner(options: { threads: boolean }): IntakeRunner 
     return {
       accepted: answer.accepted,
       async *records(index: number) {
+        // One chunk ahead: the thread makes the next chunk while this one is stored.
+        let coming = ask({ next: { batch, index } });
         for (;;) {
-          const next = await ask({ next: { batch, index } });
+          const next = await coming;
           if (!('chunk' in next)) throw new Error('error' in next ? next.error : 'the intake thread answered out of turn');
           if (next.chunk === null) return;
+          coming = ask({ next: { batch, index } });
           yield next.chunk;
         }
       },

@@ -30,10 +30,11 @@ const text = (node: unknown): string | undefined => {
 };
 const list = (node: unknown): Node[] => (Array.isArray(node) ? (node as Node[]) : node ? [node as Node] : []);
 
-function amountOf(node: unknown, where: string): { amount: string; currency?: string } {
+/** `where` names the element for an error: built only when there is one (an entry is read tens of thousands of times). */
+function amountOf(node: unknown, where: () => string): { amount: string; currency?: string } {
   const raw = text(node);
   const value = raw === undefined ? undefined : parseDecimal(raw, '.');
-  if (value === undefined) throw new StatementError(`${JSON.stringify(raw ?? '')} is not an amount`, where);
+  if (value === undefined) throw new StatementError(`${JSON.stringify(raw ?? '')} is not an amount`, where());
   const currency = node && typeof node === 'object' ? ((node as Node)['@Ccy'] as string | undefined) : undefined;
   return { amount: value, currency };
 }
@@ -51,8 +52,8 @@ export function parseCamt053(xml: string): ParsedStatement[] {
   const version = camtVersion(xml);
   if (version !== undefined && (version < 2 || version > 8)) throw new StatementError(`camt.053.001.${String(version).padStart(2, '0')} is not a supported version (001.02 to 001.08)`, 'Document');
   const statements: ParsedStatement[] = [];
-  /** Open elements, outermost first: local name, node, text, and whether it has attributes or children. */
-  const stack: { name: string; node: Node; text: string; filled: boolean }[] = [];
+  /** Open elements, outermost first: local name, text, and a node once it has attributes or children (a leaf needs none). */
+  const stack: { name: string; node: Node | undefined; text: string }[] = [];
   // Where the elements that matter sit: Document (depth 1), BkToCstmrStmt (2), Stmt (3), Ntry (4).
   const inRoot = () => stack.length >= 2 && stack[0].name === 'Document' && stack[1].name === 'BkToCstmrStmt';
   let sawRoot = false;
@@ -61,14 +62,12 @@ export function parseCamt053(xml: string): ParsedStatement[] {
   const parser = new SaxesParser({ position: true });
   parser.on('opentag', (tag) => {
     const name = localName(tag.name);
-    const node: Node = {};
-    let filled = false;
+    let node: Node | undefined;
     for (const attr in tag.attributes) {
       if (attr.startsWith('xmlns')) continue;
-      node[`@${localName(attr)}`] = tag.attributes[attr];
-      filled = true;
+      (node ??= {})[`@${localName(attr)}`] = tag.attributes[attr];
     }
-    stack.push({ name, node, text: '', filled });
+    stack.push({ name, node, text: '' });
     if (stack.length === 2 && inRoot()) sawRoot = true;
     if (stack.length === 3 && name === 'Stmt' && inRoot()) {
       entries = [];
@@ -82,24 +81,25 @@ export function parseCamt053(xml: string): ParsedStatement[] {
     if (stack.length > 0) stack[stack.length - 1].text += t;
   });
   parser.on('closetag', () => {
-    const element = stack.pop() as { name: string; node: Node; text: string; filled: boolean };
+    const element = stack.pop() as { name: string; node: Node | undefined; text: string };
     const depth = stack.length + 1;
-    const content = element.text.trim();
-    const value: unknown = element.filled ? (content ? { ...element.node, '#text': content } : element.node) : content;
+    const content = element.text.length > 0 ? element.text.trim() : '';
+    const value: unknown = element.node ? (content ? { ...element.node, '#text': content } : element.node) : content;
     if (depth === 4 && element.name === 'Ntry' && stack[2].name === 'Stmt' && inRoot()) {
       entryCount++;
-      entries.push(...entryTransactions(value as Node, `Stmt[${statements.length + 1}]/Ntry[${entryCount}]`, text(at(stack[2].node, 'Acct', 'Ccy'))));
+      const s = statements.length + 1;
+      const n = entryCount;
+      for (const t of entryTransactions((value || {}) as Node, () => `Stmt[${s}]/Ntry[${n}]`, text(at(stack[2].node, 'Acct', 'Ccy')))) entries.push(t);
       return;
     }
     if (depth === 3 && element.name === 'Stmt' && inRoot()) {
-      statements.push(statementOf(value as Node, `Stmt[${statements.length + 1}]`, entries));
+      statements.push(statementOf((value || {}) as Node, `Stmt[${statements.length + 1}]`, entries));
       entries = [];
       return;
     }
     const parentEntry = stack[stack.length - 1];
     if (!parentEntry) return;
-    const parent = parentEntry.node;
-    parentEntry.filled = true;
+    const parent = (parentEntry.node ??= {});
     if (LIST.has(element.name)) ((parent[element.name] ??= []) as unknown[]).push(value);
     else parent[element.name] = value;
   });
@@ -126,7 +126,7 @@ function statementOf(stmt: Node, where: string, transactions: StatementTransacti
   if (!identifier) throw new StatementError('no account identification (Acct/Id/IBAN or Othr/Id)', `${where}/Acct`);
   const balances = list(at(stmt, 'Bal')).map((bal, b) => {
     const code = text(at(bal, 'Tp', 'CdOrPrtry', 'Cd')) ?? text(at(bal, 'Tp', 'CdOrPrtry', 'Prtry'));
-    const { amount, currency } = amountOf(at(bal, 'Amt'), `${where}/Bal[${b + 1}]/Amt`);
+    const { amount, currency } = amountOf(at(bal, 'Amt'), () => `${where}/Bal[${b + 1}]/Amt`);
     const date = dayOf(at(bal, 'Dt'));
     if (!date) throw new StatementError('a balance without a date', `${where}/Bal[${b + 1}]/Dt`);
     return { code, balance: { amount: signed(amount, text(at(bal, 'CdtDbtInd'))), date } as StatementBalance, currency };
@@ -159,35 +159,50 @@ function statementOf(stmt: Node, where: string, transactions: StatementTransacti
   return statement;
 }
 
-function entryTransactions(entry: Node, where: string, accountCurrency: string | undefined): StatementTransaction[] {
-  const { amount, currency } = amountOf(at(entry, 'Amt'), `${where}/Amt`);
+function entryTransactions(entry: Node, where: () => string, accountCurrency: string | undefined): StatementTransaction[] {
+  const { amount, currency } = amountOf(at(entry, 'Amt'), () => `${where()}/Amt`);
   const indicator = text(at(entry, 'CdtDbtInd'));
-  if (indicator !== 'CRDT' && indicator !== 'DBIT') throw new StatementError('CdtDbtInd must be CRDT or DBIT', `${where}/CdtDbtInd`);
+  if (indicator !== 'CRDT' && indicator !== 'DBIT') throw new StatementError('CdtDbtInd must be CRDT or DBIT', `${where()}/CdtDbtInd`);
   const bookingDate = dayOf(at(entry, 'BookgDt')) ?? dayOf(at(entry, 'ValDt'));
-  if (!bookingDate) throw new StatementError('an entry without a booking date', `${where}/BookgDt`);
+  if (!bookingDate) throw new StatementError('an entry without a booking date', `${where()}/BookgDt`);
   const valueDate = dayOf(at(entry, 'ValDt'));
   const entryCurrency = currency ?? accountCurrency ?? '';
-  const base: Omit<StatementTransaction, 'amount' | 'description'> = {
-    bookingDate, ...(valueDate ? { valueDate } : {}), currency: entryCurrency,
-    ...(bankCode(at(entry, 'BkTxCd')) ? { bankCode: bankCode(at(entry, 'BkTxCd')) } : {}),
-  };
+  const entryCode = bankCode(at(entry, 'BkTxCd'));
   const entryId = text(at(entry, 'AcctSvcrRef')) ?? text(at(entry, 'NtryRef'));
-  const details = list(at(entry, 'NtryDtls')).flatMap((d) => list(at(d, 'TxDtls')));
-  const detailAmounts = details.map((d) => {
-    const node = at(d, 'AmtDtls', 'TxAmt', 'Amt') ?? at(d, 'Amt');
-    if (!node) return undefined;
-    const a = amountOf(node, `${where}/TxDtls/Amt`);
-    return a.currency && a.currency !== entryCurrency ? undefined : a.amount;
-  });
-  const split = details.length > 1 && detailAmounts.every((a) => a !== undefined) && compareDecimals(addDecimals(detailAmounts as string[]), amount) === 0;
-  if (!split) {
-    const description = [...details.map(detailText), ...list(at(entry, 'AddtlNtryInf')).map(text)].filter(Boolean).join(' ').trim();
-    return [{ ...(entryId ? { id: entryId } : {}), ...base, amount: signed(amount, indicator), description: flat(description) }];
+  const details: Node[] = [];
+  for (const d of list(at(entry, 'NtryDtls'))) for (const t of list(at(d, 'TxDtls'))) details.push(t);
+  const make = (id: string | undefined, code: string | undefined, signedAmount: string, description: string): StatementTransaction => {
+    const t: StatementTransaction = { bookingDate, currency: entryCurrency, amount: signedAmount, description: flat(description) };
+    if (id) t.id = id;
+    if (valueDate) t.valueDate = valueDate;
+    if (code) t.bankCode = code;
+    return t;
+  };
+  // One transaction per detail only when there are several, each with its own amount in the entry's currency, adding up to the entry's.
+  let detailAmounts: string[] | undefined;
+  if (details.length > 1) {
+    detailAmounts = [];
+    for (const d of details) {
+      const node = at(d, 'AmtDtls', 'TxAmt', 'Amt') ?? at(d, 'Amt');
+      const a = node ? amountOf(node, () => `${where()}/TxDtls/Amt`) : undefined;
+      if (!a || (a.currency && a.currency !== entryCurrency)) {
+        detailAmounts = undefined;
+        break;
+      }
+      detailAmounts.push(a.amount);
+    }
+    if (detailAmounts && compareDecimals(addDecimals(detailAmounts), amount) !== 0) detailAmounts = undefined;
   }
+  if (!detailAmounts) {
+    const parts: string[] = [];
+    for (const d of details) parts.push(detailText(d));
+    for (const info of list(at(entry, 'AddtlNtryInf'))) parts.push(text(info) ?? '');
+    return [make(entryId, entryCode, signed(amount, indicator), parts.filter(Boolean).join(' ').trim())];
+  }
+  const amounts = detailAmounts;
   return details.map((d, k) => {
     const id = text(at(d, 'Refs', 'AcctSvcrRef')) ?? text(at(d, 'Refs', 'TxId')) ?? (entryId ? `${entryId}/${k + 1}` : undefined);
-    const code = bankCode(at(d, 'BkTxCd'));
-    return { ...(id ? { id } : {}), ...base, ...(code ? { bankCode: code } : {}), amount: signed(detailAmounts[k] as string, text(at(d, 'CdtDbtInd')) ?? indicator), description: flat(detailText(d)) };
+    return make(id, bankCode(at(d, 'BkTxCd')) ?? entryCode, signed(amounts[k], text(at(d, 'CdtDbtInd')) ?? indicator), detailText(d));
   });
 }
 

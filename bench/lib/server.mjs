@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { ROOT } from './config.mjs';
 import { request } from './http.mjs';
@@ -14,10 +15,16 @@ const SERVER_VARIABLES = [
   'WEBHOOKS_ALLOW_PRIVATE', 'WEBHOOK_RETRY_SCHEDULE', 'SANDBOX_WRITE_DELAY_MS', 'REDIS_URL', 'SHUTDOWN_GRACE_MS', 'DATABASE_POOL_SIZE',
 ];
 
+/**
+ * The key sealing connection credentials at rest, one per run and shared by its processes (Postgres requires one;
+ * see docs/deploy.md). An operator's own LEDGERPORT_SECRET_KEY is used when set.
+ */
+const RUN_SECRET_KEY = process.env.LEDGERPORT_SECRET_KEY || randomBytes(32).toString('base64');
+
 function serverEnv(extra) {
   const env = { ...process.env };
   for (const name of SERVER_VARIABLES) delete env[name];
-  return { ...env, ...extra };
+  return { ...env, LEDGERPORT_SECRET_KEY: RUN_SECRET_KEY, ...extra };
 }
 
 /** A port nothing listens on right now (the OS picks it). */

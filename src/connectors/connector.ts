@@ -78,13 +78,32 @@ export interface IncomingFile {
   bytes: Uint8Array;
 }
 
+/** One statement of an uploaded file as the upload answers it and the Link page shows it before import. */
+export interface StatementReport {
+  account: string;
+  iban: string | null;
+  currency: string;
+  /** The statement's own number or id, where it has one. */
+  reference: string | null;
+  from: string;
+  to: string;
+  transactions: number;
+  /** null where the file states none (OFX: only a ledger balance). */
+  openingBalance: number | null;
+  closingBalance: number | null;
+  /** opening + Σ transactions = closing, exactly (true when there is no opening balance to contradict it). */
+  reconciles: boolean;
+  /** Set when it does not reconcile: the warning the upload answer and the data carry. */
+  warning?: string;
+}
+
 /** What a platform's intake keeps of an accepted file, and what the upload answers about it. */
 export interface AcceptedFile {
   format: string;
   /** JSON text kept with the file and handed back to reads (see UploadedItem.parsed). */
   parsed: string;
-  /** The upload answer's entry for the file (beside its name). */
-  report: Record<string, unknown>;
+  /** The upload answer's entry for the file (beside its name and size): its format and, for statements, what they hold. */
+  report: { format: string; statements?: StatementReport[] };
   /** Problems that do not refuse the file (e.g. a statement that does not reconcile). */
   warnings: string[];
   /**

@@ -1,5 +1,5 @@
 import type { CustomParams } from './custom-params.js';
-import type { AuthorizationChoice, AuthorizationField } from '../connectors/connector.js';
+import type { AuthorizationChoice, AuthorizationField, StatementReport } from '../connectors/connector.js';
 import { h, hiddenFields, layout, type Brand } from './layout.js';
 import type { LinkStatusCode } from './redirect.js';
 
@@ -156,25 +156,12 @@ ${choice}
 <a class="back" href="${h(model.backUrl)}">Choose a different platform</a>`;
 }
 
-/** One statement as the upload answer describes it (see the platform's file intake). */
-export interface ReadStatement {
-  account: string;
-  currency: string;
-  from: string;
-  to: string;
-  transactions: number;
-  openingBalance: number | null;
-  closingBalance: number | null;
-  reconciles: boolean;
-  warning?: string;
-}
-
 /** What was read from the files sent on the Link page, before the end user imports them. */
 export function uploadPreviewPage(model: {
   brand: Brand;
   companyName: string;
   platform: { name: string; logoUrl: string };
-  files: readonly { fileName: string; format?: string; statements?: readonly ReadStatement[] }[];
+  files: readonly { fileName: string; format?: string; statements?: readonly StatementReport[] }[];
   warnings: readonly string[];
   batch: string;
   formAction: string;

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium, requireChromiumInCi, SCREENSHOT_DIR } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { getConnection, newCompany, platformKeys, setProfile } from './link-helpers.js';
@@ -12,11 +11,6 @@ import { getConnection, newCompany, platformKeys, setProfile } from './link-help
  * The hosted Link flow in a real browser: Debian's Chromium driven by playwright-core. Without Chromium the
  * suite is skipped locally but fails in CI, which installs it (.ci/run).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-const mustRun = process.env.CI === 'true';
-/** Screenshots for a human to look at (not compared). */
-const SCREENSHOT_DIR = path.join(os.tmpdir(), 'ledgerport-link-screenshots');
 
 let server: TestServer;
 let client: TestClient;
@@ -29,11 +23,7 @@ const landed: string[] = [];
 const LOGO_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 48 48">'
   + '<circle cx="24" cy="24" r="24" fill="#c2410c"/><path d="M14 12h6v18h14v6H14z" fill="#fff"/></svg>';
 
-describe.runIf(!hasChromium && mustRun)('Link in a browser (CI)', () => {
-  it('has Chromium installed', () => {
-    expect.fail(`Chromium is missing at ${CHROMIUM}; CI installs it with apt-get (see .ci/run).`);
-  });
-});
+requireChromiumInCi('Link in a browser');
 
 describe.skipIf(!hasChromium)('Link in a browser', { timeout: 60_000 }, () => {
   beforeAll(async () => {
@@ -63,11 +53,7 @@ describe.skipIf(!hasChromium)('Link in a browser', { timeout: 60_000 }, () => {
       redirectUrl: `${redirectBase}/done/{sourceType}?company={companyId}&connection={connectionId}&platform={platform}`
         + '&code={statusCode}&error={errorMessage}&name={data.company.companyName}&ref={ref}',
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

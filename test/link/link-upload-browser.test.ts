@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium, requireChromiumInCi, SCREENSHOT_DIR } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { allRecords } from '../helpers/uploads.js';
@@ -17,10 +16,6 @@ import { newCompany, setProfile } from './link-helpers.js';
  * playwright-core): chosen with the file picker, read and shown, then imported. Without Chromium the suite is
  * skipped locally but fails in CI, which installs it (.ci/run).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-const mustRun = process.env.CI === 'true';
-const SCREENSHOT_DIR = path.join(os.tmpdir(), 'ledgerport-link-screenshots');
 const sampleFile = (p: string) => fileURLToPath(new URL(`../connectors/bank-statements/samples/${p}`, import.meta.url));
 
 let server: TestServer;
@@ -29,11 +24,7 @@ let browser: Browser;
 let redirectSite: http.Server;
 let redirectBase: string;
 
-describe.runIf(!hasChromium && mustRun)('Link upload in a browser (CI)', () => {
-  it('has Chromium installed', () => {
-    expect.fail(`Chromium is missing at ${CHROMIUM}; CI installs it with apt-get (see .ci/run).`);
-  });
-});
+requireChromiumInCi('Link upload in a browser');
 
 describe.skipIf(!hasChromium)('Link upload in a browser', { timeout: 120_000 }, () => {
   beforeAll(async () => {
@@ -46,11 +37,7 @@ describe.skipIf(!hasChromium)('Link upload in a browser', { timeout: 120_000 }, 
     server = await startTestServer();
     client = await server.newClient({ name: 'Upload client' });
     await setProfile(server, client, { name: 'Lendwell Finance', redirectUrl: `${redirectBase}/done/{sourceType}?connection={connectionId}&code={statusCode}` });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -178,6 +178,21 @@ describe('refusals', () => {
     expect(expectErrorBody(partial, 400, { validation: true }).validation.errors[0].message).toMatch(/amount column, or debit and credit/);
     const notJson = await uploadFiles(server, client.auth, target.companyId, target.connectionId, [{ name: 'bank.csv', bytes: csv }], { mapping: '{date' });
     expect(expectErrorBody(notJson, 400, { validation: true }).validation.errors[0].itemId).toBe('mapping');
+    // A mapping of the wrong shape is a 400 naming the field, never a failure of the server.
+    const wrong: [unknown, RegExp][] = [
+      [{ date: { column: 'Booked', format: 'DD-MM' }, amount: 'Value' }, /mapping\.date\.format: date\.format must be one of/],
+      [{ date: 'Booked', amount: 'Value' }, /mapping\.date:/],
+      [{ date: { column: 'Booked', format: 'YYYY-MM-DD' }, amount: 'Value', description: 5 }, /mapping\.description:/],
+      [{ date: { column: 'Booked', format: 'YYYY-MM-DD' }, amount: 'Value', decimal: 'x' }, /mapping\.decimal:/],
+      [{ date: { column: 'Booked', format: 'YYYY-MM-DD' }, amount: 'Value', colour: 'red' }, /mapping\.colour: colour is not a mapping field/],
+      [{ date: { column: 'Booked', format: 'YYYY-MM-DD' }, amount: 'Value', thousands: '.' }, /mapping\.thousands:/],
+      [{ preset: 7 }, /mapping\.preset/],
+      [['Booked'], /mapping/],
+    ];
+    for (const [mapping, message] of wrong) {
+      const res = await uploadFiles(server, client.auth, target.companyId, target.connectionId, [{ name: 'bank.csv', bytes: csv }], { mapping: JSON.stringify(mapping) });
+      expect(expectErrorBody(res, 400, { validation: true }).validation.errors[0].message, JSON.stringify(mapping)).toMatch(message);
+    }
     const mapped = await uploadFiles(server, client.auth, target.companyId, target.connectionId, [{ name: 'bank.csv', bytes: csv }], {
       mapping: JSON.stringify({ date: { column: 'Booked', format: 'YYYY-MM-DD' }, amount: 'Value', decimal: ',', thousands: ['.'], description: ['Text'], currency: { value: 'EUR' } }),
     });

@@ -7,7 +7,10 @@ import { flat, StatementError, type ParsedStatement, type StatementTransaction }
  * what. A mapping names the columns; a preset is a mapping for one bank's export, and a file whose header is
  * exactly a preset's needs none. See docs/connectors/bank-statements.md.
  */
-export type DateFormat = 'YYYY-MM-DD' | 'DD.MM.YYYY' | 'DD/MM/YYYY' | 'MM/DD/YYYY' | 'YYYYMMDD';
+export type DateFormat =
+  | 'YYYY-MM-DD' | 'YYYY/MM/DD' | 'YYYYMMDD'
+  | 'DD.MM.YYYY' | 'DD/MM/YYYY' | 'DD-MM-YYYY' | 'MM/DD/YYYY' | 'MM-DD-YYYY'
+  | 'DD.MM.YY' | 'DD/MM/YY' | 'MM/DD/YY';
 
 export interface CsvMapping {
   /** `,`, `;` or a tab; by default the one the header line uses most. */
@@ -63,12 +66,24 @@ function delimiterOf(firstLine: string): string {
   return counts.sort((a, b) => b[1] - a[1])[0][0];
 }
 
+/** Two-digit years: 80–99 are 19xx, the rest 20xx (as in MT940). */
+const year = (y: string) => (y.length === 4 ? y : `${Number(y) >= 80 ? '19' : '20'}${y}`);
+const iso = (y: string, m: string, d: string) => `${year(y)}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
+/** A time after the date (`2024-01-05 10:22:00`, `05.01.2024T10:22`) is allowed and dropped. */
+const TIME = '(?:[ T].*)?$';
+
 const DATE_PATTERNS: Record<DateFormat, [RegExp, (m: RegExpExecArray) => string]> = {
-  'YYYY-MM-DD': [/^(\d{4})-(\d{2})-(\d{2})/, (m) => `${m[1]}-${m[2]}-${m[3]}`],
-  'YYYYMMDD': [/^(\d{4})(\d{2})(\d{2})$/, (m) => `${m[1]}-${m[2]}-${m[3]}`],
-  'DD.MM.YYYY': [/^(\d{1,2})\.(\d{1,2})\.(\d{4})$/, (m) => `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`],
-  'DD/MM/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, (m) => `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`],
-  'MM/DD/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, (m) => `${m[3]}-${m[1].padStart(2, '0')}-${m[2].padStart(2, '0')}`],
+  'YYYY-MM-DD': [new RegExp(`^(\\d{4})-(\\d{1,2})-(\\d{1,2})${TIME}`), (m) => iso(m[1], m[2], m[3])],
+  'YYYY/MM/DD': [new RegExp(`^(\\d{4})/(\\d{1,2})/(\\d{1,2})${TIME}`), (m) => iso(m[1], m[2], m[3])],
+  'YYYYMMDD': [/^(\d{4})(\d{2})(\d{2})$/, (m) => iso(m[1], m[2], m[3])],
+  'DD.MM.YYYY': [new RegExp(`^(\\d{1,2})\\.(\\d{1,2})\\.(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
+  'DD/MM/YYYY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
+  'DD-MM-YYYY': [new RegExp(`^(\\d{1,2})-(\\d{1,2})-(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
+  'MM/DD/YYYY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{4})${TIME}`), (m) => iso(m[3], m[1], m[2])],
+  'MM-DD-YYYY': [new RegExp(`^(\\d{1,2})-(\\d{1,2})-(\\d{4})${TIME}`), (m) => iso(m[3], m[1], m[2])],
+  'DD.MM.YY': [new RegExp(`^(\\d{1,2})\\.(\\d{1,2})\\.(\\d{2})${TIME}`), (m) => iso(m[3], m[2], m[1])],
+  'DD/MM/YY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{2})${TIME}`), (m) => iso(m[3], m[2], m[1])],
+  'MM/DD/YY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{2})${TIME}`), (m) => iso(m[3], m[1], m[2])],
 };
 
 /**
@@ -97,14 +112,66 @@ export function presetForHeader(header: readonly string[]): string | undefined {
   return Object.entries(CSV_PRESETS).find(([, p]) => p.header.length === clean.length && p.header.every((h, i) => h === clean[i]))?.[0];
 }
 
+const MAPPING_FIELDS = ['delimiter', 'date', 'valueDate', 'amount', 'debit', 'credit', 'decimal', 'thousands', 'description', 'balance', 'account', 'currency', 'id'];
+
+/**
+ * A mapping as sent (JSON of any shape) checked field by field: a StatementError names the first field that is
+ * wrong (`mapping.date.format`). `decimal` defaults to `.`; `description` may be one column or a list.
+ */
+export function checkMapping(given: unknown): CsvMapping {
+  const fail = (field: string, message: string): never => {
+    throw new StatementError(message, `mapping.${field}`);
+  };
+  if (!given || typeof given !== 'object' || Array.isArray(given)) fail('', 'the mapping must be an object');
+  const m = given as Record<string, unknown>;
+  for (const key of Object.keys(m)) if (!MAPPING_FIELDS.includes(key)) fail(key, `${key} is not a mapping field (${MAPPING_FIELDS.join(', ')})`);
+  const column = (field: string, value: unknown): string | undefined => {
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'string' || value === '') fail(field, `${field} must be a column name`);
+    return value as string;
+  };
+  const dated = (field: string, value: unknown): { column: string; format: DateFormat } | undefined => {
+    if (value === undefined || value === null) return undefined;
+    const d = value as Record<string, unknown>;
+    if (typeof d !== 'object' || typeof d.column !== 'string' || d.column === '') fail(field, `${field} must be {"column": "<name>", "format": "<date format>"}`);
+    if (typeof d.format !== 'string' || !(d.format in DATE_PATTERNS)) fail(`${field}.format`, `${field}.format must be one of ${Object.keys(DATE_PATTERNS).join(', ')}`);
+    return { column: d.column as string, format: d.format as DateFormat };
+  };
+  const where = (field: string, value: unknown): { column?: string; value?: string } | undefined => {
+    if (value === undefined || value === null) return undefined;
+    const w = value as Record<string, unknown>;
+    const ok = typeof w === 'object' && !Array.isArray(w) && (typeof w.column === 'string' || typeof w.value === 'string');
+    if (!ok) fail(field, `${field} must be {"column": "<name>"} or {"value": "<one value for the whole file>"}`);
+    return { ...(typeof w.column === 'string' ? { column: w.column } : {}), ...(typeof w.value === 'string' ? { value: w.value } : {}) };
+  };
+  const date = dated('date', m.date);
+  if (!date) return fail('date', 'the mapping needs the date column and its format');
+  if (m.decimal !== undefined && m.decimal !== '.' && m.decimal !== ',') fail('decimal', 'decimal must be "." or ","');
+  if (m.delimiter !== undefined && ![',', ';', '\t', '|'].includes(m.delimiter as string)) fail('delimiter', 'delimiter must be ",", ";", "|" or a tab');
+  if (m.thousands !== undefined && !(Array.isArray(m.thousands) && m.thousands.every((t) => typeof t === 'string' && t.length === 1))) fail('thousands', 'thousands must be a list of single characters, e.g. [","]');
+  const description = m.description === undefined ? [] : typeof m.description === 'string' ? [m.description] : m.description;
+  if (!Array.isArray(description) || !description.every((d) => typeof d === 'string' && d !== '')) fail('description', 'description must be a column name or a list of them');
+  return {
+    ...(m.delimiter !== undefined ? { delimiter: m.delimiter as string } : {}),
+    date,
+    ...(dated('valueDate', m.valueDate) ? { valueDate: dated('valueDate', m.valueDate) } : {}),
+    amount: column('amount', m.amount), debit: column('debit', m.debit), credit: column('credit', m.credit),
+    decimal: (m.decimal as '.' | ',' | undefined) ?? '.',
+    ...(m.thousands !== undefined ? { thousands: m.thousands as string[] } : {}),
+    description: description as string[],
+    balance: column('balance', m.balance), id: column('id', m.id),
+    account: where('account', m.account), currency: where('currency', m.currency),
+  };
+}
+
 /** Reads a CSV export; without a mapping its header must be a preset's. Rows become transactions as they are read. */
 export function parseCsv(text: string, given?: CsvMapping | { preset: string }): ParsedStatement[] {
   const firstLine = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
   let mapping: CsvMapping | undefined;
-  if (given && 'preset' in given) {
-    mapping = CSV_PRESETS[given.preset]?.mapping;
+  if (given && typeof given === 'object' && 'preset' in given) {
+    mapping = typeof given.preset === 'string' && Object.hasOwn(CSV_PRESETS, given.preset) ? CSV_PRESETS[given.preset].mapping : undefined;
     if (!mapping) throw new StatementError(`${JSON.stringify(given.preset)} is not a CSV preset (${Object.keys(CSV_PRESETS).join(', ')})`, 'mapping.preset');
-  } else mapping = given;
+  } else if (given !== undefined) mapping = checkMapping(given);
   const delimiter = mapping?.delimiter ?? delimiterOf(firstLine);
   const options = { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true, trim: false } as const;
   const read = <T>(extra: Record<string, unknown>): T[] => {

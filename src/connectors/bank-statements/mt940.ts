@@ -47,7 +47,8 @@ function* fields(source: string): Generator<Field> {
       current = { tag: match[1], value: line.slice(match[0].length), line: lineNumber };
       continue;
     }
-    if (line === '-' || line === '-}') {
+    // The end of a statement: `-`, or `-}` with the SWIFT trailer block after it (`-}{5:{CHK:…}}`).
+    if (line === '-' || line.startsWith('-}')) {
       if (current) yield current;
       current = undefined;
       inStatement = false;

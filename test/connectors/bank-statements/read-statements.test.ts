@@ -156,6 +156,29 @@ describe('any format', () => {
     expect(() => readStatements(cut('mt940/wolph-cmxl-mt940.sta', 0.5))).toThrow(StatementError);
   });
 
+  it('reads MT940 inside SWIFT blocks ({1:…}{2:…}{4: … -}{5:…}), one statement per block', () => {
+    const body = new TextDecoder().decode(sample('mt940/wolph-sberbank-171011_01234945.sta')).trim();
+    const wrapped = `{1:F01SABRHUHBAXXX0000000000}{2:O9401200171011SABRHUHBAXXX00000000001710111200N}{4:\r\n${body}\r\n-}{5:{CHK:ABCDEF}}\r\n`;
+    const twice = new TextEncoder().encode(wrapped + wrapped);
+    const statements = readStatements(twice).statements;
+    expect(statements.map((s) => [s.transactions.length, s.opening?.amount, s.closing?.amount, s.reconciles])).toEqual([
+      [3, '627311.30', '617874.30', true], [3, '627311.30', '617874.30', true],
+    ]);
+    expect(statements[0].transactions.every((t) => !t.description.includes('{5:'))).toBe(true);
+  });
+
+  it('reads CSV dates with two-digit years, dashes and a time after them', () => {
+    const read = (rows: string, format: string) => readStatements(new TextEncoder().encode(`When;What;How much\n${rows}`), {
+      date: { column: 'When', format }, amount: 'How much', decimal: ',', description: 'What', currency: { value: 'EUR' },
+    } as never).statements[0].transactions.map((t) => t.bookingDate);
+    expect(read('05.01.24;a;1,00\n31.12.99;b;2,00\n', 'DD.MM.YY')).toEqual(['1999-12-31', '2024-01-05']);
+    expect(read('01/05/24;a;1,00\n', 'MM/DD/YY')).toEqual(['2024-01-05']);
+    expect(read('05-01-2024;a;1,00\n', 'DD-MM-YYYY')).toEqual(['2024-01-05']);
+    expect(read('2024/1/5;a;1,00\n', 'YYYY/MM/DD')).toEqual(['2024-01-05']);
+    expect(read('2024-01-05 10:22:00;a;1,00\n', 'YYYY-MM-DD')).toEqual(['2024-01-05']);
+    expect(() => read('2024-13-05;a;1,00\n', 'YYYY-MM-DD')).toThrow(/is not a date in YYYY-MM-DD/);
+  });
+
   it('decodes UTF-8, and Windows-1252 when the bytes are not UTF-8', () => {
     expect(decodeStatementText(new Uint8Array([0xef, 0xbb, 0xbf, 0x41, 0xc3, 0xa9]))).toBe('Aé');
     expect(decodeStatementText(new Uint8Array([0x57, 0xe4, 0x68, 0x72, 0x75, 0x6e, 0x67, 0x80]))).toBe('Währung€');

@@ -218,10 +218,25 @@ function finish(r: Reading): ParsedStatement {
   return statement;
 }
 
-/** `50880050/0194774600888` is bank code and number; an IBAN is itself. */
+/**
+ * `50880050/0194774600888` is bank code and number; an IBAN is itself, once its check digits hold (some banks write
+ * the account's currency after it: `NL12RABO0123456789 EUR`, `…EUR`).
+ */
 function accountParts(account: string): { iban?: string; bankCode?: string; number?: string } {
   const compact = account.replace(/\s/g, '');
-  if (/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(compact)) return { iban: compact };
+  for (const candidate of [compact, compact.replace(/[A-Z]{3}$/, '')]) {
+    if (/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(candidate) && ibanChecks(candidate)) return { iban: candidate };
+  }
   const slash = compact.indexOf('/');
   return slash > 0 ? { bankCode: compact.slice(0, slash), number: compact.slice(slash + 1) } : { number: compact };
+}
+
+/** ISO 13616: the IBAN moved four characters round, letters as 10–35, is 1 modulo 97. */
+function ibanChecks(iban: string): boolean {
+  let rest = 0;
+  for (const ch of iban.slice(4) + iban.slice(0, 4)) {
+    const digits = ch >= 'A' && ch <= 'Z' ? String(ch.charCodeAt(0) - 55) : ch;
+    for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
+  }
+  return rest === 1;
 }

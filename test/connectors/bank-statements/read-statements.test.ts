@@ -167,6 +167,17 @@ describe('any format', () => {
     expect(statements[0].transactions.every((t) => !t.description.includes('{5:'))).toBe(true);
   });
 
+  it('reads an MT940 account that is an IBAN, with or without the currency written after it', () => {
+    const statement = (account: string) => new TextEncoder().encode(`:20:X\n:25:${account}\n:28C:1/1\n:60F:C240101EUR10,00\n:61:2401020102D1,50NTRFNONREF\n:86:Coffee\n:62F:C240102EUR8,50\n-\n`);
+    const accountOf = (account: string) => readStatements(statement(account)).statements[0].account;
+    expect(accountOf('NL91ABNA0417164300')).toMatchObject({ iban: 'NL91ABNA0417164300' });
+    expect(accountOf('NL91ABNA0417164300 EUR')).toMatchObject({ iban: 'NL91ABNA0417164300' });
+    expect(accountOf('NL91ABNA0417164300EUR')).toMatchObject({ iban: 'NL91ABNA0417164300' });
+    // Check digits that do not hold: an account number, not an IBAN.
+    expect(accountOf('NL92ABNA0417164300')).toMatchObject({ number: 'NL92ABNA0417164300' });
+    expect(accountOf('NL92ABNA0417164300').iban).toBeUndefined();
+  });
+
   it('reads CSV dates with two-digit years, dashes and a time after them', () => {
     const read = (rows: string, format: string) => readStatements(new TextEncoder().encode(`When;What;How much\n${rows}`), {
       date: { column: 'When', format }, amount: 'How much', decimal: ',', description: 'What', currency: { value: 'EUR' },

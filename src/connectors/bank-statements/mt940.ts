@@ -109,16 +109,30 @@ function transaction(field: Field, currency: string): { transaction: StatementTr
   return { transaction: t, reference: reference.trim() };
 }
 
-/** `:86:` free text, or `?nn` structured subfields (the purpose lines `?20`–`?29` and `?60`–`?63`, then the name `?32`/`?33`). */
+/**
+ * `:86:` free text; `?nn` structured subfields (the purpose lines `?20`–`?29` and `?60`–`?63`, then the name
+ * `?32`/`?33`), with `~`, `<` or `^` as the subfield mark where a bank uses one of those after its 3-digit code;
+ * or `/TAG/value` fields (`/NAME/…/REMI/…`, as ING and others write them): the name, then the remittance text.
+ */
 function description(info: string): string {
-  const text = info.replace(/\n/g, '');
-  if (!/\?\d\d/.test(text)) return info.replace(/\s*\n\s*/g, ' ').replace(/\s+/g, ' ').trim();
-  const sub = new Map<string, string>();
-  for (const m of text.matchAll(/\?(\d\d)([^?]*)/g)) sub.set(m[1], (sub.get(m[1]) ?? '') + m[2]);
-  const purpose = [...sub.entries()].filter(([k]) => (k >= '20' && k <= '29') || (k >= '60' && k <= '63')).map(([, v]) => v);
-  const name = [sub.get('32'), sub.get('33')].filter(Boolean).join('');
-  const booking = sub.get('00');
-  return [name, ...purpose].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim() || booking?.trim() || '';
+  let text = info.replace(/\n/g, '');
+  const mark = /^\d{3}([~<^])\d\d/.exec(text)?.[1];
+  if (mark) text = text.split(mark).join('?');
+  if (/\?\d\d/.test(text)) {
+    const sub = new Map<string, string>();
+    for (const m of text.matchAll(/\?(\d\d)([^?]*)/g)) sub.set(m[1], (sub.get(m[1]) ?? '') + m[2]);
+    const purpose = [...sub.entries()].filter(([k]) => (k >= '20' && k <= '29') || (k >= '60' && k <= '63')).map(([, v]) => v);
+    const name = [sub.get('32'), sub.get('33')].filter(Boolean).join('');
+    const booking = sub.get('00');
+    return [name, ...purpose].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim() || booking?.trim() || '';
+  }
+  if (/\/(NAME|REMI)\//.test(text)) {
+    const name = /\/NAME\/([^/]*)/.exec(text)?.[1];
+    const remittance = /\/REMI\/(?:USTD\/\/|STRD\/CUR\/\/)?(.*?)(?=\/[A-Z]{4}\/|\/$|$)/.exec(text)?.[1];
+    const joined = [name, remittance].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();
+    if (joined) return joined;
+  }
+  return info.replace(/\s*\n\s*/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** A statement being read. */

@@ -178,6 +178,16 @@ describe('any format', () => {
     expect(accountOf('NL92ABNA0417164300').iban).toBeUndefined();
   });
 
+  it('reads MT940 :86: descriptions in the ways banks structure them', () => {
+    const descriptionOf = (info: string) => readStatements(new TextEncoder().encode(
+      `:20:X\n:25:123/456\n:28C:1/1\n:60F:C240101EUR10,00\n:61:2401020102D1,50NTRFNONREF\n:86:${info}\n:62F:C240102EUR8,50\n-\n`,
+    )).statements[0].transactions[0].description;
+    expect(descriptionOf('166?00GUTSCHRIFT?20Invoice 7?32ACME GmbH')).toBe('ACME GmbH Invoice 7');
+    expect(descriptionOf('020~00Przelew~20Faktura 1/2024~32Firma ABC')).toBe('Firma ABC Faktura 1/2024');
+    expect(descriptionOf('/TRCD/00100/BENM//NAME/Coffee Shop BV/REMI/USTD//Invoice 42 payment/EREF/NOTPROVIDED/')).toBe('Coffee Shop BV Invoice 42 payment');
+    expect(descriptionOf('plain text\nline two')).toBe('plain text line two');
+  });
+
   it('reads CSV dates with two-digit years, dashes and a time after them', () => {
     const read = (rows: string, format: string) => readStatements(new TextEncoder().encode(`When;What;How much\n${rows}`), {
       date: { column: 'When', format }, amount: 'How much', decimal: ',', description: 'What', currency: { value: 'EUR' },

@@ -100,10 +100,13 @@ function day(value: string | undefined, where: string): string {
   return iso;
 }
 
-/** OFX amounts use a decimal point; some banks write a decimal comma (`74,40`). */
+/** OFX amounts use a decimal point; some banks write a decimal comma (`74,40`) or group thousands. */
 function amount(value: string | undefined, where: string): string {
   const raw = (value ?? '').trim();
-  const parsed = raw.includes(',') && !raw.includes('.') ? parseDecimal(raw, ',') : parseDecimal(raw, '.');
+  // With both marks, the last one is the decimal separator and the other groups thousands (`1,234.56`, `1.234,56`).
+  const comma = raw.lastIndexOf(',');
+  const point = raw.lastIndexOf('.');
+  const parsed = comma > point ? parseDecimal(raw, ',', point >= 0 ? ['.'] : []) : parseDecimal(raw, '.', comma >= 0 ? [','] : []);
   if (parsed === undefined) throw new StatementError(`${JSON.stringify(raw)} is not an amount`, where);
   return parsed;
 }

@@ -188,6 +188,12 @@ describe('any format', () => {
     expect(descriptionOf('plain text\nline two')).toBe('plain text line two');
   });
 
+  it('reads OFX amounts with a decimal comma or grouped thousands', () => {
+    const ofx = (amounts: string[]) => new TextEncoder().encode(`OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR<BANKACCTFROM><BANKID>1<ACCTID>2</BANKACCTFROM><BANKTRANLIST>${
+      amounts.map((a, i) => `<STMTTRN><TRNTYPE>OTHER<DTPOSTED>2024010${i + 1}<TRNAMT>${a}<FITID>${i}<NAME>x</STMTTRN>`).join('')}</BANKTRANLIST><LEDGERBAL><BALAMT>1<DTASOF>20240110</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`);
+    expect(readStatements(ofx(['1,234.56', '-1.000,50', '74,40', '-0.5'])).statements[0].transactions.map((t) => t.amount)).toEqual(['1234.56', '-1000.50', '74.40', '-0.5']);
+  });
+
   it('reads CSV dates with two-digit years, dashes and a time after them', () => {
     const read = (rows: string, format: string) => readStatements(new TextEncoder().encode(`When;What;How much\n${rows}`), {
       date: { column: 'When', format }, amount: 'How much', decimal: ',', description: 'What', currency: { value: 'EUR' },

@@ -112,6 +112,9 @@ export function presetForHeader(header: readonly string[]): string | undefined {
   return Object.entries(CSV_PRESETS).find(([, p]) => p.header.length === clean.length && p.header.every((h, i) => h === clean[i]))?.[0];
 }
 
+/** How far down a header row is looked for (bank preambles are a few lines). */
+const HEADER_SEARCH_LINES = 20;
+
 const MAPPING_FIELDS = ['delimiter', 'date', 'valueDate', 'amount', 'debit', 'credit', 'decimal', 'thousands', 'description', 'balance', 'account', 'currency', 'id'];
 
 /**
@@ -166,13 +169,13 @@ export function checkMapping(given: unknown): CsvMapping {
 
 /** Reads a CSV export; without a mapping its header must be a preset's. Rows become transactions as they are read. */
 export function parseCsv(text: string, given?: CsvMapping | { preset: string }): ParsedStatement[] {
-  const firstLine = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
   let mapping: CsvMapping | undefined;
   if (given && typeof given === 'object' && 'preset' in given) {
     mapping = typeof given.preset === 'string' && Object.hasOwn(CSV_PRESETS, given.preset) ? CSV_PRESETS[given.preset].mapping : undefined;
     if (!mapping) throw new StatementError(`${JSON.stringify(given.preset)} is not a CSV preset (${Object.keys(CSV_PRESETS).join(', ')})`, 'mapping.preset');
   } else if (given !== undefined) mapping = checkMapping(given);
-  const delimiter = mapping?.delimiter ?? delimiterOf(firstLine);
+  // The delimiter the first lines use most (a preamble line alone may have none).
+  const delimiter = mapping?.delimiter ?? delimiterOf(text.split(/\r\n|\r|\n/, 6).join('\n'));
   const options = { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true, trim: false } as const;
   const read = <T>(extra: Record<string, unknown>): T[] => {
     try {
@@ -183,8 +186,14 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
       throw new StatementError(`not readable CSV: ${e.message}`, e.lines ? `line ${e.lines}` : undefined);
     }
   };
-  const [headerRow] = read<string[]>({ to_line: 1 });
-  const header = (headerRow ?? []).map((h) => h.trim());
+  // The header is the first row, or, after a bank's preamble lines (account, period…), the first of the first
+  // rows that names the mapping's date column or is a preset's header.
+  const head = read<string[]>({ to_line: HEADER_SEARCH_LINES, relax_quotes: true, skip_records_with_error: true, info: true })
+    .map((r) => (r as unknown as { record: string[]; info: { lines: number } }));
+  const isHeader = (cells: string[]) => (mapping ? cells.includes(mapping.date.column) : presetForHeader(cells) !== undefined);
+  const found = head.find((r) => isHeader(r.record.map((c) => c.trim())));
+  const headerLine = found?.info.lines ?? 1;
+  const header = (found?.record ?? head[0]?.record ?? []).map((h) => h.trim());
   if (!mapping) {
     const preset = presetForHeader(header);
     if (!preset) {
@@ -219,7 +228,7 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
   const accounts = new Map<string, { transactions: StatementTransaction[]; lines: number[] }>();
   const dates = new Map<string, string>();
   const rows = read<never>({
-    from_line: 2,
+    from_line: headerLine + 1,
     info: false,
     on_record: (row: string[], context: { lines: number }) => {
       const line = context.lines;

@@ -194,6 +194,15 @@ describe('any format', () => {
     expect(readStatements(ofx(['1,234.56', '-1.000,50', '74,40', '-0.5'])).statements[0].transactions.map((t) => t.amount)).toEqual(['1234.56', '-1000.50', '74.40', '-0.5']);
   });
 
+  it('finds a CSV header below a bank preamble', () => {
+    const csv = 'Account;DE89370400440532013000\nPeriod;01.01.2024 - 31.01.2024\n\nBooked;Text;Value;Balance\n02.01.2024;Coffee;-3,50;96,50\n03.01.2024;Salary;1000,00;1096,50\n';
+    const [statement] = readStatements(new TextEncoder().encode(csv), {
+      date: { column: 'Booked', format: 'DD.MM.YYYY' }, amount: 'Value', decimal: ',', description: ['Text'], balance: 'Balance', currency: { value: 'EUR' },
+    } as never).statements;
+    expect(statement.transactions.map((t) => t.amount)).toEqual(['-3.50', '1000.00']);
+    expect(statement).toMatchObject({ opening: { amount: '100.00' }, closing: { amount: '1096.50' }, reconciles: true });
+  });
+
   it('reads CSV dates with two-digit years, dashes and a time after them', () => {
     const read = (rows: string, format: string) => readStatements(new TextEncoder().encode(`When;What;How much\n${rows}`), {
       date: { column: 'When', format }, amount: 'How much', decimal: ',', description: 'What', currency: { value: 'EUR' },

@@ -50,8 +50,9 @@ export function readStatements(bytes: Uint8Array, mapping?: CsvMapping | { prese
   const text = decodeStatementText(bytes);
   const format = detectFormat(text);
   if (!format) {
-    const firstLine = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
-    if (/[,;\t]/.test(firstLine) && !firstLine.includes('<')) return { format: 'CSV', statements: parseCsv(text, mapping) };
+    // Delimited text in its first lines (a bank's preamble may come first), and no markup.
+    const firstLines = text.split(/\r\n|\r|\n/, 6).join('\n');
+    if (/[,;\t]/.test(firstLines) && !firstLines.includes('<')) return { format: 'CSV', statements: parseCsv(text, mapping) };
     throw new StatementError('not a statement file: neither OFX/QFX, CAMT.053, MT940 nor CSV');
   }
   const statements = format === 'CAMT.053' ? parseCamt053(text) : format === 'OFX' ? parseOfx(text) : parseMt940(text);

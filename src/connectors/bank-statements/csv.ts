@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
+import { CSV_PRESETS } from './csv-presets.js';
 import { addDecimals, compareDecimals, negateDecimal, parseDecimal } from '../../lib/decimal.js';
-import { flat, StatementError, type ParsedStatement, type StatementTransaction } from './statement.js';
+import { firstLinesOf, flat, StatementError, type ParsedStatement, type StatementTransaction } from './statement.js';
 
 /**
  * CSV bank exports, read with csv-parse through a column mapping: the file says nothing about which column is
@@ -10,7 +11,8 @@ import { flat, StatementError, type ParsedStatement, type StatementTransaction }
 export type DateFormat =
   | 'YYYY-MM-DD' | 'YYYY/MM/DD' | 'YYYYMMDD'
   | 'DD.MM.YYYY' | 'DD/MM/YYYY' | 'DD-MM-YYYY' | 'MM/DD/YYYY' | 'MM-DD-YYYY'
-  | 'DD.MM.YY' | 'DD/MM/YY' | 'MM/DD/YY';
+  | 'DD.MM.YY' | 'DD/MM/YY' | 'MM/DD/YY'
+  | 'DD MMM YYYY' | 'DD-MMM-YY' | 'DD-MMM-YYYY';
 
 export interface CsvMapping {
   /** `,`, `;` or a tab; by default the one the header line uses most. */
@@ -33,33 +35,17 @@ export interface CsvMapping {
   currency?: { column?: string; value?: string };
   /** The bank's own transaction id. */
   id?: string;
+  /** Amounts are positive for money out (card and order exports): every amount's sign is flipped. */
+  negate?: boolean;
+  /** The amount is unsigned and this column says which way it went: a value in `debit` is money out. */
+  direction?: { column: string; debit: string[] };
+  /** Rows to leave out: those whose column holds one of the values (`""` for empty), e.g. pending ones. */
+  skip?: { column: string; values: string[] }[];
+  /** Rows to keep: only those whose column holds one of the values, e.g. booked ones. */
+  only?: { column: string; values: string[] }[];
 }
 
-/** Mappings for the exports real samples exist for, with the exact header each is recognised by. */
-export const CSV_PRESETS: Record<string, { header: string[]; mapping: CsvMapping }> = {
-  'schwab-checking': {
-    header: ['Date', 'Status', 'Type', 'CheckNumber', 'Description', 'Withdrawal', 'Deposit', 'RunningBalance'],
-    mapping: {
-      date: { column: 'Date', format: 'MM/DD/YYYY' }, debit: 'Withdrawal', credit: 'Deposit', decimal: '.', thousands: [','],
-      description: ['Description'], balance: 'RunningBalance', currency: { value: 'USD' },
-    },
-  },
-  'gls': {
-    header: ['Kontonummer', 'Buchungstag', 'Wertstellung', 'Auftraggeber/Empfänger', 'Buchungstext', ...Array.from({ length: 14 }, (_, i) => `VWZ${i + 1}`), 'Betrag', 'Kontostand', 'Währung'],
-    mapping: {
-      date: { column: 'Buchungstag', format: 'DD.MM.YYYY' }, valueDate: { column: 'Wertstellung', format: 'DD.MM.YYYY' }, amount: 'Betrag', decimal: ',', thousands: ['.'],
-      description: ['Auftraggeber/Empfänger', 'Buchungstext', ...Array.from({ length: 14 }, (_, i) => `VWZ${i + 1}`)], balance: 'Kontostand',
-      account: { column: 'Kontonummer' }, currency: { column: 'Währung' },
-    },
-  },
-  'ubs-ch-fr': {
-    header: ['Produit', 'Monn.', 'Description', 'Date de valeur', 'Description 1', 'Description 2', 'Description 3', 'N° de transaction', 'Débit', 'Crédit', 'Solde'],
-    mapping: {
-      date: { column: 'Date de valeur', format: 'DD.MM.YYYY' }, debit: 'Débit', credit: 'Crédit', decimal: '.', thousands: ["'"],
-      description: ['Description 1', 'Description 2', 'Description 3'], balance: 'Solde', account: { column: 'Produit' }, currency: { column: 'Monn.' }, id: 'N° de transaction',
-    },
-  },
-};
+export { CSV_PRESETS };
 
 function delimiterOf(firstLine: string): string {
   const counts = [',', ';', '\t'].map((d) => [d, firstLine.split(d).length - 1] as const);
@@ -70,7 +56,10 @@ function delimiterOf(firstLine: string): string {
 const year = (y: string) => (y.length === 4 ? y : `${Number(y) >= 80 ? '19' : '20'}${y}`);
 const iso = (y: string, m: string, d: string) => `${year(y)}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
 /** A time after the date (`2024-01-05 10:22:00`, `05.01.2024T10:22`) is allowed and dropped. */
-const TIME = '(?:[ T].*)?$';
+const TIME = '(?:,?[ T].*)?$';
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** `Jan` or `January` (English) as `01`; anything else as `00`, which is no date. */
+const month = (name: string) => String(MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1).padStart(2, '0');
 
 const DATE_PATTERNS: Record<DateFormat, [RegExp, (m: RegExpExecArray) => string]> = {
   'YYYY-MM-DD': [new RegExp(`^(\\d{4})-(\\d{1,2})-(\\d{1,2})${TIME}`), (m) => iso(m[1], m[2], m[3])],
@@ -84,6 +73,9 @@ const DATE_PATTERNS: Record<DateFormat, [RegExp, (m: RegExpExecArray) => string]
   'DD.MM.YY': [new RegExp(`^(\\d{1,2})\\.(\\d{1,2})\\.(\\d{2})${TIME}`), (m) => iso(m[3], m[2], m[1])],
   'DD/MM/YY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{2})${TIME}`), (m) => iso(m[3], m[2], m[1])],
   'MM/DD/YY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{2})${TIME}`), (m) => iso(m[3], m[1], m[2])],
+  'DD MMM YYYY': [new RegExp(`^(\\d{1,2}) ([A-Za-z]{3,9})\\.? (\\d{4})${TIME}`), (m) => iso(m[3], month(m[2]), m[1])],
+  'DD-MMM-YY': [new RegExp(`^(\\d{1,2})-([A-Za-z]{3,9})-(\\d{2})${TIME}`), (m) => iso(m[3], month(m[2]), m[1])],
+  'DD-MMM-YYYY': [new RegExp(`^(\\d{1,2})-([A-Za-z]{3,9})-(\\d{4})${TIME}`), (m) => iso(m[3], month(m[2]), m[1])],
 };
 
 /**
@@ -113,9 +105,9 @@ export function presetForHeader(header: readonly string[]): string | undefined {
 }
 
 /** How far down a header row is looked for (bank preambles are a few lines). */
-const HEADER_SEARCH_LINES = 20;
+const HEADER_SEARCH_LINES = 40;
 
-const MAPPING_FIELDS = ['delimiter', 'date', 'valueDate', 'amount', 'debit', 'credit', 'decimal', 'thousands', 'description', 'balance', 'account', 'currency', 'id'];
+const MAPPING_FIELDS = ['delimiter', 'date', 'valueDate', 'amount', 'debit', 'credit', 'decimal', 'thousands', 'description', 'balance', 'account', 'currency', 'id', 'negate', 'direction', 'skip', 'only'];
 
 /**
  * A mapping as sent (JSON of any shape) checked field by field: a StatementError names the first field that is
@@ -154,8 +146,23 @@ export function checkMapping(given: unknown): CsvMapping {
   if (m.thousands !== undefined && !(Array.isArray(m.thousands) && m.thousands.every((t) => typeof t === 'string' && t.length === 1))) fail('thousands', 'thousands must be a list of single characters, e.g. [","]');
   const description = m.description === undefined ? [] : typeof m.description === 'string' ? [m.description] : m.description;
   if (!Array.isArray(description) || !description.every((d) => typeof d === 'string' && d !== '')) fail('description', 'description must be a column name or a list of them');
+  if (m.negate !== undefined && typeof m.negate !== 'boolean') fail('negate', 'negate must be true or false');
+  const direction = m.direction as { column?: unknown; debit?: unknown } | undefined;
+  if (direction !== undefined && (typeof direction !== 'object' || direction === null || typeof direction.column !== 'string' || !Array.isArray(direction.debit) || !direction.debit.every((v) => typeof v === 'string'))) {
+    fail('direction', 'direction must be {"column": "<name>", "debit": ["<value meaning money out>", …]}');
+  }
+  const rules = (field: string, value: unknown) => {
+    if (value === undefined) return undefined;
+    const ok = Array.isArray(value) && value.every((r) => r && typeof r === 'object' && typeof r.column === 'string' && Array.isArray(r.values) && r.values.every((v: unknown) => typeof v === 'string'));
+    if (!ok) fail(field, `${field} must be a list of {"column": "<name>", "values": ["…", …]}`);
+    return value as { column: string; values: string[] }[];
+  };
   return {
     ...(m.delimiter !== undefined ? { delimiter: m.delimiter as string } : {}),
+    ...(m.negate ? { negate: true } : {}),
+    ...(direction ? { direction: direction as { column: string; debit: string[] } } : {}),
+    ...(rules('skip', m.skip) ? { skip: rules('skip', m.skip) } : {}),
+    ...(rules('only', m.only) ? { only: rules('only', m.only) } : {}),
     date,
     ...(dated('valueDate', m.valueDate) ? { valueDate: dated('valueDate', m.valueDate) } : {}),
     amount: column('amount', m.amount), debit: column('debit', m.debit), credit: column('credit', m.credit),
@@ -175,7 +182,7 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
     if (!mapping) throw new StatementError(`${JSON.stringify(given.preset)} is not a CSV preset (${Object.keys(CSV_PRESETS).join(', ')})`, 'mapping.preset');
   } else if (given !== undefined) mapping = checkMapping(given);
   // The delimiter the first lines use most (a preamble line alone may have none).
-  const delimiter = mapping?.delimiter ?? delimiterOf(text.split(/\r\n|\r|\n/, 6).join('\n'));
+  const delimiter = mapping?.delimiter ?? delimiterOf(firstLinesOf(text));
   const options = { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true, trim: false } as const;
   const read = <T>(extra: Record<string, unknown>): T[] => {
     try {
@@ -215,9 +222,14 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
   const c = {
     date: column(m.date?.column, 'date'), valueDate: column(m.valueDate?.column, 'valueDate'), amount: column(m.amount, 'amount'), debit: column(m.debit, 'debit'),
     credit: column(m.credit, 'credit'), balance: column(m.balance, 'balance'), account: column(m.account?.column, 'account'), currency: column(m.currency?.column, 'currency'),
-    id: column(m.id, 'id'), description: (m.description ?? []).map((d) => column(d, 'description')),
+    id: column(m.id, 'id'), description: (m.description ?? []).map((d) => column(d, 'description')), direction: -1,
   };
   if (c.date < 0) throw new StatementError('the mapping needs the date column and its format', 'mapping.date');
+  const directionIndex = m.direction ? column(m.direction.column, 'direction') : -1;
+  Object.assign(c, { direction: directionIndex });
+  const directionDebits = new Set((m.direction?.debit ?? []).map((v) => v.trim().toLowerCase()));
+  const ruleOf = (what: string) => (r: { column: string; values: string[] }) => ({ index: column(r.column, what), values: new Set(r.values.map((v) => v.trim().toLowerCase())) });
+  const filters = { skip: (m.skip ?? []).map(ruleOf('skip')), only: (m.only ?? []).map(ruleOf('only')) };
   const money = (value: string, where: string) => {
     const parsed = parseDecimal(value, m.decimal, m.thousands ?? []);
     if (parsed === undefined) throw new StatementError(`${JSON.stringify(value)} is not an amount (decimal ${JSON.stringify(m.decimal)})`, where);
@@ -234,16 +246,27 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
       const line = context.lines;
       const where = `line ${line}`;
       const cell = (i: number) => (i >= 0 ? (row[i] ?? '').trim() : '');
+      // The header again (some exports repeat it at the end), and the rows the mapping leaves out.
+      if (row.length === header.length && row.every((v, i) => v.trim() === header[i])) return null;
+      if (filters.skip.some((f) => f.values.has(cell(f.index).toLowerCase()))) return null;
+      if (filters.only.some((f) => !f.values.has(cell(f.index).toLowerCase()))) return null;
       let amount: string;
       if (c.amount >= 0) amount = money(cell(c.amount), where);
       else {
-        const debit = cell(c.debit);
-        const credit = cell(c.credit);
+        // A zero in the column not used (`0.00`) counts as empty.
+        const given = (i: number) => (cell(i) && !/^[-+]?0*[.,]?0*$/.test(cell(i)) ? cell(i) : '');
+        const debit = given(c.debit);
+        const credit = given(c.credit);
         if (debit && credit) throw new StatementError('a row with both a debit and a credit', where);
-        if (!debit && !credit) throw new StatementError('a row with neither a debit nor a credit', where);
-        amount = debit ? negateDecimal(money(debit, where).replace('-', '')) : money(credit, where).replace('-', '');
+        if (!debit && !credit && !cell(c.debit) && !cell(c.credit)) throw new StatementError('a row with neither a debit nor a credit', where);
+        amount = debit ? negateDecimal(money(debit, where).replace('-', '')) : money(credit || '0', where).replace('-', '');
       }
-      const currency = cell(c.currency) || m.currency?.value;
+      if (c.direction >= 0) {
+        const magnitude = amount.replace('-', '');
+        amount = directionDebits.has(cell(c.direction).toLowerCase()) ? negateDecimal(magnitude) : magnitude;
+      }
+      if (m.negate) amount = negateDecimal(amount);
+      const currency = (cell(c.currency) || m.currency?.value)?.toUpperCase();
       if (!currency) throw new StatementError('no currency: map a currency column or give one value', 'mapping.currency');
       const t: StatementTransaction = { bookingDate: dateOf(cell(c.date), m.date.format, where, dates), amount, currency, description: flat(c.description.map(cell).filter(Boolean).join(' ').replace(/\s+/g, ' ')) };
       const id = cell(c.id);

@@ -174,12 +174,6 @@ const uploadSessions: UploadSessionType[] = [
   { dataType: 'banking-transactions', schema: BankingTransaction, page: 'results', accountField: 'accountId' },
 ];
 
-const PRESET_LABELS: Record<string, string> = {
-  'schwab-checking': 'Charles Schwab Bank checking (US)',
-  'gls': 'GLS Bank (DE)',
-  'ubs-ch-fr': 'UBS (CH), French',
-};
-
 export const bankStatements: Connector = {
   info: { key: 'fstm', name: 'Bank statement files', sourceType: 'Banking', brandColour: '#5b6770', dataTypes: sources.map((s) => s.dataType) },
   authorization: {
@@ -192,7 +186,7 @@ export const bankStatements: Connector = {
       default: '',
       options: [
         { value: '', label: 'Recognise it from the header' },
-        ...Object.keys(CSV_PRESETS).map((name) => ({ value: name, label: PRESET_LABELS[name] ?? name })),
+        ...Object.entries(CSV_PRESETS).map(([name, preset]) => ({ value: name, label: preset.label })),
       ],
     },
   },

@@ -2,7 +2,7 @@ import { parseCamt053 } from './camt053.js';
 import { parseMt940 } from './mt940.js';
 import { parseOfx } from './ofx.js';
 import { parseCsv, type CsvMapping } from './csv.js';
-import { StatementError, type ParsedStatement, type StatementFormat } from './statement.js';
+import { firstLinesOf, StatementError, type ParsedStatement, type StatementFormat } from './statement.js';
 
 /**
  * Reads a statement file, recognised by its content (never its name): OFX/QFX (an `<OFX>` element, after an
@@ -51,10 +51,11 @@ export function readStatements(bytes: Uint8Array, mapping?: CsvMapping | { prese
   const format = detectFormat(text);
   if (!format) {
     // Delimited text in its first lines (a bank's preamble may come first), and no markup.
-    const firstLines = text.split(/\r\n|\r|\n/, 6).join('\n');
+    const firstLines = firstLinesOf(text);
     if (/[,;\t]/.test(firstLines) && !firstLines.includes('<')) return { format: 'CSV', statements: parseCsv(text, mapping) };
     throw new StatementError('not a statement file: neither OFX/QFX, CAMT.053, MT940 nor CSV');
   }
   const statements = format === 'CAMT.053' ? parseCamt053(text) : format === 'OFX' ? parseOfx(text) : parseMt940(text);
   return { format, statements };
 }
+

@@ -73,3 +73,8 @@ export function flat(text: string): string {
   if (text.length > 0) text.charCodeAt(0);
   return text;
 }
+
+/** The first few lines with something on them (exports may begin with blank lines and a preamble). */
+export function firstLinesOf(text: string, count = 6): string {
+  return text.slice(0, 65_536).split(/\r\n|\r|\n/).filter((line) => line.trim() !== '').slice(0, count).join('\n');
+}

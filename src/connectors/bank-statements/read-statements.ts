@@ -35,7 +35,7 @@ const CP1252 = [
 /** The statement format of a file's text, or undefined when it is none of the structured ones. */
 export function detectFormat(text: string): Exclude<StatementFormat, 'CSV'> | undefined {
   const head = text.slice(0, 4096);
-  if (/<BkToCstmrStmt[\s>]/.test(text.slice(0, 65_536))) return 'CAMT.053';
+  if (/<([\w.-]+:)?BkToCstmrStmt[\s>]/.test(text.slice(0, 65_536))) return 'CAMT.053';
   if (/^\s*(OFXHEADER\s*:|<\?xml[^>]*\?>\s*<\?OFX)/i.test(head) || /<OFX>/i.test(head)) return 'OFX';
   if (/^:20:/m.test(head) && /^:(25|60[FM]):/m.test(text)) return 'MT940';
   return undefined;

@@ -203,6 +203,17 @@ describe('any format', () => {
     expect(statement).toMatchObject({ opening: { amount: '100.00' }, closing: { amount: '1096.50' }, reconciles: true });
   });
 
+  it('reads CAMT.053 written with a namespace prefix', () => {
+    const plain = new TextDecoder().decode(sample('camt053/viafintech-valid_example.xml'));
+    const prefixed = plain
+      .replace(/<(\/?)([A-Za-z][\w]*)([\s>\/])/g, (_m, slash: string, name: string, after: string) => `<${slash}ns2:${name}${after}`)
+      .replace('xmlns="urn:', 'xmlns:ns2="urn:');
+    expect(prefixed).toContain('<ns2:BkToCstmrStmt>');
+    const [statement] = readStatements(new TextEncoder().encode(prefixed)).statements;
+    expect(statement).toMatchObject({ format: 'CAMT.053', opening: { amount: '33.06' }, closing: { amount: '23.06' }, reconciles: true });
+    expect(statement.transactions).toHaveLength(5);
+  });
+
   it('reads CSV dates with two-digit years, dashes and a time after them', () => {
     const read = (rows: string, format: string) => readStatements(new TextEncoder().encode(`When;What;How much\n${rows}`), {
       date: { column: 'When', format }, amount: 'How much', decimal: ',', description: 'What', currency: { value: 'EUR' },

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { outboundAgent, refusedHost } from '../lib/outbound-guard.js';
@@ -65,7 +66,8 @@ export function checkAddress(endpoint: PlatformEndpoint): URL {
 export async function platformRequest(endpoint: PlatformEndpoint, method: string, path: string, body?: unknown): Promise<PlatformResponse> {
   const base = checkAddress(endpoint);
   const url = new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);
-  const attempts = endpoint.attempts ?? 3;
+  // Only a read is sent again: a write whose answer was lost may have been made (hledger's `PUT /add` appends).
+  const attempts = method === 'GET' ? (endpoint.attempts ?? 3) : 1;
   let wait = endpoint.backoffMs ?? 500;
   const where = `${endpoint.platform} at ${base.origin}`;
   for (let attempt = 1; ; attempt++) {
@@ -89,7 +91,7 @@ export async function platformRequest(endpoint: PlatformEndpoint, method: string
         // A short wait is waited out within the read; a long one (or a platform still limiting after several
         // waits) hands the sync back to run again when the platform says.
         if (asked <= MAX_WAIT_IN_READ_MS && attempt < attempts + 3) {
-          await sleep(asked, endpoint.signal);
+          await sleep(asked, undefined, { signal: endpoint.signal });
           continue;
         }
         throw new ConnectorError('rate-limited', `${where} is limiting requests (HTTP 429); retrying in ${Math.ceil(asked / 1000)} s`, undefined, Math.max(asked, 1000));
@@ -98,7 +100,7 @@ export async function platformRequest(endpoint: PlatformEndpoint, method: string
       outcome = { error: `HTTP ${outcome.status}` };
     }
     if (attempt >= attempts) throw new ConnectorError('unavailable', `${where} did not answer: ${outcome.error}`);
-    await sleep(wait, endpoint.signal);
+    await sleep(wait, undefined, { signal: endpoint.signal });
     wait *= 2;
   }
 }
@@ -115,6 +117,9 @@ export async function platformJson<T>(endpoint: PlatformEndpoint, path: string):
   }
 }
 
+/** The largest answer a platform may give (a journal of a million postings is far below it). */
+const MAX_ANSWER_BYTES = 256 * 2 ** 20;
+
 /** The longest `Retry-After` waited out inside a read; longer ones reschedule the sync. */
 const MAX_WAIT_IN_READ_MS = 60_000;
 
@@ -125,16 +130,6 @@ function retryAfter(response: PlatformResponse & { retryAfter?: string }): numbe
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
   // At most a day: a platform asking for longer is treated as asking for a day.
   return Number.isFinite(ms) ? Math.min(86_400_000, Math.max(0, ms)) : undefined;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
-  });
 }
 
 function once(endpoint: PlatformEndpoint, method: string, url: URL, body: unknown): Promise<PlatformResponse & { retryAfter?: string }> {
@@ -150,9 +145,17 @@ function once(endpoint: PlatformEndpoint, method: string, url: URL, body: unknow
     const request = send(url, { method, headers, agent: outboundAgent(url, endpoint.allowPrivate), signal: endpoint.signal });
     const timeoutMs = endpoint.timeoutMs ?? 15_000;
     request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    // The whole exchange, not only a silent connection, has a deadline: a platform trickling bytes ends too.
+    const deadline = setTimeout(() => request.destroy(new Error(`no complete answer within ${timeoutMs * 4} ms`)), timeoutMs * 4);
+    request.on('close', () => clearTimeout(deadline));
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) request.destroy(new Error(`an answer over ${MAX_ANSWER_BYTES / 2 ** 20} MB`));
+        else chunks.push(chunk);
+      });
       response.on('end', () => {
         const retry = response.headers[(endpoint.retryAfterHeader ?? 'retry-after').toLowerCase()];
         resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), retryAfter: Array.isArray(retry) ? retry[0] : retry });

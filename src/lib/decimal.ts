@@ -3,13 +3,17 @@
  * floats on the way in. Sums are done in scaled BigInts.
  */
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
+/** Unsigned (the sign is read first); at most 12 decimals, which no statement amount comes near. */
+const DECIMAL = /^\d+(\.\d{1,12})?$/;
+/** Longer text is no amount; the cap also keeps the expressions below linear. */
+const MAX_LENGTH = 64;
 
 /**
  * A decimal string from how a file writes it: `decimal` is the decimal separator (`.` or `,`), `thousands`
  * separators are dropped (`1.234,56`, `11'373.94`, `$1,036.47`). Returns undefined when it is not a number.
  */
 export function parseDecimal(text: string, decimal: '.' | ',' = '.', thousands: readonly string[] = []): string | undefined {
+  if (text.length > MAX_LENGTH) return undefined;
   let t = text.trim().replace(/^\+/, '');
   let negative = false;
   if (t.startsWith('-')) {
@@ -69,9 +73,4 @@ export function compareDecimals(a: string, b: string): number {
 export function negateDecimal(value: string): string {
   if (/^-?0(\.0+)?$/.test(value)) return value.replace('-', '');
   return value.startsWith('-') ? value.slice(1) : `-${value}`;
-}
-
-/** For the served JSON: a decimal string as a JSON number literal (written from the string, not a float). */
-export function decimalToNumber(value: string): number {
-  return Number(value);
 }

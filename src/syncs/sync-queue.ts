@@ -52,7 +52,27 @@ export async function openOperation(trx: Kysely<Database>, target: QueueTarget, 
   return insertOperation(trx, target, now, 'Initial');
 }
 
-async function insertOperation(trx: Kysely<Database>, target: QueueTarget, now: Date, status: 'Queued' | 'Initial'): Promise<{ id: string; doc: string }> {
+/**
+ * Queues an operation opened with `openOperation`, keeping its id (the dataset id its client holds) and when it was
+ * requested. It is written again as a new row: its seq, which numbers the version it writes, and its epoch must be
+ * those of now, after any sync that completed while it waited (a version numbered before the one it builds on
+ * would let that one's deletion take documents the new one shares).
+ */
+export async function releaseOperation(trx: Kysely<Database>, jobs: JobQueue, id: string, now: Date): Promise<void> {
+  const row = await trx.selectFrom('pull_operations').select(['client_id', 'company_id', 'connection_id', 'data_type', 'requested']).where('id', '=', id).where('status', '=', 'Initial').executeTakeFirst();
+  if (!row) return;
+  await trx.deleteFrom('pull_operations').where('id', '=', id).execute();
+  await insertOperation(trx, { clientId: row.client_id, companyId: row.company_id, connectionId: row.connection_id, dataType: row.data_type }, now, 'Queued', { id, requested: row.requested });
+  await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } });
+}
+
+async function insertOperation(
+  trx: Kysely<Database>,
+  target: QueueTarget,
+  now: Date,
+  status: 'Queued' | 'Initial',
+  keep: { id: string; requested: string } = { id: randomUUID(), requested: now.toISOString() },
+): Promise<{ id: string; doc: string }> {
   const dataSet = await trx
     .selectFrom('data_sets')
     .select(['completed_syncs'])
@@ -65,8 +85,7 @@ async function insertOperation(trx: Kysely<Database>, target: QueueTarget, now: 
       .values({ connection_id: target.connectionId, data_type: target.dataType, client_id: target.clientId, company_id: target.companyId, current_version: null, last_successful_sync: null, latest_successful_sync_id: null })
       .execute();
   }
-  const id = randomUUID();
-  const requested = now.toISOString();
+  const { id, requested } = keep;
   const doc = pullOperationDoc({ id, companyId: target.companyId, connectionId: target.connectionId, dataType: target.dataType, status, requested, progress: 0 });
   await trx
     .insertInto('pull_operations')

@@ -47,8 +47,10 @@ port.on('message', (message: {
     }
     if (message.next) {
       const chunks = batches.get(message.next.batch)?.chunks[message.next.index];
-      const step = chunks?.next();
-      port.postMessage({ id, chunk: step && !step.done ? step.value : null });
+      // A batch this thread does not hold (another thread read it before this one started) is an error, never "no more records".
+      if (!chunks) throw new Error(`the intake thread holds no batch ${message.next.batch}`);
+      const step = chunks.next();
+      port.postMessage({ id, chunk: step.done ? null : step.value });
     }
   } catch (err) {
     port.postMessage({ id, error: err instanceof Error ? err.message : String(err) });

@@ -96,17 +96,20 @@ export function createIntakeRunner(options: { threads: boolean }): IntakeRunner 
     return started;
   }
 
-  function ask(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<IntakeMessage> {
+  /** Sends a message to `to` (a batch's own thread: a restarted thread does not hold it). */
+  function ask(message: Record<string, unknown>, to: Worker = thread()): Promise<IntakeMessage> {
     const id = nextId++;
     return new Promise((resolve, reject) => {
+      if (to !== worker) return reject(new Error('the intake thread that read this upload has stopped'));
       pending.set(id, { resolve, reject });
-      thread().postMessage({ ...message, id }, transfer);
+      to.postMessage({ ...message, id });
     });
   }
 
   async function run(platformKey: string, files: IncomingFile[], fields: Record<string, string>, uploaded: string): Promise<Intake> {
     // The bytes are copied to the thread (the caller still keeps the files as uploaded).
-    const answer = await ask({ read: { platformKey, files: files.map((f) => ({ name: f.name, contentType: f.contentType, bytes: f.bytes })), fields, uploaded } });
+    const reader = thread();
+    const answer = await ask({ read: { platformKey, files: files.map((f) => ({ name: f.name, contentType: f.contentType, bytes: f.bytes })), fields, uploaded } }, reader);
     if ('refused' in answer) throw new FileRefused(answer.refused);
     if ('error' in answer) {
       if (answer.unknown) return inline(platformKey, files, fields, uploaded);
@@ -118,17 +121,23 @@ export function createIntakeRunner(options: { threads: boolean }): IntakeRunner 
       accepted: answer.accepted,
       async *records(index: number) {
         // One chunk ahead: the thread makes the next chunk while this one is stored.
-        let coming = ask({ next: { batch, index } });
+        const request = () => {
+          const asked = ask({ next: { batch, index } }, reader);
+          // Asked ahead: if the caller stops before taking it, its failure is nobody's to handle.
+          asked.catch(() => {});
+          return asked;
+        };
+        let coming = request();
         for (;;) {
           const next = await coming;
           if (!('chunk' in next)) throw new Error('error' in next ? next.error : 'the intake thread answered out of turn');
           if (next.chunk === null) return;
-          coming = ask({ next: { batch, index } });
+          coming = request();
           yield next.chunk;
         }
       },
       release() {
-        worker?.postMessage({ release: batch });
+        if (reader === worker) reader.postMessage({ release: batch });
       },
     };
   }

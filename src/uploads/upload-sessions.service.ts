@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { Database } from '../storage/schema.js';
 import { notFound, validationError, type ValidationItem } from '../http/api-error.js';
 import type { Client } from '../clients/clients.store.js';
@@ -9,7 +9,7 @@ import type { ConnectionsService } from '../connections/connections.service.js';
 import { findConnector } from '../connectors/registry.js';
 import type { UploadSessionType } from '../connectors/connector.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { SYNC_JOB, openOperation } from '../syncs/sync-queue.js';
+import { openOperation, releaseOperation } from '../syncs/sync-queue.js';
 import { createSyncsStore } from '../syncs/syncs.store.js';
 import { asStored, schemaProblems } from '../push/write-validation.js';
 import { saveUpload } from './uploads.store.js';
@@ -30,6 +30,17 @@ export interface UploadConfiguration {
   source: 'codat';
   accountId: string;
   providerId?: string;
+}
+
+/**
+ * The schema of one uploaded page: the record itself, or `{results: [...]}`. Made once per type, so its compiled
+ * validator (cached by schema) is reused by every upload.
+ */
+const pageSchemas = new WeakMap<UploadSessionType, TSchema>();
+function pageSchemaOf(type: UploadSessionType): TSchema {
+  let schema = pageSchemas.get(type);
+  if (!schema) pageSchemas.set(type, (schema = type.page === 'record' ? type.schema : Type.Object({ results: Type.Array(type.schema) })));
+  return schema;
 }
 
 const invalid = (items: ValidationItem[]) => validationError('ValidationException: One or more validation errors occurred.', items);
@@ -89,8 +100,7 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
   }
 
   function checkPage(type: UploadSessionType, body: unknown, accounts: ReadonlySet<string>): Record<string, unknown>[] {
-    const pageSchema = type.page === 'record' ? type.schema : Type.Object({ results: Type.Array(type.schema) });
-    const problems = schemaProblems(pageSchema, body, VALIDATOR);
+    const problems = schemaProblems(pageSchemaOf(type), body, VALIDATOR);
     if (problems.length > 0) throw invalid(problems);
     const records = type.page === 'record' ? [body as Record<string, unknown>] : (body as { results: Record<string, unknown>[] }).results;
     const unconfigured = records.flatMap((record, i) => {
@@ -183,11 +193,7 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
         });
         await trx.deleteFrom('upload_session_pages').where('session_id', '=', datasetId).execute();
         await trx.updateTable('upload_sessions').set({ status: 'Processed' }).where('id', '=', datasetId).execute();
-        const op = await syncs.operation(datasetId, trx);
-        if (op) {
-          await syncs.update(trx, op, { status: 'Queued' });
-          await deps.jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: datasetId } });
-        }
+        await releaseOperation(trx, deps.jobs, datasetId, now());
       });
       deps.wakeJobs();
     },

@@ -117,19 +117,26 @@ export function* transactionRecords(statement: ParsedStatement, modified: string
 /** A summary with when the file holding it was uploaded (its records' `sourceModifiedDate`). */
 export type UploadedSummary = StatementSummary & { uploaded?: string };
 
+/** The reconciliation warnings of the statements, each once (a statement uploaded twice warns once). */
+export function warningsOf(summaries: readonly Omit<ParsedStatement, 'transactions'>[]): string[] {
+  const warnings = new Set<string>();
+  for (const statement of summaries) {
+    const warning = reconciliationWarning(statement);
+    if (warning) warnings.add(warning);
+  }
+  return [...warnings];
+}
+
 /** Accounts, balances and categories from statement summaries (every file so far, oldest first); the warnings. */
 export function bankingReferenceData(summaries: readonly UploadedSummary[], modified: string): Omit<BankingData, 'transactions'> {
   const accounts = new Map<string, UploadedSummary>();
   const balances = new Map<string, SourceRecord>();
   const categories = new Map<string, SourceRecord>();
-  const warnings: string[] = [];
   for (const statement of summaries) {
     const stamp = statement.uploaded ?? modified;
     const accountId = accountIdOf(statement);
     const known = accounts.get(accountId);
     if (!known || statement.to >= known.to) accounts.set(accountId, statement);
-    const warning = reconciliationWarning(statement);
-    if (warning && !warnings.includes(warning)) warnings.push(warning);
     const balance = (date: string, amount: string, available?: string) => {
       const id = `bal-${hash(`${accountId}\u0000${date}`)}`;
       balances.set(id, {
@@ -163,7 +170,7 @@ export function bankingReferenceData(summaries: readonly UploadedSummary[], modi
       },
     } satisfies SourceRecord;
   });
-  return { accounts: accountRecords.sort(byId), balances: [...balances.values()].sort(byId), categories: [...categories.values()].sort(byId), warnings };
+  return { accounts: accountRecords.sort(byId), balances: [...balances.values()].sort(byId), categories: [...categories.values()].sort(byId), warnings: warningsOf(summaries) };
 }
 
 const byId = (a: SourceRecord, b: SourceRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

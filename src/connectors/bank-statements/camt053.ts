@@ -1,7 +1,7 @@
 import { SaxesParser } from 'saxes';
 import { addDecimals, compareDecimals, negateDecimal, parseDecimal } from '../../lib/decimal.js';
 import { reconciles } from './reconcile.js';
-import { flat, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import { flat, isCalendarDate, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
 
 /**
  * ISO 20022 CAMT.053 (`BkToCstmrStmt`, versions 001.02 to 001.08), read with saxes (a streaming, strict XML parser:
@@ -40,10 +40,15 @@ function amountOf(node: unknown, where: () => string): { amount: string; currenc
 }
 
 const signed = (amount: string, indicator: unknown) => (indicator === 'DBIT' ? negateDecimal(amount) : amount);
-const dayOf = (node: unknown): string | undefined => (text(at(node, 'Dt')) ?? text(at(node, 'DtTm')))?.slice(0, 10);
+/** The day of a `Dt` or `DtTm`, checked; undefined when there is neither. */
+function dayOf(node: unknown, where: () => string): string | undefined {
+  const day = (text(at(node, 'Dt')) ?? text(at(node, 'DtTm')))?.slice(0, 10);
+  if (day !== undefined && !isCalendarDate(day)) throw new StatementError(`${JSON.stringify(day)} is not a date`, where());
+  return day;
+}
 
 /** The document's version (`camt.053.001.04` → 4), from its namespace; undefined when none is declared. */
-export function camtVersion(xml: string): number | undefined {
+function camtVersion(xml: string): number | undefined {
   const m = /camt\.053\.001\.(\d{2})/.exec(xml);
   return m ? Number(m[1]) : undefined;
 }
@@ -127,7 +132,7 @@ function statementOf(stmt: Node, where: string, transactions: StatementTransacti
   const balances = list(at(stmt, 'Bal')).map((bal, b) => {
     const code = text(at(bal, 'Tp', 'CdOrPrtry', 'Cd')) ?? text(at(bal, 'Tp', 'CdOrPrtry', 'Prtry'));
     const { amount, currency } = amountOf(at(bal, 'Amt'), () => `${where}/Bal[${b + 1}]/Amt`);
-    const date = dayOf(at(bal, 'Dt'));
+    const date = dayOf(at(bal, 'Dt'), () => `${where}/Bal[${b + 1}]/Dt`);
     if (!date) throw new StatementError('a balance without a date', `${where}/Bal[${b + 1}]/Dt`);
     return { code, balance: { amount: signed(amount, text(at(bal, 'CdtDbtInd'))), date } as StatementBalance, currency };
   });
@@ -155,6 +160,7 @@ function statementOf(stmt: Node, where: string, transactions: StatementTransacti
     reconciles: null,
   };
   if (!statement.from || !statement.to) throw new StatementError('no period: no balances, no entries, no FrToDt', where);
+  if (!isCalendarDate(statement.from) || !isCalendarDate(statement.to)) throw new StatementError(`${statement.from} to ${statement.to} is not a period of dates`, `${where}/FrToDt`);
   statement.reconciles = reconciles(statement);
   return statement;
 }
@@ -163,9 +169,9 @@ function entryTransactions(entry: Node, where: () => string, accountCurrency: st
   const { amount, currency } = amountOf(at(entry, 'Amt'), () => `${where()}/Amt`);
   const indicator = text(at(entry, 'CdtDbtInd'));
   if (indicator !== 'CRDT' && indicator !== 'DBIT') throw new StatementError('CdtDbtInd must be CRDT or DBIT', `${where()}/CdtDbtInd`);
-  const bookingDate = dayOf(at(entry, 'BookgDt')) ?? dayOf(at(entry, 'ValDt'));
+  const valueDate = dayOf(at(entry, 'ValDt'), () => `${where()}/ValDt`);
+  const bookingDate = dayOf(at(entry, 'BookgDt'), () => `${where()}/BookgDt`) ?? valueDate;
   if (!bookingDate) throw new StatementError('an entry without a booking date', `${where()}/BookgDt`);
-  const valueDate = dayOf(at(entry, 'ValDt'));
   const entryCurrency = currency ?? accountCurrency ?? '';
   const entryCode = bankCode(at(entry, 'BkTxCd'));
   const entryId = text(at(entry, 'AcctSvcrRef')) ?? text(at(entry, 'NtryRef'));

@@ -238,7 +238,9 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
 
   // Per account: its transactions and the line each came from.
   const accounts = new Map<string, { transactions: StatementTransaction[]; lines: number[] }>();
+  // One cache per column: the booking and value dates may be written in different formats.
   const dates = new Map<string, string>();
+  const valueDates = new Map<string, string>();
   const rows = read<never>({
     from_line: headerLine + 1,
     info: false,
@@ -254,7 +256,7 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
       if (c.amount >= 0) amount = money(cell(c.amount), where);
       else {
         // A zero in the column not used (`0.00`) counts as empty.
-        const given = (i: number) => (cell(i) && !/^[-+]?0*[.,]?0*$/.test(cell(i)) ? cell(i) : '');
+        const given = (i: number) => (cell(i) && !/^[-+]?(?:0+(?:[.,]0*)?|[.,]0+)$/.test(cell(i)) ? cell(i) : '');
         const debit = given(c.debit);
         const credit = given(c.credit);
         if (debit && credit) throw new StatementError('a row with both a debit and a credit', where);
@@ -271,7 +273,7 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
       const t: StatementTransaction = { bookingDate: dateOf(cell(c.date), m.date.format, where, dates), amount, currency, description: flat(c.description.map(cell).filter(Boolean).join(' ').replace(/\s+/g, ' ')) };
       const id = cell(c.id);
       if (id) t.id = id;
-      if (c.valueDate >= 0 && cell(c.valueDate)) t.valueDate = dateOf(cell(c.valueDate), (m.valueDate as { format: DateFormat }).format, where, dates);
+      if (c.valueDate >= 0 && cell(c.valueDate)) t.valueDate = dateOf(cell(c.valueDate), (m.valueDate as { format: DateFormat }).format, where, valueDates);
       const balance = cell(c.balance);
       if (balance) t.balance = money(balance, where);
       const account = cell(c.account) || m.account?.value || 'CSV';

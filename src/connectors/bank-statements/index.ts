@@ -3,7 +3,7 @@ import type { AcceptedFile, Connector, DataTypeRead, DataTypeSource, IncomingFil
 import { FileRefused } from '../connector-error.js';
 import type { DataType } from '../data-types.js';
 import { BankingAccount, BankingAccountBalance, BankingTransaction, BankingTransactionCategory } from '../sandbox/banking/schemas.js';
-import { bankingReferenceData, summaryOf, transactionRecords, type StatementSummary, type UploadedSummary } from './banking-records.js';
+import { bankingReferenceData, summaryOf, warningsOf, transactionRecords, type StatementSummary, type UploadedSummary } from './banking-records.js';
 import { CSV_PRESETS, type CsvMapping } from './csv.js';
 import { readStatements } from './read-statements.js';
 import { StatementError, type ParsedStatement } from './statement.js';
@@ -139,8 +139,8 @@ const transactionsSource: DataTypeSource = {
   typeName: 'Transaction',
   schema: BankingTransaction,
   async read(ctx: ReadContext): Promise<DataTypeRead> {
-    const { summaries, files, sessions, latest } = await uploadsOf(ctx);
-    const warnings = bankingReferenceData(summaries, latest).warnings;
+    const { summaries, files, sessions } = await uploadsOf(ctx);
+    const warnings = warningsOf(summaries);
     async function* pages(): AsyncGenerator<RecordPage> {
       let page: SourceRecord[] = [];
       for (const file of files) {

@@ -1,6 +1,6 @@
 import { negateDecimal, parseDecimal } from '../../lib/decimal.js';
 import { reconciles } from './reconcile.js';
-import { flat, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import { flat, isCalendarDate, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
 
 /**
  * SWIFT MT940 customer statements. Written here: the maintained npm parser (mt940js 1.3) reads amounts as binary
@@ -66,7 +66,7 @@ function date(yymmdd: string, where: string): string {
   if (!/^\d{6}$/.test(yymmdd)) throw new StatementError(`${yymmdd} is not a date (YYMMDD)`, where);
   const yy = Number(yymmdd.slice(0, 2));
   const iso = `${yy >= 80 ? 1900 + yy : 2000 + yy}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
-  if (Number.isNaN(Date.parse(iso))) throw new StatementError(`${yymmdd} is not a date (YYMMDD)`, where);
+  if (!isCalendarDate(iso)) throw new StatementError(`${yymmdd} is not a date (YYMMDD)`, where);
   return iso;
 }
 
@@ -96,8 +96,10 @@ function transaction(field: Field, currency: string): { transaction: StatementTr
   if (m[2]) {
     // The entry date has no year: the value date's, or the next/previous one across a year end.
     const year = Number(valueDate.slice(0, 4));
-    const candidates = [year - 1, year, year + 1].map((y) => `${y}-${m[2].slice(0, 2)}-${m[2].slice(2, 4)}`);
-    bookingDate = candidates.reduce((best, c) => (Math.abs(Date.parse(c) - Date.parse(valueDate)) < Math.abs(Date.parse(best) - Date.parse(valueDate)) ? c : best));
+    const candidates = [year - 1, year, year + 1].map((y) => `${y}-${m[2].slice(0, 2)}-${m[2].slice(2, 4)}`).filter(isCalendarDate);
+    if (candidates.length === 0) throw new StatementError(`${m[2]} is not an entry date (MMDD)`, where);
+    const value = Date.parse(valueDate);
+    bookingDate = candidates.reduce((best, c) => (Math.abs(Date.parse(c) - value) < Math.abs(Date.parse(best) - value) ? c : best));
   }
   const value = amount(m[5], where);
   // C credit, D debit; RC reverses a credit (money out), RD reverses a debit (money in).

@@ -1,5 +1,5 @@
 import { parseDecimal } from '../../lib/decimal.js';
-import { flat, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import { flat, isCalendarDate, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
 
 /**
  * OFX and QFX statements: OFX 1.x SGML (leaf elements left unclosed, one-line files, `&` unescaped) and OFX 2.x XML
@@ -17,12 +17,17 @@ interface Element {
   open?: boolean;
 }
 
-const TOKEN = /<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(\/?)([A-Za-z0-9._:-]+)\s*\/?>|([^<]+)/g;
+// CDATA, comments and processing instructions end before the next `<`: an unterminated one is then skipped
+// in a step instead of sending the expression to the end of the file from every `<` (quadratic on 10 MB).
+const TOKEN = /<!\[CDATA\[([^<]*?)\]\]>|<!--[^<]*?-->|<\?[^<]*?\?>|<(\/?)([A-Za-z0-9._:-]+)\s*\/?>|([^<]+)/g;
+/** Far deeper than any real OFX (a bank statement nests about 8 deep). */
+const MAX_DEPTH = 64;
 
 function decode(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (entity, name: string) => {
-    if (name.startsWith('#x')) return String.fromCodePoint(parseInt(name.slice(2), 16));
-    if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
+    const code = name.startsWith('#x') ? parseInt(name.slice(2), 16) : name.startsWith('#') ? Number(name.slice(1)) : undefined;
+    // A code point that does not exist stays as written.
+    if (code !== undefined) return code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
     return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[name] ?? entity;
   });
 }
@@ -73,6 +78,7 @@ function tree(body: string, takes: ReadonlySet<string>, onClose: (element: Eleme
     const element: Element = { name: tag, children: [] };
     top().children.push(element);
     stack.push(element);
+    if (stack.length > MAX_DEPTH) throw new StatementError(`elements nested more than ${MAX_DEPTH} deep`, tag);
   }
   // At the end only a leaf may be left open (SGML); an aggregate taken by onClose is truncated, not closed.
   if (top().open && !takes.has(top().name)) stack.pop();
@@ -96,7 +102,7 @@ function find(e: Element, names: ReadonlySet<string>, out: Element[] = []): Elem
 function day(value: string | undefined, where: string): string {
   const m = value ? /^(\d{4})(\d{2})(\d{2})/.exec(value.trim()) : null;
   const iso = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
-  if (!m || Number.isNaN(Date.parse(iso))) throw new StatementError(`${JSON.stringify(value ?? '')} is not a date`, where);
+  if (!m || !isCalendarDate(iso)) throw new StatementError(`${JSON.stringify(value ?? '')} is not a date`, where);
   return iso;
 }
 

@@ -78,3 +78,10 @@ export function flat(text: string): string {
 export function firstLinesOf(text: string, count = 6): string {
   return text.slice(0, 65_536).split(/\r\n|\r|\n/).filter((line) => line.trim() !== '').slice(0, count).join('\n');
 }
+
+/** `YYYY-MM-DD` naming a real day (not `2023-02-30`): every date a statement keeps is one. */
+export function isCalendarDate(iso: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return false;
+  const time = Date.parse(`${iso}T00:00:00Z`);
+  return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === iso;
+}

@@ -1,3 +1,4 @@
+import { ConnectorError } from '../connector-error.js';
 import type { SourceRecord } from '../connector.js';
 
 /**
@@ -65,14 +66,27 @@ function monthEnd(m: number): string {
  * cash accounts net to nothing), a receipt or a payment, from customers (income) or to suppliers (expenses) by its
  * other postings. `modified` is every record's `sourceModifiedDate`.
  */
+/** A century of months: a posting dated year 1 beside one dated 9999 is a typo, not a statement to allocate. */
+const MAX_MONTHS = 1200;
+
 export function monthlyStatements(accounts: readonly LedgerAccount[], postings: readonly LedgerPosting[], modified: string, lastMonth?: string): MonthlyStatements {
   const out: MonthlyStatements = { profitAndLoss: [], balanceSheet: [], cashFlowStatement: [] };
   if (postings.length === 0) return out;
   const byId = new Map(accounts.map((a) => [a.id, a]));
-  const first = Math.min(...postings.map((p) => monthOf(p.date)));
-  const last = lastMonth ? monthOf(`${lastMonth}-01`) : Math.max(...postings.map((p) => monthOf(p.date)));
+  // A loop, not Math.min(...): a journal may have more postings than a call takes arguments.
+  let first = Infinity;
+  let latest = -Infinity;
+  for (const p of postings) {
+    const month = monthOf(p.date);
+    if (month < first) first = month;
+    if (month > latest) latest = month;
+  }
+  const last = lastMonth ? monthOf(`${lastMonth}-01`) : latest;
   const months = last - first + 1;
   if (months <= 0) return out;
+  if (months > MAX_MONTHS) {
+    throw new ConnectorError('unavailable', `the journal spans ${months} months (from its first posting to its last); statements cover at most ${MAX_MONTHS}`);
+  }
   const used = new Set(postings.map((p) => p.accountId));
   const ofType = (type: AccountClass) => accounts.filter((a) => a.type === type && used.has(a.id)).sort((x, y) => (x.id < y.id ? -1 : 1));
 

@@ -214,6 +214,27 @@ describe('any format', () => {
     expect(statement.transactions).toHaveLength(5);
   });
 
+  it('refuses hostile files with a StatementError, never another error', () => {
+    const enc = (text: string) => new TextEncoder().encode(text);
+    const camt = new TextDecoder().decode(sample('camt053/viafintech-valid_example.xml'));
+    const refused = (bytes: Uint8Array) => {
+      try {
+        readStatements(bytes);
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    };
+    // Dates that are no days: refused where they are, not stored to break every later sync.
+    expect(refused(enc(camt.replace(/<BookgDt>\s*<Dt>[^<]*<\/Dt>/, '<BookgDt><Dt>2013-02-30</Dt>')))).toBeInstanceOf(StatementError);
+    expect(refused(enc(':20:X\n:25:1/2\n:28C:1/1\n:60F:C240101EUR10,00\n:61:2401021340D1,50NTRFNONREF\n:62F:C240102EUR8,50\n-\n'))).toBeInstanceOf(StatementError);
+    // Deep nesting, unterminated processing instructions, code points that do not exist.
+    expect(refused(enc(`<OFX>${'<A>'.repeat(5000)}`))).toBeInstanceOf(StatementError);
+    expect(refused(enc(`OFXHEADER:100\n<OFX>${'<?'.repeat(200_000)}`))).toBeInstanceOf(StatementError);
+    const ofx = new TextDecoder().decode(sample('ofx/ofxparse-checking.ofx')).replace(/<NAME>[^<\n]*/, '<NAME>A &#99999999; B');
+    expect(readStatements(enc(ofx)).statements[0].transactions.some((t) => t.description.includes('&#99999999;'))).toBe(true);
+  });
+
   it('reads CSV dates with two-digit years, dashes and a time after them', () => {
     const read = (rows: string, format: string) => readStatements(new TextEncoder().encode(`When;What;How much\n${rows}`), {
       date: { column: 'When', format }, amount: 'How much', decimal: ',', description: 'What', currency: { value: 'EUR' },
@@ -239,6 +260,10 @@ describe('decimal amounts', () => {
     expect(parseDecimal('$1,036.47', '.', [','])).toBe('1036.47');
     expect(parseDecimal('(25.00)')).toBe('-25.00');
     expect(parseDecimal('6800,', ',')).toBe('6800');
+    expect(parseDecimal('--5')).toBeUndefined();
+    expect(parseDecimal('(-5)')).toBeUndefined();
+    expect(parseDecimal(`1${' '.repeat(100_000)}1`)).toBeUndefined();
+    expect(parseDecimal(`0.${'0'.repeat(1_000_000)}1`)).toBeUndefined();
     expect(parseDecimal('-0.00')).toBe('0.00');
     expect(parseDecimal('12a')).toBeUndefined();
     expect(addDecimals(['0.1', '0.2'])).toBe('0.3');

@@ -158,6 +158,9 @@ export function createConnectionsService(deps: ConnectionsDeps) {
         await trx.deleteFrom('upload_sessions').where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('upload_configurations').where('connection_id', '=', row.id).execute();
         await deleteUploads(trx, (q) => q.where('connection_id', '=', row.id).where('kind', 'in', ['session', 'pending']));
+        // The files stay listed; what only this connection's syncs read of them (records, summaries) goes.
+        await trx.deleteFrom('upload_chunks').where('upload_id', 'in', trx.selectFrom('uploads').select('id').where('connection_id', '=', row.id)).execute();
+        await trx.updateTable('uploads').set({ parsed: null }).where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('connection_credentials').where('client_id', '=', client.id).where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('connections').where('id', '=', row.id).execute();
         await event(trx, 'connection.deleted', row);

@@ -106,22 +106,19 @@ export async function readParts(request: FastifyRequest): Promise<{ files: Incom
           part.file.resume();
           throw validationError(`ValidationException: At most ${MAX_FILES} files can be uploaded at a time.`, [{ itemId: 'file', message: `more than ${MAX_FILES} files: upload at most ${MAX_FILES} at a time`, validatorName: 'FileUpload' }]);
         }
-        const name = part.filename || `file-${files.length + 1}`;
+        const name = withoutNul(part.filename || `file-${files.length + 1}`, 'file');
         let bytes: Buffer;
         try {
           bytes = await part.toBuffer();
         } catch (err) {
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-            throw new ApiError(413, `PayloadTooLargeException: ${name} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB, the most a file can be.`);
-          }
-          throw err;
+          throw asUploadError(err, name);
         }
         files.push({ name, contentType: part.mimetype, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
       } else {
         if (part.valueTruncated) {
           throw validationError('ValidationException: A form field is too large.', [{ itemId: part.fieldname, message: `${part.fieldname} is larger than ${MAX_FIELD_BYTES / 1024} KB`, validatorName: 'FileUpload' }]);
         }
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        fields[withoutNul(part.fieldname, 'body')] = withoutNul(typeof part.value === 'string' ? part.value : String(part.value), part.fieldname);
       }
     }
   } catch (err) {
@@ -130,11 +127,20 @@ export async function readParts(request: FastifyRequest): Promise<{ files: Incom
   return { files, fields };
 }
 
-/** The multipart reader's own errors, as the documented error body. */
-function asUploadError(err: unknown): unknown {
+/**
+ * File names and form fields reach the store: NUL is refused here as the NUL guard refuses it in JSON bodies (it
+ * runs before this body is read).
+ */
+function withoutNul(text: string, itemId: string): string {
+  if (!text.includes('\u0000')) return text;
+  throw validationError('ValidationException: One or more validation errors occurred.', [{ itemId, message: `${itemId} must not contain the NUL character (U+0000)`, validatorName: 'TextValidator' }]);
+}
+
+/** The multipart reader's own errors, as the documented error body (`file` names the file being read, if any). */
+function asUploadError(err: unknown, file?: string): unknown {
   if (err instanceof ApiError) return err;
   const code = (err as { code?: string }).code ?? '';
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, `PayloadTooLargeException: A file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB, the most a file can be.`);
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, `PayloadTooLargeException: ${file ?? 'A file'} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB, the most a file can be.`);
   if (code === 'FST_FILES_LIMIT') {
     return validationError(`ValidationException: At most ${MAX_FILES} files can be uploaded at a time.`, [{ itemId: 'file', message: `more than ${MAX_FILES} files: upload at most ${MAX_FILES} at a time`, validatorName: 'FileUpload' }]);
   }

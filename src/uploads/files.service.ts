@@ -81,12 +81,14 @@ export function createFilesService(deps: FilesDeps) {
     try {
       return { connection, intake: await intakes.run(connection.platform_key, files, fields, uploaded) };
     } catch (err) {
-      if (err instanceof FileTooDense) {
-        throw new ApiError(413, `PayloadTooLargeException: ${err.message}.`);
-      }
-      if (!(err instanceof FileRefused)) throw err;
+      if (!(err instanceof FileRefused)) throw tooDense(err);
       throw validationError(`ValidationException: ${err.items.length === 1 ? 'A file was' : `${err.items.length} problems were`} found in the upload; nothing was imported.`, err.items.map((i) => ({ ...i, validatorName: 'StatementFile' })));
     }
+  }
+
+  /** The intake thread ran out of room reading (or, later, making the records of) an upload: a 413, not a 500. */
+  function tooDense(err: unknown): unknown {
+    return err instanceof FileTooDense ? new ApiError(413, `PayloadTooLargeException: ${err.message}.`) : err;
   }
 
   /** Deleted meanwhile (the company or the connection): nothing is kept. */
@@ -136,6 +138,8 @@ export function createFilesService(deps: FilesDeps) {
           for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files, i, intake, uploaded, 'file');
           if (intake) await syncAll(trx, client, connection);
         });
+      } catch (err) {
+        throw tooDense(err);
       } finally {
         intake?.release();
       }
@@ -145,7 +149,7 @@ export function createFilesService(deps: FilesDeps) {
 
     /**
      * The Link page's first step: reads statement files and keeps them as a pending batch, shown to the end user
-     * before anything is imported. Pending batches older than an hour are dropped.
+     * before anything is imported (for an hour). It replaces the connection's earlier pending batch.
      */
     async stage(client: Client, companyId: string, connectionId: string, files: IncomingFile[], fields: Record<string, string>) {
       const uploaded = now().toISOString();
@@ -156,10 +160,12 @@ export function createFilesService(deps: FilesDeps) {
         await db.transaction().execute(async (trx) => {
           await lockClient(trx, client.id, true);
           await stillThere(trx, companyId, connectionId);
-          const stale = new Date(now().getTime() - PENDING_TTL_MS).toISOString();
-          await deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('uploaded', '<', stale));
+          // The page shows one batch at a time: what was read before for this connection (confirmed or not) goes.
+          await deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('kind', '=', 'pending'));
           for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files, i, intake, uploaded, 'pending', batch);
         });
+      } catch (err) {
+        throw tooDense(err);
       } finally {
         intake.release();
       }
@@ -171,7 +177,9 @@ export function createFilesService(deps: FilesDeps) {
       const connection = await deps.connections.owned(client, companyId, connectionId);
       const imported = await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        const rows = await trx.selectFrom('uploads').selectAll().where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('batch', '=', batch).orderBy('seq').execute();
+        const stale = new Date(now().getTime() - PENDING_TTL_MS).toISOString();
+        const rows = await trx.selectFrom('uploads').selectAll().where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('batch', '=', batch)
+          .where('uploaded', '>=', stale).orderBy('seq').execute();
         if (rows.length === 0) return false;
         // New rows (new seq): a sync that already read past the pending rows' place still sees them as new. Their
         // records were made when the files were read (stamped then); they move to the new rows.
@@ -218,11 +226,15 @@ export function createFilesService(deps: FilesDeps) {
       await deps.companies.owned(client, companyId);
       let day: string | undefined;
       if (date !== undefined) {
-        const parsed = /^\d{4}-\d{2}-\d{2}/.test(date) ? new Date(date.length === 10 ? `${date}T00:00:00Z` : date) : new Date(NaN);
+        // A day (`2024-05-01`) or an instant with its zone (`2024-05-01T23:00:00-05:00`): the UTC day it falls on.
+        const form = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(date);
+        // Without a zone, UTC (as Codat's DateTime), not the server's local time.
+        const parsed = form ? new Date(date.length === 10 ? `${date}T00:00:00Z` : form[4] ? date : `${date}Z`) : new Date(NaN);
+        if (date.length === 10 && !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) !== date) parsed.setTime(NaN);
         if (Number.isNaN(parsed.getTime())) {
           throw validationError('ValidationException: One or more validation errors occurred.', [{ itemId: 'date', message: 'date must be a date, e.g. 2024-05-01 or 2024-05-01T00:00:00Z', validatorName: 'DownloadFiles' }]);
         }
-        day = date.slice(0, 10);
+        day = parsed.toISOString().slice(0, 10);
       }
       let query = db
         .selectFrom('uploads')

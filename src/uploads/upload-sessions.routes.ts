@@ -49,7 +49,7 @@ export function registerUploadSessionRoutes(app: FastifyInstance, deps: { sessio
 
   r.get(`${base}/configuration`, {
     schema: { operationId: 'get-bank-statement-upload-configuration', summary: 'Get upload configuration', tags, params: ConnectionParams, response: { 200: Configuration, ...errorResponses(404) } },
-  }, async (request, reply) => sendJson(reply, JSON.stringify(await sessions.getConfiguration(callerOf(request), request.params.companyId, request.params.connectionId))));
+  }, async (request, reply) => sendJson(reply, await sessions.getConfiguration(callerOf(request), request.params.companyId, request.params.connectionId)));
 
   r.post(`${base}/configuration`, {
     schema: {

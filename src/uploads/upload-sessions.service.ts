@@ -114,11 +114,12 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
   }
 
   return {
-    async getConfiguration(client: Client, companyId: string, connectionId: string): Promise<UploadConfiguration> {
+    /** The stored configuration, as JSON text. */
+    async getConfiguration(client: Client, companyId: string, connectionId: string): Promise<string> {
       await uploadConnection(client, companyId, connectionId);
       const row = await db.selectFrom('upload_configurations').select('doc').where('connection_id', '=', connectionId).orderBy('created', 'desc').orderBy('account_id', 'desc').executeTakeFirst();
       if (!row) throw notFound(`No bank statement upload configuration was set for connection ${connectionId}`);
-      return JSON.parse(row.doc) as UploadConfiguration;
+      return row.doc;
     },
 
     async setConfiguration(client: Client, companyId: string, connectionId: string, body: Record<string, unknown>): Promise<UploadConfiguration> {

@@ -246,7 +246,13 @@ describe('files: list, download, other connections, deletion', () => {
     expect(Object.keys(entries).sort()).toEqual(['checking.ofx', 'cmxl (2).sta', 'cmxl.sta']);
     expect(entries['checking.ofx']).toEqual(b);
     expectErrorBody(await http(server, 'GET', `/companies/${target.companyId}/files/download?date=2001-01-01`, { auth: client.auth }), 404);
-    expectErrorBody(await http(server, 'GET', `/companies/${target.companyId}/files/download?date=soon`, { auth: client.auth }), 400, { validation: true });
+    for (const bad of ['soon', '2024-02-30', '2024-05-01%20(foo)', '2024-05-01T25:00:00Z']) {
+      expectErrorBody(await http(server, 'GET', `/companies/${target.companyId}/files/download?date=${bad}`, { auth: client.auth }), 400, { validation: true });
+    }
+    // An instant with its zone counts on the UTC day it falls on.
+    const [y, m, d] = today.split('-').map(Number);
+    const evening = new Date(Date.UTC(y, m - 1, d) - 3_600_000).toISOString().slice(0, 10);
+    expect((await fetch(`${server.url}/companies/${target.companyId}/files/download?date=${evening}T23:30:00-05:00`, { headers: { authorization: client.auth } })).status).toBe(200);
   });
 
   it('keeps documents uploaded to other connections as they are, and refuses what Codat does not take', async () => {
@@ -259,6 +265,21 @@ describe('files: list, download, other connections, deletion', () => {
     expect(expectErrorBody(refused, 400, { validation: true }).validation.errors[0].itemId).toBe('run.exe');
     const list = await http(server, 'GET', `/companies/${linked.companyId}/files`, { auth: client.auth });
     expect(list.body.map((f: { fileName: string }) => f.fileName)).toEqual(['passport.pdf']);
+  });
+
+  it('refuses a NUL in a file name or a form field, and keeps the files of a deleted connection listed without their records', async () => {
+    const target = await statementConnection(server, client);
+    const nulName = await uploadFiles(server, client.auth, target.companyId, target.connectionId, [{ name: 'a\u0000.sta', bytes: statementSample('mt940/wolph-sberbank-171011_01234945.sta') }]);
+    expectErrorBody(nulName, 400, { validation: true });
+    const nulField = await uploadFiles(server, client.auth, target.companyId, target.connectionId, [{ name: 'a.csv', bytes: statementSample('csv/csv2ofx-gls.csv') }], { mapping: '{"preset":"gls\u0000"}' });
+    expectErrorBody(nulField, 400, { validation: true });
+    expect((await uploadFiles(server, client.auth, target.companyId, target.connectionId, [{ name: 'x.sta', bytes: statementSample('mt940/wolph-sberbank-171011_01234945.sta') }])).status).toBe(200);
+    await waitForSyncs(server, client, target.companyId);
+    expect((await http(server, 'DELETE', `/companies/${target.companyId}/connections/${target.connectionId}`, { auth: client.auth })).status).toBe(200);
+    expect((await http(server, 'GET', `/companies/${target.companyId}/files`, { auth: client.auth })).body.map((f: { fileName: string }) => f.fileName)).toEqual(['x.sta']);
+    const kept = await server.store.db.selectFrom('uploads').select(['id', 'parsed']).where('company_id', '=', target.companyId).execute();
+    expect(kept.map((r) => r.parsed)).toEqual([null]);
+    expect(await server.store.db.selectFrom('upload_chunks').select('chunk').where('upload_id', '=', kept[0].id).execute()).toEqual([]);
   });
 
   it('is scoped to the calling client, and the files go with their company', async () => {

@@ -126,6 +126,23 @@ describe('bank statement upload sessions', () => {
     expect(await allRecords(server, client.auth, target, 'banking-transactions')).toHaveLength(4);
   });
 
+  it('writes a session started before another sync as a version after it (the version it builds on)', async () => {
+    const target = await statementConnection(server, client);
+    await viaHttp.setConfiguration(target, 'acc-1');
+    const session = await viaHttp.start(target, 'banking-transactions');
+    // A file synced while the session is open: its version completes first.
+    const form = new FormData();
+    form.append('file', new Blob([statementSample('mt940/wolph-sberbank-171011_01234945.sta') as Uint8Array<ArrayBuffer>]), 'sberbank.sta');
+    expect((await fetch(`${server.url}/companies/${target.companyId}/connections/${target.connectionId}/files`, { method: 'POST', headers: { authorization: client.auth }, body: form })).status).toBe(200);
+    await waitForSyncs(server, client, target.companyId);
+    await viaHttp.upload(target, session.id, { results: [transaction('t-1', 'acc-1', 10, 1)] });
+    await viaHttp.end(target, session.id, 'Process');
+    await waitForSyncs(server, client, target.companyId);
+    const ops = await server.store.db.selectFrom('pull_operations').select(['id', 'seq', 'status']).where('connection_id', '=', target.connectionId).where('data_type', '=', 'banking-transactions').orderBy('seq').execute();
+    expect(ops[ops.length - 1]).toMatchObject({ id: session.id, status: 'Complete' });
+    expect(await allRecords(server, client.auth, target, 'banking-transactions')).toHaveLength(4);
+  });
+
   it('refuses what Codat refuses: unconfigured accounts, bad pages, a second active session, ended sessions, other platforms', async () => {
     const target = await statementConnection(server, client);
     const base = `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload`;

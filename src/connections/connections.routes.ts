@@ -2,13 +2,12 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PagingQuery, pageOf, renderPage } from '../http/paging.js';
-import { CompanyIdParams, errorResponses, sendJson } from '../http/responses.js';
+import { CompanyIdParams, ConnectionIdParams, errorResponses, sendJson } from '../http/responses.js';
 import { callerOf } from '../http/request-guard.js';
 import { Connection, CONNECTION_STATUSES } from './connection.schema.js';
 import type { ConnectionsService } from './connections.service.js';
 
 const tags = ['Connections'];
-const ConnectionParams = Type.Object({ ...CompanyIdParams.properties, connectionId: Type.String({ format: 'uuid', description: 'GUID of the connection.' }) });
 
 export function registerConnectionRoutes(app: FastifyInstance, deps: { connections: ConnectionsService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -35,11 +34,11 @@ export function registerConnectionRoutes(app: FastifyInstance, deps: { connectio
   }, async (request, reply) => sendJson(reply, await connections.create(callerOf(request), request.params.companyId, request.body?.platformKey)));
 
   r.get('/companies/:companyId/connections/:connectionId', {
-    schema: { operationId: 'get-connection', summary: 'Get a connection', tags, params: ConnectionParams, response: { 200: Type.Ref(Connection), ...errorResponses(404) } },
+    schema: { operationId: 'get-connection', summary: 'Get a connection', tags, params: ConnectionIdParams, response: { 200: Type.Ref(Connection), ...errorResponses(404) } },
   }, async (request, reply) => sendJson(reply, await connections.get(callerOf(request), request.params.companyId, request.params.connectionId)));
 
   r.delete('/companies/:companyId/connections/:connectionId', {
-    schema: { operationId: 'delete-connection', summary: 'Delete a connection', description: 'Deletes the connection with its data sets. Answers 200 with no body, as Codat does.', tags, params: ConnectionParams, response: { 200: Type.Null({ description: 'Deleted.' }), ...errorResponses(404) } },
+    schema: { operationId: 'delete-connection', summary: 'Delete a connection', description: 'Deletes the connection with its data sets. Answers 200 with no body, as Codat does.', tags, params: ConnectionIdParams, response: { 200: Type.Null({ description: 'Deleted.' }), ...errorResponses(404) } },
   }, async (request, reply) => {
     await connections.delete(callerOf(request), request.params.companyId, request.params.connectionId);
     return reply.code(200).send(null);
@@ -51,7 +50,7 @@ export function registerConnectionRoutes(app: FastifyInstance, deps: { connectio
       summary: 'Unlink a connection',
       description: 'Send `{"status": "Unlinked"}` to sever a Linked connection; its data stays readable.',
       tags,
-      params: ConnectionParams,
+      params: ConnectionIdParams,
       body: Type.Object({ status: Type.Optional(Type.Union(CONNECTION_STATUSES.map((s) => Type.Literal(s)))) }),
       response: { 200: Type.Ref(Connection), ...errorResponses(404) },
     },
@@ -63,7 +62,7 @@ export function registerConnectionRoutes(app: FastifyInstance, deps: { connectio
       summary: 'Authorise (link) a connection',
       description: 'Links the connection without a browser. Sandbox platforms take `{"size": "small" | "medium" | "large"}` or `{"invoices": "<count>"}` (small by default). Queues the first-link syncs.',
       tags,
-      params: ConnectionParams,
+      params: ConnectionIdParams,
       body: Type.Unsafe<Record<string, unknown> | null>({ type: ['object', 'null'], additionalProperties: { type: ['string', 'number'] } }),
       response: { 200: Type.Ref(Connection), ...errorResponses(404) },
     },

@@ -48,3 +48,8 @@ export function sendJson(reply: FastifyReply, json: string | Buffer, status = 20
 export const CompanyIdParams = Type.Object({
   companyId: Type.String({ format: 'uuid', description: 'GUID of the company.' }),
 });
+
+export const ConnectionIdParams = Type.Object({
+  ...CompanyIdParams.properties,
+  connectionId: Type.String({ format: 'uuid', description: 'GUID of the connection.' }),
+});

@@ -2,14 +2,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
-import { CompanyIdParams, errorResponses, sendJson } from '../http/responses.js';
+import { CompanyIdParams, ConnectionIdParams, errorResponses, sendJson } from '../http/responses.js';
 import { callerOf } from '../http/request-guard.js';
 import { ApiError, validationError } from '../http/api-error.js';
 import type { IncomingFile } from '../connectors/connector.js';
 import { MAX_FILE_BYTES, MAX_FILES, type FilesService } from './files.service.js';
 
 const tags = ['File upload'];
-const ConnectionParams = Type.Object({ ...CompanyIdParams.properties, connectionId: Type.String({ format: 'uuid', description: 'GUID of the connection.' }) });
 /** Parts other than files (a CSV `mapping`): a few, and small. */
 const MAX_FIELD_BYTES = 64 * 1024;
 
@@ -71,7 +70,7 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { files: Fi
           'On a Bank statement files (`fstm`) connection every file must be a bank statement (OFX/QFX, CAMT.053, MT940, CSV): all are imported or none, and the answer lists what was read. ' +
           'On other connections files are kept as uploaded (PDF, spreadsheets, documents, images).',
         tags,
-        params: ConnectionParams,
+        params: ConnectionIdParams,
         consumes: ['multipart/form-data'],
         response: { 200: Type.Object({}, { additionalProperties: true, description: 'Per file: its name, size and, for statements, format and statements; and the warnings.' }), ...errorResponses(404, 413) },
       },

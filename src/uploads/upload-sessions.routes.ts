@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { CompanyIdParams, errorResponses, sendJson } from '../http/responses.js';
+import { ConnectionIdParams, errorResponses, sendJson } from '../http/responses.js';
 import { callerOf } from '../http/request-guard.js';
 import type { UploadSessionsService } from './upload-sessions.service.js';
 
 const tags = ['Bank statements'];
-const ConnectionParams = Type.Object({ ...CompanyIdParams.properties, connectionId: Type.String({ format: 'uuid', description: 'GUID of the connection.' }) });
-const DatasetParams = Type.Object({ ...ConnectionParams.properties, datasetId: Type.String({ format: 'uuid', description: "The upload session's dataset (its pull operation)." }) });
+const DatasetParams = Type.Object({ ...ConnectionIdParams.properties, datasetId: Type.String({ format: 'uuid', description: "The upload session's dataset (its pull operation)." }) });
 const base = '/companies/:companyId/connections/:connectionId/bankStatements/upload';
 
 const Configuration = Type.Object(
@@ -48,14 +47,14 @@ export function registerUploadSessionRoutes(app: FastifyInstance, deps: { sessio
   const { sessions } = deps;
 
   r.get(`${base}/configuration`, {
-    schema: { operationId: 'get-bank-statement-upload-configuration', summary: 'Get upload configuration', tags, params: ConnectionParams, response: { 200: Configuration, ...errorResponses(404) } },
+    schema: { operationId: 'get-bank-statement-upload-configuration', summary: 'Get upload configuration', tags, params: ConnectionIdParams, response: { 200: Configuration, ...errorResponses(404) } },
   }, async (request, reply) => sendJson(reply, await sessions.getConfiguration(callerOf(request), request.params.companyId, request.params.connectionId)));
 
   r.post(`${base}/configuration`, {
     schema: {
       operationId: 'set-bank-statement-upload-configuration', summary: 'Set upload configuration',
       description: 'One configuration per connection and account: uploads are only taken for configured accounts. Setting it again for an account is a 400.',
-      tags, params: ConnectionParams, body: ConfigurationBody, response: { 200: Configuration, ...errorResponses(404) },
+      tags, params: ConnectionIdParams, body: ConfigurationBody, response: { 200: Configuration, ...errorResponses(404) },
     },
   }, async (request, reply) => sendJson(reply, JSON.stringify(await sessions.setConfiguration(callerOf(request), request.params.companyId, request.params.connectionId, request.body ?? {}))));
 
@@ -63,7 +62,7 @@ export function registerUploadSessionRoutes(app: FastifyInstance, deps: { sessio
     schema: {
       operationId: 'start-bank-statement-upload-session', summary: 'Start upload session',
       description: 'Opens a session for `banking-accounts` or `banking-transactions` (one active per data type) and answers its pull operation, `Initial` until the session ends. A session times out after 90 minutes without an upload.',
-      tags, params: ConnectionParams, body: StartRequest, response: { 200: Type.Ref('PullOperation'), ...errorResponses(404) },
+      tags, params: ConnectionIdParams, body: StartRequest, response: { 200: Type.Ref('PullOperation'), ...errorResponses(404) },
     },
   }, async (request, reply) => sendJson(reply, await sessions.start(callerOf(request), request.params.companyId, request.params.connectionId, request.body)));
 

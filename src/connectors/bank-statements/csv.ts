@@ -92,10 +92,9 @@ function dateOf(value: string, format: DateFormat, where: string, cache?: Map<st
   if (!m || Number.isNaN(Date.parse(iso)) || new Date(iso).toISOString().slice(0, 10) !== iso) {
     throw new StatementError(`${JSON.stringify(v)} is not a date in ${format}`, where);
   }
-  // A flat copy: the template's pieces are not kept alive by the cached value.
-  const flat = iso.split('').join('');
-  cache?.set(v, flat);
-  return flat;
+  // Flattened: the template's pieces are not kept alive by the cached value.
+  cache?.set(v, flat(iso));
+  return iso;
 }
 
 /** The preset whose header this file has exactly, if any. */
@@ -143,7 +142,10 @@ export function checkMapping(given: unknown): CsvMapping {
   if (!date) return fail('date', 'the mapping needs the date column and its format');
   if (m.decimal !== undefined && m.decimal !== '.' && m.decimal !== ',') fail('decimal', 'decimal must be "." or ","');
   if (m.delimiter !== undefined && ![',', ';', '\t', '|'].includes(m.delimiter as string)) fail('delimiter', 'delimiter must be ",", ";", "|" or a tab');
-  if (m.thousands !== undefined && !(Array.isArray(m.thousands) && m.thousands.every((t) => typeof t === 'string' && t.length === 1))) fail('thousands', 'thousands must be a list of single characters, e.g. [","]');
+  const decimalMark = m.decimal ?? '.';
+  if (m.thousands !== undefined && !(Array.isArray(m.thousands) && m.thousands.every((t) => typeof t === 'string' && t.length === 1 && !/[\d+-]/.test(t) && t !== decimalMark))) {
+    fail('thousands', 'thousands must be a list of single characters other than digits, signs and the decimal separator, e.g. [","]');
+  }
   const description = m.description === undefined ? [] : typeof m.description === 'string' ? [m.description] : m.description;
   if (!Array.isArray(description) || !description.every((d) => typeof d === 'string' && d !== '')) fail('description', 'description must be a column name or a list of them');
   if (m.negate !== undefined && typeof m.negate !== 'boolean') fail('negate', 'negate must be true or false');
@@ -241,7 +243,7 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
   // One cache per column: the booking and value dates may be written in different formats.
   const dates = new Map<string, string>();
   const valueDates = new Map<string, string>();
-  const rows = read<never>({
+  read<never>({
     from_line: headerLine + 1,
     info: false,
     on_record: (row: string[], context: { lines: number }) => {
@@ -284,7 +286,6 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
       return null;
     },
   });
-  void rows;
   if (accounts.size === 0) throw new StatementError('the CSV has a header but no rows', 'line 2');
   return [...accounts].map(([account, { transactions, lines }]) => statementOf(account, transactions, lines));
 }

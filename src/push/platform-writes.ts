@@ -33,6 +33,15 @@ export async function loadWritten(
   return { written, highWater };
 }
 
+/**
+ * Whether the service keeps this type's writes for the platform (`platform_writes`): a Sandbox does (its write model
+ * has no `submit`); a live platform stores its writes itself, and nothing of it is ever there to load.
+ */
+export function keepsWritesBesideService(connector: Connector, dataType: string): boolean {
+  const model = connector.writes?.get(dataType as DataType);
+  return model !== undefined && model.submit === undefined;
+}
+
 /** Whether writes of this type arrived after `highWater` (a sync that started before them does not hold them). */
 export async function writtenSince(executor: Kysely<Database>, connectionId: string, dataType: string, highWater: number): Promise<boolean> {
   const row = await executor
@@ -84,7 +93,7 @@ export async function readContext(
     .where('connection_id', '=', connection.id)
     .where('data_type', '=', dataType)
     .executeTakeFirst();
-  const written = connector.writes?.size ? (await loadWritten(db, connection.id, dataType)).written : [];
+  const written = keepsWritesBesideService(connector, dataType) ? (await loadWritten(db, connection.id, dataType)).written : [];
   // The platform's data stands where the next sync of the type would read it.
   const epoch = Number(dataSet?.completed_syncs ?? 0);
   return { settings: connection.settings, credentials: connection.credentials, epoch, cursor: null, written, allowPrivate: connection.allowPrivate, signal: new AbortController().signal };

@@ -13,7 +13,7 @@ import type { VersionWriters } from './version-writers.js';
 import type { VersionResult, VersionTask } from './version-task.js';
 import { DELETE_VERSION_JOB, SYNC_JOB, queueSyncIfIdle } from './sync-queue.js';
 import { reportReadIfIdle } from './read-completed.js';
-import { loadWritten, writtenSince } from '../push/platform-writes.js';
+import { keepsWritesBesideService, loadWritten, writtenSince } from '../push/platform-writes.js';
 import { deleteVersion } from './version-deletion.js';
 import { versionInfo } from '../data/record-versions.js';
 import { writeConnectionStatus } from '../connections/connection-status.js';
@@ -122,7 +122,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     // being stored, so a write is either in this sync or newer than `highWater` (and then syncs again).
     let written: WrittenRecord[] = [];
     let highWater: number | null = null;
-    if (connector?.writes?.has(op.data_type as never)) {
+    if (connector && keepsWritesBesideService(connector, op.data_type)) {
       ({ written, highWater } = await db.transaction().execute(async (trx) => {
         await lockClient(trx, connection.client_id);
         return loadWritten(trx, connection.id, op!.data_type);

@@ -81,7 +81,13 @@ export function firstLinesOf(text: string, count = 6): string {
 
 /** `YYYY-MM-DD` naming a real day (not `2023-02-30`): every date a statement keeps is one. */
 export function isCalendarDate(iso: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return false;
-  const time = Date.parse(`${iso}T00:00:00Z`);
-  return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === iso;
+  // A statement repeats a few hundred dates a hundred thousand times: each is checked once.
+  const known = checkedDates.get(iso);
+  if (known !== undefined) return known;
+  const time = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? Date.parse(`${iso}T00:00:00Z`) : NaN;
+  const valid = Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === iso;
+  if (checkedDates.size >= 4096) checkedDates.clear();
+  checkedDates.set(iso, valid);
+  return valid;
 }
+const checkedDates = new Map<string, boolean>();

@@ -101,6 +101,12 @@ try {
     say(`  ${format.padEnd(8)} ${(bytes.length / 2 ** 20).toFixed(2)} MiB, ${counted.toLocaleString('en')} transactions: upload answered in ${row.acceptedSeconds} s, ` +
       `all four data types synced in ${row.seconds} s = ${row.perSecond.toLocaleString('en')} transactions/s (target ≥ 20,000); ` +
       `RSS ${Math.round(before / 2 ** 20)} → peak ${Math.round(peak / 2 ** 20)} MiB, growth ${row.rssGrowthMiB} MiB (target ≤ 100) [when the upload answered: RSS ${Math.round(atAnswer.rss / 2 ** 20)} MiB] [anonymous ${Math.round(partsBefore.anon / 2 ** 20)} → ${Math.round(peakParts.anon / 2 ** 20)}, file-backed ${Math.round(partsBefore.file / 2 ** 20)} → ${Math.round(peakParts.file / 2 ** 20)} MiB]${failed.length ? `; NOT COMPLETE: ${failed.join(', ')}` : ''}`);
+    if (process.env.BENCH_VERBOSE) {
+      // Each data type's pull operation: when it was queued and completed, from the upload's start.
+      const history = await call('GET', `/companies/${company.id}/data/history?pageSize=100`);
+      const origin = Date.parse(history.results.map((op) => op.requested).sort()[0]);
+      for (const op of history.results) say(`    ${op.dataType.padEnd(30)} requested +${Date.parse(op.requested) - origin} ms, completed +${Date.parse(op.completed) - origin} ms`);
+    }
     if (counted !== transactions) say(`    the file holds ${transactions} transactions but the upload read ${counted}`);
   }
 } finally {

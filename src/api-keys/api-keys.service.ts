@@ -26,7 +26,7 @@ export async function insertApiKey(
     .where('client_id', '=', clientId)
     .executeTakeFirst();
   if (Number(existing?.n ?? 0) >= MAX_API_KEYS) {
-    throw new ApiError(409, `ApiKeyLimitException: A client can hold at most ${MAX_API_KEYS} API keys; delete one before creating another.`);
+    throw new ApiError(409, `ApiKeyLimitException: A client can hold at most ${MAX_API_KEYS} API keys; delete one before creating another.`, { code: 'ApiKeyLimit' });
   }
   const apiKey = generateApiKey();
   const record: ApiKeyRecord = {

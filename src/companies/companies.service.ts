@@ -138,6 +138,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
         event('company.created', client.id, { id: doc.id, doc: stored(doc), last_sync: null }));
       if (!inserted) {
         throw new ApiError(402, 'CompanyValidationException: Company limit exceeded', {
+          code: 'CompanyLimit',
           validation: [{ itemId: 'Company', message: 'Company limit exceeded. Delete companies you no longer need and try again.', validatorName: 'CreateCompany' }],
         });
       }

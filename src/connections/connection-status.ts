@@ -20,7 +20,7 @@ export async function writeConnectionStatus(
 ): Promise<ConnectionRow> {
   const platform = findPlatform(row.platform_key);
   if (!platform) {
-    throw new ApiError(400, `IntegrationUnavailableException: Platform ${row.platform_key} is no longer available on this server; delete connection ${row.id}.`);
+    throw new ApiError(400, `IntegrationUnavailableException: Platform ${row.platform_key} is no longer available on this server; delete connection ${row.id}.`, { code: 'IntegrationUnavailable' });
   }
   const doc = connectionDoc({ id: row.id, companyId: row.company_id, platform, status, created: row.created, lastSync: row.last_sync, errors: options.errors });
   const next = { ...row, status, doc, settings: options.settings === undefined ? row.settings : options.settings };

@@ -11,8 +11,8 @@ import { lockClient } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { effectiveSyncSettings, parseStoredSettings } from '../syncs/sync-settings.js';
-import { DELETE_VERSION_JOB, queueSyncIfIdle } from '../syncs/sync-queue.js';
+import { effectiveSyncSettingsOf } from '../syncs/sync-settings.store.js';
+import { DELETE_VERSION_JOB, queueFirstLinkSyncs } from '../syncs/sync-queue.js';
 import { Connection } from './connection.schema.js';
 import { connectionColumns } from './connection.properties.js';
 import { connectionDoc, serveConnection } from './connection-doc.js';
@@ -68,17 +68,8 @@ export function createConnectionsService(deps: ConnectionsDeps) {
 
   /** Queues the first-link sync of every type the platform supports whose setting says so, in sync order. */
   async function queueFirstLink(trx: Kysely<Database>, row: ConnectionRow): Promise<void> {
-    const connector = findConnector(row.platform_key);
-    if (!connector) return;
-    const [clientRow, companyRow] = await Promise.all([
-      trx.selectFrom('clients').select('sync_settings').where('id', '=', row.client_id).executeTakeFirstOrThrow(),
-      trx.selectFrom('companies').select('sync_settings').where('id', '=', row.company_id).executeTakeFirstOrThrow(),
-    ]);
-    const settings = effectiveSyncSettings(parseStoredSettings(clientRow.sync_settings), parseStoredSettings(companyRow.sync_settings));
-    for (const setting of settings) {
-      if (!setting.fetchOnFirstLink || !connector.dataTypes.has(setting.dataType)) continue;
-      await queueSyncIfIdle(trx, deps.jobs, { clientId: row.client_id, companyId: row.company_id, connectionId: row.id, dataType: setting.dataType }, now());
-    }
+    const settings = await effectiveSyncSettingsOf(trx, row.client_id, row.company_id);
+    await queueFirstLinkSyncs(trx, deps.jobs, { id: row.id, clientId: row.client_id, companyId: row.company_id, platformKey: row.platform_key }, settings, now());
   }
 
   return {
@@ -122,7 +113,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
         if (platform.sourceType === 'Accounting') {
           const existing = await trx.selectFrom('connections').select('id').where('company_id', '=', companyId).where('source_type', '=', 'Accounting').executeTakeFirst();
           if (existing) {
-            throw new ApiError(409, `ConnectionLimitException: Company ${companyId} already has an accounting connection (${existing.id}); delete it before adding another.`);
+            throw new ApiError(409, `ConnectionLimitException: Company ${companyId} already has an accounting connection (${existing.id}); delete it before adding another.`, { code: 'ConnectionLimit' });
           }
         }
         await trx.insertInto('connections').values({

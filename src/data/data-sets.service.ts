@@ -128,7 +128,7 @@ export function createDataSetsService(deps: DataSetsDeps) {
       const set = await readable(client, companyId, dataType, connectionId);
       const doc = await deps.records.byId(set.versions, recordId);
       if (doc === undefined) {
-        throw new ApiError(404, `RecordNotFoundException: No ${dataType} record with ID ${recordId} was found for company ${companyId}${connectionId ? ` (connection ${connectionId})` : ''}.`, { service: set.platformName });
+        throw new ApiError(404, `RecordNotFoundException: No ${dataType} record with ID ${recordId} was found for company ${companyId}${connectionId ? ` (connection ${connectionId})` : ''}.`, { code: 'RecordNotFound', service: set.platformName });
       }
       return doc;
     },
@@ -137,7 +137,7 @@ export function createDataSetsService(deps: DataSetsDeps) {
     async single(client: Client, companyId: string, dataType: DataType, connectionId?: string): Promise<string> {
       const set = await readable(client, companyId, dataType, connectionId);
       const doc = await deps.records.first(set.versions);
-      if (doc === undefined) throw new ApiError(404, `RecordNotFoundException: No ${dataType} record was found for company ${companyId}.`, { service: set.platformName });
+      if (doc === undefined) throw new ApiError(404, `RecordNotFoundException: No ${dataType} record was found for company ${companyId}.`, { code: 'RecordNotFound', service: set.platformName });
       return doc;
     },
 

@@ -5,7 +5,26 @@ export interface ValidationItem {
   validatorName?: string;
 }
 
+/**
+ * What went wrong, for code to branch on: stable, where the message is for people (and says more). The first
+ * ones follow the status code (the default for an error without a code of its own); the others are the
+ * conditions the service names, as the `…Exception` word its messages begin with.
+ */
+export type ApiErrorCode =
+  | 'BadRequest' | 'Unauthorized' | 'PaymentRequired' | 'Forbidden' | 'NotFound' | 'MethodNotAllowed' | 'RequestTimeout' | 'Conflict'
+  | 'PayloadTooLarge' | 'UriTooLong' | 'ExpectationFailed' | 'TooManyRequests' | 'HeaderFieldsTooLarge' | 'Internal' | 'ServiceUnavailable'
+  | 'Validation' | 'MalformedRequest' | 'DatasetAlreadyInProgress' | 'ConnectionNotLinked' | 'NoLinkedConnection' | 'IntegrationUnavailable'
+  | 'ApiKeyLimit' | 'ConnectionLimit' | 'WebhookConsumerLimit' | 'CompanyLimit' | 'SyncScheduleNotAllowed' | 'RecordNotFound' | 'DataTypeNotSupported';
+
+const CODE_OF_STATUS: Record<number, ApiErrorCode> = {
+  400: 'BadRequest', 401: 'Unauthorized', 402: 'PaymentRequired', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout',
+  409: 'Conflict', 413: 'PayloadTooLarge', 414: 'UriTooLong', 417: 'ExpectationFailed', 429: 'TooManyRequests', 431: 'HeaderFieldsTooLarge',
+  500: 'Internal', 503: 'ServiceUnavailable',
+};
+
 export interface ApiErrorOptions {
+  /** What went wrong (see ApiErrorCode); defaults to the status code's. */
+  code?: ApiErrorCode;
   /** Component or platform that produced the error; defaults to the API layer. */
   service?: string;
   /** Validation items; their messages get the error documentation address appended when rendered. */
@@ -22,6 +41,7 @@ export const API_SERVICE = 'PublicApi';
  */
 export class ApiError extends Error {
   readonly statusCode: number;
+  readonly code: ApiErrorCode;
   readonly service: string;
   readonly validation?: ValidationItem[];
   readonly headers: Record<string, string>;
@@ -30,6 +50,7 @@ export class ApiError extends Error {
     super(error);
     this.name = 'ApiError';
     this.statusCode = statusCode;
+    this.code = options.code ?? CODE_OF_STATUS[statusCode] ?? (statusCode >= 500 ? 'Internal' : 'BadRequest');
     this.service = options.service ?? API_SERVICE;
     this.validation = options.validation;
     this.headers = options.headers ?? {};
@@ -38,7 +59,7 @@ export class ApiError extends Error {
 
 /** A 400 with one validation item per problem. */
 export function validationError(error: string, items: ValidationItem[]): ApiError {
-  return new ApiError(400, error, { validation: items });
+  return new ApiError(400, error, { code: 'Validation', validation: items });
 }
 
 export function notFound(error: string, service?: string): ApiError {

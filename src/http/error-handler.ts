@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, API_SERVICE, type ValidationItem } from './api-error.js';
+import { ApiError, API_SERVICE, validationError, type ApiErrorCode, type ValidationItem } from './api-error.js';
 import { renderErrorResponse } from './error-body.js';
 import { validationItems } from './validation-messages.js';
 
@@ -30,11 +30,11 @@ function toApiError(err: FastifyError | ApiError, request: FastifyRequest): ApiE
   if (err.validation) {
     const part = PARTS[err.validationContext ?? 'body'] ?? 'body';
     const items = validationItems(err.validation as never, part, validatorName(request));
-    return new ApiError(400, 'ValidationException: One or more validation errors occurred.', { validation: items });
+    return validationError('ValidationException: One or more validation errors occurred.', items);
   }
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return badRequest('UnsupportedContentTypeException: Request bodies must be sent as application/json.', {
+      return badRequest('UnsupportedContentTypeException: Request bodies must be sent as application/json.', 'BadRequest', {
         itemId: 'Content-Type',
         message: 'Content-Type must be application/json',
         validatorName: 'ContentType',
@@ -43,7 +43,7 @@ function toApiError(err: FastifyError | ApiError, request: FastifyRequest): ApiE
       return new ApiError(413, 'PayloadTooLargeException: The request body is larger than this server accepts.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return badRequest('MalformedRequestException: The request body is not valid JSON.', {
+      return badRequest('MalformedRequestException: The request body is not valid JSON.', 'MalformedRequest', {
         itemId: 'body',
         message: 'The request body must be a valid JSON document',
         validatorName: 'JsonParser',
@@ -58,8 +58,8 @@ function toApiError(err: FastifyError | ApiError, request: FastifyRequest): ApiE
   });
 }
 
-function badRequest(error: string, item: ValidationItem): ApiError {
-  return new ApiError(400, error, { validation: [item] });
+function badRequest(error: string, code: ApiErrorCode, item: ValidationItem): ApiError {
+  return new ApiError(400, error, { code, validation: [item] });
 }
 
 /** `create-company` → `CreateCompany`: the route's operation names the validator, as in Codat's bodies. */

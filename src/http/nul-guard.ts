@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { validationError } from './api-error.js';
+import { validationError, type ApiError } from './api-error.js';
 
 /**
  * Refuses text containing U+0000 anywhere in a request's path parameters, query or JSON body. Postgres text and
@@ -10,8 +10,12 @@ import { validationError } from './api-error.js';
 export async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
   const found = nulPath(request.params) ?? nulPath(request.query) ?? (request.body === undefined ? undefined : nulPath(request.body));
   if (found === undefined) return;
-  const itemId = found.length > 0 ? found.join('.') : 'body';
-  throw validationError('ValidationException: One or more validation errors occurred.', [
+  throw nulRefusal(found.length > 0 ? found.join('.') : 'body');
+}
+
+/** The documented 400 for text holding U+0000 at `itemId` (also for what a route reads itself, such as multipart parts). */
+export function nulRefusal(itemId: string): ApiError {
+  return validationError('ValidationException: One or more validation errors occurred.', [
     { itemId, message: `${itemId} must not contain the NUL character (U+0000)`, validatorName: 'TextValidator' },
   ]);
 }

@@ -8,7 +8,6 @@ import {
   type LinkCompany, type LinkConnection, type LinkDeps, type LinkService,
 } from './link.service.js';
 import { companyPage, errorPage, finishPage, startPage, uploadPreviewPage } from './pages.js';
-import type { StatementReport } from '../connectors/connector.js';
 import multipart from '@fastify/multipart';
 import { readParts, UPLOAD_LIMITS } from '../uploads/files.routes.js';
 import { OAUTH_CALLBACK_PATH } from './oauth.js';
@@ -221,7 +220,7 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
         return sendPage(reply, 200, uploadPreviewPage({
           brand: brandOf(company.profile), companyName: company.companyName,
           platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey) },
-          files: staged.files as { fileName: string; format?: string; statements?: StatementReport[] }[], warnings: staged.warnings ?? [], batch: staged.batch,
+          files: staged.files, warnings: staged.warnings ?? [], batch: staged.batch,
           formAction: `${filesPath(company.companyId, connection.id)}/confirm`, custom,
         }));
       } catch (err) {

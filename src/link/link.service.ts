@@ -212,7 +212,7 @@ export function createLinkService(deps: LinkDeps) {
         ?? (platform.sourceType === 'Accounting' ? accounting : files ? samePlatform.find((c) => c.status === 'Linked') : samePlatform.find((c) => c.status !== 'Linked'));
       if (reuse) {
         if (reuse.platformKey !== platform.key) {
-          throw new ApiError(409, `${company.companyName} already has an accounting connection (${reuse.platformName}); only one accounting platform can be connected.`);
+          throw new ApiError(409, `${company.companyName} already has an accounting connection (${reuse.platformName}); only one accounting platform can be connected.`, { code: 'ConnectionLimit' });
         }
         return { connectionId: reuse.id, linkUrl: connectionLinkUrl(deps.publicUrl(), company.companyId, reuse.id) };
       }
@@ -221,7 +221,7 @@ export function createLinkService(deps: LinkDeps) {
         return { connectionId: served.id, linkUrl: served.linkUrl };
       } catch (err) {
         if (err instanceof ApiError && err.statusCode === 409) {
-          throw new ApiError(409, `${company.companyName} already has an accounting connection; only one accounting platform can be connected.`);
+          throw new ApiError(409, `${company.companyName} already has an accounting connection; only one accounting platform can be connected.`, { code: 'ConnectionLimit' });
         }
         throw err;
       }

@@ -157,7 +157,7 @@ export function createPushService(deps: PushDeps) {
         });
       }
       if (connection.status !== 'Linked') {
-        throw new ApiError(400, `ConnectionNotLinkedException: Connection ${connection.id} is ${connection.status}; link it again before writing to it.`);
+        throw new ApiError(400, `ConnectionNotLinkedException: Connection ${connection.id} is ${connection.status}; link it again before writing to it.`, { code: 'ConnectionNotLinked' });
       }
       if (request.operation !== 'Delete') {
         const problems = validateWrittenRecord(model, request.body);

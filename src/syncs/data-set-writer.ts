@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha1 } from '../lib/sha1.js';
 import type { Store } from '../storage/database.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import type { RecordPage, SourceRecord } from '../connectors/connector.js';
@@ -52,7 +52,7 @@ const LIVE_SUFFIX = ',"metadata":{"isDeleted":false}}';
 /** A platform record as stored: its served JSON without the service's fields, the hash of that, and its indexed fields. */
 export function encodeRecord(data: Record<string, unknown>, fields: RecordFieldPaths) {
   const content = JSON.stringify(data);
-  return { content, hash: createHash('sha1').update(content).digest('base64'), fields: extractFields(fields, data) };
+  return { content, hash: sha1(content, 'base64'), fields: extractFields(fields, data) };
 }
 
 /** The served document of a live record: its content with `modifiedDate` and `metadata` appended. */
@@ -80,7 +80,8 @@ export async function writeVersion(input: WriteVersionInput): Promise<number> {
     if (input.stats && index.modified_date === now) input.stats.modified++;
     // Every document is the version's own, in position order: pages of it are plain range reads.
     if (sink.add({ ...index, version, position, doc_key: recordKey(store.dialect, version, position) }, doc)) {
-      await sink.flush();
+      // On Postgres the batch is stored while the next one is made (at most one behind).
+      await sink.send();
       await input.onBatch(position + 1);
       // better-sqlite3 answers synchronously, so without this the whole sync would run in one turn of the
       // event loop and the process would answer no request until it finished.
@@ -95,30 +96,35 @@ export async function writeVersion(input: WriteVersionInput): Promise<number> {
     await push({ record_id: old.record_id, content_hash: old.content_hash, modified_date: modified, is_deleted: 1, fields: old.fields }, served);
   };
 
-  let lastId: string | undefined;
-  for await (const page of input.pages ?? onePage(input.source ?? [])) {
-    if (page.deleted?.length) throw new Error('a full read cannot delete records (only a delta read can)');
-    for (const record of page.records) {
-      if (lastId !== undefined && !(record.id > lastId)) throw new Error(`source records out of order at id ${record.id}`);
-      lastId = record.id;
-      while (prev && prev.record_id < record.id) {
-        await carryDeleted(prev);
-        prev = previous.nextSync() ?? (await previous.next());
+  try {
+    let lastId: string | undefined;
+    for await (const page of input.pages ?? onePage(input.source ?? [])) {
+      if (page.deleted?.length) throw new Error('a full read cannot delete records (only a delta read can)');
+      for (const record of page.records) {
+        if (lastId !== undefined && !(record.id > lastId)) throw new Error(`source records out of order at id ${record.id}`);
+        lastId = record.id;
+        while (prev && prev.record_id < record.id) {
+          await carryDeleted(prev);
+          prev = previous.nextSync() ?? (await previous.next());
+        }
+        const { content, hash, fields: values } = encodeRecord(record.data, fields);
+        let modified = now;
+        if (prev && prev.record_id === record.id) {
+          if (prev.content_hash === hash && !prev.is_deleted) modified = prev.modified_date;
+          prev = previous.nextSync() ?? (await previous.next());
+        }
+        await push({ record_id: record.id, content_hash: hash, modified_date: modified, is_deleted: 0, fields: values }, liveDoc(content, modified));
       }
-      const { content, hash, fields: values } = encodeRecord(record.data, fields);
-      let modified = now;
-      if (prev && prev.record_id === record.id) {
-        if (prev.content_hash === hash && !prev.is_deleted) modified = prev.modified_date;
-        prev = previous.nextSync() ?? (await previous.next());
-      }
-      await push({ record_id: record.id, content_hash: hash, modified_date: modified, is_deleted: 0, fields: values }, liveDoc(content, modified));
     }
+    while (prev) {
+      await carryDeleted(prev);
+      prev = previous.nextSync() ?? (await previous.next());
+    }
+    await sink.flush();
+  } catch (err) {
+    await sink.settle();
+    throw err;
   }
-  while (prev) {
-    await carryDeleted(prev);
-    prev = previous.nextSync() ?? (await previous.next());
-  }
-  await sink.flush();
   await input.onBatch(position);
   return position;
 }

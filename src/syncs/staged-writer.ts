@@ -208,46 +208,52 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
   let successor: { after: string; id: string | null; rank: number } | undefined;
   const add = async (row: IndexRow, doc: string | null) => {
     if (input.stats && row.modified_date === now) input.stats.modified++;
-    if (sink.add(row, doc)) await sink.flush();
+    if (sink.add(row, doc)) await sink.send();
   };
   const readers = Array.from({ length: runs }, (_, run) => runReader(run));
   const heap = new MinHeap<{ row: StagedRow; run: number }>((a, b) => (a.row.record_id < b.row.record_id ? -1 : a.row.record_id > b.row.record_id ? 1 : a.run - b.run || a.row.seq - b.row.seq));
-  for (const reader of readers) {
-    const first = await reader.next();
-    if (first) heap.push(first);
-  }
   let composed = 0;
   // Postgres: a staged row is placed by its (run, idx) and position alone; the server copies the rest across
   // (`placeStaged`), instead of every column making a round trip through this process.
   let placed: { run: number; idx: number; position: number }[] = [];
-  while (heap.size > 0) {
-    let { row: latest, run: latestRun } = await popNext();
-    // Later deliveries of the same id win; the documents of the earlier ones are nobody's.
-    while (heap.size > 0 && heap.peek()!.row.record_id === latest.record_id) {
-      const later = await popNext();
-      if (ownDoc(latest) && String(latest.doc_key) !== String(later.row.doc_key)) orphans.push(latest.doc_key);
-      ({ row: latest, run: latestRun } = later);
+  try {
+    for (const reader of readers) {
+      const first = await reader.next();
+      if (first) heap.push(first);
     }
-    if (latest.is_deleted === ABSENT) continue;
-    const existed = latest.prev_position !== null;
-    const rank = existed ? Number(latest.prev_position) : prev === null ? 0 : await rankOf(latest.record_id, prevSize);
-    if (rank > copied) await carryOver(copied, rank);
-    if (sqlite) {
-      await add({ version, record_id: latest.record_id, position: rank + shift, content_hash: latest.content_hash, modified_date: latest.modified_date, is_deleted: latest.is_deleted, fields: latest.fields, doc_key: latest.doc_key }, null);
-    } else {
-      if (input.stats && latest.modified_date === now) input.stats.modified++;
-      placed.push({ run: latestRun, idx: latest.seq, position: rank + shift });
-      if (placed.length >= PLACE_BATCH) await placeStaged();
+    while (heap.size > 0) {
+      let { row: latest, run: latestRun } = await popNext();
+      // Later deliveries of the same id win; the documents of the earlier ones are nobody's.
+      while (heap.size > 0 && heap.peek()!.row.record_id === latest.record_id) {
+        const later = await popNext();
+        if (ownDoc(latest) && String(latest.doc_key) !== String(later.row.doc_key)) orphans.push(latest.doc_key);
+        ({ row: latest, run: latestRun } = later);
+      }
+      if (latest.is_deleted === ABSENT) continue;
+      const existed = latest.prev_position !== null;
+      const rank = existed ? Number(latest.prev_position) : prev === null ? 0 : await rankOf(latest.record_id, prevSize);
+      if (rank > copied) await carryOver(copied, rank);
+      if (sqlite) {
+        await add({ version, record_id: latest.record_id, position: rank + shift, content_hash: latest.content_hash, modified_date: latest.modified_date, is_deleted: latest.is_deleted, fields: latest.fields, doc_key: latest.doc_key }, null);
+      } else {
+        if (input.stats && latest.modified_date === now) input.stats.modified++;
+        placed.push({ run: latestRun, idx: latest.seq, position: rank + shift });
+        if (placed.length >= PLACE_BATCH) await placeStaged();
+      }
+      if (existed) copied = rank + 1;
+      else {
+        copied = rank;
+        shift++;
+      }
+      if (++composed % CHUNK === 0) await tick(CHUNK);
     }
-    if (existed) copied = rank + 1;
-    else {
-      copied = rank;
-      shift++;
-    }
-    if (++composed % CHUNK === 0) await tick(CHUNK);
+    if (prevSize > copied) await carryOver(copied, prevSize);
+    await sink.flush();
+  } catch (err) {
+    // No batch may commit after the failure (see RecordSink.settle).
+    await sink.settle();
+    throw err;
   }
-  if (prevSize > copied) await carryOver(copied, prevSize);
-  await sink.flush();
   await placeStaged();
   for (let i = 0; i < orphans.length; i += BATCH) await db.deleteFrom('record_docs').where('key', 'in', orphans.slice(i, i + BATCH)).execute();
 

@@ -5,6 +5,8 @@ import { ApiError } from '../http/api-error.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { pullOperationDoc } from './pull-operation.js';
 import { lockClient } from '../clients/clients.store.js';
+import { findConnector } from '../connectors/registry.js';
+import type { SyncSetting } from './sync-settings.js';
 
 export const SYNC_JOB = 'sync-data-type';
 /** Deletes the records of a superseded, failed or orphaned data-set version. */
@@ -94,12 +96,31 @@ async function insertOperation(
   return { id, doc };
 }
 
+/**
+ * The first-link syncs of a connection (and `data/all`): every type its platform supports whose setting fetches it
+ * on first link, in the settings' sync order; types already syncing are left alone.
+ */
+export async function queueFirstLinkSyncs(
+  trx: Kysely<Database>,
+  jobs: JobQueue,
+  connection: { id: string; clientId: string; companyId: string; platformKey: string },
+  settings: readonly SyncSetting[],
+  now: Date,
+): Promise<void> {
+  const connector = findConnector(connection.platformKey);
+  if (!connector) return;
+  for (const setting of settings) {
+    if (!setting.fetchOnFirstLink || !connector.dataTypes.has(setting.dataType)) continue;
+    await queueSyncIfIdle(trx, jobs, { clientId: connection.clientId, companyId: connection.companyId, connectionId: connection.id, dataType: setting.dataType }, now);
+  }
+}
+
 /** Queues a sync unless that type is already syncing on that connection; returns the new operation's document, if any. */
 export async function queueSyncIfIdle(trx: Kysely<Database>, jobs: JobQueue, target: QueueTarget, now: Date): Promise<string | undefined> {
   try {
     return await queueSync(trx, jobs, target, now);
   } catch (err) {
-    if (err instanceof ApiError && err.message.startsWith('DatasetAlreadyInProgressException')) return undefined;
+    if (err instanceof ApiError && err.code === 'DatasetAlreadyInProgress') return undefined;
     throw err;
   }
 }
@@ -108,5 +129,6 @@ export function alreadyInProgress(target: QueueTarget, runningId: string): ApiEr
   return new ApiError(
     400,
     `DatasetAlreadyInProgressException: Cannot queue ${target.dataType} sync for ${target.companyId} as previous sync ${runningId} is still in progress`,
+    { code: 'DatasetAlreadyInProgress' },
   );
 }

@@ -4,7 +4,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from './sync-queue.js';
 import { lockClient } from '../clients/clients.store.js';
-import { effectiveSyncSettings, parseStoredSettings } from './sync-settings.js';
+import { linkedConnectionsWithSettings } from './sync-settings.store.js';
 
 /**
  * Queues each data type of each linked connection once its `syncSchedule` hours have passed since its last
@@ -12,13 +12,7 @@ import { effectiveSyncSettings, parseStoredSettings } from './sync-settings.js';
  * it at once queue each due sync once.
  */
 export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: Date): Promise<number> {
-  const connections = await db
-    .selectFrom('connections as c')
-    .innerJoin('companies as co', 'co.id', 'c.company_id')
-    .innerJoin('clients as cl', 'cl.id', 'c.client_id')
-    .select(['c.id', 'c.client_id', 'c.company_id', 'c.platform_key', 'co.sync_settings as company_settings', 'cl.sync_settings as client_settings'])
-    .where('c.status', '=', 'Linked')
-    .execute();
+  const connections = await linkedConnectionsWithSettings(db);
   let queued = 0;
   for (const connection of connections) {
     const connector = findConnector(connection.platform_key);
@@ -30,8 +24,7 @@ export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: D
       .groupBy('data_type')
       .execute();
     const lastRequested = new Map(latest.map((row) => [row.data_type, String(row.requested)]));
-    const settings = effectiveSyncSettings(parseStoredSettings(connection.client_settings), parseStoredSettings(connection.company_settings));
-    for (const setting of settings) {
+    for (const setting of connection.settings) {
       if (setting.syncSchedule <= 0 || !connector.dataTypes.has(setting.dataType)) continue;
       const last = lastRequested.get(setting.dataType);
       // A type left out of the first link waits until someone asks for it.

@@ -3,25 +3,24 @@ import type { Kysely } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Database } from '../storage/schema.js';
-import { ApiError } from '../http/api-error.js';
+import { validationError, type ApiError } from '../http/api-error.js';
 import { CompanyIdParams, errorResponses, sendJson } from '../http/responses.js';
 import { callerOf } from '../http/request-guard.js';
 import type { CompaniesService } from '../companies/companies.service.js';
-import { checkSyncSettings, ClientSyncSettings, CompanySyncSettings, effectiveSyncSettings, parseStoredSettings, SyncSetting } from './sync-settings.js';
+import { checkSyncSettings, ClientSyncSettings, CompanySyncSettings, effectiveSyncSettings, SyncSetting } from './sync-settings.js';
+import { clientSyncSettings, companySyncSettings, saveClientSyncSettings, saveCompanySyncSettings } from './sync-settings.store.js';
 
 const tags = ['Sync settings'];
 
 function mismatch(field: string, expected: string): ApiError {
-  return new ApiError(400, 'ValidationException: One or more validation errors occurred.', {
-    validation: [{ itemId: field, message: `${field} must be ${expected}, the one in the path or of the calling key`, validatorName: 'SyncSettings' }],
-  });
+  return validationError('ValidationException: One or more validation errors occurred.', [
+    { itemId: field, message: `${field} must be ${expected}, the one in the path or of the calling key`, validatorName: 'SyncSettings' },
+  ]);
 }
 
 export function registerSyncSettingsRoutes(app: FastifyInstance, deps: { db: Kysely<Database>; companies: CompaniesService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = deps;
-  const clientSettings = async (clientId: string) =>
-    parseStoredSettings((await db.selectFrom('clients').select('sync_settings').where('id', '=', clientId).executeTakeFirstOrThrow()).sync_settings);
 
   r.get('/profile/syncSettings', {
     schema: {
@@ -33,7 +32,7 @@ export function registerSyncSettingsRoutes(app: FastifyInstance, deps: { db: Kys
     },
   }, async (request) => {
     const client = callerOf(request);
-    const stored = await clientSettings(client.id);
+    const stored = await clientSyncSettings(db, client.id);
     return { clientId: client.id, settings: effectiveSyncSettings(stored), overridesDefaults: stored?.overridesDefaults ?? true };
   });
 
@@ -50,8 +49,7 @@ export function registerSyncSettingsRoutes(app: FastifyInstance, deps: { db: Kys
     const client = callerOf(request);
     if (request.body.clientId !== client.id) throw mismatch('clientId', client.id);
     checkSyncSettings(client.plan, request.body.settings);
-    const stored = JSON.stringify({ settings: request.body.settings, overridesDefaults: request.body.overridesDefaults });
-    await db.updateTable('clients').set({ sync_settings: stored }).where('id', '=', client.id).execute();
+    await saveClientSyncSettings(db, client.id, { settings: request.body.settings, overridesDefaults: request.body.overridesDefaults });
     return reply.code(204).send(null);
   });
 
@@ -66,9 +64,8 @@ export function registerSyncSettingsRoutes(app: FastifyInstance, deps: { db: Kys
   }, async (request, reply) => {
     const client = callerOf(request);
     await deps.companies.owned(client, request.params.companyId);
-    const row = await db.selectFrom('companies').select('sync_settings').where('id', '=', request.params.companyId).executeTakeFirstOrThrow();
-    const own = parseStoredSettings(row.sync_settings);
-    const body = { companyId: request.params.companyId, settings: effectiveSyncSettings(await clientSettings(client.id), own), overridesDefaults: own?.overridesDefaults ?? true };
+    const own = await companySyncSettings(db, client.id, request.params.companyId);
+    const body = { companyId: request.params.companyId, settings: effectiveSyncSettings(await clientSyncSettings(db, client.id), own), overridesDefaults: own?.overridesDefaults ?? true };
     return sendJson(reply, JSON.stringify(body));
   });
 
@@ -87,8 +84,7 @@ export function registerSyncSettingsRoutes(app: FastifyInstance, deps: { db: Kys
     await deps.companies.owned(client, request.params.companyId);
     if (request.body.companyId !== request.params.companyId) throw mismatch('companyId', request.params.companyId);
     checkSyncSettings(client.plan, request.body.settings);
-    const stored = JSON.stringify({ settings: request.body.settings, overridesDefaults: request.body.overridesDefaults ?? true });
-    await db.updateTable('companies').set({ sync_settings: stored }).where('id', '=', request.params.companyId).execute();
+    await saveCompanySyncSettings(db, client.id, request.params.companyId, { settings: request.body.settings, overridesDefaults: request.body.overridesDefaults ?? true });
     return reply.code(204).send(null);
   });
 }

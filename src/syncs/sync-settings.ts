@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ApiError } from '../http/api-error.js';
+import { ApiError, validationError } from '../http/api-error.js';
 import { DATA_TYPES, type DataType } from '../connectors/data-types.js';
 import { getPlan } from '../clients/plans.js';
 
@@ -64,13 +64,14 @@ export function checkSyncSettings(plan: string, settings: SyncSetting[]): void {
   const seen = new Set<DataType>();
   for (const setting of settings) {
     if (seen.has(setting.dataType)) {
-      throw new ApiError(400, 'ValidationException: One or more validation errors occurred.', {
-        validation: [{ itemId: 'settings', message: `dataType ${setting.dataType} appears more than once`, validatorName: 'SyncSettings' }],
-      });
+      throw validationError('ValidationException: One or more validation errors occurred.', [
+        { itemId: 'settings', message: `dataType ${setting.dataType} appears more than once`, validatorName: 'SyncSettings' },
+      ]);
     }
     seen.add(setting.dataType);
     if (setting.syncSchedule === 1 && !getPlan(plan).allowsHourlySync) {
       throw new ApiError(402, 'SyncSettingsValidationException: Sync schedule not allowed', {
+        code: 'SyncScheduleNotAllowed',
         validation: [{ itemId: 'SyncSettings', message: `Sync schedule not allowed. An hourly schedule (${setting.dataType}) is not available on the Free trial`, validatorName: 'SyncSettings' }],
       });
     }

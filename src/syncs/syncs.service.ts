@@ -12,8 +12,8 @@ import { findConnector, findPlatform } from '../connectors/registry.js';
 import { isDataType } from '../connectors/data-types.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { DATASET_STATUSES, PullOperation } from './pull-operation.js';
-import { queueSync, queueSyncIfIdle } from './sync-queue.js';
-import { effectiveSyncSettings, parseStoredSettings } from './sync-settings.js';
+import { queueFirstLinkSyncs, queueSync } from './sync-queue.js';
+import { effectiveSyncSettingsOf } from './sync-settings.store.js';
 
 export interface SyncsDeps {
   db: Kysely<Database>;
@@ -26,7 +26,7 @@ export interface SyncsDeps {
 }
 
 export function unsupported(dataType: string, platformNames: string[]): ApiError {
-  return new ApiError(404, `Datatype ${dataType} not supported by platform(s) ${platformNames.join(', ')}`);
+  return new ApiError(404, `Datatype ${dataType} not supported by platform(s) ${platformNames.join(', ')}`, { code: 'DataTypeNotSupported' });
 }
 
 /** Queueing syncs and reading their state for a company. */
@@ -60,12 +60,12 @@ export function createSyncsService(deps: SyncsDeps) {
         const all = await db.selectFrom('connections').selectAll().where('company_id', '=', companyId).where('id', '=', connectionId).execute();
         if (all.length === 0) throw notFound(`Data connection ${connectionId} not found`);
         if (all[0].status !== 'Linked') {
-          throw new ApiError(400, `ConnectionNotLinkedException: Connection ${connectionId} is ${all[0].status}; link it before queueing a sync.`);
+          throw new ApiError(400, `ConnectionNotLinkedException: Connection ${connectionId} is ${all[0].status}; link it before queueing a sync.`, { code: 'ConnectionNotLinked' });
         }
         candidates = all;
       }
       if (candidates.length === 0) {
-        throw new ApiError(400, `NoLinkedConnectionException: Company ${companyId} has no linked connection to sync ${dataType} from.`);
+        throw new ApiError(400, `NoLinkedConnectionException: Company ${companyId} has no linked connection to sync ${dataType} from.`, { code: 'NoLinkedConnection' });
       }
       const supporting = isDataType(dataType) ? candidates.filter((c) => findConnector(c.platform_key)?.dataTypes.has(dataType)) : [];
       if (supporting.length === 0) {
@@ -83,16 +83,10 @@ export function createSyncsService(deps: SyncsDeps) {
     async queueAll(client: Client, companyId: string): Promise<void> {
       const company = await deps.companies.owned(client, companyId);
       const connections = await linkedConnections(companyId);
-      const clientRow = await db.selectFrom('clients').select('sync_settings').where('id', '=', client.id).executeTakeFirstOrThrow();
-      const companyRow = await db.selectFrom('companies').select('sync_settings').where('id', '=', company.id).executeTakeFirstOrThrow();
-      const settings = effectiveSyncSettings(parseStoredSettings(clientRow.sync_settings), parseStoredSettings(companyRow.sync_settings));
+      const settings = await effectiveSyncSettingsOf(db, client.id, company.id);
       await db.transaction().execute(async (trx) => {
         for (const connection of connections) {
-          const connector = findConnector(connection.platform_key);
-          for (const setting of settings) {
-            if (!setting.fetchOnFirstLink || !connector?.dataTypes.has(setting.dataType)) continue;
-            await queueSyncIfIdle(trx, deps.jobs, { clientId: client.id, companyId, connectionId: connection.id, dataType: setting.dataType }, now());
-          }
+          await queueFirstLinkSyncs(trx, deps.jobs, { id: connection.id, clientId: client.id, companyId, platformKey: connection.platform_key }, settings, now());
         }
       });
       deps.wakeJobs();

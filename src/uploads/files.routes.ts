@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import { CompanyIdParams, ConnectionIdParams, errorResponses, sendJson } from '../http/responses.js';
 import { callerOf } from '../http/request-guard.js';
 import { ApiError, validationError } from '../http/api-error.js';
+import { nulRefusal } from '../http/nul-guard.js';
 import type { IncomingFile } from '../connectors/connector.js';
 import { MAX_FILE_BYTES, MAX_FILES, type FilesService } from './files.service.js';
 
@@ -132,7 +133,7 @@ export async function readParts(request: FastifyRequest): Promise<{ files: Incom
  */
 function withoutNul(text: string, itemId: string): string {
   if (!text.includes('\u0000')) return text;
-  throw validationError('ValidationException: One or more validation errors occurred.', [{ itemId, message: `${itemId} must not contain the NUL character (U+0000)`, validatorName: 'TextValidator' }]);
+  throw nulRefusal(itemId);
 }
 
 /** The multipart reader's own errors, as the documented error body (`file` names the file being read, if any). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { zipSync } from 'fflate';
+import { isCalendarDate } from '../lib/calendar-date.js';
 import type { Database } from '../storage/schema.js';
 import { ApiError, notFound, validationError } from '../http/api-error.js';
 import { createIntakeRunner, FileTooDense, type Intake, type IntakeRunner } from './intake.js';
@@ -78,15 +79,31 @@ export function createFilesService(deps: FilesDeps) {
         { itemId: 'connectionId', message: `the connection is ${connection.status}, not Linked`, validatorName: 'FileUpload' },
       ]);
     }
+    let intake: Intake;
     try {
-      return { connection, intake: await intakes.run(connection.platform_key, files, fields, uploaded) };
+      intake = await intakes.run(connection.platform_key, files, fields, uploaded);
     } catch (err) {
       if (!(err instanceof FileRefused)) throw tooDense(err);
       throw validationError(`ValidationException: ${err.items.length === 1 ? 'A file was' : `${err.items.length} problems were`} found in the upload; nothing was imported.`, err.items.map((i) => ({ ...i, validatorName: 'StatementFile' })));
     }
+    // Making the records (as they are stored) can run out of room too.
+    const records = intake.records;
+    return {
+      connection,
+      intake: {
+        ...intake,
+        async *records(index: number) {
+          try {
+            yield* records(index);
+          } catch (err) {
+            throw tooDense(err);
+          }
+        },
+      },
+    };
   }
 
-  /** The intake thread ran out of room reading (or, later, making the records of) an upload: a 413, not a 500. */
+  /** The intake thread ran out of room reading (or making the records of) an upload: a 413, not a 500. */
   function tooDense(err: unknown): unknown {
     return err instanceof FileTooDense ? new ApiError(413, `PayloadTooLargeException: ${err.message}.`) : err;
   }
@@ -138,8 +155,6 @@ export function createFilesService(deps: FilesDeps) {
           for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files, i, intake, uploaded, 'file');
           if (intake) await syncAll(trx, client, connection);
         });
-      } catch (err) {
-        throw tooDense(err);
       } finally {
         intake?.release();
       }
@@ -164,8 +179,6 @@ export function createFilesService(deps: FilesDeps) {
           await deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('kind', '=', 'pending'));
           for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files, i, intake, uploaded, 'pending', batch);
         });
-      } catch (err) {
-        throw tooDense(err);
       } finally {
         intake.release();
       }
@@ -229,8 +242,8 @@ export function createFilesService(deps: FilesDeps) {
         // A day (`2024-05-01`) or an instant with its zone (`2024-05-01T23:00:00-05:00`): the UTC day it falls on.
         const form = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(date);
         // Without a zone, UTC (as Codat's DateTime), not the server's local time.
-        const parsed = form ? new Date(date.length === 10 ? `${date}T00:00:00Z` : form[4] ? date : `${date}Z`) : new Date(NaN);
-        if (date.length === 10 && !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) !== date) parsed.setTime(NaN);
+        // Its calendar day must be one (`2024-02-30T00:00:00Z` is no instant, not 1 March).
+        const parsed = form && isCalendarDate(date.slice(0, 10)) ? new Date(date.length === 10 ? `${date}T00:00:00Z` : form[4] ? date : `${date}Z`) : new Date(NaN);
         if (Number.isNaN(parsed.getTime())) {
           throw validationError('ValidationException: One or more validation errors occurred.', [{ itemId: 'date', message: 'date must be a date, e.g. 2024-05-01 or 2024-05-01T00:00:00Z', validatorName: 'DownloadFiles' }]);
         }

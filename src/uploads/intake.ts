@@ -54,11 +54,12 @@ interface Pending {
   resolve: (message: IntakeMessage) => void;
   reject: (err: Error) => void;
 }
-type IntakeMessage =
+type IntakeMessage = (
   | { id: number; accepted: Omit<AcceptedFile, 'records'>[] }
   | { id: number; refused: { itemId: string; message: string }[] }
   | { id: number; error: string; unknown?: boolean }
-  | { id: number; chunk: string | null };
+  | { id: number; chunk: string | null }
+) & { bytes?: Uint8Array[] };
 
 /**
  * Statement files are read on a thread of their own (one, reused; uploads take turns): the thread answering HTTP
@@ -77,14 +78,18 @@ export function createIntakeRunner(options: { threads: boolean }): IntakeRunner 
   function thread(): Worker {
     if (worker) return worker;
     const started = startSourceWorker(import.meta.url, './intake-thread', { resourceLimits: { maxOldGenerationSizeMb: INTAKE_HEAP_MB, maxYoungGenerationSizeMb: INTAKE_YOUNG_MB } });
-    started.on('message', (message: IntakeMessage) => {
+    started.on('message', (message: IntakeMessage | { recycle: true }) => {
+      if ('recycle' in message) return recycle(started);
       const waiting = pending.get(message.id);
       if (!waiting) return;
       pending.delete(message.id);
       waiting.resolve(message);
     });
     const fail = (err: Error) => {
-      if (worker === started) worker = undefined;
+      // Only the current thread's end fails what is pending. A thread replaced (recycled, or after its first
+      // 'error' before its 'exit') may end later, when the requests pending are its successor's.
+      if (started !== worker) return;
+      worker = undefined;
       const oom = /memory limit|heap out of memory/i.test(err.message) || (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
       for (const waiting of pending.values()) waiting.reject(oom ? new FileTooDense() : err);
       pending.clear();
@@ -96,20 +101,36 @@ export function createIntakeRunner(options: { threads: boolean }): IntakeRunner 
     return started;
   }
 
-  /** Sends a message to `to` (a batch's own thread: a restarted thread does not hold it). */
-  function ask(message: Record<string, unknown>, to: Worker = thread()): Promise<IntakeMessage> {
+  /**
+   * V8 keeps a heap at the size it grew to: after a large file, tens of megabytes that stay with the process while
+   * the file's data is synced, and that the next small file does not need. A thread that says it grew that far and
+   * holds nothing (nor has been asked anything since) is replaced by a new one, started now so that the next upload
+   * does not wait for it: the memory goes back at once.
+   */
+  function recycle(old: Worker): void {
+    if (old !== worker || pending.size > 0) return;
+    worker = undefined;
+    void old.terminate();
+    thread();
+  }
+
+  /** Sends a message to `to` (a batch's own thread: a restarted thread does not hold it), moving `transfer` there. */
+  function ask(message: Record<string, unknown>, to: Worker = thread(), transfer: ArrayBuffer[] = []): Promise<IntakeMessage> {
     const id = nextId++;
     return new Promise((resolve, reject) => {
       if (to !== worker) return reject(new Error('the intake thread that read this upload has stopped'));
       pending.set(id, { resolve, reject });
-      to.postMessage({ ...message, id });
+      to.postMessage({ ...message, id }, transfer);
     });
   }
 
   async function run(platformKey: string, files: IncomingFile[], fields: Record<string, string>, uploaded: string): Promise<Intake> {
-    // The bytes are copied to the thread (the caller still keeps the files as uploaded).
+    // The bytes move to the thread and back with its answer, instead of being copied (ten megabytes a file):
+    // meanwhile the caller's files have none. A file that shares its buffer with other data is copied alone.
     const reader = thread();
-    const answer = await ask({ read: { platformKey, files: files.map((f) => ({ name: f.name, contentType: f.contentType, bytes: f.bytes })), fields, uploaded } }, reader);
+    const moved = files.map((f) => (f.bytes.byteOffset === 0 && f.bytes.byteLength === f.bytes.buffer.byteLength ? f.bytes : f.bytes.slice()));
+    const answer = await ask({ read: { platformKey, files: files.map((f, i) => ({ name: f.name, contentType: f.contentType, bytes: moved[i] })), fields, uploaded } }, reader, moved.map((b) => b.buffer as ArrayBuffer));
+    answer.bytes?.forEach((bytes, i) => (files[i].bytes = bytes));
     if ('refused' in answer) throw new FileRefused(answer.refused);
     if ('error' in answer) {
       if (answer.unknown) return inline(platformKey, files, fields, uploaded);
@@ -152,6 +173,9 @@ export function createIntakeRunner(options: { threads: boolean }): IntakeRunner 
     async close() {
       const w = worker;
       worker = undefined;
+      // Its end no longer fails anything (see fail): what it was asked fails here.
+      for (const waiting of pending.values()) waiting.reject(new Error('the intake thread was stopped'));
+      pending.clear();
       await w?.terminate();
     },
   };

@@ -82,7 +82,7 @@ export function createWebhooksService(deps: { db: Kysely<Database>; allowPrivate
         await lockClient(trx, clientId);
         const held = await trx.selectFrom('webhook_consumers').select((eb) => eb.fn.countAll<number>().as('n')).where('client_id', '=', clientId).executeTakeFirst();
         if (Number(held?.n ?? 0) >= MAX_WEBHOOK_CONSUMERS) {
-          throw new ApiError(409, `WebhookConsumerLimitException: A client can hold at most ${MAX_WEBHOOK_CONSUMERS} webhook consumers; delete one before creating another.`);
+          throw new ApiError(409, `WebhookConsumerLimitException: A client can hold at most ${MAX_WEBHOOK_CONSUMERS} webhook consumers; delete one before creating another.`, { code: 'WebhookConsumerLimit' });
         }
         await trx.insertInto('webhook_consumers').values({ ...row, client_id: clientId, secret, created: now().toISOString(), failing_since: null }).execute();
       });

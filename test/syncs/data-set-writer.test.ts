@@ -54,4 +54,18 @@ describe('writeVersion', () => {
   it('refuses a platform that streams records out of id order', async () => {
     await expect(write(201, null, [record('b', 1), record('a', 2)], '2026-01-01T00:00:00.000Z')).rejects.toThrow(/out of order/);
   });
+
+  it('lets no batch commit after it fails: what is stored when it rejects is all that ever will be', async () => {
+    // A platform that fails after three batches of two; on Postgres the third is being stored as the read throws.
+    async function* pages() {
+      for (let i = 0; i < 6; i++) yield { records: [record(`r${i}`, i)] };
+      throw new Error('the platform went away');
+    }
+    const count = async () => Number((await store.store.db.selectFrom('record_index').select((eb) => eb.fn.countAll().as('n')).where('version', '=', 301).executeTakeFirstOrThrow()).n);
+    await expect(writeVersion({ store: store.store, version: 301, previousVersion: null, pages: pages(), now: '2026-01-01T00:00:00.000Z', onBatch: async () => {}, batchSize: 2 })).rejects.toThrow(/went away/);
+    const atRejection = await count();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await count()).toBe(atRejection);
+    expect(atRejection).toBe(6);
+  });
 });

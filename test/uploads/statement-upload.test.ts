@@ -6,6 +6,7 @@ import { allRecords, statementConnection, statementSample, uploadFiles } from '.
 import { linkedSandbox, waitForSyncs } from '../helpers/sandbox.js';
 import { MALFORMED, SAMPLES } from '../helpers/statement-samples.js';
 import { addDecimals, compareDecimals } from '../../src/lib/decimal.js';
+import { recordOfLine, type TransactionLine } from '../../src/connectors/bank-statements/banking-records.js';
 
 /**
  * Statement files uploaded through the API and served as banking data. The facts checked come from the files
@@ -131,6 +132,44 @@ describe('no duplicates', () => {
   });
 });
 
+describe('how uploads are kept and read back', () => {
+  const project = (records: { id: string; amount: number; postedDate: string; description: string | null }[]) =>
+    records.map((t) => ({ id: t.id, amount: t.amount, postedDate: t.postedDate, description: t.description })).sort((a, b) => (a.id < b.id ? -1 : 1));
+
+  it('reads files kept before records were kept in id order (whole records, in the file\'s order) alone and beside newer ones', async () => {
+    const target = await statementConnection(server, client);
+    const file = { name: 'sepa.sta', bytes: statementSample('mt940/wolph-betterplace-sepa_mt9401.sta') };
+    expect((await uploadFiles(server, client.auth, target.companyId, target.connectionId, [file])).status).toBe(200);
+    const before = await imported(target);
+    // Turned into what an earlier version kept: the bare list of statements, and chunks of whole records in any order.
+    const db = server.store.db;
+    const [row] = await db.selectFrom('uploads').select(['id', 'parsed', 'uploaded']).where('connection_id', '=', target.connectionId).execute();
+    await db.updateTable('uploads').set({ parsed: JSON.stringify(JSON.parse(row.parsed as string).statements) }).where('id', '=', row.id).execute();
+    for (const chunk of await db.selectFrom('upload_chunks').select(['chunk', 'body']).where('upload_id', '=', row.id).execute()) {
+      const records = chunk.body.split('\n').map((line) => JSON.stringify(recordOfLine(JSON.parse(line) as TransactionLine, row.uploaded))).reverse();
+      await db.updateTable('upload_chunks').set({ body: records.join('\n') }).where('upload_id', '=', row.id).where('chunk', '=', chunk.chunk).execute();
+    }
+    // Synced again from the old file alone, then beside a new upload of the same file.
+    expect((await http(server, 'POST', `/companies/${target.companyId}/data/queue/banking-transactions`, { auth: client.auth })).status).toBe(200);
+    expect(project((await imported(target)).transactions)).toEqual(project(before.transactions));
+    expect((await uploadFiles(server, client.auth, target.companyId, target.connectionId, [file])).status).toBe(200);
+    expect(project((await imported(target)).transactions)).toEqual(project(before.transactions));
+  });
+
+  it('reads more uploads than it merges at once (64) as they come, with the same data', async () => {
+    const target = await statementConnection(server, client);
+    const file = { name: 'cmxl.sta', bytes: statementSample('mt940/wolph-cmxl-mt940.sta') };
+    expect((await uploadFiles(server, client.auth, target.companyId, target.connectionId, [file])).status).toBe(200);
+    const once = await imported(target);
+    for (const count of [20, 20, 20, 5]) {
+      expect((await uploadFiles(server, client.auth, target.companyId, target.connectionId, Array.from({ length: count }, () => file))).status).toBe(200);
+    }
+    const files = await http(server, 'GET', `/companies/${target.companyId}/files`, { auth: client.auth });
+    expect(files.body).toHaveLength(66);
+    expect(project((await imported(target)).transactions)).toEqual(project(once.transactions));
+  });
+});
+
 describe('refusals', () => {
   async function servedState(target: { companyId: string; connectionId: string }) {
     await waitForSyncs(server, client, target.companyId);
@@ -246,7 +285,7 @@ describe('files: list, download, other connections, deletion', () => {
     expect(Object.keys(entries).sort()).toEqual(['checking.ofx', 'cmxl (2).sta', 'cmxl.sta']);
     expect(entries['checking.ofx']).toEqual(b);
     expectErrorBody(await http(server, 'GET', `/companies/${target.companyId}/files/download?date=2001-01-01`, { auth: client.auth }), 404);
-    for (const bad of ['soon', '2024-02-30', '2024-05-01%20(foo)', '2024-05-01T25:00:00Z']) {
+    for (const bad of ['soon', '2024-02-30', '2024-02-30T00:00:00Z', '2024-05-01%20(foo)', '2024-05-01T25:00:00Z']) {
       expectErrorBody(await http(server, 'GET', `/companies/${target.companyId}/files/download?date=${bad}`, { auth: client.auth }), 400, { validation: true });
     }
     // An instant with its zone counts on the UTC day it falls on.

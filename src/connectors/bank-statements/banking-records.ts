@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { sha1 } from '../../lib/sha1.js';
+import { memoize } from '../../lib/memoize.js';
 import type { SourceRecord } from '../connector.js';
-import type { ParsedStatement } from './statement.js';
+import type { ParsedStatement, StatementTransaction } from './statement.js';
 import { reconciliationWarning } from './statement-report.js';
 
 /**
@@ -25,7 +26,9 @@ export interface BankingData {
   warnings: string[];
 }
 
-const hash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 20);
+const hash = (text: string) => sha1(text, 'hex').slice(0, 20);
+/** `txn-` and the hash, as one flat string (a template would keep a tree of strings per transaction, and a slice its whole hash). */
+const transactionId = (text: string) => ['txn-', sha1(text, 'hex').slice(0, 20)].join('');
 const local = (date: string) => `${date}T00:00:00`;
 const dayBefore = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
@@ -45,12 +48,12 @@ export function transactionIds(statement: ParsedStatement): (t: ParsedStatement[
   const uses = new Map<string, number>();
   for (const t of statement.transactions) if (t.id) uses.set(t.id, (uses.get(t.id) ?? 0) + 1);
   return (t) => {
-    if (t.id && uses.get(t.id) === 1) return `txn-${hash(`${accountId}\u0000id\u0000${t.id}`)}`;
+    if (t.id && uses.get(t.id) === 1) return transactionId(`${accountId}\u0000id\u0000${t.id}`);
     const print = `${accountId}\u0000${t.id ?? ''}\u0000${t.bookingDate}\u0000${t.amount}\u0000${t.description}`;
-    const first = `txn-${hash(`${print}\u00001`)}`;
+    const first = transactionId(`${print}\u00001`);
     const n = (seen.get(first) ?? 0) + 1;
     seen.set(first, n);
-    return n === 1 ? first : `txn-${hash(`${print}\u0000${n}`)}`;
+    return n === 1 ? first : transactionId(`${print}\u0000${n}`);
   };
 }
 
@@ -72,7 +75,8 @@ const CODE_TABLE: [RegExp, string][] = [
   [/^(CREDIT|DEP|DIRECTDEP)$/, 'Credit'],
 ];
 
-const categoryOf = (bankCode: string) => ({ id: `cat-${hash(bankCode)}`, name: bankCode });
+/** Each bank code's category, made once (a statement repeats a few codes on every transaction). */
+const categoryOf = memoize((bankCode: string) => ({ id: `cat-${hash(bankCode)}`, name: bankCode }));
 
 /**
  * A statement without its transactions: what accounts, balances and categories are made from, kept small beside
@@ -97,20 +101,62 @@ export function summaryOf(statement: ParsedStatement): StatementSummary {
   return { ...rest, transactionCount: transactions.length, codes: [...codes], days: [...days] };
 }
 
+/** One transaction as Codat's banking transaction. */
+function transactionRecord(t: StatementTransaction, id: string, accountId: string, modified: string): SourceRecord {
+  const category = t.bankCode ? categoryOf(t.bankCode) : undefined;
+  return {
+    id, sourceModifiedDate: modified, data: {
+      id, accountId, description: t.description || null, amount: Number(t.amount), currency: t.currency,
+      postedDate: local(t.bookingDate), ...(t.valueDate ? { authorizedDate: local(t.valueDate) } : {}), code: codeOf(t.bankCode),
+      ...(category ? { transactionCategoryRef: category } : {}), sourceModifiedDate: modified,
+    },
+  };
+}
+
 /** The statement's transactions as Codat's banking transactions, in the statement's order. */
 export function* transactionRecords(statement: ParsedStatement, modified: string): Generator<SourceRecord> {
   const accountId = accountIdOf(statement);
   const idOf = transactionIds(statement);
-  for (const t of statement.transactions) {
-    const id = idOf(t);
-    const category = t.bankCode ? categoryOf(t.bankCode) : undefined;
-    yield {
-      id, sourceModifiedDate: modified, data: {
-        id, accountId, description: t.description || null, amount: Number(t.amount), currency: t.currency,
-        postedDate: local(t.bookingDate), ...(t.valueDate ? { authorizedDate: local(t.valueDate) } : {}), code: codeOf(t.bankCode),
-        ...(category ? { transactionCategoryRef: category } : {}), sourceModifiedDate: modified,
-      },
-    };
+  for (const t of statement.transactions) yield transactionRecord(t, idOf(t), accountId, modified);
+}
+
+/**
+ * A transaction as a file keeps it among its records (see transactionLines): its id, its account's, then the
+ * statement's fields. A sixth of a record's JSON, so a large file's records are small to keep, send and read.
+ */
+export type TransactionLine = [id: string, accountId: string, bookingDate: string, valueDate: string | null, amount: string, currency: string, description: string, bankCode: string | null];
+
+/** The record of a kept transaction line, stamped with when its file was uploaded. */
+export function recordOfLine(line: TransactionLine, modified: string): SourceRecord {
+  const [id, accountId, bookingDate, valueDate, amount, currency, description, bankCode] = line;
+  return transactionRecord({ bookingDate, amount, currency, description, ...(valueDate ? { valueDate } : {}), ...(bankCode ? { bankCode } : {}) }, id, accountId, modified);
+}
+
+/**
+ * The transactions of a file's statements as lines (see TransactionLine) in ascending id order, each id once
+ * (where a file repeats a transaction in a later statement, the later one's): what a file keeps, so that a sync
+ * merges the files instead of sorting every record again.
+ */
+export function* transactionLines(statements: readonly ParsedStatement[]): Generator<TransactionLine> {
+  const ids: string[] = [];
+  // Transaction n is statement s's (n - starts[s])th, where s is statementOf[n].
+  const starts: number[] = [];
+  for (const statement of statements) {
+    starts.push(ids.length);
+    const idOf = transactionIds(statement);
+    for (const t of statement.transactions) ids.push(idOf(t));
+  }
+  const statementOf = new Uint32Array(ids.length);
+  starts.forEach((start, s) => statementOf.fill(s, start, s + 1 < starts.length ? starts[s + 1] : ids.length));
+  // By id, then by place in the file: the last of an id is the one kept.
+  const order = Uint32Array.from(ids.keys()).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : a - b));
+  const accountIds = statements.map(accountIdOf);
+  for (let k = 0; k < order.length; k++) {
+    const n = order[k];
+    if (k + 1 < order.length && ids[order[k + 1]] === ids[n]) continue;
+    const s = statementOf[n];
+    const t = statements[s].transactions[n - starts[s]];
+    yield [ids[n], accountIds[s], t.bookingDate, t.valueDate ?? null, t.amount, t.currency, t.description, t.bankCode ?? null];
   }
 }
 

@@ -1,7 +1,8 @@
 import { SaxesParser } from 'saxes';
+import { isCalendarDate } from '../../lib/calendar-date.js';
 import { addDecimals, compareDecimals, negateDecimal, parseDecimal } from '../../lib/decimal.js';
 import { reconciles } from './reconcile.js';
-import { flat, isCalendarDate, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import { own, ownAccount, keptTransaction, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
 
 /**
  * ISO 20022 CAMT.053 (`BkToCstmrStmt`, versions 001.02 to 001.08), read with saxes (a streaming, strict XML parser:
@@ -47,9 +48,13 @@ function dayOf(node: unknown, where: () => string): string | undefined {
   return day;
 }
 
-/** The document's version (`camt.053.001.04` → 4), from its namespace; undefined when none is declared. */
+/**
+ * The document's version (`camt.053.001.04` → 4), from the namespace its root declares (at the start: a remittance
+ * text further on may name any version); undefined when none is declared.
+ */
 function camtVersion(xml: string): number | undefined {
-  const m = /camt\.053\.001\.(\d{2})/.exec(xml);
+  const root = /<([\w.-]+:)?Document[\s>][^>]*>/.exec(xml.slice(0, 65_536))?.[0] ?? '';
+  const m = /camt\.053\.001\.(\d{2})/.exec(root);
   return m ? Number(m[1]) : undefined;
 }
 
@@ -70,7 +75,7 @@ export function parseCamt053(xml: string): ParsedStatement[] {
     let node: Node | undefined;
     for (const attr in tag.attributes) {
       if (attr.startsWith('xmlns')) continue;
-      (node ??= {})[`@${localName(attr)}`] = tag.attributes[attr];
+      (node ??= Object.create(null) as Node)[`@${localName(attr)}`] = tag.attributes[attr];
     }
     stack.push({ name, node, text: '' });
     if (stack.length === 2 && inRoot()) sawRoot = true;
@@ -104,17 +109,19 @@ export function parseCamt053(xml: string): ParsedStatement[] {
     }
     const parentEntry = stack[stack.length - 1];
     if (!parentEntry) return;
-    const parent = (parentEntry.node ??= {});
+    // Without a prototype: an element named like one of Object's properties (`__proto__`) is data like any other.
+    const parent = (parentEntry.node ??= Object.create(null) as Node);
     if (LIST.has(element.name)) ((parent[element.name] ??= []) as unknown[]).push(value);
     else parent[element.name] = value;
   });
   try {
     parser.write(xml).close();
   } catch (err) {
-    if (err instanceof StatementError) throw err;
-    // saxes: `<line>:<column>: <message>`.
-    const m = /^(\d+):(\d+): (.*)$/s.exec((err as Error).message);
-    throw new StatementError(`not well-formed XML: ${m ? m[3] : (err as Error).message}`, m ? `line ${m[1]}` : undefined);
+    // saxes' own refusals of the text, `<line>:<column>: <message>`; anything else (a StatementError of an entry,
+    // a fault here) as it is.
+    const m = err instanceof Error && !(err instanceof StatementError) ? /^(\d+):(\d+): (.*)$/s.exec(err.message) : null;
+    if (!m) throw err;
+    throw new StatementError(`not well-formed XML: ${m[3]}`, `line ${m[1]}`);
   }
   if (!sawRoot) throw new StatementError('no BkToCstmrStmt (not a CAMT.053 statement)', 'Document');
   if (statements.length === 0) throw new StatementError('the file holds no statement (BkToCstmrStmt has no Stmt)', 'BkToCstmrStmt');
@@ -146,13 +153,18 @@ function statementOf(stmt: Node, where: string, transactions: StatementTransacti
   const accountCurrency = currency ?? transactions[0]?.currency;
   if (!accountCurrency) throw new StatementError('no currency (Acct/Ccy or an amount Ccy)', `${where}/Acct`);
   const period = at(stmt, 'FrToDt');
-  const dates = transactions.map((t) => t.bookingDate).sort();
+  let first: string | undefined;
+  let last: string | undefined;
+  for (const t of transactions) {
+    if (first === undefined || t.bookingDate < first) first = t.bookingDate;
+    if (last === undefined || t.bookingDate > last) last = t.bookingDate;
+  }
   const statement: ParsedStatement = {
     format: 'CAMT.053',
-    account: { identifier, ...(iban ? { iban } : { number: other }), ...(text(at(acct, 'Svcr', 'FinInstnId', 'BIC')) ? { bic: text(at(acct, 'Svcr', 'FinInstnId', 'BIC')) } : {}), currency: accountCurrency },
-    ...(text(at(stmt, 'Id')) ? { reference: text(at(stmt, 'Id')) } : {}),
-    from: (text(at(period, 'FrDtTm')) ?? opening?.balance.date ?? dates[0] ?? closing?.balance.date ?? '').slice(0, 10),
-    to: (text(at(period, 'ToDtTm')) ?? closing?.balance.date ?? dates[dates.length - 1] ?? '').slice(0, 10),
+    account: ownAccount({ identifier, ...(iban ? { iban } : { number: other }), ...(text(at(acct, 'Svcr', 'FinInstnId', 'BIC')) ? { bic: text(at(acct, 'Svcr', 'FinInstnId', 'BIC')) } : {}), currency: accountCurrency }),
+    ...(text(at(stmt, 'Id')) ? { reference: own(text(at(stmt, 'Id'))) } : {}),
+    from: (text(at(period, 'FrDtTm')) ?? opening?.balance.date ?? first ?? closing?.balance.date ?? '').slice(0, 10),
+    to: (text(at(period, 'ToDtTm')) ?? closing?.balance.date ?? last ?? '').slice(0, 10),
     ...(opening ? { opening: opening.balance } : {}),
     ...(closing ? { closing: closing.balance } : {}),
     ...(available ? { available: available.balance } : {}),
@@ -178,11 +190,7 @@ function entryTransactions(entry: Node, where: () => string, accountCurrency: st
   const details: Node[] = [];
   for (const d of list(at(entry, 'NtryDtls'))) for (const t of list(at(d, 'TxDtls'))) details.push(t);
   const make = (id: string | undefined, code: string | undefined, signedAmount: string, description: string): StatementTransaction => {
-    const t: StatementTransaction = { bookingDate, currency: entryCurrency, amount: signedAmount, description: flat(description) };
-    if (id) t.id = id;
-    if (valueDate) t.valueDate = valueDate;
-    if (code) t.bankCode = code;
-    return t;
+    return keptTransaction({ id: id || undefined, bookingDate, valueDate, amount: signedAmount, currency: entryCurrency, description, bankCode: code || undefined });
   };
   // One transaction per detail only when there are several, each with its own amount in the entry's currency, adding up to the entry's.
   let detailAmounts: string[] | undefined;

@@ -1,7 +1,8 @@
-import { parse } from 'csv-parse/sync';
+import { CsvError, parse } from 'csv-parse/sync';
+import { isCalendarDate } from '../../lib/calendar-date.js';
 import { CSV_PRESETS } from './csv-presets.js';
 import { addDecimals, compareDecimals, negateDecimal, parseDecimal } from '../../lib/decimal.js';
-import { firstLinesOf, flat, StatementError, type ParsedStatement, type StatementTransaction } from './statement.js';
+import { firstLinesOf, keptTransaction, own, ownAccount, StatementError, type ParsedStatement, type StatementTransaction } from './statement.js';
 
 /**
  * CSV bank exports, read with csv-parse through a column mapping: the file says nothing about which column is
@@ -45,10 +46,8 @@ export interface CsvMapping {
   only?: { column: string; values: string[] }[];
 }
 
-export { CSV_PRESETS };
-
 function delimiterOf(firstLine: string): string {
-  const counts = [',', ';', '\t'].map((d) => [d, firstLine.split(d).length - 1] as const);
+  const counts = [',', ';', '\t', '|'].map((d) => [d, firstLine.split(d).length - 1] as const);
   return counts.sort((a, b) => b[1] - a[1])[0][0];
 }
 
@@ -89,16 +88,16 @@ function dateOf(value: string, format: DateFormat, where: string, cache?: Map<st
   const [re, build] = DATE_PATTERNS[format];
   const m = re.exec(v);
   const iso = m ? build(m) : '';
-  if (!m || Number.isNaN(Date.parse(iso)) || new Date(iso).toISOString().slice(0, 10) !== iso) {
+  if (!m || !isCalendarDate(iso)) {
     throw new StatementError(`${JSON.stringify(v)} is not a date in ${format}`, where);
   }
   // Flattened: the template's pieces are not kept alive by the cached value.
-  cache?.set(v, flat(iso));
+  cache?.set(v, own(iso));
   return iso;
 }
 
 /** The preset whose header this file has exactly, if any. */
-export function presetForHeader(header: readonly string[]): string | undefined {
+function presetForHeader(header: readonly string[]): string | undefined {
   const clean = header.map((h) => h.trim());
   return Object.entries(CSV_PRESETS).find(([, p]) => p.header.length === clean.length && p.header.every((h, i) => h === clean[i]))?.[0];
 }
@@ -106,13 +105,33 @@ export function presetForHeader(header: readonly string[]): string | undefined {
 /** How far down a header row is looked for (bank preambles are a few lines). */
 const HEADER_SEARCH_LINES = 40;
 
+/**
+ * The description from its cells: joined by a space, runs of white space made one. It keeps nothing else alive:
+ * a cell is decoded on its own by csv-parse (trimmed, at most a slice of that), and join makes a flat string; only
+ * a text white space was replaced in is copied (a replacement is a tree of the pieces around it, see own).
+ */
+function descriptionOf(cells: string[]): string {
+  const joined = cells.length === 1 ? cells[0] : cells.join(' ');
+  return /[^\S ]| {2}/.test(joined) ? own(joined.replace(/\s+/g, ' ')) : joined;
+}
+
+/** The text up to the end of its `count`th line (the header is looked for there, not in the whole file). */
+function linesOf(text: string, count: number): string {
+  let end = -1;
+  for (let n = 0; n < count; n++) {
+    end = text.indexOf('\n', end + 1);
+    if (end < 0) return text;
+  }
+  return text.slice(0, end + 1);
+}
+
 const MAPPING_FIELDS = ['delimiter', 'date', 'valueDate', 'amount', 'debit', 'credit', 'decimal', 'thousands', 'description', 'balance', 'account', 'currency', 'id', 'negate', 'direction', 'skip', 'only'];
 
 /**
  * A mapping as sent (JSON of any shape) checked field by field: a StatementError names the first field that is
  * wrong (`mapping.date.format`). `decimal` defaults to `.`; `description` may be one column or a list.
  */
-export function checkMapping(given: unknown): CsvMapping {
+function checkMapping(given: unknown): CsvMapping {
   const fail = (field: string, message: string): never => {
     throw new StatementError(message, `mapping.${field}`);
   };
@@ -128,7 +147,7 @@ export function checkMapping(given: unknown): CsvMapping {
     if (value === undefined || value === null) return undefined;
     const d = value as Record<string, unknown>;
     if (typeof d !== 'object' || typeof d.column !== 'string' || d.column === '') fail(field, `${field} must be {"column": "<name>", "format": "<date format>"}`);
-    if (typeof d.format !== 'string' || !(d.format in DATE_PATTERNS)) fail(`${field}.format`, `${field}.format must be one of ${Object.keys(DATE_PATTERNS).join(', ')}`);
+    if (typeof d.format !== 'string' || !Object.hasOwn(DATE_PATTERNS, d.format)) fail(`${field}.format`, `${field}.format must be one of ${Object.keys(DATE_PATTERNS).join(', ')}`);
     return { column: d.column as string, format: d.format as DateFormat };
   };
   const where = (field: string, value: unknown): { column?: string; value?: string } | undefined => {
@@ -176,8 +195,13 @@ export function checkMapping(given: unknown): CsvMapping {
   };
 }
 
-/** Reads a CSV export; without a mapping its header must be a preset's. Rows become transactions as they are read. */
-export function parseCsv(text: string, given?: CsvMapping | { preset: string }): ParsedStatement[] {
+/**
+ * Reads a CSV export; without a mapping its header must be a preset's. Rows become transactions as they are read.
+ * `head` is the start of the file's text (where the delimiter and the header are looked for); `input` the whole
+ * file, as text or as UTF-8 bytes. A plain string is both.
+ */
+export function parseCsv(source: string | { head: string; input: string | Buffer }, given?: CsvMapping | { preset: string }): ParsedStatement[] {
+  const { head: text, input } = typeof source === 'string' ? { head: source, input: source } : source;
   let mapping: CsvMapping | undefined;
   if (given && typeof given === 'object' && 'preset' in given) {
     mapping = typeof given.preset === 'string' && Object.hasOwn(CSV_PRESETS, given.preset) ? CSV_PRESETS[given.preset].mapping : undefined;
@@ -186,18 +210,19 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
   // The delimiter the first lines use most (a preamble line alone may have none).
   const delimiter = mapping?.delimiter ?? delimiterOf(firstLinesOf(text));
   const options = { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true, trim: false } as const;
-  const read = <T>(extra: Record<string, unknown>): T[] => {
+  const read = <T>(from: string | Buffer, extra: Record<string, unknown>): T[] => {
     try {
-      return parse(text, { ...options, ...extra }) as T[];
+      return parse(from, { ...options, ...extra }) as T[];
     } catch (err) {
-      if (err instanceof StatementError) throw err;
-      const e = err as { message: string; lines?: number };
-      throw new StatementError(`not readable CSV: ${e.message}`, e.lines ? `line ${e.lines}` : undefined);
+      // csv-parse's own refusals of the text; anything else (a StatementError of a row, a fault here) as it is.
+      if (!(err instanceof CsvError)) throw err;
+      const lines = (err as CsvError & { lines?: number }).lines;
+      throw new StatementError(`not readable CSV: ${err.message}`, lines ? `line ${lines}` : undefined);
     }
   };
   // The header is the first row, or, after a bank's preamble lines (account, period…), the first of the first
   // rows that names the mapping's date column or is a preset's header.
-  const head = read<string[]>({ to_line: HEADER_SEARCH_LINES, relax_quotes: true, skip_records_with_error: true, info: true })
+  const head = read<string[]>(linesOf(text, HEADER_SEARCH_LINES), { to_line: HEADER_SEARCH_LINES, relax_quotes: true, skip_records_with_error: true, info: true })
     .map((r) => (r as unknown as { record: string[]; info: { lines: number } }));
   const isHeader = (cells: string[]) => (mapping ? cells.includes(mapping.date.column) : presetForHeader(cells) !== undefined);
   const found = head.find((r) => isHeader(r.record.map((c) => c.trim())));
@@ -243,7 +268,7 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
   // One cache per column: the booking and value dates may be written in different formats.
   const dates = new Map<string, string>();
   const valueDates = new Map<string, string>();
-  read<never>({
+  read<never>(input, {
     from_line: headerLine + 1,
     info: false,
     on_record: (row: string[], context: { lines: number }) => {
@@ -272,12 +297,14 @@ export function parseCsv(text: string, given?: CsvMapping | { preset: string }):
       if (m.negate) amount = negateDecimal(amount);
       const currency = (cell(c.currency) || m.currency?.value)?.toUpperCase();
       if (!currency) throw new StatementError('no currency: map a currency column or give one value', 'mapping.currency');
-      const t: StatementTransaction = { bookingDate: dateOf(cell(c.date), m.date.format, where, dates), amount, currency, description: flat(c.description.map(cell).filter(Boolean).join(' ').replace(/\s+/g, ' ')) };
-      const id = cell(c.id);
-      if (id) t.id = id;
-      if (c.valueDate >= 0 && cell(c.valueDate)) t.valueDate = dateOf(cell(c.valueDate), (m.valueDate as { format: DateFormat }).format, where, valueDates);
       const balance = cell(c.balance);
-      if (balance) t.balance = money(balance, where);
+      const t = keptTransaction({
+        id: cell(c.id) || undefined,
+        bookingDate: dateOf(cell(c.date), m.date.format, where, dates),
+        valueDate: c.valueDate >= 0 && cell(c.valueDate) ? dateOf(cell(c.valueDate), (m.valueDate as { format: DateFormat }).format, where, valueDates) : undefined,
+        amount, currency, description: descriptionOf(c.description.map(cell).filter(Boolean)),
+        balance: balance ? money(balance, where) : undefined,
+      }, { descriptionIsOwn: true });
       const account = cell(c.account) || m.account?.value || 'CSV';
       let entry = accounts.get(account);
       if (!entry) accounts.set(account, (entry = { transactions: [], lines: [] }));
@@ -321,7 +348,7 @@ function statementOf(account: string, rows: StatementTransaction[], lines: numbe
   const last = rows[rows.length - 1];
   return {
     format: 'CSV',
-    account: { identifier: account, ...(account !== 'CSV' ? { number: account } : {}), currency: first.currency },
+    account: ownAccount({ identifier: account, ...(account !== 'CSV' ? { number: account } : {}), currency: first.currency }),
     from,
     to,
     ...(withBalance ? { opening: { amount: addDecimals([first.balance as string, negateDecimal(first.amount)]), date: first.bookingDate }, closing: { amount: last.balance as string, date: last.bookingDate } } : {}),

@@ -3,8 +3,10 @@ import type { AcceptedFile, Connector, DataTypeRead, DataTypeSource, IncomingFil
 import { FileRefused } from '../connector-error.js';
 import type { DataType } from '../data-types.js';
 import { BankingAccount, BankingAccountBalance, BankingTransaction, BankingTransactionCategory } from '../sandbox/banking/schemas.js';
-import { bankingReferenceData, summaryOf, warningsOf, transactionRecords, type StatementSummary, type UploadedSummary } from './banking-records.js';
-import { CSV_PRESETS, type CsvMapping } from './csv.js';
+import { bankingReferenceData, recordOfLine, summaryOf, transactionLines, warningsOf, type StatementSummary, type TransactionLine, type UploadedSummary } from './banking-records.js';
+import { mergeById } from '../../lib/merge-by-id.js';
+import type { CsvMapping } from './csv.js';
+import { CSV_PRESETS } from './csv-presets.js';
 import { readStatements } from './read-statements.js';
 import { StatementError, type ParsedStatement } from './statement.js';
 import { statementReport } from './statement-report.js';
@@ -34,25 +36,38 @@ function mappingOf(fields: Readonly<Record<string, string>>): CsvMapping | { pre
   return value as CsvMapping | { preset: string };
 }
 
-/** Chunks of about a megabyte of transaction records, one JSON per line (see AcceptedFile.records). */
-const CHUNK_CHARS = 1 << 20;
+/**
+ * Chunks of 64 KB of transaction lines (see AcceptedFile.records): small enough that the buffers carrying them
+ * between threads and into the store stay below the sizes glibc keeps after freeing (a megabyte chunk grew a large
+ * import's RSS by 27 MB more).
+ */
+const CHUNK_CHARS = 65_536;
 
-function* recordChunks(statements: readonly ParsedStatement[], uploaded: string): Generator<string> {
+/** A file's transactions as lines (see TransactionLine) in ascending id order, one JSON array per line, in chunks. */
+function* recordChunks(statements: readonly ParsedStatement[]): Generator<string> {
   let lines: string[] = [];
   let size = 0;
-  for (const statement of statements) {
-    for (const record of transactionRecords(statement, uploaded)) {
-      const line = JSON.stringify(record);
-      lines.push(line);
-      size += line.length + 1;
-      if (size >= CHUNK_CHARS) {
-        yield lines.join('\n');
-        lines = [];
-        size = 0;
-      }
+  for (const transaction of transactionLines(statements)) {
+    const line = JSON.stringify(transaction);
+    lines.push(line);
+    size += line.length + 1;
+    if (size >= CHUNK_CHARS) {
+      yield lines.join('\n');
+      lines = [];
+      size = 0;
     }
   }
   if (lines.length > 0) yield lines.join('\n');
+}
+
+/**
+ * What a file keeps beside its bytes: its statements without their transactions, and that its records' chunks
+ * hold transaction lines in id order. (Files kept before that hold the bare list of statements, and chunks of
+ * whole records in the file's order.)
+ */
+interface KeptStatements {
+  order: 'id';
+  statements: StatementSummary[];
 }
 
 /** Reads every file of one upload; refuses the whole upload, naming each file that is not a readable statement. */
@@ -68,10 +83,10 @@ function accept(files: readonly IncomingFile[], fields: Readonly<Record<string, 
       accepted.push({
         format: read.format,
         // Kept: the statements without their transactions; the transactions as records, in chunks.
-        parsed: JSON.stringify(read.statements.map(summaryOf)),
+        parsed: JSON.stringify({ order: 'id', statements: read.statements.map(summaryOf) } satisfies KeptStatements),
         report: { format: read.format, statements },
         warnings: statements.filter((s) => s.warning).map((s) => `${file.name}: ${s.warning as string}`),
-        records: (uploaded) => recordChunks(read.statements, uploaded),
+        records: () => recordChunks(read.statements),
       });
     } catch (err) {
       if (!(err instanceof StatementError)) throw err;
@@ -85,7 +100,7 @@ function accept(files: readonly IncomingFile[], fields: Readonly<Record<string, 
 /** Every statement summary and session record uploaded to the connection so far, and the files (for their records). */
 async function uploadsOf(ctx: ReadContext) {
   const summaries: UploadedSummary[] = [];
-  const files: UploadedItem[] = [];
+  const files: (UploadedItem & { ordered: boolean })[] = [];
   const sessions: { dataType: string; records: Record<string, unknown>[]; uploaded: string }[] = [];
   let latest = '1970-01-01T00:00:00Z';
   for await (const item of ctx.uploads?.list() ?? []) {
@@ -93,8 +108,10 @@ async function uploadsOf(ctx: ReadContext) {
     if (item.uploaded > latest) latest = item.uploaded;
     if (item.parsed === null) continue;
     if (item.kind === 'file') {
-      files.push(item);
-      for (const s of JSON.parse(item.parsed) as StatementSummary[]) summaries.push(Object.assign(s, { uploaded: item.uploaded }));
+      const kept = JSON.parse(item.parsed) as KeptStatements | StatementSummary[];
+      const statements = Array.isArray(kept) ? kept : kept.statements;
+      files.push(Object.assign(item, { ordered: !Array.isArray(kept) && kept.order === 'id' }));
+      for (const s of statements) summaries.push(Object.assign(s, { uploaded: item.uploaded }));
     } else {
       sessions.push({ ...(JSON.parse(item.parsed) as { dataType: string; records: Record<string, unknown>[] }), uploaded: item.uploaded });
     }
@@ -130,9 +147,35 @@ function referenceSource(dataType: DataType, typeName: string, schema: TSchema, 
   };
 }
 
+/** Files (and sessions) whose records a sync merges, one chunk of each in memory; beyond this many it sorts them. */
+const MERGE_LIMIT = 64;
+
+/** A file's records, one at a time, chunk by chunk: from its transaction lines, or kept whole (older files). */
+async function* fileRecords(file: UploadedItem & { ordered: boolean }, signal: AbortSignal): AsyncGenerator<SourceRecord> {
+  for await (const chunk of file.records()) {
+    signal.throwIfAborted();
+    for (const line of chunk.split('\n')) yield file.ordered ? recordOfLine(JSON.parse(line) as TransactionLine, file.uploaded) : (JSON.parse(line) as SourceRecord);
+  }
+}
+
+async function* inPages(records: AsyncIterable<SourceRecord>): AsyncGenerator<RecordPage> {
+  let page: SourceRecord[] = [];
+  for await (const record of records) {
+    page.push(record);
+    if (page.length === 500) {
+      yield { records: page };
+      page = [];
+    }
+  }
+  if (page.length > 0) yield { records: page };
+}
+
 /**
- * Transactions: every file's records chunk by chunk, then the sessions', in upload order. Not in id order and with
- * repeats (an overlapping file): the writer orders them and keeps the last of an id, in bounded memory.
+ * Transactions: every file's records, then the sessions', in upload order; a later upload's record of an id
+ * replaces an earlier one's (an overlapping file adds nothing twice). Each file keeps its records in id order, so
+ * the files (and the sessions, sorted here) are merged into one id-ordered stream that the writer puts in place as
+ * it comes. Files kept before records were ordered, or more than MERGE_LIMIT uploads, are delivered as they are,
+ * and the writer sorts them, in bounded memory too.
  */
 const transactionsSource: DataTypeSource = {
   dataType: 'banking-transactions',
@@ -141,24 +184,18 @@ const transactionsSource: DataTypeSource = {
   async read(ctx: ReadContext): Promise<DataTypeRead> {
     const { summaries, files, sessions } = await uploadsOf(ctx);
     const warnings = warningsOf(summaries);
-    async function* pages(): AsyncGenerator<RecordPage> {
-      let page: SourceRecord[] = [];
-      for (const file of files) {
-        for await (const chunk of file.records()) {
-          ctx.signal.throwIfAborted();
-          for (const line of chunk.split('\n')) {
-            page.push(JSON.parse(line) as SourceRecord);
-            if (page.length === 500) {
-              yield { records: page };
-              page = [];
-            }
-          }
-        }
-      }
-      for (const session of sessions) if (session.dataType === 'banking-transactions') for (const r of session.records) page.push(sessionRecord(r, session.uploaded));
-      if (page.length > 0) yield { records: page };
+    const sessionRecords = sessions.filter((s) => s.dataType === 'banking-transactions').map((s) => s.records.map((r) => sessionRecord(r, s.uploaded)));
+    const ordered = files.every((f) => f.ordered) && files.length + sessionRecords.length <= MERGE_LIMIT;
+    async function* asTheyCome(): AsyncGenerator<SourceRecord> {
+      for (const file of files) yield* fileRecords(file, ctx.signal);
+      for (const records of sessionRecords) yield* records;
     }
-    return { mode: 'full', ordered: false, pages: pages(), nextCursor: () => null, warnings: () => warnings };
+    async function* sorted(records: SourceRecord[]): AsyncGenerator<SourceRecord> {
+      // Stable: of a session's repeats of an id, the last stays last (and is the one kept).
+      yield* records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    }
+    const records = ordered ? mergeById([...files.map((f) => fileRecords(f, ctx.signal)), ...sessionRecords.map(sorted)]) : asTheyCome();
+    return { mode: 'full', ordered, pages: inPages(records), nextCursor: () => null, warnings: () => warnings };
   },
 };
 

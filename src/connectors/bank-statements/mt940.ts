@@ -1,6 +1,7 @@
+import { isCalendarDate } from '../../lib/calendar-date.js';
 import { negateDecimal, parseDecimal } from '../../lib/decimal.js';
 import { reconciles } from './reconcile.js';
-import { flat, isCalendarDate, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import { own, ownAccount, keptTransaction, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
 
 /**
  * SWIFT MT940 customer statements. Written here: the maintained npm parser (mt940js 1.3) reads amounts as binary
@@ -106,8 +107,7 @@ function transaction(field: Field, currency: string): { transaction: StatementTr
   const signed = m[3] === 'D' || m[3] === 'RC' ? negateDecimal(value) : value;
   const [reference, bankReference] = m[7].split('//');
   const supplementary = rest.join(' ').trim();
-  const t: StatementTransaction = { bookingDate, valueDate, amount: signed, currency, description: flat(supplementary || reference.trim()), bankCode: m[6].trim() };
-  if (bankReference) t.id = bankReference.trim();
+  const t = keptTransaction({ id: bankReference?.trim() || undefined, bookingDate, valueDate, amount: signed, currency, description: supplementary || reference.trim(), bankCode: m[6].trim() });
   return { transaction: t, reference: reference.trim() };
 }
 
@@ -186,7 +186,7 @@ export function parseMt940(text: string): ParsedStatement[] {
       }
       case '86':
         // The description of the transaction just before; after the closing balance, of the statement (skipped).
-        if (r.transactions.length > 0 && !r.closing) r.transactions[r.transactions.length - 1].description = flat(description(f.value) || r.lastReference);
+        if (r.transactions.length > 0 && !r.closing) r.transactions[r.transactions.length - 1].description = own(description(f.value) || r.lastReference);
         break;
       case '62F':
       case '62M':
@@ -220,8 +220,8 @@ function finish(r: Reading): ParsedStatement {
   }
   const statement: ParsedStatement = {
     format: 'MT940',
-    account: { identifier: r.account, ...accountParts(r.account), currency: r.opening.currency },
-    ...(r.reference ? { reference: r.reference } : {}),
+    account: ownAccount({ identifier: r.account, ...accountParts(r.account), currency: r.opening.currency }),
+    ...(r.reference ? { reference: own(r.reference) } : {}),
     from: first,
     to: last,
     opening: { amount: r.opening.amount, date: r.opening.date },

@@ -1,5 +1,6 @@
+import { isCalendarDate } from '../../lib/calendar-date.js';
 import { parseDecimal } from '../../lib/decimal.js';
-import { flat, isCalendarDate, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import { ownAccount, keptTransaction, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
 
 /**
  * OFX and QFX statements: OFX 1.x SGML (leaf elements left unclosed, one-line files, `&` unescaped) and OFX 2.x XML
@@ -17,17 +18,57 @@ interface Element {
   open?: boolean;
 }
 
-// CDATA, comments and processing instructions end before the next `<`: an unterminated one is then skipped
-// in a step instead of sending the expression to the end of the file from every `<` (quadratic on 10 MB).
-const TOKEN = /<!\[CDATA\[([^<]*?)\]\]>|<!--[^<]*?-->|<\?[^<]*?\?>|<(\/?)([A-Za-z0-9._:-]+)\s*\/?>|([^<]+)/g;
+/** A tag, at the scanner's position. */
+const TAG = /<(\/?)([A-Za-z0-9._:-]+)\s*\/?>/y;
 /** Far deeper than any real OFX (a bank statement nests about 8 deep). */
 const MAX_DEPTH = 64;
+
+type Token = { cdata: string } | { text: string } | { slash: boolean; name: string };
+
+/**
+ * The file's tokens, left to right in one pass: CDATA (which may hold `<` and `&`), text, tags; comments and
+ * processing instructions are skipped. Each construct's end is found with one search from its start, so a 10 MB
+ * file costs linear time whatever it holds; one that never ends is a broken file. A `<` that starts none of them
+ * is skipped (SGML leniency).
+ */
+function* tokens(body: string): Generator<Token> {
+  let pos = 0;
+  const through = (opening: string, closing: string, what: string): number => {
+    const end = body.indexOf(closing, pos + opening.length);
+    if (end < 0) throw new StatementError(`${what} that never ends (truncated?)`);
+    return end;
+  };
+  while (pos < body.length) {
+    const lt = body.indexOf('<', pos);
+    if (lt !== pos) {
+      const end = lt < 0 ? body.length : lt;
+      yield { text: body.slice(pos, end) };
+      pos = end;
+    } else if (body.startsWith('<![CDATA[', pos)) {
+      const end = through('<![CDATA[', ']]>', 'a CDATA section');
+      yield { cdata: body.slice(pos + 9, end) };
+      pos = end + 3;
+    } else if (body.startsWith('<!--', pos)) {
+      pos = through('<!--', '-->', 'a comment') + 3;
+    } else if (body.startsWith('<?', pos)) {
+      pos = through('<?', '?>', 'a processing instruction') + 2;
+    } else {
+      TAG.lastIndex = pos;
+      const m = TAG.exec(body);
+      if (m) {
+        yield { slash: m[1] === '/', name: m[2] };
+        pos = TAG.lastIndex;
+      } else pos++;
+    }
+  }
+}
 
 function decode(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (entity, name: string) => {
     const code = name.startsWith('#x') ? parseInt(name.slice(2), 16) : name.startsWith('#') ? Number(name.slice(1)) : undefined;
-    // A code point that does not exist stays as written.
-    if (code !== undefined) return code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    // A character that cannot be stored stays as written: one that does not exist, NUL and lone surrogate halves
+    // (which Postgres' jsonb refuses in every document that holds them).
+    if (code !== undefined) return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : entity;
     return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[name] ?? entity;
   });
 }
@@ -48,10 +89,9 @@ function tree(body: string, takes: ReadonlySet<string>, onClose: (element: Eleme
     if (parent.children[parent.children.length - 1] === element) parent.children.pop();
     onClose(element, stack);
   };
-  for (const m of body.matchAll(TOKEN)) {
-    const [, cdata, slash, name, text] = m;
-    if (cdata !== undefined || text !== undefined) {
-      const value = cdata ?? decode(text as string).trim();
+  for (const token of tokens(body)) {
+    if (!('name' in token)) {
+      const value = 'cdata' in token ? token.cdata : decode(token.text).trim();
       if (value === '' || top() === root) continue;
       const element = top();
       if (element.children.length > 0) continue; // stray text between aggregates
@@ -59,7 +99,7 @@ function tree(body: string, takes: ReadonlySet<string>, onClose: (element: Eleme
       element.open = true;
       continue;
     }
-    if (name === undefined) continue; // comments and processing instructions
+    const { slash, name } = token;
     const tag = name.toUpperCase();
     // A leaf given a value and then another tag was never closed: SGML.
     if (top().open && !(slash && top().name === tag)) pop();
@@ -166,10 +206,10 @@ export function parseOfx(text: string): ParsedStatement[] {
     if (!from || !to) throw new StatementError('no period: no dates, no transactions, no balance', where);
     return {
       format: 'OFX' as const,
-      account: {
+      account: ownAccount({
         identifier: bankId ? `${bankId}/${number}` : number, number, ...(bankId ? { bankCode: bankId } : {}), currency,
         type: card ? 'CREDITCARD' : (valueOf(bank, 'ACCTTYPE') ?? 'CHECKING'),
-      },
+      }),
       from, to,
       ...(closing ? { closing } : {}),
       ...(available ? { available } : {}),
@@ -186,14 +226,13 @@ function transactionOf(t: Element, at: string, currency: string): StatementTrans
   const check = valueOf(t, 'CHECKNUM');
   const user = valueOf(t, 'DTUSER');
   const type = valueOf(t, 'TRNTYPE');
-  const transaction: StatementTransaction = {
+  return keptTransaction({
+    id: fitid || undefined,
     bookingDate: day(valueOf(t, 'DTPOSTED'), `${at}/DTPOSTED`),
+    valueDate: user ? day(user, `${at}/DTUSER`) : undefined,
     amount: amount(valueOf(t, 'TRNAMT'), `${at}/TRNAMT`),
     currency: valueOf(t, 'CURRENCY', 'CURSYM') ?? currency,
-    description: flat([name, memo && memo !== name ? memo : undefined, check ? `check ${check}` : undefined].filter(Boolean).join(' | ')),
-  };
-  if (fitid) transaction.id = fitid;
-  if (user) transaction.valueDate = day(user, `${at}/DTUSER`);
-  if (type) transaction.bankCode = type;
-  return transaction;
+    description: [name, memo && memo !== name ? memo : undefined, check ? `check ${check}` : undefined].filter(Boolean).join(' | '),
+    bankCode: type || undefined,
+  });
 }

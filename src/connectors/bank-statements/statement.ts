@@ -1,3 +1,5 @@
+import { memoize } from '../../lib/memoize.js';
+
 /** What a bank statement file says, format aside. Amounts are decimal strings (see src/lib/decimal.ts). */
 
 export type StatementFormat = 'OFX' | 'CAMT.053' | 'MT940' | 'CSV';
@@ -66,28 +68,50 @@ export class StatementError extends Error {
 }
 
 /**
- * The same text, flattened: a description joined from pieces is a tree of them (a V8 cons string) until first read,
- * three or four times its size; reading a character flattens it in place. Called on the texts a statement keeps.
+ * The same text, as a string of its own. A statement keeps its texts for as long as its file is being imported,
+ * and two kinds of string would keep far more than their text alive: a text joined from pieces is a tree of them
+ * (a V8 cons string, three or four times its size) until first read, and a piece of the file's text of 13
+ * characters or more is a slice of it, which keeps the whole file's text (megabytes) alive. The copy is flat.
+ * Called on the texts a statement keeps.
  */
-export function flat(text: string): string {
-  if (text.length > 0) text.charCodeAt(0);
-  return text;
+export function own(text: string): string;
+export function own(text: string | undefined): string | undefined;
+export function own(text: string | undefined): string | undefined {
+  // Shorter pieces are copies already; the copy of a longer one is a slice of a new flat string one longer.
+  return text === undefined || text.length < 13 ? text : (' ' + text).slice(1);
 }
+
+/** The account with its texts as strings of their own (see own). */
+export function ownAccount(account: StatementAccount): StatementAccount {
+  const copy: StatementAccount = { ...account };
+  for (const key of Object.keys(copy) as (keyof StatementAccount)[]) copy[key] = own(copy[key]) as string;
+  return copy;
+}
+
+/**
+ * A statement's transaction as kept while its file is imported (a 10 MB file holds a hundred thousand): made in one
+ * go, so its fields sit inside the object (fields added later would need a second block), with the optional ones
+ * only where one is present (two shapes); the texts that repeat (dates, currency, codes) shared; the others
+ * strings of their own (see own). `descriptionIsOwn`: the parser made the description a flat string of its own.
+ */
+export function keptTransaction(t: StatementTransaction, options: { descriptionIsOwn?: boolean } = {}): StatementTransaction {
+  const bookingDate = shared(t.bookingDate);
+  const currency = shared(t.currency);
+  const description = options.descriptionIsOwn ? t.description : own(t.description);
+  if (t.id === undefined && t.valueDate === undefined && t.bankCode === undefined && t.balance === undefined) return { bookingDate, amount: t.amount, currency, description };
+  return { id: own(t.id), bookingDate, valueDate: shared(t.valueDate), amount: t.amount, currency, description, bankCode: shared(t.bankCode), balance: t.balance };
+}
+
+/** One string for each repeated short text (a statement repeats a few hundred dates and codes a hundred thousand times). */
+function shared(text: string): string;
+function shared(text: string | undefined): string | undefined;
+function shared(text: string | undefined): string | undefined {
+  return text === undefined || text.length > 32 ? own(text) : sharedText(text);
+}
+const sharedText = memoize((text: string) => own(text));
 
 /** The first few lines with something on them (exports may begin with blank lines and a preamble). */
 export function firstLinesOf(text: string, count = 6): string {
   return text.slice(0, 65_536).split(/\r\n|\r|\n/).filter((line) => line.trim() !== '').slice(0, count).join('\n');
 }
 
-/** `YYYY-MM-DD` naming a real day (not `2023-02-30`): every date a statement keeps is one. */
-export function isCalendarDate(iso: string): boolean {
-  // A statement repeats a few hundred dates a hundred thousand times: each is checked once.
-  const known = checkedDates.get(iso);
-  if (known !== undefined) return known;
-  const time = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? Date.parse(`${iso}T00:00:00Z`) : NaN;
-  const valid = Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === iso;
-  if (checkedDates.size >= 4096) checkedDates.clear();
-  checkedDates.set(iso, valid);
-  return valid;
-}
-const checkedDates = new Map<string, boolean>();

@@ -57,6 +57,9 @@ function monthEnd(m: number): string {
   return `${next.toISOString().slice(0, 10)}T00:00:00`;
 }
 
+/** A century of months: a posting dated year 1 beside one dated 9999 is a typo, not a statement to allocate. */
+const MAX_MONTHS = 1200;
+
 /**
  * The statements for every month from the first posting's to `lastMonth` (`YYYY-MM`, default the last
  * posting's). Profit and loss: income (credit positive) and expenses (debit positive) per account. Balance sheet:
@@ -66,9 +69,6 @@ function monthEnd(m: number): string {
  * cash accounts net to nothing), a receipt or a payment, from customers (income) or to suppliers (expenses) by its
  * other postings. `modified` is every record's `sourceModifiedDate`.
  */
-/** A century of months: a posting dated year 1 beside one dated 9999 is a typo, not a statement to allocate. */
-const MAX_MONTHS = 1200;
-
 export function monthlyStatements(accounts: readonly LedgerAccount[], postings: readonly LedgerPosting[], modified: string, lastMonth?: string): MonthlyStatements {
   const out: MonthlyStatements = { profitAndLoss: [], balanceSheet: [], cashFlowStatement: [] };
   if (postings.length === 0) return out;
@@ -83,7 +83,8 @@ export function monthlyStatements(accounts: readonly LedgerAccount[], postings: 
   }
   const last = lastMonth ? monthOf(`${lastMonth}-01`) : latest;
   const months = last - first + 1;
-  if (months <= 0) return out;
+  // Also when `lastMonth` is no month (NaN): nothing to state, never an array of NaN length.
+  if (!(months > 0)) return out;
   if (months > MAX_MONTHS) {
     throw new ConnectorError('unavailable', `the journal spans ${months} months (from its first posting to its last); statements cover at most ${MAX_MONTHS}`);
   }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
-import { bankingData, transactionIdsOf } from '../../../src/connectors/bank-statements/banking-records.js';
+import { bankingData, recordOfLine, transactionIdsOf, transactionLines } from '../../../src/connectors/bank-statements/banking-records.js';
 import { readStatements } from '../../../src/connectors/bank-statements/read-statements.js';
 import type { ParsedStatement } from '../../../src/connectors/bank-statements/statement.js';
 import { BankingAccount, BankingAccountBalance, BankingTransaction, BankingTransactionCategory } from '../../../src/connectors/sandbox/banking/schemas.js';
@@ -73,5 +73,24 @@ describe('banking data from statement files', () => {
       ['2017-10-10T00:00:00', 627311.3],
       ['2017-10-11T00:00:00', 617874.3],
     ]);
+  });
+
+  it.each(VALID)('%s: what a file keeps (its transaction lines) is in ascending id order, each id once, and makes the same records', (path) => {
+    const statements = statementsOf(path);
+    const lines = [...transactionLines(statements)];
+    const ids = lines.map(([id]) => id);
+    expect(ids).toEqual([...ids].sort());
+    expect(new Set(ids).size).toBe(ids.length);
+    // The same records as the statements make directly (the later statement's where a file repeats one).
+    expect(lines.map((line) => recordOfLine(line, NOW))).toEqual(bankingData(statements, NOW).transactions);
+  });
+
+  it('keeps the later statement of a transaction a file repeats, in its lines too', () => {
+    const [first] = statementsOf('mt940/wolph-cmxl-mt940.sta');
+    // The same transactions (the same ids: a code is not part of a fingerprint), told differently.
+    const later = { ...first, transactions: first.transactions.map((t) => ({ ...t, bankCode: 'LATER' })) };
+    const lines = [...transactionLines([first, later])];
+    expect(lines).toHaveLength(first.transactions.length);
+    expect(lines.every(([, , , , , , , code]) => code === 'LATER')).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readStatements } from '../../../src/connectors/bank-statements/read-statements.js';
-import { CSV_PRESETS } from '../../../src/connectors/bank-statements/csv.js';
+import { CSV_PRESETS } from '../../../src/connectors/bank-statements/csv-presets.js';
 import { addDecimals, compareDecimals } from '../../../src/lib/decimal.js';
 
 /**

@@ -233,6 +233,36 @@ describe('any format', () => {
     expect(refused(enc(`OFXHEADER:100\n<OFX>${'<?'.repeat(200_000)}`))).toBeInstanceOf(StatementError);
     const ofx = new TextDecoder().decode(sample('ofx/ofxparse-checking.ofx')).replace(/<NAME>[^<\n]*/, '<NAME>A &#99999999; B');
     expect(readStatements(enc(ofx)).statements[0].transactions.some((t) => t.description.includes('&#99999999;'))).toBe(true);
+    // Characters no stored document may hold: a NUL byte is refused where it is; NUL and lone surrogate entities stay as written.
+    const withNul = enc(':20:X\n:25:1/2\n:28C:1/1\n:60F:C240101EUR10,00\n:61:240102D1,50NTRFNONREF\n:86:A\u0000B\n:62F:C240102EUR8,50\n-\n');
+    expect(refused(withNul)).toMatchObject({ name: 'StatementError', message: expect.stringMatching(/^line 6: a NUL character/) });
+    const entities = new TextDecoder().decode(sample('ofx/ofxparse-checking.ofx')).replace(/<NAME>[^<\n]*/, '<NAME>A &#0; B &#xD800; C');
+    expect(readStatements(enc(entities)).statements[0].transactions.some((t) => t.description.startsWith('A &#0; B &#xD800; C'))).toBe(true);
+    // A CDATA section, comment or processing instruction that never ends is a broken file.
+    expect(refused(enc(`OFXHEADER:100\n<OFX><BANKMSGSRSV1><!-- ${'x'.repeat(100_000)}`))).toBeInstanceOf(StatementError);
+    expect(refused(enc(`OFXHEADER:100\n<OFX><BANKMSGSRSV1><![CDATA[ ${'<x>'.repeat(50_000)}`))).toBeInstanceOf(StatementError);
+    // An element named like a property of every object is data like any other.
+    expect(refused(enc(camt.replace(/<Ntry>/, '<Ntry><__proto__><Amt>1</Amt></__proto__>')))).toBeUndefined();
+  });
+
+  it('keeps what OFX CDATA holds (markup and entities as text), and skips comments that hold markup', () => {
+    const text = new TextDecoder().decode(sample('ofx/ofxparse-checking.ofx'))
+      .replace(/<NAME>[^<\n]*/, '<NAME><![CDATA[AT&T <ONLINE> & co]]>')
+      .replace('<BANKTRANLIST>', '<BANKTRANLIST><!-- <STMTTRN><TRNAMT>99</STMTTRN> -->');
+    const plain = readStatements(sample('ofx/ofxparse-checking.ofx')).statements[0];
+    const [s] = readStatements(new TextEncoder().encode(text)).statements;
+    expect(s.transactions).toHaveLength(plain.transactions.length);
+    expect(s.transactions[0].description.startsWith('AT&T <ONLINE> & co')).toBe(true);
+  });
+
+  it('tells a CAMT.053 version from the namespace its root declares, not from text further on', () => {
+    const camt = new TextDecoder().decode(sample('camt053/viafintech-valid_example_v4.xml'));
+    const enc = (text: string) => new TextEncoder().encode(text);
+    expect(() => readStatements(enc(camt.replace(/camt\.053\.001\.04/g, 'camt.053.001.09')))).toThrow(/camt\.053\.001\.09 is not a supported version/);
+    // Without a version in its namespace, a remittance text naming another version does not make it one.
+    const mentioning = camt.replace(/camt\.053\.001\.04/g, 'camt.053').replace(/<Ustrd>/, '<Ustrd>see camt.053.001.09 ');
+    expect(mentioning).toContain('see camt.053.001.09');
+    expect(readStatements(enc(mentioning)).statements.length).toBeGreaterThan(0);
   });
 
   it('reads CSV dates with two-digit years, dashes and a time after them', () => {
@@ -289,6 +319,15 @@ describe('CSV', () => {
     expect(statements[0].transactions.map((t) => [t.bookingDate, t.amount, t.description])).toEqual([['2024-02-01', '-3.50', 'Coffee'], ['2024-02-02', '10.00', 'Refund']]);
     expect(statements[0].reconciles).toBeNull();
     expect(() => readStatements(csv, { preset: 'nope' })).toThrow(/mapping.preset: "nope" is not a CSV preset/);
+    // A format named like a property of every object is no format.
+    expect(() => readStatements(csv, { date: { column: 'When', format: 'toString' as never }, amount: 'Value', decimal: ',', description: ['What'] })).toThrow(/mapping.date.format: date.format must be one of/);
+  });
+
+  it('reads a CSV with the delimiter its mapping names, a pipe too', () => {
+    const csv = new TextEncoder().encode('When|What|Value\n2024-02-01|Coffee|-3.50\n2024-02-02|Refund|10.00\n');
+    const { format, statements } = readStatements(csv, { delimiter: '|', date: { column: 'When', format: 'YYYY-MM-DD' }, amount: 'Value', decimal: '.', description: ['What'], currency: { value: 'EUR' } });
+    expect(format).toBe('CSV');
+    expect(statements[0].transactions.map((t) => [t.bookingDate, t.amount, t.description])).toEqual([['2024-02-01', '-3.50', 'Coffee'], ['2024-02-02', '10.00', 'Refund']]);
   });
 
   it('refuses a row it cannot read, naming the line', () => {

@@ -11,7 +11,7 @@ import { connectionDoc } from '../connections/connection-doc.js';
 import { createSyncsStore, type PullOperationRow } from './syncs.store.js';
 import type { VersionWriters } from './version-writers.js';
 import type { VersionResult, VersionTask } from './version-task.js';
-import { DELETE_VERSION_JOB, SYNC_JOB, queueSyncIfIdle } from './sync-queue.js';
+import { DELETE_VERSION_JOB, SYNC_JOB, queueSyncIfIdle, releaseWaiting } from './sync-queue.js';
 import { reportReadIfIdle } from './read-completed.js';
 import { keepsWritesBesideService, loadWritten, writtenSince } from '../push/platform-writes.js';
 import { deleteVersion } from './version-deletion.js';
@@ -59,6 +59,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       await store.update(trx, row, { status, errorMessage: message, completed: now().toISOString() }, runner);
       // Whatever the failed sync wrote is invisible; remove it.
       await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(row.seq) } });
+      await releaseWaiting(trx, jobs, row.connection_id, row.data_type, now());
       await reportReadIfIdle(trx, jobs, { clientId: row.client_id, companyId: row.company_id, publicUrl: options.publicUrl() });
     });
   }
@@ -91,22 +92,6 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     // this run takes over. Whatever it wrote was never visible (readers see a version once it completes).
     const resumed = op.status === 'Fetching' && context.attempt > 1;
     if (op.status !== 'Queued' && !resumed) return;
-    // Two syncs of one data type are queued together only when an upload session ends while one runs (see
-    // upload-sessions.service.ts): the later waits for the earlier, so versions complete in order.
-    if (!resumed) {
-      const ahead = await db
-        .selectFrom('pull_operations')
-        .select('id')
-        .where('connection_id', '=', op.connection_id)
-        .where('data_type', '=', op.data_type)
-        .where('status', 'in', ['Queued', 'Fetching'])
-        .where('seq', '<', op.seq)
-        .executeTakeFirst();
-      if (ahead) {
-        await jobs.enqueue(db, { kind: SYNC_JOB, payload: { pullOperationId: op.id }, runAfter: new Date(Date.now() + 500) });
-        return;
-      }
-    }
     const runner = randomUUID();
     if (!(await store.hold(op, runner))) return;
     op = { ...op, runner };
@@ -224,6 +209,8 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       await trx.updateTable('pull_operations').set({ records_modified: outcome.modified }).where('id', '=', op.id).execute();
       // Complete: from now on later versions may share its documents, and its deletion respects that.
       await trx.updateTable('record_versions').set({ records: outcome.count, dense: outcome.dense ? 1 : 0 }).where('version', '=', Number(op.seq)).execute();
+      // An upload session that ended while this ran syncs next (it reads every upload, so it also covers the ones below).
+      await releaseWaiting(trx, jobs, op.connection_id, op.data_type, now());
       // A write the platform stored after this sync read its writes: sync again so it shows.
       if (outcome.highWater !== null && (await writtenSince(trx, op.connection_id, op.data_type, outcome.highWater))) {
         await queueSyncIfIdle(trx, jobs, { clientId, companyId, connectionId: op.connection_id, dataType: op.data_type }, now());

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { pullOperationDoc } from './pull-operation.js';
+import { pullOperationDoc, type PullOperationState } from './pull-operation.js';
 import { lockClient } from '../clients/clients.store.js';
 import { findConnector } from '../connectors/registry.js';
 import type { SyncSetting } from './sync-settings.js';
@@ -31,13 +31,7 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: Q
   // queue the same type take turns, so the second sees the first's operation instead of a unique violation.
   // It also moves the client's companies version, which keys the cached view of its data sets.
   await lockClient(trx, target.clientId, true);
-  const running = await trx
-    .selectFrom('pull_operations')
-    .select(['id'])
-    .where('connection_id', '=', target.connectionId)
-    .where('data_type', '=', target.dataType)
-    .where('status', 'in', ['Queued', 'Fetching'])
-    .executeTakeFirst();
+  const running = await unfinishedSync(trx, target.connectionId, target.dataType);
   if (running) throw alreadyInProgress(target, running.id);
 
   const { id, doc } = await insertOperation(trx, target, now, 'Queued');
@@ -58,11 +52,52 @@ export async function openOperation(trx: Kysely<Database>, target: QueueTarget, 
  * Queues an operation opened with `openOperation`, keeping its id (the dataset id its client holds) and when it was
  * requested. It is written again as a new row: its seq, which numbers the version it writes, and its epoch must be
  * those of now, after any sync that completed while it waited (a version numbered before the one it builds on
- * would let that one's deletion take documents the new one shares).
+ * would let that one's deletion take documents the new one shares). While a sync of its type is unfinished it
+ * waits as `ProcessingQueued` (one sync of a type at a time); `releaseWaiting` queues it when that sync ends.
  */
 export async function releaseOperation(trx: Kysely<Database>, jobs: JobQueue, id: string, now: Date): Promise<void> {
-  const row = await trx.selectFrom('pull_operations').select(['client_id', 'company_id', 'connection_id', 'data_type', 'requested']).where('id', '=', id).where('status', '=', 'Initial').executeTakeFirst();
+  const row = await trx.selectFrom('pull_operations').select(['client_id', 'company_id', 'connection_id', 'data_type', 'requested', 'doc']).where('id', '=', id).where('status', '=', 'Initial').executeTakeFirst();
   if (!row) return;
+  const running = await unfinishedSync(trx, row.connection_id, row.data_type);
+  if (!running) return requeue(trx, jobs, id, row, now);
+  const state = { ...(JSON.parse(row.doc) as PullOperationState), status: 'ProcessingQueued' as const, statusDescription: `Queued after sync ${running.id} of ${row.data_type}, which is still in progress.` };
+  await trx.updateTable('pull_operations').set({ status: state.status, doc: pullOperationDoc(state) }).where('id', '=', id).execute();
+}
+
+/**
+ * Queues the oldest operation waiting for its type to be free (see `releaseOperation`), if the type is free. Call
+ * it in the transaction that ends a sync.
+ */
+export async function releaseWaiting(trx: Kysely<Database>, jobs: JobQueue, connectionId: string, dataType: string, now: Date): Promise<void> {
+  if (await unfinishedSync(trx, connectionId, dataType)) return;
+  const next = await trx
+    .selectFrom('pull_operations')
+    .select(['id', 'client_id', 'company_id', 'connection_id', 'data_type', 'requested'])
+    .where('connection_id', '=', connectionId)
+    .where('data_type', '=', dataType)
+    .where('status', '=', 'ProcessingQueued')
+    .orderBy('seq')
+    .executeTakeFirst();
+  if (next) await requeue(trx, jobs, next.id, next, now);
+}
+
+function unfinishedSync(trx: Kysely<Database>, connectionId: string, dataType: string) {
+  return trx
+    .selectFrom('pull_operations')
+    .select('id')
+    .where('connection_id', '=', connectionId)
+    .where('data_type', '=', dataType)
+    .where('status', 'in', ['Queued', 'Fetching'])
+    .executeTakeFirst();
+}
+
+async function requeue(
+  trx: Kysely<Database>,
+  jobs: JobQueue,
+  id: string,
+  row: { client_id: string; company_id: string; connection_id: string; data_type: string; requested: string },
+  now: Date,
+): Promise<void> {
   await trx.deleteFrom('pull_operations').where('id', '=', id).execute();
   await insertOperation(trx, { clientId: row.client_id, companyId: row.company_id, connectionId: row.connection_id, dataType: row.data_type }, now, 'Queued', { id, requested: row.requested });
   await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } });

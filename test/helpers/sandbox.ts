@@ -44,6 +44,9 @@ export async function fetchOnFirstLinkOnly(server: Server, client: Caller, compa
   expect(res.status, res.text).toBe(204);
 }
 
+/** A sync not yet finished: queued, running, or an ended upload session's waiting for the sync ahead of it. */
+const UNFINISHED = new Set(['Queued', 'Fetching', 'ProcessingQueued']);
+
 /** Polls the company's data status until no sync is Queued or Fetching; returns the final status object. */
 export async function waitForSyncs(server: Server, client: Caller, companyId: string, timeoutMs = 60_000): Promise<Record<string, { currentStatus: string }>> {
   const deadline = Date.now() + timeoutMs;
@@ -51,7 +54,7 @@ export async function waitForSyncs(server: Server, client: Caller, companyId: st
     const res = await http(server, 'GET', `/companies/${companyId}/dataStatus`, { auth: client.auth });
     expect(res.status, res.text).toBe(200);
     const statuses = Object.values(res.body as Record<string, { currentStatus: string }>);
-    if (!statuses.some((s) => s.currentStatus === 'Queued' || s.currentStatus === 'Fetching')) return res.body;
+    if (!statuses.some((s) => UNFINISHED.has(s.currentStatus))) return res.body;
     if (Date.now() > deadline) throw new Error(`syncs still running after ${timeoutMs} ms: ${res.text}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -63,7 +66,7 @@ export async function waitForOperation(server: Server, client: Caller, companyId
   for (;;) {
     const res = await http(server, 'GET', `/companies/${companyId}/data/history/${id}`, { auth: client.auth });
     expect(res.status, res.text).toBe(200);
-    if (res.body.status !== 'Queued' && res.body.status !== 'Fetching') return res.body;
+    if (!UNFINISHED.has(res.body.status)) return res.body;
     if (Date.now() > deadline) throw new Error(`operation ${id} still running: ${res.text}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

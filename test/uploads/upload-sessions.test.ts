@@ -3,10 +3,13 @@ import { CodatLending } from '@codat/lending';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import fs from 'node:fs';
-import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
+import { basicAuth, http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
+import { createTestStore } from '../helpers/test-store.js';
+import { buildApp, type App } from '../../src/app.js';
+import { createClientsService } from '../../src/clients/clients.service.js';
 import { expectErrorBody } from '../helpers/error-body.js';
 import { allRecords, statementConnection, statementSample } from '../helpers/uploads.js';
-import { waitForSyncs } from '../helpers/sandbox.js';
+import { waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
 import { codatOasOrSkip, oasErrors, oasValidator } from '../helpers/oas.js';
 
 /**
@@ -124,6 +127,45 @@ describe('bank statement upload sessions', () => {
     await viaHttp.end(target, session.id, 'Process');
     await waitForSyncs(server, client, target.companyId);
     expect(await allRecords(server, client.auth, target, 'banking-transactions')).toHaveLength(4);
+  });
+
+  it('ends a session while a sync of its type is unfinished: its operation waits (ProcessingQueued), then syncs after that one', async () => {
+    // An API-only process: the file's syncs stay Queued until a worker starts.
+    const shared = await createTestStore();
+    const api = await buildApp({ store: shared.store, logLevel: 'silent', jobs: { enabled: false } });
+    let worker: App | undefined;
+    try {
+      const front = { url: await api.listen(0, '127.0.0.1') };
+      const { key } = await createClientsService({ db: shared.store.db }).create({ name: 'Sessions', plan: 'standard' });
+      const caller = { auth: basicAuth(key.apiKey) };
+      const target = await statementConnection(front, caller);
+      const form = new FormData();
+      form.append('file', new Blob([statementSample('mt940/wolph-sberbank-171011_01234945.sta') as Uint8Array<ArrayBuffer>]), 'sberbank.sta');
+      expect((await fetch(`${front.url}/companies/${target.companyId}/connections/${target.connectionId}/files`, { method: 'POST', headers: { authorization: caller.auth }, body: form })).status).toBe(200);
+      const base = `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload`;
+      expect((await http(front, 'POST', `${base}/configuration`, { auth: caller.auth, body: { source: 'codat', accountId: 'acc-1' } })).status).toBe(200);
+      const session = (await http(front, 'POST', `${base}/startSession`, { auth: caller.auth, body: { dataType: 'banking-transactions' } })).body;
+      expect((await http(front, 'POST', `${base}/dataset/${session.id}/upload`, { auth: caller.auth, body: { results: [transaction('t-1', 'acc-1', 10, 1)] } })).status).toBe(200);
+      const ended = await http(front, 'POST', `${base}/dataset/${session.id}/endSession`, { auth: caller.auth, body: { status: 'Process' } });
+      expect(ended.status, ended.text).toBe(200);
+
+      const waiting = await http(front, 'GET', `/companies/${target.companyId}/data/history/${session.id}`, { auth: caller.auth });
+      expect(waiting.body).toMatchObject({ status: 'ProcessingQueued', isCompleted: false, isErrored: false, statusDescription: expect.stringMatching(/^Queued after sync .* of banking-transactions, which is still in progress\.$/) });
+      checkOas('PullOperation', waiting.body);
+
+      worker = await buildApp({ store: shared.store, logLevel: 'silent', jobs: { pollMs: 50 } });
+      expect(await waitForOperation(front, caller, target.companyId, session.id)).toMatchObject({ status: 'Complete', isCompleted: true });
+      await waitForSyncs(front, caller, target.companyId);
+      const ops = await shared.store.db.selectFrom('pull_operations').select(['id', 'status']).where('connection_id', '=', target.connectionId).where('data_type', '=', 'banking-transactions').orderBy('seq').execute();
+      // The file's sync, then the session's, each once.
+      expect(ops.map((o) => o.status)).toEqual(['Complete', 'Complete']);
+      expect(ops[1].id).toBe(session.id);
+      expect(await allRecords(front, caller.auth, target, 'banking-transactions')).toHaveLength(4);
+    } finally {
+      await worker?.server.close();
+      await api.server.close();
+      await shared.destroy();
+    }
   });
 
   it('writes a session started before another sync as a version after it (the version it builds on)', async () => {

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
  * A reverse proxy with HTTP Basic authentication in front of a platform (what an operator puts in front of
  * hledger-web): 401 without the current credentials, otherwise the request is passed on. `beforeForward` runs
  * before each request is passed on (a test stops the platform there, mid-sync); a request that cannot be passed
- * on has its connection dropped, as a dead upstream looks through a plain TCP proxy.
+ * on has its connection dropped, as a dead upstream looks through a plain TCP proxy. Each request has a connection of
+ * its own upstream (no pooled keep-alive sockets that would outlive the platform or hold it open).
  */
 export async function startBasicAuthProxy(target: string, credentials: { username: string; password: string }) {
   const state = { ...credentials, beforeForward: undefined as ((path: string) => Promise<void> | void) | undefined, seen: [] as string[] };
@@ -17,7 +18,7 @@ export async function startBasicAuthProxy(target: string, credentials: { usernam
       return;
     }
     await state.beforeForward?.(request.url ?? '/');
-    const upstream = http.request(new URL(request.url ?? '/', target), { method: request.method, headers: { ...request.headers, host: new URL(target).host } }, (answer) => {
+    const upstream = http.request(new URL(request.url ?? '/', target), { method: request.method, headers: { ...request.headers, host: new URL(target).host }, agent: false }, (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(response);
     });

@@ -53,16 +53,20 @@ export async function startHledgerWeb(fixture: string): Promise<HledgerWeb> {
     } catch {
       // not listening yet
     }
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`hledger-web did not start: ${output}`);
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) throw new Error(`hledger-web did not start: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
     url,
     journal,
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
-        await new Promise((resolve) => child.once('exit', resolve));
+        // A build that shuts down gracefully waits for its open connections; a test that stops it wants it gone.
+        const killer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+        await exited;
+        clearTimeout(killer);
       }
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -31,7 +31,7 @@ import { registerDocsRoutes } from './docs/docs.routes.js';
 import { VERSION } from './version.js';
 import { createJobEngine } from './jobs/job-engine.js';
 import { createSyncJob } from './syncs/sync-job.js';
-import { createVersionWriters } from './syncs/version-writers.js';
+import { createVersionWriters } from './records/version-writers.js';
 import { loadSecretKeys, type SecretKeys } from './secrets/secret-keys.js';
 import { createCredentialsStore } from './connections/credentials.store.js';
 import { DELETE_VERSION_JOB, SYNC_JOB } from './syncs/sync-queue.js';
@@ -51,7 +51,7 @@ import { createUploadSessionsService } from './uploads/upload-sessions.service.j
 import { createDataSetsService } from './data/data-sets.service.js';
 import { registerDataSetRoutes } from './data/data-sets.routes.js';
 import { registerFinancialsRoutes } from './data/financials.routes.js';
-import { createRecordReader } from './data/record-reader.js';
+import { createRecordReader } from './records/record-reader.js';
 import { registerLinkRoutes } from './link/link.routes.js';
 import { registerWebhooks } from './webhooks/webhooks.routes.js';
 import { webhookJobHandlers } from './webhooks/webhook-jobs.js';

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { boundedCache } from '../lib/bounded-cache.js';
 import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError, unsupported } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import type { ListContext } from '../query/list-engine.js';
 import type { PropertyDef, QueryableResource } from '../query/properties.js';
@@ -12,10 +12,9 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { DataTypeSource } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
-import { unsupported } from '../syncs/syncs.service.js';
 import { sourceTypeOf } from './data-paths.js';
-import { INDEXED_COLUMNS, recordFieldPaths } from './record-fields.js';
-import type { RecordReader } from './record-reader.js';
+import { INDEXED_COLUMNS, recordFieldPaths } from '../records/record-fields.js';
+import type { RecordReader } from '../records/record-reader.js';
 
 export interface DataSetsDeps {
   db: Kysely<Database>;

@@ -62,6 +62,11 @@ export function validationError(error: string, items: ValidationItem[]): ApiErro
   return new ApiError(400, error, { code: 'Validation', validation: items });
 }
 
+/** A data type none of the company's platforms provides (Codat's wording). */
+export function unsupported(dataType: string, platformNames: string[]): ApiError {
+  return new ApiError(404, `Datatype ${dataType} not supported by platform(s) ${platformNames.join(', ')}`, { code: 'DataTypeNotSupported' });
+}
+
 export function notFound(error: string, service?: string): ApiError {
   return new ApiError(404, error, { service });
 }

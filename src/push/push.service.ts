@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
-import { ApiError, notFound, validationError, type ValidationItem } from '../http/api-error.js';
+import { ApiError, notFound, unsupported, validationError, type ValidationItem } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import type { ListContext } from '../query/list-engine.js';
 import { operationHistory } from '../query/operation-history.js';
@@ -13,7 +13,6 @@ import { WRITE_METHOD, type WriteModel, type WriteOperation } from '../connector
 import { isDataType } from '../connectors/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { unsupported } from '../syncs/syncs.service.js';
 import { PUSH_STATUSES, PushOperation, pushOperationDoc, withData } from './push-operation.js';
 import { pushOption } from './push-option.js';
 import { referencedIds, validateWrittenRecord } from './write-validation.js';

@@ -137,7 +137,7 @@ export interface RecordDocsTable {
   doc: string;
 }
 
-/** The indexed fields lists filter and order on (which record field fills each: src/data/record-fields.ts). */
+/** The indexed fields lists filter and order on (which record field fills each: src/records/record-fields.ts). */
 export interface RecordFieldColumns {
   f_status: string | null;
   f_date: string | null;

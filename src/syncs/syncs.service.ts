@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
-import { ApiError, notFound } from '../http/api-error.js';
+import { ApiError, notFound, unsupported } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import type { ListContext } from '../query/list-engine.js';
 import { operationHistory } from '../query/operation-history.js';
@@ -23,10 +23,6 @@ export interface SyncsDeps {
   wakeJobs: () => void;
   companies: CompaniesService;
   now?: () => Date;
-}
-
-export function unsupported(dataType: string, platformNames: string[]): ApiError {
-  return new ApiError(404, `Datatype ${dataType} not supported by platform(s) ${platformNames.join(', ')}`, { code: 'DataTypeNotSupported' });
 }
 
 /** Queueing syncs and reading their state for a company. */

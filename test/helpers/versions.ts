@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Store } from '../../src/storage/database.js';
-import { versionKeyRange } from '../../src/data/record-key.js';
+import { versionKeyRange } from '../../src/records/record-key.js';
 
 /**
  * The version a pull operation wrote is whole and alone: as many documents as indexed records, as many as the

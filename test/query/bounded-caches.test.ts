@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCountCache } from '../../src/query/count-cache.js';
-import { PositionListCache } from '../../src/data/position-lists.js';
+import { PositionListCache } from '../../src/records/position-lists.js';
 
 /** Caches keyed by client input (query text, orderBy) stay within their entry and byte budgets. */
 describe('bounded caches', () => {

@@ -5,7 +5,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import { accountingSandbox } from '../../src/connectors/sandbox/accounting/index.js';
 import type { SourceRecord } from '../../src/connectors/connector.js';
-import { extractFields, recordFieldPaths } from '../../src/data/record-fields.js';
+import { extractFields, recordFieldPaths } from '../../src/records/record-fields.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { createTestStore, storeKind, type TestStore } from '../helpers/test-store.js';
 import { basicAuth, http } from '../helpers/test-server.js';

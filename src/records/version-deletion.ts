@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Store } from '../storage/database.js';
-import { DOC_KEY_TEXT, docKey, versionKeyRange } from '../data/record-key.js';
+import { DOC_KEY_TEXT, docKey, versionKeyRange } from './record-key.js';
 
 const SLICE = 5000;
 

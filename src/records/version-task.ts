@@ -2,7 +2,7 @@ import type { Store } from '../storage/database.js';
 import type { ReadMode, WrittenRecord } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { findConnector } from '../connectors/registry.js';
-import { recordFieldPaths } from '../data/record-fields.js';
+import { recordFieldPaths } from './record-fields.js';
 import { writeVersion } from './data-set-writer.js';
 import { writeStagedVersion } from './staged-writer.js';
 import type { WriteFence } from './record-sink.js';

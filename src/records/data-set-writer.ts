@@ -2,8 +2,8 @@ import { sha1 } from '../lib/sha1.js';
 import type { Store } from '../storage/database.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import type { RecordPage, SourceRecord } from '../connectors/connector.js';
-import { extractFields, type RecordFieldPaths } from '../data/record-fields.js';
-import { DOC_KEY_TEXT, docKey, recordKey } from '../data/record-key.js';
+import { extractFields, type RecordFieldPaths } from './record-fields.js';
+import { DOC_KEY_TEXT, docKey, recordKey } from './record-key.js';
 import { createRecordSink, type IndexRow, type WriteFence } from './record-sink.js';
 
 /** The narrow row of a record of the previous version (its index row): enough to compare, and to carry it over deleted. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { writeVersion } from '../../src/syncs/data-set-writer.js';
+import { writeVersion } from '../../src/records/data-set-writer.js';
 import type { SourceRecord } from '../../src/connectors/connector.js';
 import { createTestStore, type TestStore } from '../helpers/test-store.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { writeStagedVersion } from '../../src/syncs/staged-writer.js';
-import { writeVersion } from '../../src/syncs/data-set-writer.js';
+import { writeStagedVersion } from '../../src/records/staged-writer.js';
+import { writeVersion } from '../../src/records/data-set-writer.js';
 import type { RecordPage, SourceRecord } from '../../src/connectors/connector.js';
 import { createTestStore, type TestStore } from '../helpers/test-store.js';
 

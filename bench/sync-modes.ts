@@ -13,7 +13,7 @@ import { openStore } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { registerConnector } from '../src/connectors/registry.js';
 import { accountingSandbox } from '../src/connectors/sandbox/accounting/index.js';
-import { runVersionTask, type VersionResult } from '../src/records/version-task.js';
+import { runVersionTask, type VersionResult } from '../src/syncs/version-task.js';
 import type { DataTypeRead, ReadContext, RecordPage, SourceRecord } from '../src/connectors/connector.js';
 
 const N = Number(process.env.BENCH_SYNC_RECORDS ?? 1_000_000);
@@ -77,7 +77,7 @@ registerConnector({
 
 async function main() {
   const target = await createStore({ postgresUrl });
-  // As a sync's writing thread opens it (src/records/version-writer-thread.ts): no memory map, so RSS is the writer's own.
+  // As a sync's writing thread opens it (src/syncs/version-writer-thread.ts): no memory map, so RSS is the writer's own.
   const store = await openStore(target.databaseUrl, { poolSize: 2, mmapBytes: 0 });
   await migrateToLatest(store.db, store.dialect.name);
   say(`Sync modes: ${N.toLocaleString('en')} invoices on ${target.description}; RSS before the first sync ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`);

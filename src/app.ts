@@ -31,7 +31,7 @@ import { registerDocsRoutes } from './docs/docs.routes.js';
 import { VERSION } from './version.js';
 import { createJobEngine } from './jobs/job-engine.js';
 import { createSyncJob } from './syncs/sync-job.js';
-import { createVersionWriters } from './records/version-writers.js';
+import { createVersionWriters } from './syncs/version-writers.js';
 import { loadSecretKeys, type SecretKeys } from './secrets/secret-keys.js';
 import { createCredentialsStore } from './connections/credentials.store.js';
 import { DELETE_VERSION_JOB, SYNC_JOB } from './syncs/sync-queue.js';

@@ -1,6 +1,18 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { DataType } from './data-types.js';
-import type { PlatformInfo } from './registry.js';
+
+export type SourceType = 'Accounting' | 'Banking' | 'Commerce';
+
+/** What the service knows about a platform before talking to it: identity and capabilities. */
+export interface PlatformInfo {
+  /** Four lower-case letters, e.g. `mqjo`. */
+  key: string;
+  name: string;
+  sourceType: SourceType;
+  dataTypes: readonly DataType[];
+  /** Colour of the generated logo. */
+  brandColour: string;
+}
 
 /** One record as the platform holds it. */
 export interface SourceRecord {

@@ -1,24 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Connector } from './connector.js';
-import type { DataType } from './data-types.js';
+import type { Connector, PlatformInfo } from './connector.js';
 import { accountingSandbox } from './sandbox/accounting/index.js';
 import { bankingSandbox } from './sandbox/banking/index.js';
 import { commerceSandbox } from './sandbox/commerce/index.js';
 import { hledger } from './hledger/index.js';
 import { bankStatements } from './bank-statements/index.js';
 
-export type SourceType = 'Accounting' | 'Banking' | 'Commerce';
-
-/** What the service knows about a platform before talking to it: identity and capabilities. */
-export interface PlatformInfo {
-  /** Four lower-case letters, e.g. `mqjo`. */
-  key: string;
-  name: string;
-  sourceType: SourceType;
-  dataTypes: readonly DataType[];
-  /** Colour of the generated logo. */
-  brandColour: string;
-}
+export type { PlatformInfo, SourceType } from './connector.js';
 
 const connectors: Connector[] = [accountingSandbox, bankingSandbox, commerceSandbox, hledger, bankStatements];
 const platforms: PlatformInfo[] = connectors.map((c) => c.info);

@@ -1,4 +1,4 @@
-import type { CsvMapping } from './csv.js';
+import type { CsvMapping } from './csv-mapping.js';
 
 /**
  * Column mappings for the CSV exports real samples exist for (the first three from the samples of issue 14, the rest

@@ -2,7 +2,8 @@ import { CORE_ACCOUNTS, CORE_BANKS } from '../engine/chart.js';
 import type { Ctx } from '../engine/context.js';
 import { countAt } from '../engine/lifecycle.js';
 import { loadBill } from './bill-state.js';
-import { CashState, loadDirectCost, loadDirectIncome, loadTransfer } from './cash-state.js';
+import { CashState, loadDirectCost, loadDirectIncome } from './cash-state.js';
+import { loadTransfer } from './transfers.js';
 import { DocState } from './doc-state.js';
 import { loadInvoice } from './invoice-state.js';
 import {

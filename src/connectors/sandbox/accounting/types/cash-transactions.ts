@@ -1,6 +1,7 @@
 import type { SourceRecord } from '../../../connector.js';
 import { loadBill } from '../core/bill-state.js';
-import { CashState, loadDirectCost, loadDirectIncome, loadTransfer } from '../core/cash-state.js';
+import { CashState, loadDirectCost, loadDirectIncome } from '../core/cash-state.js';
+import { loadTransfer } from '../core/transfers.js';
 import { DocState, NEVER } from '../core/doc-state.js';
 import { loadInvoice } from '../core/invoice-state.js';
 import { Postings, bankOfCurrency, openingPostings } from '../core/postings.js';

@@ -1,5 +1,6 @@
 import type { SourceRecord } from '../../../connector.js';
-import { CashState, loadDirectCost, loadDirectIncome, loadTransfer } from '../core/cash-state.js';
+import { CashState, loadDirectCost, loadDirectIncome } from '../core/cash-state.js';
+import { loadTransfer } from '../core/transfers.js';
 import { bankLedgerAccount } from '../core/postings.js';
 import { A, CORE_BANKS } from '../engine/chart.js';
 import { type Ctx, K, money } from '../engine/context.js';

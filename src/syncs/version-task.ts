@@ -2,10 +2,10 @@ import type { Store } from '../storage/database.js';
 import type { ReadMode, WrittenRecord } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { findConnector } from '../connectors/registry.js';
-import { recordFieldPaths } from './record-fields.js';
-import { writeVersion } from './data-set-writer.js';
-import { writeStagedVersion } from './staged-writer.js';
-import type { WriteFence } from './record-sink.js';
+import { recordFieldPaths } from '../records/record-fields.js';
+import { writeVersion } from '../records/data-set-writer.js';
+import { writeStagedVersion } from '../records/staged-writer.js';
+import type { WriteFence } from '../records/record-sink.js';
 import { uploadsReader } from '../uploads/uploads.store.js';
 
 /** Everything needed to write one version of a data set from its platform: plain data, so it can cross threads. */

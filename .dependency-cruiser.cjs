@@ -1,0 +1,65 @@
+/**
+ * The import boundaries of src/ (issue 15), checked by `npm test` (`npm run check:boundaries`). Where SQL may be
+ * written is checked by ESLint (eslint.config.js); this file is about which module may import which.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'A cycle makes two modules one: neither can be read, tested or moved alone.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-connector-internals',
+      severity: 'error',
+      comment:
+        'The rest of the service knows the connector interface (the files directly under src/connectors/), never a ' +
+        "platform's internals (src/connectors/<platform>/…).",
+      from: { path: '^src/', pathNot: '^src/connectors/' },
+      to: { path: '^src/connectors/[^/]+/' },
+    },
+    {
+      name: 'syncs-and-data-apart',
+      severity: 'error',
+      comment: 'Syncing (syncs/) and reading (data/) both stand on the record layout (records/), never on each other.',
+      from: { path: '^src/(syncs|data)/' },
+      to: { path: '^src/(syncs|data)/', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'records-stand-alone',
+      severity: 'error',
+      comment:
+        'The record layout is a layer below the modules that use it: it imports storage, the connector interface, ' +
+        'the query engine and the shared libraries, never a domain module.',
+      from: { path: '^src/records/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/(records|storage|lib|query|http)/', '^src/connectors/[^/]+[.]ts$', '^src/connectors/statements/'],
+      },
+    },
+    {
+      name: 'migrations-frozen',
+      severity: 'error',
+      comment: 'A released migration must do the same thing forever: it imports no application code (types are erased).',
+      from: { path: '^src/storage/migrations/' },
+      to: { path: '^src/', pathNot: '^src/storage/migrations/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-test-code-in-src',
+      severity: 'error',
+      comment: 'The service never imports its tests or benchmarks.',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.json'] },
+  },
+};

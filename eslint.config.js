@@ -5,11 +5,12 @@ import tseslint from 'typescript-eslint';
 /** Kysely's statement builders and its `sql` template: what "an SQL statement" looks like in this code base. */
 const SQL = [
   {
-    selector: "CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]",
+    selector: 'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]',
     message: 'SQL lives in a store (<module>.store.ts) or in src/records/: call a store method here.',
   },
   {
-    selector: "TaggedTemplateExpression[tag.name='sql'], TaggedTemplateExpression[tag.object.name='sql'], CallExpression[callee.object.name='sql']",
+    selector:
+      "TaggedTemplateExpression[tag.name='sql'], TaggedTemplateExpression[tag.object.name='sql'], CallExpression[callee.object.name='sql']",
     message: 'SQL lives in a store (<module>.store.ts) or in src/records/: call a store method here.',
   },
   {

@@ -60,17 +60,21 @@ try {
   let batches = 0;
   let stats;
   try {
-    stats = await runHostileRequests({ url: server.baseUrl, auth, fixtureValues: fixture.values, throwawayValues: throwaway.values }, operations, {
-      count: requests,
-      concurrency,
-      seed,
-      keepGoing: values['keep-going'],
-      onBatch: async (progress) => {
-        if (++batches % 50 !== 0) return;
-        if ((await fetch(`${server.baseUrl}/healthz`)).status !== 200) unhealthy++;
-        if (batches % 500 === 0) say(`  ${progress.requests} requests, RSS ${mb(readRss(server.pid!))} MB`);
+    stats = await runHostileRequests(
+      { url: server.baseUrl, auth, fixtureValues: fixture.values, throwawayValues: throwaway.values },
+      operations,
+      {
+        count: requests,
+        concurrency,
+        seed,
+        keepGoing: values['keep-going'],
+        onBatch: async (progress) => {
+          if (++batches % 50 !== 0) return;
+          if ((await fetch(`${server.baseUrl}/healthz`)).status !== 200) unhealthy++;
+          if (batches % 500 === 0) say(`  ${progress.requests} requests, RSS ${mb(readRss(server.pid!))} MB`);
+        },
       },
-    });
+    );
   } catch (err) {
     failed = true;
     say(String((err as Error).message ?? err).slice(0, 20_000));
@@ -83,7 +87,9 @@ try {
   const fixtureSame = (await fixture.snapshot()) === before;
   const limit = 2 * startRss + 100 * 1024 * 1024;
   if (stats) {
-    say(`fuzz: ${stats.requests} requests in ${seconds.toFixed(1)} s (${Math.round(stats.requests / seconds)}/s); answers by status ${JSON.stringify(stats.byStatus)}`);
+    say(
+      `fuzz: ${stats.requests} requests in ${seconds.toFixed(1)} s (${Math.round(stats.requests / seconds)}/s); answers by status ${JSON.stringify(stats.byStatus)}`,
+    );
     if (stats.problems.length > 0) failed = true;
     const kinds = new Map<string, { count: number; example: string }>();
     for (const { problem } of stats.problems) {
@@ -92,10 +98,17 @@ try {
       seen.count++;
       kinds.set(kind, seen);
     }
-    for (const [kind, { count, example }] of [...kinds].sort((a, b) => b[1].count - a[1].count)) say(`  ${count} × ${kind} (e.g. ${example})`);
-    say(`fuzz: problems ${stats.problems.length}; 5xx ${Object.entries(stats.byStatus).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0)}; hangs ${stats.byStatus.hang ?? 0}`);
+    for (const [kind, { count, example }] of [...kinds].sort((a, b) => b[1].count - a[1].count))
+      say(`  ${count} × ${kind} (e.g. ${example})`);
+    say(
+      `fuzz: problems ${stats.problems.length}; 5xx ${Object.entries(stats.byStatus)
+        .filter(([s]) => Number(s) >= 500)
+        .reduce((n, [, c]) => n + c, 0)}; hangs ${stats.byStatus.hang ?? 0}`,
+    );
   }
-  say(`fuzz: RSS start ${mb(startRss)} MB, peak ${mb(peakRss)} MB, 10 s after ${mb(afterRss)} MB (limit 2 × start + 100 MB = ${mb(limit)} MB)`);
+  say(
+    `fuzz: RSS start ${mb(startRss)} MB, peak ${mb(peakRss)} MB, 10 s after ${mb(afterRss)} MB (limit 2 × start + 100 MB = ${mb(limit)} MB)`,
+  );
   say(`fuzz: health checks failed during the run: ${unhealthy}; healthy after: ${healthy}; fixture unchanged: ${fixtureSame}`);
   if (!healthy || !fixtureSame || unhealthy > 0 || afterRss > limit) failed = true;
 } finally {

@@ -57,8 +57,10 @@ process.once('SIGINT', () => {
 async function main() {
   const knobs = loadKnobs();
   const machine = machineFacts();
-  say(`Ledgerport benchmark: ${knobs.invoices.toLocaleString('en')} invoices, ${knobs.companies.toLocaleString('en')} companies, ` +
-    `${knobs.connections} connections, ${knobs.durationSeconds} s per scenario`);
+  say(
+    `Ledgerport benchmark: ${knobs.invoices.toLocaleString('en')} invoices, ${knobs.companies.toLocaleString('en')} companies, ` +
+      `${knobs.connections} connections, ${knobs.durationSeconds} s per scenario`,
+  );
   say(`Machine: ${machine.cores} cores (${machine.cpuModel}), ${mib(machine.totalMemoryBytes)}, Node ${machine.node}`);
 
   const store = await createStore(knobs);
@@ -92,7 +94,13 @@ async function main() {
     date: new Date().toISOString(),
     machine,
     store: { kind: store.kind, description: store.description },
-    knobs: { invoices: knobs.invoices, durationSeconds: knobs.durationSeconds, connections: knobs.connections, companies: knobs.companies, pageSize: 100 },
+    knobs: {
+      invoices: knobs.invoices,
+      durationSeconds: knobs.durationSeconds,
+      connections: knobs.connections,
+      companies: knobs.companies,
+      pageSize: 100,
+    },
     ingest: { invoices: ingest.invoices, otherTypes: ingest.otherTypes },
     ceiling: reads.ceiling,
     scenarios: [...reads.scenarios, secondSync.reads],
@@ -124,9 +132,11 @@ async function ingestPhase(api, server, knobs) {
   const records = (await api.get(`/companies/${company.id}/data/invoices?pageSize=1`)).totalResults;
   const invoices = { records, wallSeconds: seconds(wallMs), recordsPerSecond: round(records / (wallMs / 1000), 1), peakRssBytes };
   const it = ingestTargets(invoices);
-  say(`  ${fmt(records)} invoices in ${invoices.wallSeconds} s: ${fmt(invoices.recordsPerSecond)} records/s ` +
-    `(target ${it.recordsPerSecond.text}: ${it.recordsPerSecond.met ? 'met' : 'NOT met'}), ` +
-    `peak RSS ${mib(peakRssBytes)} (target ${it.peakRss.text}: ${it.peakRss.met ? 'met' : 'NOT met'})`);
+  say(
+    `  ${fmt(records)} invoices in ${invoices.wallSeconds} s: ${fmt(invoices.recordsPerSecond)} records/s ` +
+      `(target ${it.recordsPerSecond.text}: ${it.recordsPerSecond.met ? 'met' : 'NOT met'}), ` +
+      `peak RSS ${mib(peakRssBytes)} (target ${it.peakRss.text}: ${it.peakRss.met ? 'met' : 'NOT met'})`,
+  );
 
   // data/all queues the types fetched on first link, so the settings now name every type but invoices (which
   // would otherwise be synced a second time here).
@@ -140,8 +150,10 @@ async function ingestPhase(api, server, knobs) {
   const statuses = await api.waitForIdle(company.id, {
     onProgress: (all, active) => {
       const done = Object.values(all).filter((s) => s.dataType !== 'invoices' && !active.includes(s)).length;
-      othersProgress(`  ${done} of ${Object.keys(all).length - 1} types done, syncing: ${active.map((s) => s.dataType).join(', ')} ` +
-        `(${Math.round((performance.now() - othersStarted) / 1000)} s)`);
+      othersProgress(
+        `  ${done} of ${Object.keys(all).length - 1} types done, syncing: ${active.map((s) => s.dataType).join(', ')} ` +
+          `(${Math.round((performance.now() - othersStarted) / 1000)} s)`,
+      );
     },
   });
   const othersMs = performance.now() - othersStarted;
@@ -154,8 +166,11 @@ async function ingestPhase(api, server, knobs) {
   }
   const otherTypes = { wallSeconds: seconds(othersMs), peakRssBytes: othersRss.stop(), byType };
   const total = Object.values(byType).reduce((sum, t) => sum + (t.records ?? 0), 0);
-  say(`  ${Object.keys(byType).length} types in ${otherTypes.wallSeconds} s, ${fmt(total)} records in the listed types, peak RSS ${mib(otherTypes.peakRssBytes)}`);
-  for (const [dataType, t] of Object.entries(byType)) say(`    ${dataType.padEnd(20)} ${t.status.padEnd(10)} ${t.records === undefined ? '' : fmt(t.records)}`);
+  say(
+    `  ${Object.keys(byType).length} types in ${otherTypes.wallSeconds} s, ${fmt(total)} records in the listed types, peak RSS ${mib(otherTypes.peakRssBytes)}`,
+  );
+  for (const [dataType, t] of Object.entries(byType))
+    say(`    ${dataType.padEnd(20)} ${t.status.padEnd(10)} ${t.records === undefined ? '' : fmt(t.records)}`);
   return { companyId: company.id, invoices, otherTypes };
 }
 
@@ -181,7 +196,8 @@ async function readPhase(api, server, knobs, companyId, companiesClient) {
   const bodyBytes = page1.bytes.length;
 
   const headers = { authorization: api.authorization };
-  const run = (url, extra = {}) => measure({ url, headers, connections: knobs.connections, durationSeconds: knobs.durationSeconds, ...extra });
+  const run = (url, extra = {}) =>
+    measure({ url, headers, connections: knobs.connections, durationSeconds: knobs.durationSeconds, ...extra });
 
   const ceilingServer = await startCeiling(bodyBytes);
   const ceiling = { bodyBytes, ...(await run(ceilingServer.url, { headers: {} })) };
@@ -197,16 +213,26 @@ async function readPhase(api, server, knobs, companyId, companiesClient) {
     entry.ratioToPage1 = round(entry.requestsPerSecond / page1Figures.requestsPerSecond, 3);
     entry.target = readTarget(key, entry, page1Figures);
     scenarios.push(entry);
-    say(`  ${name.padEnd(58)} ${line(entry)}${entry.target ? `  [${entry.target.met ? 'met' : 'NOT met'}: ${entry.target.detail}, target ${entry.target.text}]` : ''}`);
+    say(
+      `  ${name.padEnd(58)} ${line(entry)}${entry.target ? `  [${entry.target.met ? 'met' : 'NOT met'}: ${entry.target.detail}, target ${entry.target.text}]` : ''}`,
+    );
   };
 
   await scenario('list-page1', 'invoices page 1', pageUrl({ page: '1' }));
   await scenario('list-middle', `invoices middle page (${middle})`, pageUrl({ page: String(middle) }));
   await scenario('list-last', `invoices last page (${lastPage(listTotal)})`, pageUrl({ page: String(lastPage(listTotal)) }));
   await scenario('paid-page1', 'status=Paid page 1', pageUrl({ page: '1', query: 'status=Paid' }));
-  await scenario('paid-last', `status=Paid last page (${lastPage(paidTotal)})`, pageUrl({ page: String(lastPage(paidTotal)), query: 'status=Paid' }));
+  await scenario(
+    'paid-last',
+    `status=Paid last page (${lastPage(paidTotal)})`,
+    pageUrl({ page: String(lastPage(paidTotal)), query: 'status=Paid' }),
+  );
   await scenario('compound-page1', `${compound.query}, orderBy=${compound.orderBy}, page 1`, pageUrl({ page: '1', ...compound }));
-  await scenario('compound-deep', `the same, last page (${lastPage(compoundTotal)})`, pageUrl({ page: String(lastPage(compoundTotal)), ...compound }));
+  await scenario(
+    'compound-deep',
+    `the same, last page (${lastPage(compoundTotal)})`,
+    pageUrl({ page: String(lastPage(compoundTotal)), ...compound }),
+  );
   await scenario('pagesize-5000', 'invoices pageSize=5000, page 1', `${invoices}?page=1&pageSize=5000`);
   if (invoiceId) await scenario('by-id', 'one invoice by id', `${invoices}/${encodeURIComponent(invoiceId)}`);
 
@@ -223,8 +249,18 @@ async function readPhase(api, server, knobs, companyId, companiesClient) {
   });
   say(`  ${fmt(knobs.companies)} created in ${seconds(performance.now() - created)} s`);
   const companiesTotal = (await companiesApi.get('/companies?pageSize=1')).totalResults;
-  await scenario('companies-page1', `GET /companies page 1 (${fmt(companiesTotal)} companies)`, '/companies?page=1&pageSize=100', companiesApi);
-  await scenario('companies-last', `GET /companies last page (${lastPage(companiesTotal)})`, `/companies?page=${lastPage(companiesTotal)}&pageSize=100`, companiesApi);
+  await scenario(
+    'companies-page1',
+    `GET /companies page 1 (${fmt(companiesTotal)} companies)`,
+    '/companies?page=1&pageSize=100',
+    companiesApi,
+  );
+  await scenario(
+    'companies-last',
+    `GET /companies last page (${lastPage(companiesTotal)})`,
+    `/companies?page=${lastPage(companiesTotal)}&pageSize=100`,
+    companiesApi,
+  );
 
   return { ceiling, scenarios, page1: page1Figures };
 }
@@ -245,7 +281,14 @@ async function readDuringSync(api, server, knobs, companyId, page1, ceiling) {
     return result;
   });
   // Stop the load when the sync completes, so only reads that overlapped a running sync are counted.
-  const figures = await measure({ url, headers, connections: knobs.connections, durationSeconds: knobs.durationSeconds, stopWhen: syncDone, warm: false });
+  const figures = await measure({
+    url,
+    headers,
+    connections: knobs.connections,
+    durationSeconds: knobs.durationSeconds,
+    stopWhen: syncDone,
+    warm: false,
+  });
   const reads = {
     key: 'during-sync',
     name: `invoices page 1 during a sync${figures.stoppedEarly ? ` (the sync ended after ${figures.seconds} s of load)` : ''}`,
@@ -255,26 +298,43 @@ async function readDuringSync(api, server, knobs, companyId, page1, ceiling) {
     ratioToPage1: round(figures.requestsPerSecond / page1.requestsPerSecond, 3),
   };
   reads.target = readTarget('during-sync', reads, page1);
-  say(`  ${reads.name.padEnd(58)} ${line(reads)}  [${reads.target.met ? 'met' : 'NOT met'}: ${reads.target.detail}, target ${reads.target.text}]`);
+  say(
+    `  ${reads.name.padEnd(58)} ${line(reads)}  [${reads.target.met ? 'met' : 'NOT met'}: ${reads.target.detail}, target ${reads.target.text}]`,
+  );
 
   const progress = throttled(5000);
-  const timer = setInterval(() => progress(`  waiting for the sync to complete (${Math.round((performance.now() - started) / 1000)} s)`), 1000);
+  const timer = setInterval(
+    () => progress(`  waiting for the sync to complete (${Math.round((performance.now() - started) / 1000)} s)`),
+    1000,
+  );
   const result = await syncDone.finally(() => clearInterval(timer));
   const wallMs = completedAt - started;
   const records = (await api.get(`/companies/${companyId}/data/invoices?pageSize=1`)).totalResults;
-  const sync = { status: result.status, wallSeconds: seconds(wallMs), records, recordsPerSecond: round(records / (wallMs / 1000), 1), peakRssBytes: rss.stop() };
-  say(`  second sync: ${result.status} in ${sync.wallSeconds} s, ${fmt(sync.recordsPerSecond)} records/s, peak RSS ${mib(sync.peakRssBytes)}`);
+  const sync = {
+    status: result.status,
+    wallSeconds: seconds(wallMs),
+    records,
+    recordsPerSecond: round(records / (wallMs / 1000), 1),
+    peakRssBytes: rss.stop(),
+  };
+  say(
+    `  second sync: ${result.status} in ${sync.wallSeconds} s, ${fmt(sync.recordsPerSecond)} records/s, peak RSS ${mib(sync.peakRssBytes)}`,
+  );
   return { reads, sync };
 }
 
 function line(f) {
   const warn = [
     f.non2xx || f.errors ? `  ⚠ non-2xx ${f.non2xx}, errors ${f.errors}` : '',
-    f.requests === 0 ? `  ⚠ no request completed in ${f.seconds} s${f.warmUpMs === undefined ? '' : ` (the warm-up request alone took ${f.warmUpMs} ms)`}` : '',
+    f.requests === 0
+      ? `  ⚠ no request completed in ${f.seconds} s${f.warmUpMs === undefined ? '' : ` (the warm-up request alone took ${f.warmUpMs} ms)`}`
+      : '',
   ].join('');
   const ms = (value) => String(value ?? '—').padStart(4);
-  return `${fmt(f.requestsPerSecond).padStart(7)} req/s  p50 ${ms(f.latencyP50Ms)} ms  p99 ${ms(f.latencyP99Ms)} ms  ` +
-    `${String(f.megabytesPerSecond).padStart(7)} MB/s${warn}`;
+  return (
+    `${fmt(f.requestsPerSecond).padStart(7)} req/s  p50 ${ms(f.latencyP50Ms)} ms  p99 ${ms(f.latencyP99Ms)} ms  ` +
+    `${String(f.megabytesPerSecond).padStart(7)} MB/s${warn}`
+  );
 }
 
 try {

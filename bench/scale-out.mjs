@@ -27,11 +27,18 @@ function knob(name, fallback) {
 
 const databaseUrl = process.env.DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test';
 if (!/^postgres(ql)?:\/\//.test(databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL: scale-out runs on Postgres');
-const knobs = { invoices: knob('BENCH_INVOICES', 20_000), durationSeconds: knob('BENCH_DURATION', 10), connections: knob('BENCH_CONNECTIONS', 10) };
+const knobs = {
+  invoices: knob('BENCH_INVOICES', 20_000),
+  durationSeconds: knob('BENCH_DURATION', 10),
+  connections: knob('BENCH_CONNECTIONS', 10),
+};
 
 const cleanups = [];
 async function cleanUp() {
-  while (cleanups.length) await cleanups.pop()().catch((err) => process.stderr.write(`cleanup: ${err.message}\n`));
+  while (cleanups.length)
+    await cleanups
+      .pop()()
+      .catch((err) => process.stderr.write(`cleanup: ${err.message}\n`));
 }
 process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
 
@@ -45,7 +52,9 @@ async function startApi(store, authorization) {
 /** Runs `connections` in all, split evenly over the servers, at once; sums what they got. */
 async function readThrough(servers, path, headers) {
   const each = Math.max(1, Math.floor(knobs.connections / servers.length));
-  const runs = await Promise.all(servers.map((s) => measure({ url: s.baseUrl + path, headers, connections: each, durationSeconds: knobs.durationSeconds })));
+  const runs = await Promise.all(
+    servers.map((s) => measure({ url: s.baseUrl + path, headers, connections: each, durationSeconds: knobs.durationSeconds })),
+  );
   const requests = runs.reduce((sum, r) => sum + r.requests, 0);
   const seconds = Math.max(...runs.map((r) => r.seconds));
   return {
@@ -57,7 +66,9 @@ async function readThrough(servers, path, headers) {
 }
 
 async function main() {
-  say(`Scale-out benchmark: ${fmt(knobs.invoices)} invoices on Postgres, ${knobs.connections} connections, ${knobs.durationSeconds} s per scenario`);
+  say(
+    `Scale-out benchmark: ${fmt(knobs.invoices)} invoices on Postgres, ${knobs.connections} connections, ${knobs.durationSeconds} s per scenario`,
+  );
   const store = await createStore({ postgresUrl: databaseUrl });
   cleanups.push(() => store.destroy());
   // The worker migrates the store and runs the sync; API processes run no jobs.
@@ -79,7 +90,10 @@ async function main() {
 
   const scenarios = [
     { name: 'invoices page 1 (pageSize 100)', path: `/companies/${company.id}/data/invoices?page=1&pageSize=100` },
-    { name: 'invoices, status=Paid, page 1', path: `/companies/${company.id}/data/invoices?page=1&pageSize=100&query=${encodeURIComponent('status=Paid')}` },
+    {
+      name: 'invoices, status=Paid, page 1',
+      path: `/companies/${company.id}/data/invoices?page=1&pageSize=100&query=${encodeURIComponent('status=Paid')}`,
+    },
     { name: 'one invoice by id', path: `/companies/${company.id}/data/invoices/${someInvoice}` },
     { name: '/companies page 1', path: '/companies?page=1&pageSize=100' },
   ];
@@ -96,7 +110,10 @@ async function main() {
     '',
     '| Scenario | 1 API process, req/s | 2 API processes, req/s | ratio | p99 (1 → 2), ms |',
     '|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.scenario} | ${fmt(r.one.requestsPerSecond)} | ${fmt(r.two.requestsPerSecond)} | ${round(r.two.requestsPerSecond / r.one.requestsPerSecond, 2)} | ${r.one.latencyP99Ms} → ${r.two.latencyP99Ms} |`),
+    ...results.map(
+      (r) =>
+        `| ${r.scenario} | ${fmt(r.one.requestsPerSecond)} | ${fmt(r.two.requestsPerSecond)} | ${round(r.two.requestsPerSecond / r.one.requestsPerSecond, 2)} | ${r.one.latencyP99Ms} → ${r.two.latencyP99Ms} |`,
+    ),
   ];
   const bad = results.flatMap((r) => [r.one, r.two]).reduce((sum, m) => sum + m.non2xx + m.errors, 0);
   if (bad > 0) lines.push('', `**${bad} requests failed or answered non-2xx during the run.**`);

@@ -23,11 +23,23 @@ const store = await createStore(knobs);
 const port = await freePort();
 const { apiKey } = await createClient(store.databaseUrl, 'Statement bench');
 const auth = `Basic ${Buffer.from(apiKey).toString('base64')}`;
-const server = startServer({ databaseUrl: store.databaseUrl, port, env: { BODY_LIMIT: String(5 * 1024 * 1024), ...(process.env.JOB_CONCURRENCY ? { JOB_CONCURRENCY: process.env.JOB_CONCURRENCY } : {}), ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}) } });
+const server = startServer({
+  databaseUrl: store.databaseUrl,
+  port,
+  env: {
+    BODY_LIMIT: String(5 * 1024 * 1024),
+    ...(process.env.JOB_CONCURRENCY ? { JOB_CONCURRENCY: process.env.JOB_CONCURRENCY } : {}),
+    ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+  },
+});
 const base = `http://127.0.0.1:${port}`;
 
 async function call(method, path, body) {
-  const res = await fetch(`${base}${path}`, { method, headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;
@@ -54,7 +66,11 @@ try {
       const form = new FormData();
       form.append('file', new Blob([generate(64 * 1024).text]), `warm-up.${format === 'CSV' ? 'csv' : 'txt'}`);
       if (format === 'CSV') form.append('mapping', CSV_MAPPING);
-      const res = await fetch(`${base}/companies/${company.id}/connections/${connection.id}/files`, { method: 'POST', headers: { authorization: auth }, body: form });
+      const res = await fetch(`${base}/companies/${company.id}/connections/${connection.id}/files`, {
+        method: 'POST',
+        headers: { authorization: auth },
+        body: form,
+      });
       if (res.status !== 200) throw new Error(`warm-up ${format}: ${res.status} ${await res.text()}`);
       await settled(company.id);
     }
@@ -79,10 +95,18 @@ try {
       if (now.anon + now.file > peakParts.anon + peakParts.file) peakParts = now;
     }, 100);
     const form = new FormData();
-    form.append('file', new Blob([bytes]), `bench.${format === 'CSV' ? 'csv' : format === 'OFX' ? 'ofx' : format === 'MT940' ? 'sta' : 'xml'}`);
+    form.append(
+      'file',
+      new Blob([bytes]),
+      `bench.${format === 'CSV' ? 'csv' : format === 'OFX' ? 'ofx' : format === 'MT940' ? 'sta' : 'xml'}`,
+    );
     if (format === 'CSV') form.append('mapping', CSV_MAPPING);
     const started = performance.now();
-    const res = await fetch(`${base}/companies/${company.id}/connections/${connection.id}/files`, { method: 'POST', headers: { authorization: auth }, body: form });
+    const res = await fetch(`${base}/companies/${company.id}/connections/${connection.id}/files`, {
+      method: 'POST',
+      headers: { authorization: auth },
+      body: form,
+    });
     const answer = await res.json();
     if (res.status !== 200) throw new Error(`${format}: the upload answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
     const accepted = performance.now() - started;
@@ -92,20 +116,33 @@ try {
     const peak = sampler.stop();
     clearInterval(partsTimer);
     const counted = answer.files[0].statements.reduce((n, s) => n + s.transactions, 0);
-    const failed = Object.entries(status).filter(([, s]) => s.currentStatus !== 'Complete').map(([t, s]) => `${t} ${s.currentStatus}`);
+    const failed = Object.entries(status)
+      .filter(([, s]) => s.currentStatus !== 'Complete')
+      .map(([t, s]) => `${t} ${s.currentStatus}`);
     const row = {
-      format, bytes: bytes.length, transactions: counted, generated: transactions, seconds: Math.round(seconds * 100) / 100,
-      acceptedSeconds: Math.round(accepted / 10) / 100, perSecond: Math.round(counted / seconds), rssGrowthMiB: Math.round((peak - before) / 2 ** 20),
+      format,
+      bytes: bytes.length,
+      transactions: counted,
+      generated: transactions,
+      seconds: Math.round(seconds * 100) / 100,
+      acceptedSeconds: Math.round(accepted / 10) / 100,
+      perSecond: Math.round(counted / seconds),
+      rssGrowthMiB: Math.round((peak - before) / 2 ** 20),
     };
     rows.push(row);
-    say(`  ${format.padEnd(8)} ${(bytes.length / 2 ** 20).toFixed(2)} MiB, ${counted.toLocaleString('en')} transactions: upload answered in ${row.acceptedSeconds} s, ` +
-      `all four data types synced in ${row.seconds} s = ${row.perSecond.toLocaleString('en')} transactions/s (target ≥ 20,000); ` +
-      `RSS ${Math.round(before / 2 ** 20)} → peak ${Math.round(peak / 2 ** 20)} MiB, growth ${row.rssGrowthMiB} MiB (target ≤ 100) [when the upload answered: RSS ${Math.round(atAnswer.rss / 2 ** 20)} MiB] [anonymous ${Math.round(partsBefore.anon / 2 ** 20)} → ${Math.round(peakParts.anon / 2 ** 20)}, file-backed ${Math.round(partsBefore.file / 2 ** 20)} → ${Math.round(peakParts.file / 2 ** 20)} MiB]${failed.length ? `; NOT COMPLETE: ${failed.join(', ')}` : ''}`);
+    say(
+      `  ${format.padEnd(8)} ${(bytes.length / 2 ** 20).toFixed(2)} MiB, ${counted.toLocaleString('en')} transactions: upload answered in ${row.acceptedSeconds} s, ` +
+        `all four data types synced in ${row.seconds} s = ${row.perSecond.toLocaleString('en')} transactions/s (target ≥ 20,000); ` +
+        `RSS ${Math.round(before / 2 ** 20)} → peak ${Math.round(peak / 2 ** 20)} MiB, growth ${row.rssGrowthMiB} MiB (target ≤ 100) [when the upload answered: RSS ${Math.round(atAnswer.rss / 2 ** 20)} MiB] [anonymous ${Math.round(partsBefore.anon / 2 ** 20)} → ${Math.round(peakParts.anon / 2 ** 20)}, file-backed ${Math.round(partsBefore.file / 2 ** 20)} → ${Math.round(peakParts.file / 2 ** 20)} MiB]${failed.length ? `; NOT COMPLETE: ${failed.join(', ')}` : ''}`,
+    );
     if (process.env.BENCH_VERBOSE) {
       // Each data type's pull operation: when it was queued and completed, from the upload's start.
       const history = await call('GET', `/companies/${company.id}/data/history?pageSize=100`);
       const origin = Date.parse(history.results.map((op) => op.requested).sort()[0]);
-      for (const op of history.results) say(`    ${op.dataType.padEnd(30)} requested +${Date.parse(op.requested) - origin} ms, completed +${Date.parse(op.completed) - origin} ms`);
+      for (const op of history.results)
+        say(
+          `    ${op.dataType.padEnd(30)} requested +${Date.parse(op.requested) - origin} ms, completed +${Date.parse(op.completed) - origin} ms`,
+        );
     }
     if (counted !== transactions) say(`    the file holds ${transactions} transactions but the upload read ${counted}`);
   }

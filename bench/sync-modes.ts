@@ -28,13 +28,33 @@ function invoice(i: number, revision = 0): SourceRecord {
   const modified = `2026-0${1 + revision}-${String(day).padStart(2, '0')}T10:00:00Z`;
   const amount = ((i * 7919) % 100_000) / 100 + revision;
   const data = {
-    id, invoiceNumber: `INV-${i}`, customerRef: { id: `cus-${i % 5000}`, companyName: `Customer ${i % 5000} Ltd` },
+    id,
+    invoiceNumber: `INV-${i}`,
+    customerRef: { id: `cus-${i % 5000}`, companyName: `Customer ${i % 5000} Ltd` },
     issueDate: `2025-${String(1 + (i % 12)).padStart(2, '0')}-${String(day).padStart(2, '0')}T00:00:00`,
     dueDate: `2025-${String(1 + ((i + 1) % 12)).padStart(2, '0')}-${String(day).padStart(2, '0')}T00:00:00`,
-    currency: 'GBP', currencyRate: 1, status: i % 3 ? 'Paid' : 'Submitted', subTotal: amount, totalTaxAmount: round(amount * 0.2),
-    totalAmount: round(amount * 1.2), amountDue: i % 3 ? 0 : round(amount * 1.2), totalDiscount: 0, discountPercentage: 0,
-    lineItems: [{ description: `Consulting services, batch ${i % 97}`, unitAmount: amount, quantity: 1, subTotal: amount, taxAmount: round(amount * 0.2), totalAmount: round(amount * 1.2), accountRef: { id: '4000', name: 'Sales' } }],
-    note: 'Thank you for your business.', sourceModifiedDate: modified,
+    currency: 'GBP',
+    currencyRate: 1,
+    status: i % 3 ? 'Paid' : 'Submitted',
+    subTotal: amount,
+    totalTaxAmount: round(amount * 0.2),
+    totalAmount: round(amount * 1.2),
+    amountDue: i % 3 ? 0 : round(amount * 1.2),
+    totalDiscount: 0,
+    discountPercentage: 0,
+    lineItems: [
+      {
+        description: `Consulting services, batch ${i % 97}`,
+        unitAmount: amount,
+        quantity: 1,
+        subTotal: amount,
+        taxAmount: round(amount * 0.2),
+        totalAmount: round(amount * 1.2),
+        accountRef: { id: '4000', name: 'Sales' },
+      },
+    ],
+    note: 'Thank you for your business.',
+    sourceModifiedDate: modified,
   };
   return { id, sourceModifiedDate: modified, data };
 }
@@ -66,13 +86,25 @@ async function* deltaPages(): AsyncGenerator<RecordPage> {
 const invoices = accountingSandbox.dataTypes.get('invoices')!;
 registerConnector({
   info: { key: 'bnch', name: 'Bench platform', sourceType: 'Accounting', dataTypes: ['invoices'], brandColour: '#000000' },
-  dataTypes: new Map([['invoices', {
-    dataType: 'invoices', typeName: invoices.typeName, schema: invoices.schema,
-    read(_ctx: ReadContext): DataTypeRead {
-      if (plan.kind === 'delta') return { mode: 'delta', ordered: false, pages: deltaPages(), nextCursor: () => 'after-delta' };
-      return { mode: 'full', ordered: plan.kind === 'sorted', pages: fullPages(plan.kind, plan.revision), nextCursor: () => 'after-full' };
-    },
-  }]]),
+  dataTypes: new Map([
+    [
+      'invoices',
+      {
+        dataType: 'invoices',
+        typeName: invoices.typeName,
+        schema: invoices.schema,
+        read(_ctx: ReadContext): DataTypeRead {
+          if (plan.kind === 'delta') return { mode: 'delta', ordered: false, pages: deltaPages(), nextCursor: () => 'after-delta' };
+          return {
+            mode: 'full',
+            ordered: plan.kind === 'sorted',
+            pages: fullPages(plan.kind, plan.revision),
+            nextCursor: () => 'after-full',
+          };
+        },
+      },
+    ],
+  ]),
 });
 
 async function main() {
@@ -80,7 +112,9 @@ async function main() {
   // As a sync's writing thread opens it (src/syncs/version-writer-thread.ts): no memory map, so RSS is the writer's own.
   const store = await openStore(target.databaseUrl, { poolSize: 2, mmapBytes: 0 });
   await migrateToLatest(store.db, store.dialect.name);
-  say(`Sync modes: ${N.toLocaleString('en')} invoices on ${target.description}; RSS before the first sync ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`);
+  say(
+    `Sync modes: ${N.toLocaleString('en')} invoices on ${target.description}; RSS before the first sync ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`,
+  );
   let version = 0;
   const results: Record<string, { seconds: number; peakRss: number; result: VersionResult }> = {};
 
@@ -90,17 +124,37 @@ async function main() {
     global.gc?.();
     let peak = process.memoryUsage().rss;
     const started = performance.now();
-    const result = await runVersionTask(store, {
-      version, previousVersion, platformKey: 'bnch', dataType: 'invoices', settings: {}, credentials: null, epoch: 0,
-      cursor: next.kind === 'delta' ? 'after-full' : null, written: [], allowPrivate: false, now: new Date().toISOString(),
-    }, async () => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    });
+    const result = await runVersionTask(
+      store,
+      {
+        version,
+        previousVersion,
+        platformKey: 'bnch',
+        dataType: 'invoices',
+        settings: {},
+        credentials: null,
+        epoch: 0,
+        cursor: next.kind === 'delta' ? 'after-full' : null,
+        written: [],
+        allowPrivate: false,
+        now: new Date().toISOString(),
+      },
+      async () => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+      },
+    );
     const seconds = (performance.now() - started) / 1000;
     results[name] = { seconds, peakRss: peak, result };
-    await store.db.insertInto('record_versions').values({ version, connection_id: 'bench', data_type: 'invoices', records: result.count, dense: result.dense ? 1 : 0 }).execute();
-    say(`${name.padEnd(34)} ${seconds.toFixed(2).padStart(8)} s  ${Math.round(result.count / seconds).toLocaleString('en').padStart(9)} records/s  ` +
-      `peak RSS ${Math.round(peak / 2 ** 20)} MiB  (${result.count.toLocaleString('en')} records, ${result.modified.toLocaleString('en')} modified)`);
+    await store.db
+      .insertInto('record_versions')
+      .values({ version, connection_id: 'bench', data_type: 'invoices', records: result.count, dense: result.dense ? 1 : 0 })
+      .execute();
+    say(
+      `${name.padEnd(34)} ${seconds.toFixed(2).padStart(8)} s  ${Math.round(result.count / seconds)
+        .toLocaleString('en')
+        .padStart(9)} records/s  ` +
+        `peak RSS ${Math.round(peak / 2 ** 20)} MiB  (${result.count.toLocaleString('en')} records, ${result.modified.toLocaleString('en')} modified)`,
+    );
     return version;
   }
 

@@ -150,13 +150,21 @@ export async function buildApp(options: AppOptions): Promise<App> {
   for (const schema of [ErrorMessage, Company, Connection, Profile, ApiKeyDetails, Integration]) server.addSchema(schema);
   await registerOpenApi(server, VERSION);
 
-  const maintenance = watchMaintenance(db, options.maintenancePollMs ?? 500, (err) => server.log.error({ err }, 'reading maintenance flag failed'));
+  const maintenance = watchMaintenance(db, options.maintenancePollMs ?? 500, (err) =>
+    server.log.error({ err }, 'reading maintenance flag failed'),
+  );
   await maintenance.refresh();
   server.addHook('onClose', async () => maintenance.stop());
 
   const jobOptions = options.jobs ?? {};
   const runsJobs = jobOptions.enabled !== false;
-  const jobs = await createJobEngine(store, { log: server.log, concurrency: jobOptions.concurrency, pollMs: jobOptions.pollMs, leaseMs: jobOptions.leaseMs, shutdownGraceMs: jobOptions.shutdownGraceMs });
+  const jobs = await createJobEngine(store, {
+    log: server.log,
+    concurrency: jobOptions.concurrency,
+    pollMs: jobOptions.pollMs,
+    leaseMs: jobOptions.leaseMs,
+    shutdownGraceMs: jobOptions.shutdownGraceMs,
+  });
 
   const clients = createClientsStore(db);
   const rateCounters = options.redisUrl ? redisRateCounters(options.redisUrl) : storeRateCounters(db);
@@ -170,17 +178,36 @@ export async function buildApp(options: AppOptions): Promise<App> {
     lingerIfBodyUnread(request);
     done(null, payload);
   });
-  server.addHook('onRequest', createRequestGuard({ apiKeys: apiKeysStore, rateLimiter: createRateLimiter({ counters: rateCounters, clients, onQuotaReached: (event) => recordRateLimitReached(db, jobs, event).then(() => jobs.wake()) }), maintenance }));
+  server.addHook(
+    'onRequest',
+    createRequestGuard({
+      apiKeys: apiKeysStore,
+      rateLimiter: createRateLimiter({
+        counters: rateCounters,
+        clients,
+        onQuotaReached: (event) => recordRateLimitReached(db, jobs, event).then(() => jobs.wake()),
+      }),
+      maintenance,
+    }),
+  );
 
   const lists = createListContext(db, dialect);
   const urls = { publicUrl: () => publicUrl };
   await publishIntegrations(db);
 
   // One writing thread per job slot: each running sync writes on its own thread.
-  const writers = createVersionWriters(store, { threads: runsJobs ? jobOptions.writerThreads ?? jobOptions.concurrency ?? 2 : 0 });
+  const writers = createVersionWriters(store, { threads: runsJobs ? (jobOptions.writerThreads ?? jobOptions.concurrency ?? 2) : 0 });
   const credentials = createCredentialsStore(secretKeys);
   const allowPrivate = options.connectors?.allowPrivate ?? false;
-  const syncJob = createSyncJob({ store, writers, jobs, credentials, allowPrivate, retainSupersededMs: jobOptions.retainSupersededMs, publicUrl: urls.publicUrl });
+  const syncJob = createSyncJob({
+    store,
+    writers,
+    jobs,
+    credentials,
+    allowPrivate,
+    retainSupersededMs: jobOptions.retainSupersededMs,
+    publicUrl: urls.publicUrl,
+  });
   const pushTiming = { sandboxDelayMs: options.push?.sandboxDelayMs ?? 1000, minuteMs: options.push?.minuteMs ?? 60_000 };
   const handlers = {
     [SYNC_JOB]: syncJob.sync,

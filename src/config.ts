@@ -61,7 +61,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.REDIS_URL;
   if (raw === undefined || raw === '') return undefined;
-  if (!/^rediss?:\/\//.test(raw)) throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${raw.replace(/\/\/[^@/]*@/, '//…@')}"`);
+  if (!/^rediss?:\/\//.test(raw))
+    throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${raw.replace(/\/\/[^@/]*@/, '//…@')}"`);
   return raw;
 }
 

@@ -7,22 +7,61 @@ export const authorizationOf = (apiKey) => `Basic ${Buffer.from(apiKey).toString
 
 /** The accounting data types the run's sync settings list (the Sandbox `mqjo` provides them). */
 export const ACCOUNTING_TYPES = [
-  'accountTransactions', 'balanceSheet', 'bankAccounts', 'bankTransactions', 'billCreditNotes', 'billPayments', 'bills',
-  'cashFlowStatement', 'chartOfAccounts', 'company', 'creditNotes', 'customers', 'directCosts', 'directIncomes', 'invoices',
-  'itemReceipts', 'items', 'journalEntries', 'journals', 'paymentMethods', 'payments', 'profitAndLoss', 'purchaseOrders',
-  'salesOrders', 'suppliers', 'taxRates', 'trackingCategories', 'transfers',
+  'accountTransactions',
+  'balanceSheet',
+  'bankAccounts',
+  'bankTransactions',
+  'billCreditNotes',
+  'billPayments',
+  'bills',
+  'cashFlowStatement',
+  'chartOfAccounts',
+  'company',
+  'creditNotes',
+  'customers',
+  'directCosts',
+  'directIncomes',
+  'invoices',
+  'itemReceipts',
+  'items',
+  'journalEntries',
+  'journals',
+  'paymentMethods',
+  'payments',
+  'profitAndLoss',
+  'purchaseOrders',
+  'salesOrders',
+  'suppliers',
+  'taxRates',
+  'trackingCategories',
+  'transfers',
 ];
 
 /** Paged lists of those types and where they are read: company-scoped, or under the connection. */
 export const LISTS = [
-  ['chartOfAccounts', 'accounts', 'company'], ['bills', 'bills', 'company'], ['billPayments', 'billPayments', 'company'],
-  ['billCreditNotes', 'billCreditNotes', 'company'], ['creditNotes', 'creditNotes', 'company'], ['customers', 'customers', 'company'],
-  ['suppliers', 'suppliers', 'company'], ['items', 'items', 'company'], ['itemReceipts', 'itemReceipts', 'company'],
-  ['taxRates', 'taxRates', 'company'], ['trackingCategories', 'trackingCategories', 'company'], ['journalEntries', 'journalEntries', 'company'],
-  ['journals', 'journals', 'company'], ['payments', 'payments', 'company'], ['paymentMethods', 'paymentMethods', 'company'],
-  ['purchaseOrders', 'purchaseOrders', 'company'], ['salesOrders', 'salesOrders', 'company'], ['invoices', 'invoices', 'company'],
-  ['bankAccounts', 'bankAccounts', 'connection'], ['accountTransactions', 'accountTransactions', 'connection'],
-  ['directCosts', 'directCosts', 'connection'], ['directIncomes', 'directIncomes', 'connection'], ['transfers', 'transfers', 'connection'],
+  ['chartOfAccounts', 'accounts', 'company'],
+  ['bills', 'bills', 'company'],
+  ['billPayments', 'billPayments', 'company'],
+  ['billCreditNotes', 'billCreditNotes', 'company'],
+  ['creditNotes', 'creditNotes', 'company'],
+  ['customers', 'customers', 'company'],
+  ['suppliers', 'suppliers', 'company'],
+  ['items', 'items', 'company'],
+  ['itemReceipts', 'itemReceipts', 'company'],
+  ['taxRates', 'taxRates', 'company'],
+  ['trackingCategories', 'trackingCategories', 'company'],
+  ['journalEntries', 'journalEntries', 'company'],
+  ['journals', 'journals', 'company'],
+  ['payments', 'payments', 'company'],
+  ['paymentMethods', 'paymentMethods', 'company'],
+  ['purchaseOrders', 'purchaseOrders', 'company'],
+  ['salesOrders', 'salesOrders', 'company'],
+  ['invoices', 'invoices', 'company'],
+  ['bankAccounts', 'bankAccounts', 'connection'],
+  ['accountTransactions', 'accountTransactions', 'connection'],
+  ['directCosts', 'directCosts', 'connection'],
+  ['directIncomes', 'directIncomes', 'connection'],
+  ['transfers', 'transfers', 'connection'],
 ].map(([dataType, segment, scope]) => ({ dataType, segment, scope }));
 
 const ACTIVE = new Set(['Queued', 'Fetching']);
@@ -69,7 +108,8 @@ export function createApi(baseUrl, apiKey) {
         const op = await call('GET', `/companies/${companyId}/data/history/${operationId}`);
         if (!ACTIVE.has(op.status)) return op;
         onProgress?.(op);
-        if (Date.now() > deadline) throw new Error(`sync ${operationId} (${op.dataType}) still ${op.status} after ${SYNC_TIMEOUT_MS / 60000} min`);
+        if (Date.now() > deadline)
+          throw new Error(`sync ${operationId} (${op.dataType}) still ${op.status} after ${SYNC_TIMEOUT_MS / 60000} min`);
         await sleep(intervalMs);
       }
     },
@@ -94,7 +134,8 @@ export function createApi(baseUrl, apiKey) {
         const active = Object.values(statuses).filter((s) => ACTIVE.has(s.currentStatus));
         if (active.length === 0) return statuses;
         onProgress?.(statuses, active);
-        if (Date.now() > deadline) throw new Error(`syncs still running after ${SYNC_TIMEOUT_MS / 60000} min: ${active.map((s) => s.dataType).join(', ')}`);
+        if (Date.now() > deadline)
+          throw new Error(`syncs still running after ${SYNC_TIMEOUT_MS / 60000} min: ${active.map((s) => s.dataType).join(', ')}`);
         await sleep(intervalMs);
       }
     },

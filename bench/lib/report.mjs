@@ -49,18 +49,36 @@ export function renderSection(results) {
   lines.push(row(['Scenario', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'Ratio to ceiling', 'Target', 'Met?']));
   lines.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---', '---']));
   lines.push(
-    row([`Ceiling: node:http, fixed ${n(ceiling.bodyBytes)}-byte body`, n(ceiling.requestsPerSecond), ceiling.latencyP50Ms, ceiling.latencyP99Ms, ceiling.megabytesPerSecond, '1.00', '', '']),
+    row([
+      `Ceiling: node:http, fixed ${n(ceiling.bodyBytes)}-byte body`,
+      n(ceiling.requestsPerSecond),
+      ceiling.latencyP50Ms,
+      ceiling.latencyP99Ms,
+      ceiling.megabytesPerSecond,
+      '1.00',
+      '',
+      '',
+    ]),
   );
   for (const s of scenarios) {
     const flags = [];
     if (s.non2xx) flags.push(`⚠ ${s.non2xx} non-2xx`);
     if (s.errors) flags.push(`⚠ ${s.errors} errors`);
-    if (s.requests === 0) flags.push(`⚠ no request completed in ${s.seconds} s${s.warmUpMs === undefined ? '' : ` (one alone took ${Math.round(s.warmUpMs)} ms)`}`);
+    if (s.requests === 0)
+      flags.push(
+        `⚠ no request completed in ${s.seconds} s${s.warmUpMs === undefined ? '' : ` (one alone took ${Math.round(s.warmUpMs)} ms)`}`,
+      );
     const name = [s.name, ...flags].join(' ');
     lines.push(
       row([
-        name, n(s.requestsPerSecond), s.latencyP50Ms ?? '—', s.latencyP99Ms ?? '—', s.megabytesPerSecond, s.ratioToCeiling.toFixed(2),
-        s.target?.text ?? '', s.target ? `${s.target.met ? 'yes' : '**no**'} (${s.target.detail})` : '',
+        name,
+        n(s.requestsPerSecond),
+        s.latencyP50Ms ?? '—',
+        s.latencyP99Ms ?? '—',
+        s.megabytesPerSecond,
+        s.ratioToCeiling.toFixed(2),
+        s.target?.text ?? '',
+        s.target ? `${s.target.met ? 'yes' : '**no**'} (${s.target.detail})` : '',
       ]),
     );
   }

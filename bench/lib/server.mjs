@@ -11,8 +11,20 @@ const run = promisify(execFile);
 
 /** Server settings the run fixes; every other server variable is removed so the server runs on its defaults. */
 const SERVER_VARIABLES = [
-  'HOST', 'PORT', 'DATABASE_URL', 'PUBLIC_URL', 'LOG_LEVEL', 'BODY_LIMIT', 'JOB_CONCURRENCY', 'JOB_LEASE_MS',
-  'WEBHOOKS_ALLOW_PRIVATE', 'WEBHOOK_RETRY_SCHEDULE', 'SANDBOX_WRITE_DELAY_MS', 'REDIS_URL', 'SHUTDOWN_GRACE_MS', 'DATABASE_POOL_SIZE',
+  'HOST',
+  'PORT',
+  'DATABASE_URL',
+  'PUBLIC_URL',
+  'LOG_LEVEL',
+  'BODY_LIMIT',
+  'JOB_CONCURRENCY',
+  'JOB_LEASE_MS',
+  'WEBHOOKS_ALLOW_PRIVATE',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'SANDBOX_WRITE_DELAY_MS',
+  'REDIS_URL',
+  'SHUTDOWN_GRACE_MS',
+  'DATABASE_POOL_SIZE',
 ];
 
 /**

@@ -15,7 +15,8 @@ export async function createStore(knobs) {
     databaseUrl: file,
     description: 'SQLite (file on the local disk)',
     /** Bytes on disk, with the write-ahead log. */
-    sizeBytes: () => ['', '-wal', '-shm'].reduce((sum, suffix) => sum + (fs.statSync(file + suffix, { throwIfNoEntry: false })?.size ?? 0), 0),
+    sizeBytes: () =>
+      ['', '-wal', '-shm'].reduce((sum, suffix) => sum + (fs.statSync(file + suffix, { throwIfNoEntry: false })?.size ?? 0), 0),
     async destroy() {
       for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true });
       // Leave bench/.store/ itself only if something else is in it.

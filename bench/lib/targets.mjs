@@ -22,19 +22,38 @@ export function readTarget(key, figures, page1) {
     case 'list-page1':
       return {
         text: `≥ ${TARGETS.page1CeilingRatio} × ceiling and p99 ≤ ${TARGETS.page1P99Ms} ms`,
-        met: figures.ratioToCeiling >= TARGETS.page1CeilingRatio && figures.latencyP99Ms !== null && figures.latencyP99Ms <= TARGETS.page1P99Ms,
+        met:
+          figures.ratioToCeiling >= TARGETS.page1CeilingRatio &&
+          figures.latencyP99Ms !== null &&
+          figures.latencyP99Ms <= TARGETS.page1P99Ms,
         detail: `${ratio(figures.ratioToCeiling)} × ceiling, p99 ${figures.latencyP99Ms ?? '—'} ms`,
       };
     case 'list-last':
     case 'paid-last':
-      return { text: `≥ ${TARGETS.lastPageToPage1} × page 1`, met: toPage1 >= TARGETS.lastPageToPage1, detail: `${ratio(toPage1)} × page 1` };
+      return {
+        text: `≥ ${TARGETS.lastPageToPage1} × page 1`,
+        met: toPage1 >= TARGETS.lastPageToPage1,
+        detail: `${ratio(toPage1)} × page 1`,
+      };
     case 'compound-page1':
     case 'compound-deep':
-      return { text: `≥ ${TARGETS.compoundToPage1} × page 1`, met: toPage1 >= TARGETS.compoundToPage1, detail: `${ratio(toPage1)} × page 1` };
+      return {
+        text: `≥ ${TARGETS.compoundToPage1} × page 1`,
+        met: toPage1 >= TARGETS.compoundToPage1,
+        detail: `${ratio(toPage1)} × page 1`,
+      };
     case 'pagesize-5000':
-      return { text: `≥ ${TARGETS.bigPageMBps} MB/s`, met: figures.megabytesPerSecond >= TARGETS.bigPageMBps, detail: `${figures.megabytesPerSecond} MB/s` };
+      return {
+        text: `≥ ${TARGETS.bigPageMBps} MB/s`,
+        met: figures.megabytesPerSecond >= TARGETS.bigPageMBps,
+        detail: `${figures.megabytesPerSecond} MB/s`,
+      };
     case 'during-sync':
-      return { text: `≥ ${TARGETS.duringSyncToIdle} × idle page 1`, met: toPage1 >= TARGETS.duringSyncToIdle, detail: `${ratio(toPage1)} × idle page 1` };
+      return {
+        text: `≥ ${TARGETS.duringSyncToIdle} × idle page 1`,
+        met: toPage1 >= TARGETS.duringSyncToIdle,
+        detail: `${ratio(toPage1)} × idle page 1`,
+      };
     default:
       return undefined;
   }
@@ -42,7 +61,10 @@ export function readTarget(key, figures, page1) {
 
 export function ingestTargets(ingest) {
   return {
-    recordsPerSecond: { text: `≥ ${TARGETS.ingestRecordsPerSecond.toLocaleString('en')} records/s`, met: ingest.recordsPerSecond >= TARGETS.ingestRecordsPerSecond },
+    recordsPerSecond: {
+      text: `≥ ${TARGETS.ingestRecordsPerSecond.toLocaleString('en')} records/s`,
+      met: ingest.recordsPerSecond >= TARGETS.ingestRecordsPerSecond,
+    },
     peakRss: { text: `≤ ${TARGETS.ingestPeakRssMB} MiB`, met: ingest.peakRssBytes / 2 ** 20 <= TARGETS.ingestPeakRssMB },
   };
 }

@@ -26,7 +26,11 @@ export async function insertApiKey(
     .where('client_id', '=', clientId)
     .executeTakeFirst();
   if (Number(existing?.n ?? 0) >= MAX_API_KEYS) {
-    throw new ApiError(409, `ApiKeyLimitException: A client can hold at most ${MAX_API_KEYS} API keys; delete one before creating another.`, { code: 'ApiKeyLimit' });
+    throw new ApiError(
+      409,
+      `ApiKeyLimitException: A client can hold at most ${MAX_API_KEYS} API keys; delete one before creating another.`,
+      { code: 'ApiKeyLimit' },
+    );
   }
   const apiKey = generateApiKey();
   const record: ApiKeyRecord = {
@@ -37,7 +41,14 @@ export async function insertApiKey(
   };
   await trx
     .insertInto('api_keys')
-    .values({ id: record.id, client_id: clientId, name: record.name, key_hash: hashApiKey(apiKey), created_at: record.createdAt, expires_at: record.expiresAt })
+    .values({
+      id: record.id,
+      client_id: clientId,
+      name: record.name,
+      key_hash: hashApiKey(apiKey),
+      created_at: record.createdAt,
+      expires_at: record.expiresAt,
+    })
     .execute();
   return { ...record, apiKey };
 }

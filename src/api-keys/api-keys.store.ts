@@ -24,7 +24,19 @@ export function createApiKeysStore(db: Kysely<Database>) {
       const row = await db
         .selectFrom('api_keys as k')
         .innerJoin('clients as c', 'c.id', 'k.client_id')
-        .select(['k.id as key_id', 'k.key_hash', 'k.expires_at', 'c.id', 'c.name', 'c.plan', 'c.created_at', 'c.daily_quota', 'c.burst_limit', 'c.profile', 'c.companies_version'])
+        .select([
+          'k.id as key_id',
+          'k.key_hash',
+          'k.expires_at',
+          'c.id',
+          'c.name',
+          'c.plan',
+          'c.created_at',
+          'c.daily_quota',
+          'c.burst_limit',
+          'c.profile',
+          'c.companies_version',
+        ])
         .where('k.key_hash', '=', keyHash)
         .executeTakeFirst();
       if (!row) return undefined;

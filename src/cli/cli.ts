@@ -12,7 +12,8 @@ import { createCredentialsStore } from '../connections/credentials.store.js';
 
 function isoDate(value: string): string {
   const time = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time)) throw new InvalidArgumentError('expected an ISO-8601 date, e.g. 2026-01-31T00:00:00Z');
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time))
+    throw new InvalidArgumentError('expected an ISO-8601 date, e.g. 2026-01-31T00:00:00Z');
   return new Date(time).toISOString();
 }
 
@@ -71,7 +72,7 @@ export function buildCli(): Command {
 
   clients
     .command('limits')
-    .description("Set a client's plan, daily quota and per-second burst limit (\"none\" removes an override).")
+    .description('Set a client\'s plan, daily quota and per-second burst limit ("none" removes an override).')
     .requiredOption('--client <id>', 'client id')
     .addOption(new Option('--plan <plan>', 'plan').choices(PLAN_NAMES))
     .option('--daily-quota <n|none>', 'requests per UTC day; "none" goes back to the plan default', limit)
@@ -110,7 +111,7 @@ export function buildCli(): Command {
   secrets
     .command('rotate')
     .description(
-      'Re-encrypt every connection\'s credentials under LEDGERPORT_SECRET_KEY, opening them with it or one of ' +
+      "Re-encrypt every connection's credentials under LEDGERPORT_SECRET_KEY, opening them with it or one of " +
         'LEDGERPORT_PREVIOUS_SECRET_KEYS. Run it after setting a new key (the old one in the previous keys), then drop the old key.',
     )
     .action(async () => {

@@ -36,9 +36,25 @@ export function createClientsStore(db: Kysely<Database>) {
       const id = randomUUID();
       await db
         .insertInto('clients')
-        .values({ id, name: input.name, plan: input.plan, created_at: input.createdAt, daily_quota: null, burst_limit: null, profile: input.profile })
+        .values({
+          id,
+          name: input.name,
+          plan: input.plan,
+          created_at: input.createdAt,
+          daily_quota: null,
+          burst_limit: null,
+          profile: input.profile,
+        })
         .execute();
-      return { id, name: input.name, plan: input.plan, createdAt: input.createdAt, dailyQuota: null, burstLimit: null, companiesVersion: 0 };
+      return {
+        id,
+        name: input.name,
+        plan: input.plan,
+        createdAt: input.createdAt,
+        dailyQuota: null,
+        burstLimit: null,
+        companiesVersion: 0,
+      };
     },
 
     async list(): Promise<Client[]> {
@@ -52,11 +68,17 @@ export function createClientsStore(db: Kysely<Database>) {
     },
 
     async count(): Promise<number> {
-      const row = await db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+      const row = await db
+        .selectFrom('clients')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
 
-    async setLimits(clientId: string, limits: { dailyQuota?: number | null; burstLimit?: number | null; plan?: PlanName }): Promise<boolean> {
+    async setLimits(
+      clientId: string,
+      limits: { dailyQuota?: number | null; burstLimit?: number | null; plan?: PlanName },
+    ): Promise<boolean> {
       const values: Updateable<ClientsTable> = {};
       if (limits.dailyQuota !== undefined) values.daily_quota = limits.dailyQuota;
       if (limits.burstLimit !== undefined) values.burst_limit = limits.burstLimit;

@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-const HttpUrl = (description: string) =>
-  Type.String({ maxLength: 2000, pattern: '^(https?://\\S+)?$', description });
+const HttpUrl = (description: string) => Type.String({ maxLength: 2000, pattern: '^(https?://\\S+)?$', description });
 
 /** The client's Profile (facts 1.4). `redirectUrl` may contain `{placeholders}`; empty means the built-in finish page. */
 export const Profile = Type.Object(

@@ -50,7 +50,9 @@ export function redisRateCounters(url: string): RateCounters {
         return Number(count);
       } catch {
         // Limits cannot be checked, so the request is not served; the client retries as after maintenance.
-        throw new ApiError(503, 'ServiceUnavailable: The rate-limit store is not reachable; please retry later.', { headers: { 'Retry-After': '5' } });
+        throw new ApiError(503, 'ServiceUnavailable: The rate-limit store is not reachable; please retry later.', {
+          headers: { 'Retry-After': '5' },
+        });
       }
     },
     async close() {

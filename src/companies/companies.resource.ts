@@ -53,7 +53,8 @@ export function companyTagsResource(dialect: SqlDialect): QueryableResource {
       return {
         ...def,
         compile(op, value) {
-          if (op !== '=' && op !== '!=' && op !== '~') throw new QuerySemanticError(`Operator ${op} cannot be used in tags; use =, != or ~`);
+          if (op !== '=' && op !== '!=' && op !== '~')
+            throw new QuerySemanticError(`Operator ${op} cannot be used in tags; use =, != or ~`);
           return compileComparison(path[0], op, value, def, dialect);
         },
       };

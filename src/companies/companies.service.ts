@@ -63,7 +63,10 @@ export function createCompaniesService(deps: CompaniesDeps) {
   const tagsResource = companyTagsResource(deps.dialect);
 
   async function serve(clientId: string, rows: CompanyRow[]): Promise<string[]> {
-    const connections = await store.connectionsOf(clientId, rows.map((r) => r.id));
+    const connections = await store.connectionsOf(
+      clientId,
+      rows.map((r) => r.id),
+    );
     const base = deps.publicUrl();
     return rows.map((row) => {
       const extra = [`"redirect":${JSON.stringify(companyRedirectUrl(base, row.id))}`];
@@ -101,7 +104,11 @@ export function createCompaniesService(deps: CompaniesDeps) {
   /** Records a company event in the store's transaction: the payload is Codat's CompanyDetails (no `dataConnections`). */
   function event(eventType: CompanyEventType, clientId: string, row: Pick<CompanyRow, 'id' | 'doc' | 'last_sync'>) {
     const jobs = deps.jobs;
-    const details = { ...(JSON.parse(row.doc) as StoredCompany), redirect: companyRedirectUrl(deps.publicUrl(), row.id), ...(row.last_sync ? { lastSync: row.last_sync } : {}) };
+    const details = {
+      ...(JSON.parse(row.doc) as StoredCompany),
+      redirect: companyRedirectUrl(deps.publicUrl(), row.id),
+      ...(row.last_sync ? { lastSync: row.last_sync } : {}),
+    };
     return (trx: Kysely<Database>) => recordCompanyEvent(trx, jobs, eventType, clientId, details);
   }
 
@@ -112,14 +119,18 @@ export function createCompaniesService(deps: CompaniesDeps) {
       const scope = tags
         ? sql`companies.client_id = ${client.id} AND ${compileFilter(tags, tagsResource, deps.dialect, 'tags')}`
         : sql`companies.client_id = ${client.id}`;
-      const result = await listPage<CompanyRow>(deps.lists, {
-        from: sql`companies`,
-        scope,
-        resource,
-        select: sql`companies.id, companies.client_id, companies.doc, companies.last_sync`,
-        tiebreak: [sql`companies.seq`],
-        countKey: `companies\u0000${client.id}\u0000${client.companiesVersion}\u0000${tags ?? ''}`,
-      }, page);
+      const result = await listPage<CompanyRow>(
+        deps.lists,
+        {
+          from: sql`companies`,
+          scope,
+          resource,
+          select: sql`companies.id, companies.client_id, companies.doc, companies.last_sync`,
+          tiebreak: [sql`companies.seq`],
+          countKey: `companies\u0000${client.id}\u0000${client.companiesVersion}\u0000${tags ?? ''}`,
+        },
+        page,
+      );
       return { records: await serve(client.id, result.rows), totalResults: result.totalResults };
     },
 
@@ -134,12 +145,22 @@ export function createCompaniesService(deps: CompaniesDeps) {
         referenceSubsidiaryCompanies: [],
       };
       const plan = getPlan(client.plan);
-      const inserted = await store.insert(client.id, { id: doc.id, name: doc.name, created: doc.created, doc: stored(doc) }, plan.maxCompanies,
-        event('company.created', client.id, { id: doc.id, doc: stored(doc), last_sync: null }));
+      const inserted = await store.insert(
+        client.id,
+        { id: doc.id, name: doc.name, created: doc.created, doc: stored(doc) },
+        plan.maxCompanies,
+        event('company.created', client.id, { id: doc.id, doc: stored(doc), last_sync: null }),
+      );
       if (!inserted) {
         throw new ApiError(402, 'CompanyValidationException: Company limit exceeded', {
           code: 'CompanyLimit',
-          validation: [{ itemId: 'Company', message: 'Company limit exceeded. Delete companies you no longer need and try again.', validatorName: 'CreateCompany' }],
+          validation: [
+            {
+              itemId: 'Company',
+              message: 'Company limit exceeded. Delete companies you no longer need and try again.',
+              validatorName: 'CreateCompany',
+            },
+          ],
         });
       }
       deps.wakeJobs?.();
@@ -179,8 +200,15 @@ export function createCompaniesService(deps: CompaniesDeps) {
     async delete(client: Client, companyId: string): Promise<void> {
       const row = await owned(client, companyId);
       // Read before the credentials go with the company; revoked at the platforms once the deletion has committed.
-      const connections = await deps.db.selectFrom('connections').select(['id', 'platform_key', 'settings']).where('client_id', '=', client.id).where('company_id', '=', companyId).execute();
-      const revocations = await revocationsFor(deps.db, deps.credentials, client.id, connections, { allowPrivate: deps.allowPrivate ?? false });
+      const connections = await deps.db
+        .selectFrom('connections')
+        .select(['id', 'platform_key', 'settings'])
+        .where('client_id', '=', client.id)
+        .where('company_id', '=', companyId)
+        .execute();
+      const revocations = await revocationsFor(deps.db, deps.credentials, client.id, connections, {
+        allowPrivate: deps.allowPrivate ?? false,
+      });
       await store.delete(client.id, companyId, event('company.deleted', client.id, row));
       await runRevocations(revocations);
       deps.wakeJobs?.();

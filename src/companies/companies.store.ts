@@ -46,7 +46,10 @@ export function createCompaniesStore(db: Kysely<Database>, jobs: JobQueue) {
             .executeTakeFirst();
           if (Number(held?.n ?? 0) >= maxCompanies) return false;
         }
-        await trx.insertInto('companies').values({ ...row, client_id: clientId, last_sync: null }).execute();
+        await trx
+          .insertInto('companies')
+          .values({ ...row, client_id: clientId, last_sync: null })
+          .execute();
         await inTransaction?.(trx);
         return true;
       });
@@ -68,7 +71,10 @@ export function createCompaniesStore(db: Kysely<Database>, jobs: JobQueue) {
         // Platform credentials go with the company, in the same transaction.
         await trx.deleteFrom('connection_credentials').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
         // Uploaded files and upload sessions go with the company.
-        await trx.deleteFrom('upload_session_pages').where('session_id', 'in', trx.selectFrom('upload_sessions').select('id').where('company_id', '=', companyId)).execute();
+        await trx
+          .deleteFrom('upload_session_pages')
+          .where('session_id', 'in', trx.selectFrom('upload_sessions').select('id').where('company_id', '=', companyId))
+          .execute();
         await trx.deleteFrom('upload_sessions').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
         await trx.deleteFrom('upload_configurations').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
         await deleteUploads(trx, (q) => q.where('client_id', '=', clientId).where('company_id', '=', companyId));

@@ -20,9 +20,21 @@ export async function writeConnectionStatus(
 ): Promise<ConnectionRow> {
   const platform = findPlatform(row.platform_key);
   if (!platform) {
-    throw new ApiError(400, `IntegrationUnavailableException: Platform ${row.platform_key} is no longer available on this server; delete connection ${row.id}.`, { code: 'IntegrationUnavailable' });
+    throw new ApiError(
+      400,
+      `IntegrationUnavailableException: Platform ${row.platform_key} is no longer available on this server; delete connection ${row.id}.`,
+      { code: 'IntegrationUnavailable' },
+    );
   }
-  const doc = connectionDoc({ id: row.id, companyId: row.company_id, platform, status, created: row.created, lastSync: row.last_sync, errors: options.errors });
+  const doc = connectionDoc({
+    id: row.id,
+    companyId: row.company_id,
+    platform,
+    status,
+    created: row.created,
+    lastSync: row.last_sync,
+    errors: options.errors,
+  });
   const next = { ...row, status, doc, settings: options.settings === undefined ? row.settings : options.settings };
   // The client row first, as in every transaction that changes a client's companies (one lock order).
   await lockClient(trx, row.client_id, true);

@@ -52,12 +52,20 @@ export function createConnectionsService(deps: ConnectionsDeps) {
   };
   const serve = (row: { id: string; company_id: string; doc: string }) => serveConnection(deps.publicUrl(), row);
   /** Webhook event of a connection change, inside the change's transaction. */
-  const event = (trx: Kysely<Database>, eventType: ConnectionEventType, row: { id: string; client_id: string; company_id: string; doc: string }) =>
-    recordConnectionEvent(trx, deps.jobs, eventType, row, deps.publicUrl());
+  const event = (
+    trx: Kysely<Database>,
+    eventType: ConnectionEventType,
+    row: { id: string; client_id: string; company_id: string; doc: string },
+  ) => recordConnectionEvent(trx, deps.jobs, eventType, row, deps.publicUrl());
 
   async function owned(client: Client, companyId: string, connectionId: string): Promise<ConnectionRow> {
     await deps.companies.owned(client, companyId);
-    const row = await db.selectFrom('connections').selectAll().where('id', '=', connectionId).where('company_id', '=', companyId).executeTakeFirst();
+    const row = await db
+      .selectFrom('connections')
+      .selectAll()
+      .where('id', '=', connectionId)
+      .where('company_id', '=', companyId)
+      .executeTakeFirst();
     if (!row) throw notFound(`Data connection ${connectionId} not found`);
     return row;
   }
@@ -69,7 +77,13 @@ export function createConnectionsService(deps: ConnectionsDeps) {
   /** Queues the first-link sync of every type the platform supports whose setting says so, in sync order. */
   async function queueFirstLink(trx: Kysely<Database>, row: ConnectionRow): Promise<void> {
     const settings = await effectiveSyncSettingsOf(trx, row.client_id, row.company_id);
-    await queueFirstLinkSyncs(trx, deps.jobs, { id: row.id, clientId: row.client_id, companyId: row.company_id, platformKey: row.platform_key }, settings, now());
+    await queueFirstLinkSyncs(
+      trx,
+      deps.jobs,
+      { id: row.id, clientId: row.client_id, companyId: row.company_id, platformKey: row.platform_key },
+      settings,
+      now(),
+    );
   }
 
   return {
@@ -77,14 +91,18 @@ export function createConnectionsService(deps: ConnectionsDeps) {
 
     async list(client: Client, companyId: string, page: PageRequest) {
       await deps.companies.owned(client, companyId);
-      const result = await listPage<{ id: string; company_id: string; doc: string }>(deps.lists, {
-        from: sql`connections`,
-        scope: sql`connections.company_id = ${companyId}`,
-        resource,
-        select: sql`connections.id, connections.company_id, connections.doc`,
-        tiebreak: [sql`connections.created`, sql`connections.id`],
-        countKey: `connections\u0000${companyId}\u0000${client.companiesVersion}`,
-      }, page);
+      const result = await listPage<{ id: string; company_id: string; doc: string }>(
+        deps.lists,
+        {
+          from: sql`connections`,
+          scope: sql`connections.company_id = ${companyId}`,
+          resource,
+          select: sql`connections.id, connections.company_id, connections.doc`,
+          tiebreak: [sql`connections.created`, sql`connections.id`],
+          countKey: `connections\u0000${companyId}\u0000${client.companiesVersion}`,
+        },
+        page,
+      );
       return { records: result.rows.map(serve), totalResults: result.totalResults };
     },
 
@@ -99,7 +117,11 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const platform = findPlatform(platformKey);
       if (!platform) {
         throw validationError('ValidationException: One or more validation errors occurred.', [
-          { itemId: 'platformKey', message: `No integration has the key ${platformKey} (see GET /integrations)`, validatorName: 'CreateConnection' },
+          {
+            itemId: 'platformKey',
+            message: `No integration has the key ${platformKey} (see GET /integrations)`,
+            validatorName: 'CreateConnection',
+          },
         ]);
       }
       const id = randomUUID();
@@ -111,15 +133,35 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
         if (platform.sourceType === 'Accounting') {
-          const existing = await trx.selectFrom('connections').select('id').where('company_id', '=', companyId).where('source_type', '=', 'Accounting').executeTakeFirst();
+          const existing = await trx
+            .selectFrom('connections')
+            .select('id')
+            .where('company_id', '=', companyId)
+            .where('source_type', '=', 'Accounting')
+            .executeTakeFirst();
           if (existing) {
-            throw new ApiError(409, `ConnectionLimitException: Company ${companyId} already has an accounting connection (${existing.id}); delete it before adding another.`, { code: 'ConnectionLimit' });
+            throw new ApiError(
+              409,
+              `ConnectionLimitException: Company ${companyId} already has an accounting connection (${existing.id}); delete it before adding another.`,
+              { code: 'ConnectionLimit' },
+            );
           }
         }
-        await trx.insertInto('connections').values({
-          id, client_id: client.id, company_id: companyId, platform_key: platform.key, source_type: platform.sourceType,
-          status, created, doc, last_sync: null, settings: linkedAtOnce ? '{}' : null,
-        }).execute();
+        await trx
+          .insertInto('connections')
+          .values({
+            id,
+            client_id: client.id,
+            company_id: companyId,
+            platform_key: platform.key,
+            source_type: platform.sourceType,
+            status,
+            created,
+            doc,
+            last_sync: null,
+            settings: linkedAtOnce ? '{}' : null,
+          })
+          .execute();
         await event(trx, 'connection.created', { id, client_id: client.id, company_id: companyId, doc });
         if (linkedAtOnce) await event(trx, 'connection.connected', { id, client_id: client.id, company_id: companyId, doc });
       });
@@ -145,12 +187,18 @@ export function createConnectionsService(deps: ConnectionsDeps) {
         // What the Sandbox held because it was written to it goes with the connection; push history stays.
         await trx.deleteFrom('platform_writes').where('connection_id', '=', row.id).execute();
         // Upload sessions, their records and unconfirmed Link uploads go with the connection; uploaded files stay with the company.
-        await trx.deleteFrom('upload_session_pages').where('session_id', 'in', trx.selectFrom('upload_sessions').select('id').where('connection_id', '=', row.id)).execute();
+        await trx
+          .deleteFrom('upload_session_pages')
+          .where('session_id', 'in', trx.selectFrom('upload_sessions').select('id').where('connection_id', '=', row.id))
+          .execute();
         await trx.deleteFrom('upload_sessions').where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('upload_configurations').where('connection_id', '=', row.id).execute();
         await deleteUploads(trx, (q) => q.where('connection_id', '=', row.id).where('kind', 'in', ['session', 'pending']));
         // The files stay listed; what only this connection's syncs read of them (records, summaries) goes.
-        await trx.deleteFrom('upload_chunks').where('upload_id', 'in', trx.selectFrom('uploads').select('id').where('connection_id', '=', row.id)).execute();
+        await trx
+          .deleteFrom('upload_chunks')
+          .where('upload_id', 'in', trx.selectFrom('uploads').select('id').where('connection_id', '=', row.id))
+          .execute();
         await trx.updateTable('uploads').set({ parsed: null }).where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('connection_credentials').where('client_id', '=', client.id).where('connection_id', '=', row.id).execute();
         await trx.deleteFrom('connections').where('id', '=', row.id).execute();
@@ -169,9 +217,16 @@ export function createConnectionsService(deps: ConnectionsDeps) {
         ]);
       }
       if (row.status !== 'Linked') {
-        throw validationError(`ValidationException: Only a Linked connection can be unlinked; connection ${connectionId} is ${row.status}.`, [
-          { itemId: 'status', message: `Only a Linked connection can be unlinked; this one is ${row.status}`, validatorName: 'UnlinkConnection' },
-        ]);
+        throw validationError(
+          `ValidationException: Only a Linked connection can be unlinked; connection ${connectionId} is ${row.status}.`,
+          [
+            {
+              itemId: 'status',
+              message: `Only a Linked connection can be unlinked; this one is ${row.status}`,
+              validatorName: 'UnlinkConnection',
+            },
+          ],
+        );
       }
       const unlinked = await db.transaction().execute(async (trx) => {
         const next = await setStatus(trx, row, 'Unlinked');
@@ -186,16 +241,28 @@ export function createConnectionsService(deps: ConnectionsDeps) {
      * Links the connection without a browser (also what the hosted Link page calls). For the Sandbox the body
      * picks the data set. Queues the first-link syncs. Returns the connection and whether it was linked already.
      */
-    async authorize(client: Client, companyId: string, connectionId: string, body: Record<string, unknown>): Promise<{ served: string; alreadyLinked: boolean }> {
+    async authorize(
+      client: Client,
+      companyId: string,
+      connectionId: string,
+      body: Record<string, unknown>,
+    ): Promise<{ served: string; alreadyLinked: boolean }> {
       const row = await owned(client, companyId, connectionId);
       if (row.status === 'Linked') return { served: serve(row), alreadyLinked: true };
       const connector = findConnector(row.platform_key);
       // Nothing to sign in to: linking again makes the uploads readable again.
       if (connector?.authorization?.kind === 'files') return { served: await linkRow(row, '{}', null), alreadyLinked: false };
       if (!connector?.link) {
-        throw validationError('ValidationException: This platform is linked through its linkUrl in a browser, not with PUT .../authorization.', [
-          { itemId: 'body', message: `${connector?.info.name ?? row.platform_key} connections are authorised on the platform's own consent page: open the connection's linkUrl`, validatorName: 'PlatformAuthorization' },
-        ]);
+        throw validationError(
+          'ValidationException: This platform is linked through its linkUrl in a browser, not with PUT .../authorization.',
+          [
+            {
+              itemId: 'body',
+              message: `${connector?.info.name ?? row.platform_key} connections are authorised on the platform's own consent page: open the connection's linkUrl`,
+              validatorName: 'PlatformAuthorization',
+            },
+          ],
+        );
       }
       let result: LinkResult;
       try {
@@ -241,7 +308,13 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const next = await setStatus(trx, row, 'Linked', settings);
       if (credentials) {
         if (!deps.credentials) throw new Error('no credentials store: connections to this platform cannot be linked');
-        await deps.credentials.save(trx, row.client_id, { companyId: row.company_id, connectionId: row.id }, credentials, now().toISOString());
+        await deps.credentials.save(
+          trx,
+          row.client_id,
+          { companyId: row.company_id, connectionId: row.id },
+          credentials,
+          now().toISOString(),
+        );
       } else {
         await deps.credentials?.delete(trx, row.client_id, { companyId: row.company_id, connectionId: row.id });
       }

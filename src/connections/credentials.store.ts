@@ -10,7 +10,13 @@ export type Credentials = Record<string, unknown>;
 export function createCredentialsStore(keys: SecretKeys) {
   return {
     /** Seals and saves (or replaces) a connection's credentials in the caller's transaction. */
-    async save(trx: Kysely<Database>, clientId: string, target: { companyId: string; connectionId: string }, credentials: Credentials, now: string): Promise<void> {
+    async save(
+      trx: Kysely<Database>,
+      clientId: string,
+      target: { companyId: string; connectionId: string },
+      credentials: Credentials,
+      now: string,
+    ): Promise<void> {
       const sealed = seal(credentials, keys.current, target.connectionId);
       await trx
         .insertInto('connection_credentials')

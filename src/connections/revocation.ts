@@ -30,7 +30,10 @@ export async function revocationsFor(
     } catch (err) {
       // Sealed under a key this server no longer has: nothing to revoke with, and the deletion must still go ahead.
       if (!(err instanceof SealedBoxError)) throw err;
-      options.log?.warn({ connectionId: row.id, platform: row.platform_key, reason: err.message }, 'The credentials of a deleted connection could not be opened to revoke its platform access');
+      options.log?.warn(
+        { connectionId: row.id, platform: row.platform_key, reason: err.message },
+        'The credentials of a deleted connection could not be opened to revoke its platform access',
+      );
       continue;
     }
     if (!held) continue;
@@ -39,7 +42,10 @@ export async function revocationsFor(
       try {
         await connector.revoke!({ settings, credentials: held, allowPrivate: options.allowPrivate });
       } catch (err) {
-        options.log?.warn({ connectionId: row.id, platform: row.platform_key, reason: (err as Error).message }, 'Revoking the platform access of a deleted connection failed');
+        options.log?.warn(
+          { connectionId: row.id, platform: row.platform_key, reason: (err as Error).message },
+          'Revoking the platform access of a deleted connection failed',
+        );
       }
     });
   }

@@ -284,7 +284,11 @@ export interface Connector {
 export type WriteOperation = 'Create' | 'Update' | 'Delete';
 
 /** The HTTP method of each write operation on `.../push/{dataType}` (Codat's feature types are these, capitalised). */
-export const WRITE_METHOD: Readonly<Record<WriteOperation, 'POST' | 'PUT' | 'DELETE'>> = { Create: 'POST', Update: 'PUT', Delete: 'DELETE' };
+export const WRITE_METHOD: Readonly<Record<WriteOperation, 'POST' | 'PUT' | 'DELETE'>> = {
+  Create: 'POST',
+  Update: 'PUT',
+  Delete: 'DELETE',
+};
 
 /** A field of a written record that names another record on the same platform (it must exist there). */
 export interface ReferenceField {
@@ -313,5 +317,8 @@ export interface WriteModel {
    * Absent: the platform keeps its data beside the service (the Sandboxes), which stores the write for it.
    * Throws a ConnectorError when the platform refuses (`invalid`) or cannot be reached.
    */
-  submit?(ctx: ReadContext, write: { operation: WriteOperation; recordId: string | null; record: Record<string, unknown> | null }): Promise<{ recordId: string; record: Record<string, unknown> | null }>;
+  submit?(
+    ctx: ReadContext,
+    write: { operation: WriteOperation; recordId: string | null; record: Record<string, unknown> | null },
+  ): Promise<{ recordId: string; record: Record<string, unknown> | null }>;
 }

@@ -30,11 +30,16 @@ export interface PlatformEndpoint {
 }
 
 /** A declared platform's transport settings as an endpoint's. */
-export function transportOf(declaration: PlatformDeclaration): Pick<PlatformEndpoint, 'timeoutMs' | 'attempts' | 'backoffMs' | 'retryAfterHeader' | 'politeness'> {
+export function transportOf(
+  declaration: PlatformDeclaration,
+): Pick<PlatformEndpoint, 'timeoutMs' | 'attempts' | 'backoffMs' | 'retryAfterHeader' | 'politeness'> {
   const { transport } = declaration;
   return {
-    timeoutMs: transport.timeoutMs, attempts: transport.retry.attempts, backoffMs: transport.retry.backoffMs,
-    retryAfterHeader: transport.retry.retryAfterHeader, politeness: transport.politeness,
+    timeoutMs: transport.timeoutMs,
+    attempts: transport.retry.attempts,
+    backoffMs: transport.retry.backoffMs,
+    retryAfterHeader: transport.retry.retryAfterHeader,
+    politeness: transport.politeness,
   };
 }
 
@@ -51,9 +56,14 @@ export function checkAddress(endpoint: PlatformEndpoint): URL {
   } catch {
     throw new ConnectorError('invalid', `${endpoint.platform}: ${endpoint.baseUrl} is not an http or https address`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConnectorError('invalid', `${endpoint.platform}: ${endpoint.baseUrl} is not an http or https address`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConnectorError('invalid', `${endpoint.platform}: ${endpoint.baseUrl} is not an http or https address`);
   const refused = endpoint.allowPrivate ? undefined : refusedHost(url.hostname);
-  if (refused) throw new ConnectorError('refused-address', `${endpoint.platform}: ${refused}; set CONNECTORS_ALLOW_PRIVATE=true to allow internal addresses`);
+  if (refused)
+    throw new ConnectorError(
+      'refused-address',
+      `${endpoint.platform}: ${refused}; set CONNECTORS_ALLOW_PRIVATE=true to allow internal addresses`,
+    );
   return url;
 }
 
@@ -94,7 +104,12 @@ export async function platformRequest(endpoint: PlatformEndpoint, method: string
           await sleep(asked, undefined, { signal: endpoint.signal });
           continue;
         }
-        throw new ConnectorError('rate-limited', `${where} is limiting requests (HTTP 429); retrying in ${Math.ceil(asked / 1000)} s`, undefined, Math.max(asked, 1000));
+        throw new ConnectorError(
+          'rate-limited',
+          `${where} is limiting requests (HTTP 429); retrying in ${Math.ceil(asked / 1000)} s`,
+          undefined,
+          Math.max(asked, 1000),
+        );
       }
       if (outcome.status < 500) return outcome;
       outcome = { error: `HTTP ${outcome.status}` };
@@ -140,7 +155,8 @@ function once(endpoint: PlatformEndpoint, method: string, url: URL, body: unknow
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
-    if (endpoint.basicAuth) headers.authorization = `Basic ${Buffer.from(`${endpoint.basicAuth.username}:${endpoint.basicAuth.password}`).toString('base64')}`;
+    if (endpoint.basicAuth)
+      headers.authorization = `Basic ${Buffer.from(`${endpoint.basicAuth.username}:${endpoint.basicAuth.password}`).toString('base64')}`;
     const send = url.protocol === 'https:' ? https.request : http.request;
     const request = send(url, { method, headers, agent: outboundAgent(url, endpoint.allowPrivate), signal: endpoint.signal });
     const timeoutMs = endpoint.timeoutMs ?? 15_000;
@@ -158,7 +174,11 @@ function once(endpoint: PlatformEndpoint, method: string, url: URL, body: unknow
       });
       response.on('end', () => {
         const retry = response.headers[(endpoint.retryAfterHeader ?? 'retry-after').toLowerCase()];
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), retryAfter: Array.isArray(retry) ? retry[0] : retry });
+        resolve({
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          retryAfter: Array.isArray(retry) ? retry[0] : retry,
+        });
       });
       response.on('error', reject);
     });

@@ -50,10 +50,13 @@ function pump(state: Account, limits: Politeness): void {
     if (state.started.length >= limits.requests) {
       // Over budget: look again when the oldest request leaves the window.
       if (!state.timer) {
-        state.timer = setTimeout(() => {
-          state.timer = undefined;
-          pump(state, limits);
-        }, state.started[0] + limits.windowMs - now);
+        state.timer = setTimeout(
+          () => {
+            state.timer = undefined;
+            pump(state, limits);
+          },
+          state.started[0] + limits.windowMs - now,
+        );
         state.timer.unref?.();
       }
       return;
@@ -67,5 +70,6 @@ function pump(state: Account, limits: Politeness): void {
 function release(account: string, state: Account, limits: Politeness): void {
   pump(state, limits);
   // Forget idle accounts whose window has passed (the map stays as small as the accounts in use).
-  if (state.running === 0 && state.queue.length === 0 && !state.timer && (state.started.at(-1) ?? 0) <= Date.now() - limits.windowMs) accounts.delete(account);
+  if (state.running === 0 && state.queue.length === 0 && !state.timer && (state.started.at(-1) ?? 0) <= Date.now() - limits.windowMs)
+    accounts.delete(account);
 }

@@ -21,7 +21,8 @@ export const PLATFORMS: readonly PlatformInfo[] = platforms;
  * app using it writes versions on its own thread (`jobs.writerThreads: 0`).
  */
 export function registerConnector(connector: Connector): void {
-  if (!/^[a-z]{4}$/.test(connector.info.key)) throw new Error(`a platform key is four lower-case letters, not ${JSON.stringify(connector.info.key)}`);
+  if (!/^[a-z]{4}$/.test(connector.info.key))
+    throw new Error(`a platform key is four lower-case letters, not ${JSON.stringify(connector.info.key)}`);
   if (findConnector(connector.info.key)) throw new Error(`platform ${connector.info.key} is already registered`);
   connectors.push(connector);
   platforms.push(connector.info);

@@ -13,7 +13,13 @@ export interface DataPath {
   idParam?: string;
 }
 
-const list = (segment: string, dataType: DataType, scope: DataPath['scope'], idParam: string): DataPath => ({ segment, dataType, scope, kind: 'list', idParam });
+const list = (segment: string, dataType: DataType, scope: DataPath['scope'], idParam: string): DataPath => ({
+  segment,
+  dataType,
+  scope,
+  kind: 'list',
+  idParam,
+});
 
 /** Every data-set path, as in Codat's API (facts section 2.1 and the banking and commerce OpenAPI files). */
 export const DATA_PATHS: readonly DataPath[] = [

@@ -89,23 +89,41 @@ export function createDataSetsService(deps: DataSetsDeps) {
     const candidates = connectionId ? connections : connections.filter((c) => c.source_type === sourceTypeOf(dataType));
     if (candidates.length === 0) {
       if (connections.length === 0) throw new ApiError(409, NOT_REQUESTED);
-      throw unsupported(dataType, connections.map((c) => findPlatform(c.platform_key)?.name ?? c.platform_key));
+      throw unsupported(
+        dataType,
+        connections.map((c) => findPlatform(c.platform_key)?.name ?? c.platform_key),
+      );
     }
     const supporting = candidates.filter((c) => findConnector(c.platform_key)?.dataTypes.has(dataType));
-    if (supporting.length === 0) throw unsupported(dataType, candidates.map((c) => findPlatform(c.platform_key)?.name ?? c.platform_key));
+    if (supporting.length === 0)
+      throw unsupported(
+        dataType,
+        candidates.map((c) => findPlatform(c.platform_key)?.name ?? c.platform_key),
+      );
 
     const sets = await db
       .selectFrom('data_sets')
       .select(['connection_id', 'current_version'])
-      .where('connection_id', 'in', supporting.map((c) => c.id))
+      .where(
+        'connection_id',
+        'in',
+        supporting.map((c) => c.id),
+      )
       .where('data_type', '=', dataType)
       .execute();
     if (sets.length === 0) throw new ApiError(409, NOT_REQUESTED);
-    const versions = sets.filter((s) => s.current_version !== null).map((s) => Number(s.current_version)).sort((a, b) => a - b);
+    const versions = sets
+      .filter((s) => s.current_version !== null)
+      .map((s) => Number(s.current_version))
+      .sort((a, b) => a - b);
     if (versions.length === 0) throw new ApiError(409, FIRST_SYNC_PENDING);
     const first = supporting[0];
     const connector = findConnector(first.platform_key);
-    return { versions, source: connector?.dataTypes.get(dataType) as DataTypeSource, platformName: connector?.info.name ?? first.platform_key };
+    return {
+      versions,
+      source: connector?.dataTypes.get(dataType) as DataTypeSource,
+      platformName: connector?.info.name ?? first.platform_key,
+    };
   }
 
   return {
@@ -117,7 +135,13 @@ export function createDataSetsService(deps: DataSetsDeps) {
     },
 
     /** A page of records; `extra` narrows the scope further (e.g. one bank account's transactions). */
-    async list(client: Client, companyId: string, dataType: DataType, page: PageRequest, options: { connectionId?: string; extra?: { condition: RawBuilder<unknown>; key: string } } = {}) {
+    async list(
+      client: Client,
+      companyId: string,
+      dataType: DataType,
+      page: PageRequest,
+      options: { connectionId?: string; extra?: { condition: RawBuilder<unknown>; key: string } } = {},
+    ) {
       const set = await readable(client, companyId, dataType, options.connectionId);
       return deps.records.list({ versions: set.versions, resource: resourceOf(set.source), extra: options.extra, page });
     },
@@ -127,7 +151,11 @@ export function createDataSetsService(deps: DataSetsDeps) {
       const set = await readable(client, companyId, dataType, connectionId);
       const doc = await deps.records.byId(set.versions, recordId);
       if (doc === undefined) {
-        throw new ApiError(404, `RecordNotFoundException: No ${dataType} record with ID ${recordId} was found for company ${companyId}${connectionId ? ` (connection ${connectionId})` : ''}.`, { code: 'RecordNotFound', service: set.platformName });
+        throw new ApiError(
+          404,
+          `RecordNotFoundException: No ${dataType} record with ID ${recordId} was found for company ${companyId}${connectionId ? ` (connection ${connectionId})` : ''}.`,
+          { code: 'RecordNotFound', service: set.platformName },
+        );
       }
       return doc;
     },
@@ -136,7 +164,11 @@ export function createDataSetsService(deps: DataSetsDeps) {
     async single(client: Client, companyId: string, dataType: DataType, connectionId?: string): Promise<string> {
       const set = await readable(client, companyId, dataType, connectionId);
       const doc = await deps.records.first(set.versions);
-      if (doc === undefined) throw new ApiError(404, `RecordNotFoundException: No ${dataType} record was found for company ${companyId}.`, { code: 'RecordNotFound', service: set.platformName });
+      if (doc === undefined)
+        throw new ApiError(404, `RecordNotFoundException: No ${dataType} record was found for company ${companyId}.`, {
+          code: 'RecordNotFound',
+          service: set.platformName,
+        });
       return doc;
     },
 

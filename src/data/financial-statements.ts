@@ -82,9 +82,7 @@ export function buildPeriods(records: MonthRecord[], request: PeriodRequest, kin
   const indexes = [...byMonth.keys()].sort((a, b) => a - b);
   if (indexes.length === 0) return { reports: [], earliest: undefined, latest: undefined };
   const latest = indexes[indexes.length - 1];
-  const firstStart = request.startMonth
-    ? monthIndex(request.startMonth)
-    : latest - request.periodLength * request.periodsToCompare + 1;
+  const firstStart = request.startMonth ? monthIndex(request.startMonth) : latest - request.periodLength * request.periodsToCompare + 1;
   const reports: Record<string, unknown>[] = [];
   for (let p = 0; p < request.periodsToCompare; p++) {
     const start = firstStart + p * request.periodLength;

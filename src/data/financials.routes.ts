@@ -17,7 +17,12 @@ const STATEMENTS = [
 const PeriodQuery = Type.Object({
   periodLength: Type.Integer({ minimum: 1, maximum: 12, description: 'Months in each period.' }),
   periodsToCompare: Type.Integer({ minimum: 1, maximum: 24, description: 'How many periods to return.' }),
-  startMonth: Type.Optional(Type.String({ format: 'date', description: 'First month of the earliest period, e.g. `2025-01-01`; by default the periods end at the most recent month.' })),
+  startMonth: Type.Optional(
+    Type.String({
+      format: 'date',
+      description: 'First month of the earliest period, e.g. `2025-01-01`; by default the periods end at the most recent month.',
+    }),
+  ),
 });
 
 /** Balance sheet, profit and loss and cash flow statement, built from the synced monthly statements. */
@@ -33,31 +38,39 @@ export function registerFinancialsRoutes(app: FastifyInstance, deps: { dataSets:
   }
 
   for (const statement of STATEMENTS) {
-    r.get(`/companies/:companyId/data/financials/${statement.segment}`, {
-      schema: {
-        operationId: `get-${statement.segment}`,
-        summary: `Get the ${statement.segment} statement`,
-        description: statement.kind === 'position' ? 'Each period shows the position at its last month.' : 'Each period adds up its months.',
-        tags: ['Accounting data'],
-        params: CompanyIdParams,
-        querystring: PeriodQuery,
-        response: { 200: Type.Object({ reports: Type.Array(Type.Object({}, { additionalProperties: true })) }, { additionalProperties: true }), ...errorResponses(404, 409) },
+    r.get(
+      `/companies/:companyId/data/financials/${statement.segment}`,
+      {
+        schema: {
+          operationId: `get-${statement.segment}`,
+          summary: `Get the ${statement.segment} statement`,
+          description:
+            statement.kind === 'position' ? 'Each period shows the position at its last month.' : 'Each period adds up its months.',
+          tags: ['Accounting data'],
+          params: CompanyIdParams,
+          querystring: PeriodQuery,
+          response: {
+            200: Type.Object({ reports: Type.Array(Type.Object({}, { additionalProperties: true })) }, { additionalProperties: true }),
+            ...errorResponses(404, 409),
+          },
+        },
       },
-    }, async (request) => {
-      const client = callerOf(request);
-      const { companyId } = request.params;
-      const docs = await deps.dataSets.allRecords(client, companyId, statement.dataType);
-      const months = docs.map((d) => JSON.parse(d) as Record<string, unknown> & { id: string; currency?: string });
-      const { reports, earliest, latest } = buildPeriods(months, request.query, statement.kind);
-      const currency = (await baseCurrency(client, companyId)) ?? months[0]?.currency;
-      return {
-        ...(statement.basis ? { reportBasis: 'Accrual' } : {}),
-        ...('reportInput' in statement ? { reportInput: statement.reportInput } : {}),
-        ...(currency ? { currency } : {}),
-        ...(latest ? { mostRecentAvailableMonth: latest } : {}),
-        ...(earliest ? { earliestAvailableMonth: earliest } : {}),
-        reports,
-      };
-    });
+      async (request) => {
+        const client = callerOf(request);
+        const { companyId } = request.params;
+        const docs = await deps.dataSets.allRecords(client, companyId, statement.dataType);
+        const months = docs.map((d) => JSON.parse(d) as Record<string, unknown> & { id: string; currency?: string });
+        const { reports, earliest, latest } = buildPeriods(months, request.query, statement.kind);
+        const currency = (await baseCurrency(client, companyId)) ?? months[0]?.currency;
+        return {
+          ...(statement.basis ? { reportBasis: 'Accrual' } : {}),
+          ...('reportInput' in statement ? { reportInput: statement.reportInput } : {}),
+          ...(currency ? { currency } : {}),
+          ...(latest ? { mostRecentAvailableMonth: latest } : {}),
+          ...(earliest ? { earliestAvailableMonth: earliest } : {}),
+          reports,
+        };
+      },
+    );
   }
 }

@@ -41,7 +41,10 @@ function renderReference(doc: OpenApiDoc): string {
       if (method === 'head') continue;
       const tag = op.tags?.[0] ?? 'Other';
       const params = (op.parameters ?? [])
-        .map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}</td><td>${escapeHtml(p.schema?.type ?? '')}</td><td>${p.required ? 'yes' : 'no'}</td><td>${text(p.description)}</td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}</td><td>${escapeHtml(p.schema?.type ?? '')}</td><td>${p.required ? 'yes' : 'no'}</td><td>${text(p.description)}</td></tr>`,
+        )
         .join('');
       const responses = Object.entries(op.responses ?? {})
         .map(([code, r]) => `<tr><td>${code}</td><td>${text(r.description)}</td></tr>`)
@@ -54,12 +57,19 @@ ${responses ? `<table><caption>Responses</caption><tr><th>Status</th><th>Meaning
       byTag.set(tag, [...(byTag.get(tag) ?? []), html]);
     }
   }
-  const sections = [...byTag.entries()].map(([tag, ops]) => `<h2 id="${escapeHtml(tag.toLowerCase().replace(/\W+/g, '-'))}">${escapeHtml(tag)}</h2>${ops.join('\n')}`);
-  const nav = [...byTag.keys()].map((tag) => `<a href="#${escapeHtml(tag.toLowerCase().replace(/\W+/g, '-'))}">${escapeHtml(tag)}</a>`).join('');
-  return page(`${doc.info.title} reference`, `<h1>${escapeHtml(doc.info.title)} ${escapeHtml(doc.info.version)}</h1>
+  const sections = [...byTag.entries()].map(
+    ([tag, ops]) => `<h2 id="${escapeHtml(tag.toLowerCase().replace(/\W+/g, '-'))}">${escapeHtml(tag)}</h2>${ops.join('\n')}`,
+  );
+  const nav = [...byTag.keys()]
+    .map((tag) => `<a href="#${escapeHtml(tag.toLowerCase().replace(/\W+/g, '-'))}">${escapeHtml(tag)}</a>`)
+    .join('');
+  return page(
+    `${doc.info.title} reference`,
+    `<h1>${escapeHtml(doc.info.title)} ${escapeHtml(doc.info.version)}</h1>
 <p>${text(doc.info.description)}</p>
 <nav aria-label="Sections">${nav}<a href="/docs/errors">Errors</a><a href="/openapi.json">OpenAPI document</a></nav>
-${sections.join('\n')}`);
+${sections.join('\n')}`,
+  );
 }
 
 function renderErrors(): string {
@@ -79,12 +89,15 @@ function renderErrors(): string {
 <p><strong>What to do:</strong> ${text(e.remedy)}</p>
 <p>Example <code>error</code> values:</p><ul>${e.examples.map((x) => `<li><code>${escapeHtml(x)}</code></li>`).join('')}</ul>`,
   ).join('\n');
-  return page('Ledgerport errors', `<h1>Errors</h1>
+  return page(
+    'Ledgerport errors',
+    `<h1>Errors</h1>
 <nav aria-label="Sections"><a href="/docs">API reference</a></nav>
 <p>Every error has the same JSON body. <code>correlationId</code> is a fresh GUID per response, also sent as the
 <code>X-Correlation-Id</code> header: quote it when asking for support. <code>service</code> names the component that
 answered (<code>PublicApi</code> for the API layer, or a platform's name). <code>validation</code> appears on validation
 failures only, and each of its messages ends with the address of this page.</p>
 <pre>${escapeHtml(body)}</pre>
-${entries}`);
+${entries}`,
+  );
 }

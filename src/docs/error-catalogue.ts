@@ -26,7 +26,9 @@ export const ERROR_CATALOGUE: ErrorEntry[] = [
   {
     status: 401,
     title: 'Unauthorized',
-    when: ['The `Authorization` header is missing, is not `Basic <base64(apiKey)>`, or carries a key that does not exist (or was deleted).'],
+    when: [
+      'The `Authorization` header is missing, is not `Basic <base64(apiKey)>`, or carries a key that does not exist (or was deleted).',
+    ],
     remedy: 'Send `Authorization: Basic ` followed by the Base64 encoding of a current API key.',
     examples: ['Unauthorized'],
   },
@@ -44,14 +46,22 @@ export const ERROR_CATALOGUE: ErrorEntry[] = [
   {
     status: 403,
     title: 'Forbidden',
-    when: ['The API key is outdated (past its expiry).', 'The resource (e.g. a company) belongs to another client.', 'The endpoint is reserved to operators.'],
+    when: [
+      'The API key is outdated (past its expiry).',
+      'The resource (e.g. a company) belongs to another client.',
+      'The endpoint is reserved to operators.',
+    ],
     remedy: 'Use a current key of the client that owns the resource.',
     examples: ['Forbidden: API key <id> is outdated (it expired at <date>); use a current key.'],
   },
   {
     status: 404,
     title: 'Not Found',
-    when: ['No resource with that id (e.g. `No company was found with ID <id>`).', 'No endpoint at that path.', 'The data type is not supported by the platform (`Datatype <name> not supported by platform(s) <name>`).'],
+    when: [
+      'No resource with that id (e.g. `No company was found with ID <id>`).',
+      'No endpoint at that path.',
+      'The data type is not supported by the platform (`Datatype <name> not supported by platform(s) <name>`).',
+    ],
     remedy: 'Check the id and the path.',
     examples: ['No company was found with ID 6b3f8a02-6d1c-4c4b-9a3e-2f1d8f2c7a10'],
   },
@@ -100,7 +110,9 @@ export const ERROR_CATALOGUE: ErrorEntry[] = [
   {
     status: 429,
     title: 'Too Many Requests',
-    when: ['The daily quota (Free trial: 1000 × (1 + companies with a linked connection), reset at 00:00 UTC) or the per-second burst limit is used up. `X-Rate-Limit-*` headers show the quota on every response.'],
+    when: [
+      'The daily quota (Free trial: 1000 × (1 + companies with a linked connection), reset at 00:00 UTC) or the per-second burst limit is used up. `X-Rate-Limit-*` headers show the quota on every response.',
+    ],
     remedy: 'Wait for the number of seconds in `Retry-After`.',
     examples: ['You have made too many requests in a given amount of time; please retry later.'],
   },

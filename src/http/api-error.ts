@@ -11,15 +11,51 @@ export interface ValidationItem {
  * conditions the service names, as the `…Exception` word its messages begin with.
  */
 export type ApiErrorCode =
-  | 'BadRequest' | 'Unauthorized' | 'PaymentRequired' | 'Forbidden' | 'NotFound' | 'MethodNotAllowed' | 'RequestTimeout' | 'Conflict'
-  | 'PayloadTooLarge' | 'UriTooLong' | 'ExpectationFailed' | 'TooManyRequests' | 'HeaderFieldsTooLarge' | 'Internal' | 'ServiceUnavailable'
-  | 'Validation' | 'MalformedRequest' | 'DatasetAlreadyInProgress' | 'ConnectionNotLinked' | 'NoLinkedConnection' | 'IntegrationUnavailable'
-  | 'ApiKeyLimit' | 'ConnectionLimit' | 'WebhookConsumerLimit' | 'CompanyLimit' | 'SyncScheduleNotAllowed' | 'RecordNotFound' | 'DataTypeNotSupported';
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'PaymentRequired'
+  | 'Forbidden'
+  | 'NotFound'
+  | 'MethodNotAllowed'
+  | 'RequestTimeout'
+  | 'Conflict'
+  | 'PayloadTooLarge'
+  | 'UriTooLong'
+  | 'ExpectationFailed'
+  | 'TooManyRequests'
+  | 'HeaderFieldsTooLarge'
+  | 'Internal'
+  | 'ServiceUnavailable'
+  | 'Validation'
+  | 'MalformedRequest'
+  | 'DatasetAlreadyInProgress'
+  | 'ConnectionNotLinked'
+  | 'NoLinkedConnection'
+  | 'IntegrationUnavailable'
+  | 'ApiKeyLimit'
+  | 'ConnectionLimit'
+  | 'WebhookConsumerLimit'
+  | 'CompanyLimit'
+  | 'SyncScheduleNotAllowed'
+  | 'RecordNotFound'
+  | 'DataTypeNotSupported';
 
 const CODE_OF_STATUS: Record<number, ApiErrorCode> = {
-  400: 'BadRequest', 401: 'Unauthorized', 402: 'PaymentRequired', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout',
-  409: 'Conflict', 413: 'PayloadTooLarge', 414: 'UriTooLong', 417: 'ExpectationFailed', 429: 'TooManyRequests', 431: 'HeaderFieldsTooLarge',
-  500: 'Internal', 503: 'ServiceUnavailable',
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  402: 'PaymentRequired',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  408: 'RequestTimeout',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  414: 'UriTooLong',
+  417: 'ExpectationFailed',
+  429: 'TooManyRequests',
+  431: 'HeaderFieldsTooLarge',
+  500: 'Internal',
+  503: 'ServiceUnavailable',
 };
 
 export interface ApiErrorOptions {
@@ -64,7 +100,9 @@ export function validationError(error: string, items: ValidationItem[]): ApiErro
 
 /** A data type none of the company's platforms provides (Codat's wording). */
 export function unsupported(dataType: string, platformNames: string[]): ApiError {
-  return new ApiError(404, `Datatype ${dataType} not supported by platform(s) ${platformNames.join(', ')}`, { code: 'DataTypeNotSupported' });
+  return new ApiError(404, `Datatype ${dataType} not supported by platform(s) ${platformNames.join(', ')}`, {
+    code: 'DataTypeNotSupported',
+  });
 }
 
 export function notFound(error: string, service?: string): ApiError {

@@ -42,7 +42,14 @@ export function renderErrorResponse(
   docsUrl: string,
 ): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify(
-    renderErrorBody({ statusCode: error.statusCode, service: error.service, error: error.message, correlationId, validation: error.validation, docsUrl }),
+    renderErrorBody({
+      statusCode: error.statusCode,
+      service: error.service,
+      error: error.message,
+      correlationId,
+      validation: error.validation,
+      docsUrl,
+    }),
   );
   return {
     body,

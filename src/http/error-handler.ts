@@ -22,7 +22,10 @@ export function installErrorHandler(app: FastifyInstance, docsUrl: DocsUrl): voi
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError, docsUrl: DocsUrl): FastifyReply {
   // The headers carry X-Correlation-Id too: router refusals (`frameworkErrors`) never ran the hook that sets it.
   const { body, headers } = renderErrorResponse(error, request.id, docsUrl());
-  return reply.code(error.statusCode).headers({ ...headers, ...error.headers }).send(body);
+  return reply
+    .code(error.statusCode)
+    .headers({ ...headers, ...error.headers })
+    .send(body);
 }
 
 function toApiError(err: FastifyError | ApiError, request: FastifyRequest): ApiError {
@@ -53,9 +56,13 @@ function toApiError(err: FastifyError | ApiError, request: FastifyRequest): ApiE
   if (status >= 400 && status < 500) {
     return new ApiError(status, `BadRequestException: The request could not be processed (${status}).`);
   }
-  return new ApiError(500, 'InternalServerError: An unexpected error occurred; please retry later and quote the correlationId if it persists.', {
-    service: API_SERVICE,
-  });
+  return new ApiError(
+    500,
+    'InternalServerError: An unexpected error occurred; please retry later and quote the correlationId if it persists.',
+    {
+      service: API_SERVICE,
+    },
+  );
 }
 
 function badRequest(error: string, code: ApiErrorCode, item: ValidationItem): ApiError {

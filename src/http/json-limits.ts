@@ -32,6 +32,8 @@ export function assertJsonDepth(text: string, max = MAX_JSON_DEPTH): void {
 function tooDeep(max: number): ApiError {
   return new ApiError(400, `MalformedRequestException: The request body nests arrays and objects deeper than ${max} levels.`, {
     code: 'MalformedRequest',
-    validation: [{ itemId: 'body', message: `JSON arrays and objects must not nest deeper than ${max} levels`, validatorName: 'JsonParser' }],
+    validation: [
+      { itemId: 'body', message: `JSON arrays and objects must not nest deeper than ${max} levels`, validatorName: 'JsonParser' },
+    ],
   });
 }

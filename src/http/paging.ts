@@ -5,9 +5,21 @@ export const MAX_PAGE_SIZE = 5000;
 
 /** Query parameters every paged list takes; the route schema validates them before a handler runs. */
 export const PagingQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1, description: 'Page number to return, from 1; decimal digits only. A page past the last one is empty.' })),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 2_147_483_647,
+      default: 1,
+      description: 'Page number to return, from 1; decimal digits only. A page past the last one is empty.',
+    }),
+  ),
   pageSize: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Results per page, 1 to ${MAX_PAGE_SIZE}.` }),
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+      description: `Results per page, 1 to ${MAX_PAGE_SIZE}.`,
+    }),
   ),
   query: Type.Optional(Type.String({ description: 'Filter in the query language, e.g. `status=Paid&&amountDue>0`.' })),
   orderBy: Type.Optional(Type.String({ description: 'Property to sort by; prefix with `-` for descending.' })),

@@ -19,7 +19,10 @@ export function validationItems(errors: readonly ErrorObject[], part: string, va
 }
 
 function fieldName(error: ErrorObject, part: string): string {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
   return segments.length > 0 ? segments.join('.') : part;

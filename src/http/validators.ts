@@ -96,10 +96,30 @@ function withDecimalIntegers(validate: ValidateFunction, schema: ParameterSchema
 function decimalIntegerError(name: string, raw: string): ErrorObject | undefined {
   const instancePath = `/${name}`;
   if (!DECIMAL_INTEGER.test(raw)) {
-    return { instancePath, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' };
+    return {
+      instancePath,
+      schemaPath: `#/properties/${name}/type`,
+      keyword: 'type',
+      params: { type: 'integer' },
+      message: 'must be integer',
+    };
   }
   const value = Number(raw);
-  if (value > INT32_MAX) return { instancePath, schemaPath: `#/properties/${name}/maximum`, keyword: 'maximum', params: { comparison: '<=', limit: INT32_MAX }, message: `must be <= ${INT32_MAX}` };
-  if (value < INT32_MIN) return { instancePath, schemaPath: `#/properties/${name}/minimum`, keyword: 'minimum', params: { comparison: '>=', limit: INT32_MIN }, message: `must be >= ${INT32_MIN}` };
+  if (value > INT32_MAX)
+    return {
+      instancePath,
+      schemaPath: `#/properties/${name}/maximum`,
+      keyword: 'maximum',
+      params: { comparison: '<=', limit: INT32_MAX },
+      message: `must be <= ${INT32_MAX}`,
+    };
+  if (value < INT32_MIN)
+    return {
+      instancePath,
+      schemaPath: `#/properties/${name}/minimum`,
+      keyword: 'minimum',
+      params: { comparison: '>=', limit: INT32_MIN },
+      message: `must be >= ${INT32_MIN}`,
+    };
   return undefined;
 }

@@ -36,7 +36,9 @@ export type HttpTimeouts = typeof HTTP_TIMEOUTS;
 export function wireErrorOptions(
   docsUrl: DocsUrl,
   timeouts: HttpTimeouts = HTTP_TIMEOUTS,
-): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler' | 'requestTimeout' | 'keepAliveTimeout' | 'connectionTimeout'> & { http: object } {
+): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler' | 'requestTimeout' | 'keepAliveTimeout' | 'connectionTimeout'> & {
+  http: object;
+} {
   return {
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
@@ -49,14 +51,19 @@ export function wireErrorOptions(
       lingerIfBodyUnread(request);
       sendError(reply, request, routerRefusal(error), docsUrl);
     },
-    clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => answerOnSocket(socket, clientRefusal(error, timeouts), docsUrl()),
+    clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) =>
+      answerOnSocket(socket, clientRefusal(error, timeouts), docsUrl()),
   };
 }
 
 /** `CONNECT` and unknown `Expect` headers never reach Fastify: Node would drop or answer them bare. */
 export function installRawRefusals(server: Server, docsUrl: DocsUrl): void {
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
-    answerOnSocket(socket, new ApiError(405, 'MethodNotAllowedException: CONNECT is not supported; this is an HTTP API, not a proxy.'), docsUrl());
+    answerOnSocket(
+      socket,
+      new ApiError(405, 'MethodNotAllowedException: CONNECT is not supported; this is an HTTP API, not a proxy.'),
+      docsUrl(),
+    );
   });
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const error = new ApiError(417, `ExpectationFailedException: Only "Expect: 100-continue" is supported.`);
@@ -96,11 +103,17 @@ function clientRefusal(error: Error & { code?: string }, timeouts: HttpTimeouts)
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       // Node reports both limits with this one code.
-      return new ApiError(408, `RequestTimeoutException: The request did not arrive in time (headers within ${timeouts.headersMs / 1000} s, the whole request within ${timeouts.requestMs / 1000} s).`);
+      return new ApiError(
+        408,
+        `RequestTimeoutException: The request did not arrive in time (headers within ${timeouts.headersMs / 1000} s, the whole request within ${timeouts.requestMs / 1000} s).`,
+      );
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError(431, 'RequestHeaderFieldsTooLargeException: The request headers are larger than this server accepts (16 KB in all).');
+      return new ApiError(
+        431,
+        'RequestHeaderFieldsTooLargeException: The request headers are larger than this server accepts (16 KB in all).',
+      );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new ApiError(413, 'PayloadTooLargeException: The request body\'s chunk extensions are larger than this server accepts.');
+      return new ApiError(413, "PayloadTooLargeException: The request body's chunk extensions are larger than this server accepts.");
     default:
       return new ApiError(400, 'BadRequestException: The request is not well-formed HTTP/1.1 and could not be read.');
   }
@@ -121,7 +134,9 @@ function answerOnSocket(socket: Duplex, error: ApiError, docsUrl: string): void 
     return;
   }
   const { body, headers } = renderErrorResponse(error, randomUUID(), docsUrl);
-  const head = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.write(`HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}\r\n${head}\r\n${body}`);
   lingerThenClose(socket);
 }

@@ -2,7 +2,18 @@ import { Type } from '@sinclair/typebox';
 import { DATA_TYPES } from '../connectors/data-types.js';
 import { SOURCE_TYPES } from '../connections/connection.schema.js';
 
-export const FEATURE_TYPES = ['Get', 'Post', 'Categorization', 'Delete', 'Put', 'GetAsPdf', 'DownloadAttachment', 'GetAttachment', 'GetAttachments', 'UploadAttachment'] as const;
+export const FEATURE_TYPES = [
+  'Get',
+  'Post',
+  'Categorization',
+  'Delete',
+  'Put',
+  'GetAsPdf',
+  'DownloadAttachment',
+  'GetAttachment',
+  'GetAttachments',
+  'UploadAttachment',
+] as const;
 export const FEATURE_STATES = ['Release', 'Alpha', 'Beta', 'Deprecated', 'NotSupported', 'NotImplemented'] as const;
 
 /** A platform this server can connect to (facts 1.3). */
@@ -20,8 +31,14 @@ export const Integration = Type.Object(
     dataProvidedBy: Type.String(),
     datatypeFeatures: Type.Array(
       Type.Object({
-        datatype: Type.Union(DATA_TYPES.map((d) => Type.Literal(d)), { description: 'The data type, as Codat\'s `required` list and example spell it.' }),
-        dataType: Type.Union(DATA_TYPES.map((d) => Type.Literal(d)), { description: 'The same data type, as Codat\'s properties and SDKs spell it.' }),
+        datatype: Type.Union(
+          DATA_TYPES.map((d) => Type.Literal(d)),
+          { description: "The data type, as Codat's `required` list and example spell it." },
+        ),
+        dataType: Type.Union(
+          DATA_TYPES.map((d) => Type.Literal(d)),
+          { description: "The same data type, as Codat's properties and SDKs spell it." },
+        ),
         supportedFeatures: Type.Array(
           Type.Object({
             featureType: Type.Union(FEATURE_TYPES.map((f) => Type.Literal(f))),

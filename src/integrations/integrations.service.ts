@@ -58,7 +58,14 @@ export async function publishIntegrations(db: Kysely<Database>): Promise<void> {
         .onConflict((oc) => oc.column('key').doUpdateSet({ position, doc }))
         .execute();
     }
-    await trx.deleteFrom('integrations').where('key', 'not in', PLATFORMS.map((p) => p.key)).execute();
+    await trx
+      .deleteFrom('integrations')
+      .where(
+        'key',
+        'not in',
+        PLATFORMS.map((p) => p.key),
+      )
+      .execute();
   });
 }
 
@@ -67,7 +74,12 @@ export function integrationLogoUrl(publicUrl: string, key: string): string {
 }
 
 /** Reading the platforms this server has. */
-export function createIntegrationsService(deps: { db: Kysely<Database>; dialect: SqlDialect; lists: ListContext; publicUrl: () => string }) {
+export function createIntegrationsService(deps: {
+  db: Kysely<Database>;
+  dialect: SqlDialect;
+  lists: ListContext;
+  publicUrl: () => string;
+}) {
   const overrides = { key: { type: 'string' as const, exact: true, expr: sql`integrations.key` } };
   const resource = { typeName: 'Integration', resolve: resolverFromSchema(Integration, 'doc', deps.dialect, overrides) };
   const serve = (row: { key: string; doc: string }) =>
@@ -75,15 +87,19 @@ export function createIntegrationsService(deps: { db: Kysely<Database>; dialect:
 
   return {
     async list(page: PageRequest): Promise<{ records: string[]; totalResults: number }> {
-      const result = await listPage<{ key: string; doc: string }>(deps.lists, {
-        from: sql`integrations`,
-        scope: sql`1 = 1`,
-        resource,
-        select: sql`integrations.key, integrations.doc`,
-        tiebreak: [sql`integrations.position`],
-        // The table changes only at start, when the registry is published.
-        countKey: 'integrations',
-      }, page);
+      const result = await listPage<{ key: string; doc: string }>(
+        deps.lists,
+        {
+          from: sql`integrations`,
+          scope: sql`1 = 1`,
+          resource,
+          select: sql`integrations.key, integrations.doc`,
+          tiebreak: [sql`integrations.position`],
+          // The table changes only at start, when the registry is published.
+          countKey: 'integrations',
+        },
+        page,
+      );
       return { records: result.rows.map(serve), totalResults: result.totalResults };
     },
 

@@ -2,7 +2,17 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { sql, type Kysely } from 'kysely';
 import type { Logger as Pino } from 'pino';
-import { Logger, makeWorkerUtils, run, runMigrations, type JobHelpers, type Runner, type Task, type WorkerEvents, type WorkerUtils } from 'graphile-worker';
+import {
+  Logger,
+  makeWorkerUtils,
+  run,
+  runMigrations,
+  type JobHelpers,
+  type Runner,
+  type Task,
+  type WorkerEvents,
+  type WorkerUtils,
+} from 'graphile-worker';
 import type { Store } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import { JobHandedBack, MAX_JOB_RUNS, type JobContext, type JobEngine, type JobHandler } from './job-queue.js';
@@ -78,7 +88,8 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
         // A local check: liveness is the process's (keepWatch), so a second is soon enough to stop.
         heartbeatEveryMs: 1000,
         async heartbeat() {
-          if (lostAt !== undefined && startedAt <= lostAt) throw new JobHandedBack('this worker was presumed dead and its jobs were taken over');
+          if (lostAt !== undefined && startedAt <= lostAt)
+            throw new JobHandedBack('this worker was presumed dead and its jobs were taken over');
           if (helpers.abortSignal.aborted) throw new JobHandedBack('this process is shutting down');
         },
       };
@@ -106,7 +117,11 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
   async function keepWatch(): Promise<void> {
     if (!poolId) return;
     await adoptLocalJobs(db, schema);
-    const seen = await db.updateTable('job_workers').set({ last_seen: sql`now()` as never }).where('pool_id', '=', poolId).executeTakeFirst();
+    const seen = await db
+      .updateTable('job_workers')
+      .set({ last_seen: sql`now()` as never })
+      .where('pool_id', '=', poolId)
+      .executeTakeFirst();
     if (Number(seen.numUpdatedRows) === 0) {
       // Another worker presumed this one dead (it was paused for longer than the lease): whatever it runs now
       // runs elsewhere too, so those jobs stop at their next heartbeat. Then it says it is alive again.
@@ -184,7 +199,12 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
       // graphile-worker stops taking jobs, waits for the running ones and fires their abort signal after
       // `shutdownGraceMs`: they are then handed back (their heartbeat throws) and run again elsewhere.
       await current.stop('shutting down').catch((err) => options.log.warn({ err }, 'graphile-worker had already stopped'));
-      if (poolId) await db.deleteFrom('job_workers').where('pool_id', '=', poolId).execute().catch(() => {});
+      if (poolId)
+        await db
+          .deleteFrom('job_workers')
+          .where('pool_id', '=', poolId)
+          .execute()
+          .catch(() => {});
       await utils?.release();
     },
   };
@@ -199,7 +219,9 @@ async function adoptLocalJobs(db: Kysely<Database>, schema: string): Promise<voi
   await db.transaction().execute(async (trx) => {
     const rows = await trx
       .deleteFrom('jobs')
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires', '<', new Date().toISOString())])]))
+      .where((eb) =>
+        eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires', '<', new Date().toISOString())])]),
+      )
       .returning(['kind', 'payload', 'run_after'])
       .execute();
     for (const row of rows) {

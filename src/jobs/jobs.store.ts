@@ -21,7 +21,14 @@ export function createJobsStore(db: Kysely<Database>) {
       const now = new Date().toISOString();
       await executor
         .insertInto('jobs')
-        .values({ id, kind: job.kind, payload: JSON.stringify(job.payload), status: 'queued', run_after: (job.runAfter ?? new Date()).toISOString(), created: now })
+        .values({
+          id,
+          kind: job.kind,
+          payload: JSON.stringify(job.payload),
+          status: 'queued',
+          run_after: (job.runAfter ?? new Date()).toISOString(),
+          created: now,
+        })
         .execute();
       return id;
     },

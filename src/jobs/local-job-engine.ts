@@ -123,7 +123,10 @@ export function createLocalJobEngine(db: Kysely<Database>, options: LocalJobEngi
       const all = Promise.allSettled([...inFlight]);
       if (Number.isFinite(graceMs)) {
         let graceTimer: NodeJS.Timeout | undefined;
-        const finished = await Promise.race([all.then(() => true), new Promise<boolean>((resolve) => (graceTimer = setTimeout(() => resolve(false), graceMs)))]);
+        const finished = await Promise.race([
+          all.then(() => true),
+          new Promise<boolean>((resolve) => (graceTimer = setTimeout(() => resolve(false), graceMs))),
+        ]);
         clearTimeout(graceTimer);
         if (!finished) handingBack = true;
       }

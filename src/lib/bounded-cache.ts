@@ -8,7 +8,11 @@ const ENTRY_OVERHEAD_BYTES = 64;
  * taken from the path): an entry is charged its key (two bytes a character, as V8 may hold it), its value's bytes
  * and a small overhead. An entry larger than the whole budget is not kept.
  */
-export function boundedCache<V extends {}>(limits: { bytes: number; entries?: number; valueBytes?: (value: V) => number }): LRUCache<string, V> {
+export function boundedCache<V extends {}>(limits: {
+  bytes: number;
+  entries?: number;
+  valueBytes?: (value: V) => number;
+}): LRUCache<string, V> {
   const valueBytes = limits.valueBytes ?? (() => 0);
   return new LRUCache<string, V>({
     ...(limits.entries === undefined ? {} : { max: limits.entries }),

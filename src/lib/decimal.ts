@@ -60,7 +60,10 @@ function format(value: bigint, places: number): string {
 /** The exact sum. */
 export function addDecimals(values: readonly string[]): string {
   const places = placesOf(values);
-  return format(values.reduce((sum, v) => sum + scaled(v, places), 0n), places);
+  return format(
+    values.reduce((sum, v) => sum + scaled(v, places), 0n),
+    places,
+  );
 }
 
 /** Exact comparison: -1, 0 or 1. */

@@ -14,7 +14,10 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-f
 /** Why a consumer URL's host is refused when it is given as a literal address or `localhost`; undefined when allowed. */
 export function refusedHost(hostname: string): string | undefined {
   // `localhost.` is the same name as `localhost`; brackets wrap IPv6 literals in URLs.
-  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return `${hostname} is a loopback host`;
   if (!net.isIP(host)) return undefined;
   let address = ipaddr.parse(host);
@@ -43,7 +46,12 @@ export interface PostResult {
  * POSTs `body` once and reports the status code (redirects are not followed: a 3xx is just a non-2xx answer).
  * Never rejects. The answer's body is drained and ignored; the deadline covers connecting and the status line.
  */
-export function postOnce(target: string, headers: Record<string, string>, body: string, options: { timeoutMs: number; allowPrivate: boolean }): Promise<PostResult> {
+export function postOnce(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  options: { timeoutMs: number; allowPrivate: boolean },
+): Promise<PostResult> {
   return new Promise((resolve) => {
     let url: URL;
     try {

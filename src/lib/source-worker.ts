@@ -3,7 +3,12 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 function tsxApi(): string {
   // The ESM build of the API: tsx locates its loader relative to the file that registers it.
-  return 'file://' + createRequire(import.meta.url).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs');
+  return (
+    'file://' +
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/index\.cjs$/, 'index.mjs')
+  );
 }
 
 /**
@@ -14,5 +19,8 @@ export function startSourceWorker(callerUrl: string, entry: string, options: Wor
   const typescript = callerUrl.endsWith('.ts');
   const url = new URL(`${entry}.${typescript ? 'ts' : 'js'}`, callerUrl);
   if (!typescript) return new Worker(url, options);
-  return new Worker(`import(${JSON.stringify(tsxApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`, { ...options, eval: true });
+  return new Worker(`import(${JSON.stringify(tsxApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`, {
+    ...options,
+    eval: true,
+  });
 }

@@ -4,8 +4,15 @@ import { findPlatform } from '../connectors/registry.js';
 import { customParamsFromForm, customParamsFromUrl, customQuery, formFields, type CustomParams } from './custom-params.js';
 import { PAGE_HEADERS } from './layout.js';
 import {
-  authorisationChoice, authorisationFields, authorisationMethod, brandOf, createLinkService,
-  type LinkCompany, type LinkConnection, type LinkDeps, type LinkService,
+  authorisationChoice,
+  authorisationFields,
+  authorisationMethod,
+  brandOf,
+  createLinkService,
+  type LinkCompany,
+  type LinkConnection,
+  type LinkDeps,
+  type LinkService,
 } from './link.service.js';
 import { companyPage, errorPage, finishPage, startPage, uploadPreviewPage } from './pages.js';
 import multipart from '@fastify/multipart';
@@ -13,8 +20,13 @@ import { readParts, UPLOAD_LIMITS } from '../uploads/files.routes.js';
 import { OAUTH_CALLBACK_PATH } from './oauth.js';
 import { isLinkStatusCode, redirectTarget, reservedValues, type LinkStatusCode } from './redirect.js';
 
-interface CompanyParams { companyId: string }
-interface ConnectionParams { companyId: string; connectionId: string }
+interface CompanyParams {
+  companyId: string;
+}
+interface ConnectionParams {
+  companyId: string;
+  connectionId: string;
+}
 
 /** Every Link route: no API key (the company id in the address is the credential), not in the API docs. */
 const ROUTE = { config: { public: true }, schema: { hide: true } } as const;
@@ -48,13 +60,17 @@ export function registerLinkRoutes(app: FastifyInstance, deps: LinkDeps): void {
 }
 
 async function linkScope(scope: FastifyInstance, link: LinkService): Promise<void> {
-  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
-    done(null, new URLSearchParams(body as string));
-  });
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+    (_request, body, done) => {
+      done(null, new URLSearchParams(body as string));
+    },
+  );
 
   scope.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     const known = err instanceof ApiError;
-    const raw = known ? err.statusCode : err.statusCode ?? 500;
+    const raw = known ? err.statusCode : (err.statusCode ?? 500);
     const status = raw >= 400 && raw < 600 ? raw : 500;
     if (status >= 500 && !known) request.log.error({ err }, 'Link page failed');
     if (known) reply.headers(err.headers);
@@ -65,37 +81,61 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
 
   async function renderCompany(reply: FastifyReply, company: LinkCompany, custom: CustomParams, status = 200, error?: string) {
     const groups = await link.platformGroups(company);
-    return sendPage(reply, status, companyPage({
-      brand: brandOf(company.profile), companyId: company.companyId, companyName: company.companyName, groups, custom, error,
-    }));
+    return sendPage(
+      reply,
+      status,
+      companyPage({
+        brand: brandOf(company.profile),
+        companyId: company.companyId,
+        companyName: company.companyName,
+        groups,
+        custom,
+        error,
+      }),
+    );
   }
 
-  function renderStart(reply: FastifyReply, company: LinkCompany, connection: LinkConnection, custom: CustomParams,
-    options: { status?: number; error?: string; selected?: string; values?: Record<string, string>; problems?: readonly { itemId?: string; message: string }[] } = {}) {
+  function renderStart(
+    reply: FastifyReply,
+    company: LinkCompany,
+    connection: LinkConnection,
+    custom: CustomParams,
+    options: {
+      status?: number;
+      error?: string;
+      selected?: string;
+      values?: Record<string, string>;
+      problems?: readonly { itemId?: string; message: string }[];
+    } = {},
+  ) {
     const method = authorisationMethod(connection.platformKey);
-    return sendPage(reply, options.status ?? 200, startPage({
-      brand: brandOf(company.profile),
-      companyName: company.companyName,
-      platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey), sourceType: connection.sourceType },
-      status: connection.status,
-      // OAuth platforms never show this page's form: their start address sends the end user to the platform.
-      method: method === 'oauth2' ? 'unsupported' : method,
-      fields: authorisationFields(connection.platformKey),
-      values: options.values,
-      ...authorisationChoice(connection.platformKey),
-      selected: options.selected,
-      formAction: method === 'files' ? filesPath(company.companyId, connection.id) : startPath(company.companyId, connection.id),
-      backUrl: companyPath(company.companyId) + customQuery(custom),
-      custom,
-      error: options.error,
-      problems: options.problems,
-    }));
+    return sendPage(
+      reply,
+      options.status ?? 200,
+      startPage({
+        brand: brandOf(company.profile),
+        companyName: company.companyName,
+        platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey), sourceType: connection.sourceType },
+        status: connection.status,
+        // OAuth platforms never show this page's form: their start address sends the end user to the platform.
+        method: method === 'oauth2' ? 'unsupported' : method,
+        fields: authorisationFields(connection.platformKey),
+        values: options.values,
+        ...authorisationChoice(connection.platformKey),
+        selected: options.selected,
+        formAction: method === 'files' ? filesPath(company.companyId, connection.id) : startPath(company.companyId, connection.id),
+        backUrl: companyPath(company.companyId) + customQuery(custom),
+        custom,
+        error: options.error,
+        problems: options.problems,
+      }),
+    );
   }
 
   /** The company and connection of a connection-scoped Link address, or undefined. */
   async function load(params: ConnectionParams): Promise<{ company: LinkCompany; connection: LinkConnection } | undefined> {
     const company = await link.company(params.companyId);
-    const connection = company && await link.connection(company, params.connectionId);
+    const connection = company && (await link.connection(company, params.connectionId));
     return company && connection ? { company, connection } : undefined;
   }
 
@@ -147,7 +187,10 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
     if (!found || found.company.client.id !== attempt.clientId) return notFoundPage(reply);
     let statusCode: LinkStatusCode;
     try {
-      statusCode = await link.finishOAuth(found.company, found.connection, attempt, { code: query.get('code') ?? undefined, error: query.get('error') ?? undefined });
+      statusCode = await link.finishOAuth(found.company, found.connection, attempt, {
+        code: query.get('code') ?? undefined,
+        error: query.get('error') ?? undefined,
+      });
     } catch (err) {
       request.log.error({ err, connectionId: found.connection.id }, 'OAuth link failed');
       statusCode = 500;
@@ -190,7 +233,11 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
       // The platform refused (or could not be reached): the end user corrects the form and tries again.
       if (method === 'credentials' && err instanceof ApiError && err.statusCode === 400) {
         const reason = err.validation?.[0]?.message ?? err.message;
-        return renderStart(reply, company, connection, custom, { status: 400, error: `${connection.platformName} could not be connected: ${reason}.`, values });
+        return renderStart(reply, company, connection, custom, {
+          status: 400,
+          error: `${connection.platformName} could not be connected: ${reason}.`,
+          values,
+        });
       }
       request.log.error({ err, connectionId: connection.id }, 'Link authorisation failed');
       code = 500;
@@ -202,63 +249,98 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
   // read, then imports it or chooses other files.
   await scope.register(async (uploads) => {
     await uploads.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
-    uploads.post<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/files', ROUTE, async (request, reply) => {
+    uploads.post<{ Params: ConnectionParams }>(
+      '/link/companies/:companyId/connections/:connectionId/files',
+      ROUTE,
+      async (request, reply) => {
+        const found = await load(request.params);
+        if (!found || authorisationMethod(found.connection.platformKey) !== 'files') return notFoundPage(reply);
+        const { company, connection } = found;
+        let read: Awaited<ReturnType<typeof readParts>>;
+        try {
+          read = await readParts(request);
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
+          return renderStart(reply, company, connection, new Map(), {
+            status: err.statusCode,
+            problems: err.validation ?? [{ message: err.message.replace(/^\w+Exception: /, '') }],
+          });
+        }
+        const custom = customParamsFromForm(formFields(read.fields));
+        if (read.fields.action === 'cancel') return finish(reply, company, connection, 403, custom);
+        try {
+          const staged = await link.files.stage(company.client, company.companyId, connection.id, read.files, read.fields);
+          return sendPage(
+            reply,
+            200,
+            uploadPreviewPage({
+              brand: brandOf(company.profile),
+              companyName: company.companyName,
+              platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey) },
+              files: staged.files,
+              warnings: staged.warnings ?? [],
+              batch: staged.batch,
+              formAction: `${filesPath(company.companyId, connection.id)}/confirm`,
+              custom,
+            }),
+          );
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
+          return renderStart(reply, company, connection, custom, {
+            status: err.statusCode,
+            selected: read.fields.preset,
+            problems: err.validation ?? [{ message: err.message }],
+          });
+        }
+      },
+    );
+  });
+
+  scope.post<{ Params: ConnectionParams }>(
+    '/link/companies/:companyId/connections/:connectionId/files/confirm',
+    ROUTE,
+    async (request, reply) => {
       const found = await load(request.params);
       if (!found || authorisationMethod(found.connection.platformKey) !== 'files') return notFoundPage(reply);
       const { company, connection } = found;
-      let read: Awaited<ReturnType<typeof readParts>>;
-      try {
-        read = await readParts(request);
-      } catch (err) {
-        if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
-        return renderStart(reply, company, connection, new Map(), { status: err.statusCode, problems: err.validation ?? [{ message: err.message.replace(/^\w+Exception: /, '') }] });
+      const form = formFields(request.body);
+      const custom = customParamsFromForm(form);
+      const batch = form.get('batch') ?? '';
+      if (form.get('action') === 'discard') {
+        await link.files.discardStaged(company.client, company.companyId, connection.id, batch);
+        return seeOther(reply, startPath(company.companyId, connection.id) + customQuery(custom));
       }
-      const custom = customParamsFromForm(formFields(read.fields));
-      if (read.fields.action === 'cancel') return finish(reply, company, connection, 403, custom);
-      try {
-        const staged = await link.files.stage(company.client, company.companyId, connection.id, read.files, read.fields);
-        return sendPage(reply, 200, uploadPreviewPage({
-          brand: brandOf(company.profile), companyName: company.companyName,
-          platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey) },
-          files: staged.files, warnings: staged.warnings ?? [], batch: staged.batch,
-          formAction: `${filesPath(company.companyId, connection.id)}/confirm`, custom,
-        }));
-      } catch (err) {
-        if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
-        return renderStart(reply, company, connection, custom, { status: err.statusCode, selected: read.fields.preset, problems: err.validation ?? [{ message: err.message }] });
+      if (form.get('action') !== 'import')
+        return renderStart(reply, company, connection, custom, { status: 400, error: 'Choose Import or Choose other files.' });
+      if (!(await link.files.importStaged(company.client, company.companyId, connection.id, batch))) {
+        return renderStart(reply, company, connection, custom, {
+          status: 400,
+          error: 'Those files are no longer waiting to be imported (it has been more than an hour): choose them again.',
+        });
       }
-    });
-  });
+      return finish(reply, company, connection, 200, custom);
+    },
+  );
 
-  scope.post<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/files/confirm', ROUTE, async (request, reply) => {
-    const found = await load(request.params);
-    if (!found || authorisationMethod(found.connection.platformKey) !== 'files') return notFoundPage(reply);
-    const { company, connection } = found;
-    const form = formFields(request.body);
-    const custom = customParamsFromForm(form);
-    const batch = form.get('batch') ?? '';
-    if (form.get('action') === 'discard') {
-      await link.files.discardStaged(company.client, company.companyId, connection.id, batch);
-      return seeOther(reply, startPath(company.companyId, connection.id) + customQuery(custom));
-    }
-    if (form.get('action') !== 'import') return renderStart(reply, company, connection, custom, { status: 400, error: 'Choose Import or Choose other files.' });
-    if (!(await link.files.importStaged(company.client, company.companyId, connection.id, batch))) {
-      return renderStart(reply, company, connection, custom, { status: 400, error: 'Those files are no longer waiting to be imported (it has been more than an hour): choose them again.' });
-    }
-    return finish(reply, company, connection, 200, custom);
-  });
-
-  scope.get<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/finish', ROUTE, async (request: FastifyRequest<{ Params: ConnectionParams }>, reply) => {
-    const found = await load(request.params);
-    const statusCode = Number(new URLSearchParams(request.url.split('?')[1] ?? '').get('statusCode'));
-    if (!found || !isLinkStatusCode(statusCode)) return notFoundPage(reply);
-    const { company, connection } = found;
-    const custom = customParamsFromUrl(request.url);
-    return sendPage(reply, 200, finishPage({
-      brand: brandOf(company.profile),
-      statusCode,
-      platformName: connection.platformName || findPlatform(connection.platformKey)?.name || connection.platformKey,
-      backUrl: companyPath(company.companyId) + customQuery(custom),
-    }));
-  });
+  scope.get<{ Params: ConnectionParams }>(
+    '/link/companies/:companyId/connections/:connectionId/finish',
+    ROUTE,
+    async (request: FastifyRequest<{ Params: ConnectionParams }>, reply) => {
+      const found = await load(request.params);
+      const statusCode = Number(new URLSearchParams(request.url.split('?')[1] ?? '').get('statusCode'));
+      if (!found || !isLinkStatusCode(statusCode)) return notFoundPage(reply);
+      const { company, connection } = found;
+      const custom = customParamsFromUrl(request.url);
+      return sendPage(
+        reply,
+        200,
+        finishPage({
+          brand: brandOf(company.profile),
+          statusCode,
+          platformName: connection.platformName || findPlatform(connection.platformKey)?.name || connection.platformKey,
+          backUrl: companyPath(company.companyId) + customQuery(custom),
+        }),
+      );
+    },
+  );
 }

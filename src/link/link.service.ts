@@ -108,7 +108,6 @@ export function authorisationFields(platformKey: string): readonly Authorization
   return authorization?.kind === 'credentials' ? authorization.fields : [];
 }
 
-
 const STATUS_LABELS: Record<string, string> = {
   Linked: 'Connected',
   PendingAuth: 'Not finished',
@@ -123,16 +122,35 @@ export function createLinkService(deps: LinkDeps) {
   const { db } = deps;
   const connections = deps.connections ?? createConnectionsService(deps);
   // The upload on the Link page of a platform whose data is files: read, shown, then imported.
-  const files = createFilesService({ db, jobs: deps.jobs, wakeJobs: deps.wakeJobs, companies: deps.companies, connections, intake: deps.intake });
+  const files = createFilesService({
+    db,
+    jobs: deps.jobs,
+    wakeJobs: deps.wakeJobs,
+    companies: deps.companies,
+    connections,
+    intake: deps.intake,
+  });
   const logoUrl = (key: string) => `${deps.publicUrl()}/integrations/${encodeURIComponent(key)}/logo.svg`;
 
   async function connectionsOf(companyId: string): Promise<LinkConnection[]> {
-    const rows = await db.selectFrom('connections').select(['id', 'company_id', 'platform_key', 'source_type', 'status', 'doc'])
-      .where('company_id', '=', companyId).orderBy('created').orderBy('id').execute();
+    const rows = await db
+      .selectFrom('connections')
+      .select(['id', 'company_id', 'platform_key', 'source_type', 'status', 'doc'])
+      .where('company_id', '=', companyId)
+      .orderBy('created')
+      .orderBy('id')
+      .execute();
     return rows.map(toLinkConnection);
   }
 
-  function toLinkConnection(row: { id: string; company_id: string; platform_key: string; source_type: string; status: string; doc: string }): LinkConnection {
+  function toLinkConnection(row: {
+    id: string;
+    company_id: string;
+    platform_key: string;
+    source_type: string;
+    status: string;
+    doc: string;
+  }): LinkConnection {
     let doc: Record<string, unknown> = {};
     try {
       doc = JSON.parse(row.doc) as Record<string, unknown>;
@@ -162,13 +180,22 @@ export function createLinkService(deps: LinkDeps) {
       if (!row) return undefined;
       const client = await deps.clients.get(row.client_id);
       if (!client) return undefined;
-      return { client, companyId: row.id, companyName: row.name, profile: parseProfile(await deps.clients.getProfile(client.id), client.name) };
+      return {
+        client,
+        companyId: row.id,
+        companyName: row.name,
+        profile: parseProfile(await deps.clients.getProfile(client.id), client.name),
+      };
     },
 
     async connection(company: LinkCompany, connectionId: string): Promise<LinkConnection | undefined> {
       if (!UUID.test(connectionId)) return undefined;
-      const row = await db.selectFrom('connections').select(['id', 'company_id', 'platform_key', 'source_type', 'status', 'doc'])
-        .where('id', '=', connectionId).where('company_id', '=', company.companyId).executeTakeFirst();
+      const row = await db
+        .selectFrom('connections')
+        .select(['id', 'company_id', 'platform_key', 'source_type', 'status', 'doc'])
+        .where('id', '=', connectionId)
+        .where('company_id', '=', company.companyId)
+        .executeTakeFirst();
       return row && toLinkConnection(row);
     },
 
@@ -208,20 +235,36 @@ export function createLinkService(deps: LinkDeps) {
       const accounting = existing.find((c) => c.sourceType === 'Accounting');
       // Files add up on one connection (dedupe works across its uploads): a files platform's linked one is reused.
       const files = findConnector(platform.key)?.authorization?.kind === 'files';
-      const reuse = samePlatform.find((c) => c.status === 'PendingAuth')
-        ?? (platform.sourceType === 'Accounting' ? accounting : files ? samePlatform.find((c) => c.status === 'Linked') : samePlatform.find((c) => c.status !== 'Linked'));
+      const reuse =
+        samePlatform.find((c) => c.status === 'PendingAuth') ??
+        (platform.sourceType === 'Accounting'
+          ? accounting
+          : files
+            ? samePlatform.find((c) => c.status === 'Linked')
+            : samePlatform.find((c) => c.status !== 'Linked'));
       if (reuse) {
         if (reuse.platformKey !== platform.key) {
-          throw new ApiError(409, `${company.companyName} already has an accounting connection (${reuse.platformName}); only one accounting platform can be connected.`, { code: 'ConnectionLimit' });
+          throw new ApiError(
+            409,
+            `${company.companyName} already has an accounting connection (${reuse.platformName}); only one accounting platform can be connected.`,
+            { code: 'ConnectionLimit' },
+          );
         }
         return { connectionId: reuse.id, linkUrl: connectionLinkUrl(deps.publicUrl(), company.companyId, reuse.id) };
       }
       try {
-        const served = JSON.parse(await connections.create(company.client, company.companyId, platform.key)) as { id: string; linkUrl: string };
+        const served = JSON.parse(await connections.create(company.client, company.companyId, platform.key)) as {
+          id: string;
+          linkUrl: string;
+        };
         return { connectionId: served.id, linkUrl: served.linkUrl };
       } catch (err) {
         if (err instanceof ApiError && err.statusCode === 409) {
-          throw new ApiError(409, `${company.companyName} already has an accounting connection; only one accounting platform can be connected.`, { code: 'ConnectionLimit' });
+          throw new ApiError(
+            409,
+            `${company.companyName} already has an accounting connection; only one accounting platform can be connected.`,
+            { code: 'ConnectionLimit' },
+          );
         }
         throw err;
       }
@@ -245,18 +288,34 @@ export function createLinkService(deps: LinkDeps) {
     async startOAuth(company: LinkCompany, connection: LinkConnection, custom: CustomParams): Promise<string> {
       const flow = findConnector(connection.platformKey)?.oauth2;
       if (!flow) throw new Error(`platform ${connection.platformKey} has no OAuth2 flow`);
-      return startOAuth(db, flow, deps.publicUrl(), { clientId: company.client.id, companyId: company.companyId, connectionId: connection.id, custom }, new Date());
+      return startOAuth(
+        db,
+        flow,
+        deps.publicUrl(),
+        { clientId: company.client.id, companyId: company.companyId, connectionId: connection.id, custom },
+        new Date(),
+      );
     },
 
     /**
      * Ends an OAuth2 attempt with the platform's redirect: the code is exchanged and the connection linked (200, or
      * 201 if it already was); refused consent leaves it as it was (403); a failed exchange is `connection.failed` (500).
      */
-    async finishOAuth(company: LinkCompany, connection: LinkConnection, attempt: OAuthAttempt, answer: { code?: string; error?: string }): Promise<LinkStatusCode> {
+    async finishOAuth(
+      company: LinkCompany,
+      connection: LinkConnection,
+      attempt: OAuthAttempt,
+      answer: { code?: string; error?: string },
+    ): Promise<LinkStatusCode> {
       const flow = findConnector(connection.platformKey)?.oauth2;
       if (!flow || answer.error || !answer.code) return 403;
       try {
-        const result = await flow.exchange({ code: answer.code, redirectUri: `${deps.publicUrl()}${OAUTH_CALLBACK_PATH}`, codeVerifier: attempt.codeVerifier, allowPrivate: deps.allowPrivate ?? false });
+        const result = await flow.exchange({
+          code: answer.code,
+          redirectUri: `${deps.publicUrl()}${OAUTH_CALLBACK_PATH}`,
+          codeVerifier: attempt.codeVerifier,
+          allowPrivate: deps.allowPrivate ?? false,
+        });
         return (await connections.linkWithResult(company.client, company.companyId, connection.id, result)) ? 200 : 201;
       } catch (err) {
         if (!isConnectorError(err)) throw err;
@@ -264,7 +323,6 @@ export function createLinkService(deps: LinkDeps) {
         return 500;
       }
     },
-
 
     redirectFacts(company: LinkCompany, connection: LinkConnection, statusCode: LinkStatusCode): RedirectFacts {
       return {

@@ -22,16 +22,30 @@ export interface OAuthAttempt {
  * Starts an OAuth2 link attempt: a random `state` (what ties the platform's redirect back to this connection, and
  * stops a forged one) and a PKCE verifier are kept for 10 minutes; returns the platform's consent address.
  */
-export async function startOAuth(db: Kysely<Database>, flow: OAuth2Flow, publicUrl: string, attempt: Omit<OAuthAttempt, 'codeVerifier'>, now: Date): Promise<string> {
+export async function startOAuth(
+  db: Kysely<Database>,
+  flow: OAuth2Flow,
+  publicUrl: string,
+  attempt: Omit<OAuthAttempt, 'codeVerifier'>,
+  now: Date,
+): Promise<string> {
   const state = randomBytes(32).toString('base64url');
   const codeVerifier = randomBytes(32).toString('base64url');
   const codeChallenge = createHash('sha256').update(codeVerifier).digest('base64url');
   // Expired attempts go as new ones start: the table holds only the last ten minutes' worth.
   await db.deleteFrom('oauth_states').where('expires', '<', now.toISOString()).execute();
-  await db.insertInto('oauth_states').values({
-    state, client_id: attempt.clientId, company_id: attempt.companyId, connection_id: attempt.connectionId, code_verifier: codeVerifier,
-    custom: JSON.stringify([...attempt.custom]), expires: new Date(now.getTime() + STATE_TTL_MS).toISOString(),
-  }).execute();
+  await db
+    .insertInto('oauth_states')
+    .values({
+      state,
+      client_id: attempt.clientId,
+      company_id: attempt.companyId,
+      connection_id: attempt.connectionId,
+      code_verifier: codeVerifier,
+      custom: JSON.stringify([...attempt.custom]),
+      expires: new Date(now.getTime() + STATE_TTL_MS).toISOString(),
+    })
+    .execute();
   return flow.authorizeUrl({ state, redirectUri: `${publicUrl}${OAUTH_CALLBACK_PATH}`, codeChallenge });
 }
 
@@ -43,6 +57,12 @@ export async function takeOAuthAttempt(db: Kysely<Database>, state: string, now:
     if (!row) return undefined;
     const taken = await trx.deleteFrom('oauth_states').where('state', '=', state).executeTakeFirst();
     if (Number(taken.numDeletedRows) !== 1 || row.expires < now.toISOString()) return undefined;
-    return { clientId: row.client_id, companyId: row.company_id, connectionId: row.connection_id, codeVerifier: row.code_verifier, custom: new Map(JSON.parse(row.custom) as [string, string][]) };
+    return {
+      clientId: row.client_id,
+      companyId: row.company_id,
+      connectionId: row.connection_id,
+      codeVerifier: row.code_verifier,
+      custom: new Map(JSON.parse(row.custom) as [string, string][]),
+    };
   });
 }

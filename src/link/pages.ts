@@ -51,17 +51,19 @@ export function companyPage(model: {
   custom: CustomParams;
   error?: string;
 }): string {
-  const groups = model.groups.filter((g) => g.platforms.length > 0).map((g) => {
-    const id = `group-${g.sourceType.toLowerCase()}`;
-    const hint = SOURCE_TYPE_HINTS[g.sourceType];
-    return `<section aria-labelledby="${h(id)}">
+  const groups = model.groups
+    .filter((g) => g.platforms.length > 0)
+    .map((g) => {
+      const id = `group-${g.sourceType.toLowerCase()}`;
+      const hint = SOURCE_TYPE_HINTS[g.sourceType];
+      return `<section aria-labelledby="${h(id)}">
 <h2 id="${h(id)}">${h(g.sourceType)}</h2>
 ${hint ? `<p class="hint">${h(hint)}</p>` : ''}
 <ul class="platforms">
 ${g.platforms.map(platformItem).join('\n')}
 </ul>
 </section>`;
-  });
+    });
   const error = model.error ? `<p class="notice error" role="alert">${h(model.error)}</p>` : '';
   const main = `<h1>Connect your business data</h1>
 <p>${h(model.brand.name)} would like to connect to the data of <strong>${h(model.companyName)}</strong>. Choose a platform to connect.</p>
@@ -103,32 +105,43 @@ export interface StartPageModel {
 }
 
 function choiceOptions(choice: AuthorizationChoice, selected: string): string {
-  return choice.options.map((option) => {
-    const id = `${choice.name}-${option.value}`;
-    const hint = option.hint ? `<span class="hint">${h(option.hint)}</span>` : '';
-    return `<div class="choice"><input type="radio" id="${h(id)}" name="${h(choice.name)}" value="${h(option.value)}"${option.value === selected ? ' checked' : ''}>` +
-      `<label for="${h(id)}">${h(option.label)}${hint}</label></div>`;
-  }).join('\n');
+  return choice.options
+    .map((option) => {
+      const id = `${choice.name}-${option.value}`;
+      const hint = option.hint ? `<span class="hint">${h(option.hint)}</span>` : '';
+      return (
+        `<div class="choice"><input type="radio" id="${h(id)}" name="${h(choice.name)}" value="${h(option.value)}"${option.value === selected ? ' checked' : ''}>` +
+        `<label for="${h(id)}">${h(option.label)}${hint}</label></div>`
+      );
+    })
+    .join('\n');
 }
 
 /** A lead text template with `{sourceType}`, `{company}` (bold) and `{brand}` filled in, escaped. */
 function lead(template: string, values: { sourceType: string; company: string; brand: string }): string {
-  return template.split(/(\{sourceType\}|\{company\}|\{brand\})/).map((part) => {
-    if (part === '{sourceType}') return h(values.sourceType.toLowerCase());
-    if (part === '{company}') return `<strong>${h(values.company)}</strong>`;
-    if (part === '{brand}') return h(values.brand);
-    return h(part);
-  }).join('');
+  return template
+    .split(/(\{sourceType\}|\{company\}|\{brand\})/)
+    .map((part) => {
+      if (part === '{sourceType}') return h(values.sourceType.toLowerCase());
+      if (part === '{company}') return `<strong>${h(values.company)}</strong>`;
+      if (part === '{brand}') return h(values.brand);
+      return h(part);
+    })
+    .join('');
 }
 
 function credentialFields(fields: readonly AuthorizationField[], values: Record<string, string>): string {
-  return fields.map((f) => {
-    const id = `field-${f.name}`;
-    const value = f.type === 'password' ? '' : (values[f.name] ?? '');
-    const hint = f.hint ? `<span class="hint" id="${id}-hint">${h(f.hint)}</span>` : '';
-    return `<div class="field"><label for="${id}">${h(f.label)}${f.required ? '' : ' (optional)'}</label>${hint}` +
-      `<input id="${id}" name="${h(f.name)}" type="${f.type}" value="${h(value)}"${f.required ? ' required' : ''}${f.type === 'password' ? ' autocomplete="off"' : ''}${f.hint ? ` aria-describedby="${id}-hint"` : ''}></div>`;
-  }).join('\n');
+  return fields
+    .map((f) => {
+      const id = `field-${f.name}`;
+      const value = f.type === 'password' ? '' : (values[f.name] ?? '');
+      const hint = f.hint ? `<span class="hint" id="${id}-hint">${h(f.hint)}</span>` : '';
+      return (
+        `<div class="field"><label for="${id}">${h(f.label)}${f.required ? '' : ' (optional)'}</label>${hint}` +
+        `<input id="${id}" name="${h(f.name)}" type="${f.type}" value="${h(value)}"${f.required ? ' required' : ''}${f.type === 'password' ? ' autocomplete="off"' : ''}${f.hint ? ` aria-describedby="${id}-hint"` : ''}></div>`
+      );
+    })
+    .join('\n');
 }
 
 function uploadForm(model: StartPageModel): string {
@@ -167,13 +180,21 @@ export function uploadPreviewPage(model: {
   formAction: string;
   custom: CustomParams;
 }): string {
-  const money = (n: number | null, currency: string) => (n === null ? 'not stated' : `${n.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} ${currency}`);
-  const files = model.files.map((f) => {
-    const statements = (f.statements ?? []).map((s) => `<li><strong>${h(s.account)}</strong> (${h(s.currency)}), ${h(s.from)} to ${h(s.to)}: ${s.transactions} transaction${s.transactions === 1 ? '' : 's'}; ` +
-      `opening balance ${h(money(s.openingBalance, s.currency))}, closing balance ${h(money(s.closingBalance, s.currency))}.` +
-      `${s.reconciles ? (s.openingBalance === null ? '' : ' The balances add up.') : ' <strong>The balances do not add up</strong>: opening balance plus the transactions is not the closing balance.'}</li>`).join('\n');
-    return `<section class="read" aria-label="${h(f.fileName)}"><h2>${h(f.fileName)}</h2><p>${h(f.format ?? '')} statement file</p><ul>\n${statements}\n</ul></section>`;
-  }).join('\n');
+  const money = (n: number | null, currency: string) =>
+    n === null ? 'not stated' : `${n.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} ${currency}`;
+  const files = model.files
+    .map((f) => {
+      const statements = (f.statements ?? [])
+        .map(
+          (s) =>
+            `<li><strong>${h(s.account)}</strong> (${h(s.currency)}), ${h(s.from)} to ${h(s.to)}: ${s.transactions} transaction${s.transactions === 1 ? '' : 's'}; ` +
+            `opening balance ${h(money(s.openingBalance, s.currency))}, closing balance ${h(money(s.closingBalance, s.currency))}.` +
+            `${s.reconciles ? (s.openingBalance === null ? '' : ' The balances add up.') : ' <strong>The balances do not add up</strong>: opening balance plus the transactions is not the closing balance.'}</li>`,
+        )
+        .join('\n');
+      return `<section class="read" aria-label="${h(f.fileName)}"><h2>${h(f.fileName)}</h2><p>${h(f.format ?? '')} statement file</p><ul>\n${statements}\n</ul></section>`;
+    })
+    .join('\n');
   const warnings = model.warnings.length
     ? `<div class="notice error" role="alert"><p>Check before you import:</p><ul class="problems">${model.warnings.map((w) => `<li>${h(w)}</li>`).join('')}</ul></div>`
     : '';
@@ -197,14 +218,21 @@ export function startPage(model: StartPageModel): string {
   const { platform } = model;
   const error = model.error ? `<p class="notice error" role="alert">${h(model.error)}</p>` : '';
   const already = model.status === 'Linked' ? `<p class="notice success">${h(platform.name)} is already connected.</p>` : '';
-  const body = model.method === 'credentials'
-    ? `<fieldset>\n<legend>Sign in to ${h(platform.name)}</legend>\n${credentialFields(model.fields ?? [], model.values ?? {})}\n</fieldset>`
-    : model.method === 'choice'
-    ? [
-      model.description ? `<p>${lead(model.description, { sourceType: platform.sourceType, company: model.companyName, brand: model.brand.name })}</p>` : '',
-      model.choice ? `<fieldset>\n<legend>${h(model.choice.legend)}</legend>\n${choiceOptions(model.choice, model.selected ?? model.choice.default)}\n</fieldset>` : '',
-    ].filter(Boolean).join('\n')
-    : `<p class="notice">${h(platform.name)} cannot be connected from this page.</p>`;
+  const body =
+    model.method === 'credentials'
+      ? `<fieldset>\n<legend>Sign in to ${h(platform.name)}</legend>\n${credentialFields(model.fields ?? [], model.values ?? {})}\n</fieldset>`
+      : model.method === 'choice'
+        ? [
+            model.description
+              ? `<p>${lead(model.description, { sourceType: platform.sourceType, company: model.companyName, brand: model.brand.name })}</p>`
+              : '',
+            model.choice
+              ? `<fieldset>\n<legend>${h(model.choice.legend)}</legend>\n${choiceOptions(model.choice, model.selected ?? model.choice.default)}\n</fieldset>`
+              : '',
+          ]
+            .filter(Boolean)
+            .join('\n')
+        : `<p class="notice">${h(platform.name)} cannot be connected from this page.</p>`;
   const main = `<div class="heading-row"><img src="${h(platform.logoUrl)}" alt="" width="48" height="48"><h1>Connect ${h(platform.name)}</h1></div>
 <p>${h(model.brand.name)} will be able to read ${h(platform.sourceType.toLowerCase())} data of <strong>${h(model.companyName)}</strong> from ${h(platform.name)}.</p>
 ${already}
@@ -225,7 +253,11 @@ const FINISH_TEXT: Record<LinkStatusCode, { title: string; text: (platform: stri
   200: { title: 'Connected', text: (p) => `${p} is now connected. Thank you!`, tone: 'success' },
   201: { title: 'Already connected', text: (p) => `${p} was already connected, so nothing has changed.`, tone: 'success' },
   403: { title: 'Connection cancelled', text: (p) => `You cancelled connecting ${p}. Nothing was shared.`, tone: '' },
-  500: { title: 'Something went wrong', text: (p) => `${p} could not be connected because of an unexpected error. Please try again later.`, tone: 'error' },
+  500: {
+    title: 'Something went wrong',
+    text: (p) => `${p} could not be connected because of an unexpected error. Please try again later.`,
+    tone: 'error',
+  },
   501: { title: 'Not supported', text: (p) => `${p} cannot be connected from this page.`, tone: 'error' },
 };
 
@@ -246,8 +278,8 @@ const ERROR_TEXT: Record<number, { title: string; text: string }> = {
 };
 
 export function errorPage(statusCode: number): string {
-  const text = ERROR_TEXT[statusCode] ?? (statusCode < 500
-    ? ERROR_TEXT[400]
-    : { title: 'Something went wrong', text: 'An unexpected error occurred. Please try again later.' });
+  const text =
+    ERROR_TEXT[statusCode] ??
+    (statusCode < 500 ? ERROR_TEXT[400] : { title: 'Something went wrong', text: 'An unexpected error occurred. Please try again later.' });
   return layout({ title: text.title, main: `<h1>${h(text.title)}</h1>\n<p>${h(text.text)}</p>` });
 }

@@ -78,7 +78,11 @@ const PLACEHOLDER = /\{([^{}]*)\}/g;
  * Replaces every `{name}` with its URL-encoded value; reserved names win over custom ones, and a name with
  * no value becomes an empty string.
  */
-export function fillPlaceholders(template: string, reserved: Readonly<Record<string, string>>, custom: ReadonlyMap<string, string>): string {
+export function fillPlaceholders(
+  template: string,
+  reserved: Readonly<Record<string, string>>,
+  custom: ReadonlyMap<string, string>,
+): string {
   return template.replace(PLACEHOLDER, (_, name: string) => {
     const value = Object.hasOwn(reserved, name) ? reserved[name] : custom.get(name);
     return encodeURIComponent(value ?? '');

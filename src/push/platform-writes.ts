@@ -43,7 +43,12 @@ export function keepsWritesBesideService(connector: Connector, dataType: string)
 }
 
 /** Whether writes of this type arrived after `highWater` (a sync that started before them does not hold them). */
-export async function writtenSince(executor: Kysely<Database>, connectionId: string, dataType: string, highWater: number): Promise<boolean> {
+export async function writtenSince(
+  executor: Kysely<Database>,
+  connectionId: string,
+  dataType: string,
+  highWater: number,
+): Promise<boolean> {
   const row = await executor
     .selectFrom('platform_writes')
     .select('seq')
@@ -58,7 +63,14 @@ export async function writtenSince(executor: Kysely<Database>, connectionId: str
 /** Stores the platform's new state of one record; a fresh `seq` marks it as newer than any sync under way. */
 export async function saveWritten(
   trx: Kysely<Database>,
-  write: { companyId: string; connectionId: string; dataType: string; recordId: string; record: Record<string, unknown> | null; at: string },
+  write: {
+    companyId: string;
+    connectionId: string;
+    dataType: string;
+    recordId: string;
+    record: Record<string, unknown> | null;
+    at: string;
+  },
 ): Promise<void> {
   await trx
     .deleteFrom('platform_writes')
@@ -96,7 +108,15 @@ export async function readContext(
   const written = keepsWritesBesideService(connector, dataType) ? (await loadWritten(db, connection.id, dataType)).written : [];
   // The platform's data stands where the next sync of the type would read it.
   const epoch = Number(dataSet?.completed_syncs ?? 0);
-  return { settings: connection.settings, credentials: connection.credentials, epoch, cursor: null, written, allowPrivate: connection.allowPrivate, signal: new AbortController().signal };
+  return {
+    settings: connection.settings,
+    credentials: connection.credentials,
+    epoch,
+    cursor: null,
+    written,
+    allowPrivate: connection.allowPrivate,
+    signal: new AbortController().signal,
+  };
 }
 
 /**

@@ -54,18 +54,27 @@ export function createPushJob(options: PushJobOptions): JobHandler {
   async function process(op: PushRow): Promise<Outcome> {
     const requested = Date.parse(op.requested);
     if (op.timeout_minutes !== null && requested + options.sandboxDelayMs > requested + op.timeout_minutes * options.minuteMs) {
-      return { status: 'TimedOut', errorMessage: `The platform did not complete the write within ${op.timeout_minutes} minute(s) (timeoutInMinutes).` };
+      return {
+        status: 'TimedOut',
+        errorMessage: `The platform did not complete the write within ${op.timeout_minutes} minute(s) (timeoutInMinutes).`,
+      };
     }
     const connection = await db.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirst();
     if (!connection || connection.status !== 'Linked' || !connection.settings) {
-      return { status: 'Failed', errorMessage: `Connection ${op.connection_id} is ${connection?.status ?? 'deleted'}; the platform could not be reached.` };
+      return {
+        status: 'Failed',
+        errorMessage: `Connection ${op.connection_id} is ${connection?.status ?? 'deleted'}; the platform could not be reached.`,
+      };
     }
     const connector = findConnector(connection.platform_key);
     const model = connector && isDataType(op.data_type) ? connector.writes?.get(op.data_type) : undefined;
-    if (!connector || !model) return { status: 'Failed', errorMessage: `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}` };
+    if (!connector || !model)
+      return { status: 'Failed', errorMessage: `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}` };
     const platform = {
-      id: connection.id, settings: JSON.parse(connection.settings) as Record<string, unknown>,
-      credentials: await options.credentials.load(db, connection.client_id, connection.id), allowPrivate: options.allowPrivate ?? false,
+      id: connection.id,
+      settings: JSON.parse(connection.settings) as Record<string, unknown>,
+      credentials: await options.credentials.load(db, connection.client_id, connection.id),
+      allowPrivate: options.allowPrivate ?? false,
     };
     const dataType = op.data_type as DataType;
     if (model.submit) {
@@ -77,7 +86,11 @@ export function createPushJob(options: PushJobOptions): JobHandler {
         return { status: 'Success', recordId: written.recordId, record: written.record, storedByPlatform: true };
       } catch (err) {
         if (!isConnectorError(err)) throw err;
-        return { status: 'Failed', errorMessage: `The platform refused the write: ${err.message}`, errors: [{ itemId: 'body', message: err.message, validatorName: connector.info.name }] };
+        return {
+          status: 'Failed',
+          errorMessage: `The platform refused the write: ${err.message}`,
+          errors: [{ itemId: 'body', message: err.message, validatorName: connector.info.name }],
+        };
       }
     }
     const errors: ValidationItem[] = [];
@@ -86,7 +99,11 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     if (op.operation !== 'Create') {
       current = (await findOnPlatform(db, connector, platform, dataType, new Set([op.record_id as string])))?.get(op.record_id as string);
       if (!current) {
-        errors.push({ itemId: 'id', message: `The platform has no ${dataType} record with id ${op.record_id}`, validatorName: PLATFORM_VALIDATOR });
+        errors.push({
+          itemId: 'id',
+          message: `The platform has no ${dataType} record with id ${op.record_id}`,
+          validatorName: PLATFORM_VALIDATOR,
+        });
       } else {
         errors.push(...stateRules(op, current));
       }
@@ -100,7 +117,11 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     const recordId = op.operation === 'Create' ? randomUUID() : (op.record_id as string);
     return { status: 'Success', recordId, record: body && { id: recordId, ...asStored(model, body) } };
 
-    async function missingOnPlatform(c: NonNullable<typeof connector>, p: typeof platform, record: Record<string, unknown>): Promise<ValidationItem[]> {
+    async function missingOnPlatform(
+      c: NonNullable<typeof connector>,
+      p: typeof platform,
+      record: Record<string, unknown>,
+    ): Promise<ValidationItem[]> {
       const byType = new Map<DataType, { field: string; id: string }[]>();
       for (const ref of referencedIds(model as NonNullable<typeof model>, record)) {
         byType.set(ref.dataType, [...(byType.get(ref.dataType) ?? []), { field: ref.field, id: ref.id }]);
@@ -112,7 +133,11 @@ export function createPushJob(options: PushJobOptions): JobHandler {
         if (!found) continue;
         for (const ref of refs) {
           if (!found.has(ref.id)) {
-            items.push({ itemId: ref.field, message: `${ref.field} refers to ${type} record ${ref.id}, which the platform does not have`, validatorName: PLATFORM_VALIDATOR });
+            items.push({
+              itemId: ref.field,
+              message: `${ref.field} refers to ${type} record ${ref.id}, which the platform does not have`,
+              validatorName: PLATFORM_VALIDATOR,
+            });
           }
         }
       }
@@ -124,11 +149,23 @@ export function createPushJob(options: PushJobOptions): JobHandler {
   function stateRules(op: PushRow, current: SourceRecord): ValidationItem[] {
     const status = current.data.status;
     if (op.operation === 'Update' && typeof status === 'string' && SETTLED_STATUSES.has(status) && op.force_update !== 1) {
-      return [{ itemId: 'status', message: `${op.data_type} record ${op.record_id} is ${status}; send forceUpdate=true to change it`, validatorName: PLATFORM_VALIDATOR }];
+      return [
+        {
+          itemId: 'status',
+          message: `${op.data_type} record ${op.record_id} is ${status}; send forceUpdate=true to change it`,
+          validatorName: PLATFORM_VALIDATOR,
+        },
+      ];
     }
     const allocations = current.data.paymentAllocations;
     if (op.operation === 'Delete' && Array.isArray(allocations) && allocations.length > 0) {
-      return [{ itemId: 'paymentAllocations', message: `${op.data_type} record ${op.record_id} has payments allocated to it; remove them or void it instead`, validatorName: PLATFORM_VALIDATOR }];
+      return [
+        {
+          itemId: 'paymentAllocations',
+          message: `${op.data_type} record ${op.record_id} has payments allocated to it; remove them or void it instead`,
+          validatorName: PLATFORM_VALIDATOR,
+        },
+      ];
     }
     return [];
   }
@@ -139,8 +176,16 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     const status: PushStatus = outcome.status;
     const recordId = outcome.status === 'Success' ? outcome.recordId : op.record_id;
     const doc = pushOperationDoc({
-      id: op.id, companyId: op.company_id, connectionId: op.connection_id, dataType: op.data_type, operation: op.operation as WriteOperation,
-      status, requested: op.requested, completed, timeoutInMinutes: op.timeout_minutes, recordId,
+      id: op.id,
+      companyId: op.company_id,
+      connectionId: op.connection_id,
+      dataType: op.data_type,
+      operation: op.operation as WriteOperation,
+      status,
+      requested: op.requested,
+      completed,
+      timeoutInMinutes: op.timeout_minutes,
+      recordId,
       errorMessage: outcome.status === 'Success' ? null : outcome.errorMessage,
       errors: outcome.status === 'Success' ? [] : outcome.errors,
     });
@@ -156,9 +201,22 @@ export function createPushJob(options: PushJobOptions): JobHandler {
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return;
       if (outcome.status === 'Success') {
-        if (!outcome.storedByPlatform) await saveWritten(trx, { companyId: op.company_id, connectionId: op.connection_id, dataType: op.data_type, recordId: outcome.recordId, record: outcome.record && { ...outcome.record, sourceModifiedDate: completed }, at: completed });
+        if (!outcome.storedByPlatform)
+          await saveWritten(trx, {
+            companyId: op.company_id,
+            connectionId: op.connection_id,
+            dataType: op.data_type,
+            recordId: outcome.recordId,
+            record: outcome.record && { ...outcome.record, sourceModifiedDate: completed },
+            at: completed,
+          });
         if (op.allow_sync === 1) {
-          await queueSyncIfIdle(trx, jobs, { clientId: op.client_id, companyId: op.company_id, connectionId: op.connection_id, dataType: op.data_type }, now());
+          await queueSyncIfIdle(
+            trx,
+            jobs,
+            { clientId: op.client_id, companyId: op.company_id, connectionId: op.connection_id, dataType: op.data_type },
+            now(),
+          );
         }
       }
       await recordEvent(trx, jobs, {
@@ -193,7 +251,10 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       try {
         outcome = await process(op);
       } catch (err) {
-        await settle(op, { status: 'Failed', errorMessage: 'The write failed unexpectedly while the platform processed it; send it again.' });
+        await settle(op, {
+          status: 'Failed',
+          errorMessage: 'The write failed unexpectedly while the platform processed it; send it again.',
+        });
         throw err;
       }
       await settle(op, outcome);
@@ -202,7 +263,11 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     // runs again. After too many interruptions, the operation fails rather than staying Pending for ever.
     async onGiveUp(payload: { pushOperationId: string }) {
       const op = await pending(payload.pushOperationId);
-      if (op) await settle(op, { status: 'Failed', errorMessage: 'The write was interrupted too often (the processes running it stopped); send it again.' });
+      if (op)
+        await settle(op, {
+          status: 'Failed',
+          errorMessage: 'The write was interrupted too often (the processes running it stopped); send it again.',
+        });
     },
   };
 }

@@ -41,7 +41,9 @@ const pushOperationProperties = {
       warnings: Type.Optional(Type.Union([Type.Array(ValidationItemSchema), Type.Null()])),
     }),
   ),
-  statusCode: Type.Integer({ description: '202 while Pending, 200 on Success, 400 when the platform refused the write, 504 when it timed out.' }),
+  statusCode: Type.Integer({
+    description: '202 while Pending, 200 on Success, 400 when the platform refused the write, 504 when it timed out.',
+  }),
 };
 
 export const PushOperation = Type.Object(pushOperationProperties, { $id: 'PushOperation', title: 'Push operation' });

@@ -7,7 +7,10 @@ import { enumValues, withoutNull } from '../connectors/write-schema.js';
 const PUSH_OPTION_TYPES = ['Array', 'Object', 'String', 'Number', 'Boolean', 'DateTime', 'File', 'MultiPart'] as const;
 type PushOptionType = (typeof PUSH_OPTION_TYPES)[number];
 
-const OptionType = Type.Union(PUSH_OPTION_TYPES.map((t) => Type.Literal(t)), { title: 'Option Type', description: 'The option type.' });
+const OptionType = Type.Union(
+  PUSH_OPTION_TYPES.map((t) => Type.Literal(t)),
+  { title: 'Option Type', description: 'The option type.' },
+);
 const DisplayName = Type.String({ minLength: 1, description: "The property's display name." });
 const Description = Type.String({ description: 'A description of the property.' });
 const Required = Type.Boolean({ description: 'The property is required if `True`.' });
@@ -185,7 +188,13 @@ function sentenceCase(label: string[]): string {
 /** `line items` → `line item`, for naming the owner of an array item's fields. */
 function singular(label: string[]): string[] {
   const last = label[label.length - 1];
-  const one = last.endsWith('ies') ? `${last.slice(0, -3)}y` : last.endsWith('sses') ? last.slice(0, -2) : last.endsWith('s') && !last.endsWith('ss') ? last.slice(0, -1) : last;
+  const one = last.endsWith('ies')
+    ? `${last.slice(0, -3)}y`
+    : last.endsWith('sses')
+      ? last.slice(0, -2)
+      : last.endsWith('s') && !last.endsWith('ss')
+        ? last.slice(0, -1)
+        : last;
   return [...label.slice(0, -1), one];
 }
 

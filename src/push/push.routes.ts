@@ -19,17 +19,38 @@ const DataTypeParams = Type.Object({
   ...ConnectionParams.properties,
   dataType: Type.String({ description: 'An accounting data type the platform accepts writes of, e.g. `invoices`.' }),
 });
-const RecordParams = Type.Object({ ...DataTypeParams.properties, recordId: Type.String({ minLength: 1, description: 'Id of the record on the platform.' }) });
+const RecordParams = Type.Object({
+  ...DataTypeParams.properties,
+  recordId: Type.String({ minLength: 1, description: 'Id of the record on the platform.' }),
+});
 
 const WriteQuery = {
-  timeoutInMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 10080, description: 'The write times out if the platform has not completed it within this many minutes.' })),
-  allowSyncOnPushComplete: Type.Optional(Type.Boolean({ default: true, description: 'Queue a sync of the data type when the write succeeds, so the record shows in reads at once.' })),
+  timeoutInMinutes: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 10080,
+      description: 'The write times out if the platform has not completed it within this many minutes.',
+    }),
+  ),
+  allowSyncOnPushComplete: Type.Optional(
+    Type.Boolean({
+      default: true,
+      description: 'Queue a sync of the data type when the write succeeds, so the record shows in reads at once.',
+    }),
+  ),
 };
 const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'A retried request with the same key returns the first operation instead of writing twice.' })),
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'A retried request with the same key returns the first operation instead of writing twice.',
+    }),
+  ),
 });
 const RecordBody = Type.Record(Type.String(), Type.Unknown(), {
-  description: 'The record in the data type\'s shape, without the read-only `id`, `modifiedDate`, `sourceModifiedDate` and `metadata`. `GET …/options/{dataType}` lists its fields.',
+  description:
+    "The record in the data type's shape, without the read-only `id`, `modifiedDate`, `sourceModifiedDate` and `metadata`. `GET …/options/{dataType}` lists its fields.",
 });
 
 function requestLine(request: FastifyRequest): string {
@@ -45,75 +66,161 @@ export function registerPushRoutes(app: FastifyInstance, deps: { push: PushServi
     'Answers 200 with the Pending push operation at once; the platform processes the write asynchronously ' +
     '(follow it with `GET /companies/{companyId}/push/{pushOperationKey}` or the `{dataType}.write.*` webhooks).';
 
-  r.post('/companies/:companyId/connections/:connectionId/push/:dataType', {
-    schema: {
-      operationId: 'create-record', summary: 'Create a record', description: describe('Create'), tags,
-      params: DataTypeParams, querystring: Type.Object(WriteQuery), headers: IdempotencyHeaders, body: RecordBody, response: writeResponses,
+  r.post(
+    '/companies/:companyId/connections/:connectionId/push/:dataType',
+    {
+      schema: {
+        operationId: 'create-record',
+        summary: 'Create a record',
+        description: describe('Create'),
+        tags,
+        params: DataTypeParams,
+        querystring: Type.Object(WriteQuery),
+        headers: IdempotencyHeaders,
+        body: RecordBody,
+        response: writeResponses,
+      },
     },
-  }, async (request, reply) => {
-    const { companyId, connectionId, dataType } = request.params;
-    return sendJson(reply, await push.write(callerOf(request), {
-      companyId, connectionId, dataType, operation: 'Create', body: request.body, ...request.query,
-      idempotencyKey: request.headers['idempotency-key'], requestLine: requestLine(request),
-    }));
-  });
+    async (request, reply) => {
+      const { companyId, connectionId, dataType } = request.params;
+      return sendJson(
+        reply,
+        await push.write(callerOf(request), {
+          companyId,
+          connectionId,
+          dataType,
+          operation: 'Create',
+          body: request.body,
+          ...request.query,
+          idempotencyKey: request.headers['idempotency-key'],
+          requestLine: requestLine(request),
+        }),
+      );
+    },
+  );
 
-  r.put('/companies/:companyId/connections/:connectionId/push/:dataType/:recordId', {
-    schema: {
-      operationId: 'update-record', summary: 'Update a record', description: describe('Update'), tags,
-      params: RecordParams,
-      querystring: Type.Object({ ...WriteQuery, forceUpdate: Type.Optional(Type.Boolean({ default: false, description: 'Change a record the platform treats as settled (a paid or void document).' })) }),
-      headers: IdempotencyHeaders, body: RecordBody, response: writeResponses,
+  r.put(
+    '/companies/:companyId/connections/:connectionId/push/:dataType/:recordId',
+    {
+      schema: {
+        operationId: 'update-record',
+        summary: 'Update a record',
+        description: describe('Update'),
+        tags,
+        params: RecordParams,
+        querystring: Type.Object({
+          ...WriteQuery,
+          forceUpdate: Type.Optional(
+            Type.Boolean({ default: false, description: 'Change a record the platform treats as settled (a paid or void document).' }),
+          ),
+        }),
+        headers: IdempotencyHeaders,
+        body: RecordBody,
+        response: writeResponses,
+      },
     },
-  }, async (request, reply) => {
-    const { companyId, connectionId, dataType, recordId } = request.params;
-    return sendJson(reply, await push.write(callerOf(request), {
-      companyId, connectionId, dataType, recordId, operation: 'Update', body: request.body, ...request.query,
-      idempotencyKey: request.headers['idempotency-key'], requestLine: requestLine(request),
-    }));
-  });
+    async (request, reply) => {
+      const { companyId, connectionId, dataType, recordId } = request.params;
+      return sendJson(
+        reply,
+        await push.write(callerOf(request), {
+          companyId,
+          connectionId,
+          dataType,
+          recordId,
+          operation: 'Update',
+          body: request.body,
+          ...request.query,
+          idempotencyKey: request.headers['idempotency-key'],
+          requestLine: requestLine(request),
+        }),
+      );
+    },
+  );
 
-  r.delete('/companies/:companyId/connections/:connectionId/push/:dataType/:recordId', {
-    schema: {
-      operationId: 'delete-record', summary: 'Delete a record', description: describe('Delete'), tags,
-      params: RecordParams, querystring: Type.Object(WriteQuery), headers: IdempotencyHeaders, response: writeResponses,
+  r.delete(
+    '/companies/:companyId/connections/:connectionId/push/:dataType/:recordId',
+    {
+      schema: {
+        operationId: 'delete-record',
+        summary: 'Delete a record',
+        description: describe('Delete'),
+        tags,
+        params: RecordParams,
+        querystring: Type.Object(WriteQuery),
+        headers: IdempotencyHeaders,
+        response: writeResponses,
+      },
     },
-  }, async (request, reply) => {
-    const { companyId, connectionId, dataType, recordId } = request.params;
-    return sendJson(reply, await push.write(callerOf(request), {
-      companyId, connectionId, dataType, recordId, operation: 'Delete', body: undefined, ...request.query,
-      idempotencyKey: request.headers['idempotency-key'], requestLine: requestLine(request),
-    }));
-  });
+    async (request, reply) => {
+      const { companyId, connectionId, dataType, recordId } = request.params;
+      return sendJson(
+        reply,
+        await push.write(callerOf(request), {
+          companyId,
+          connectionId,
+          dataType,
+          recordId,
+          operation: 'Delete',
+          body: undefined,
+          ...request.query,
+          idempotencyKey: request.headers['idempotency-key'],
+          requestLine: requestLine(request),
+        }),
+      );
+    },
+  );
 
-  r.get('/companies/:companyId/push', {
-    schema: {
-      operationId: 'get-company-push-history', summary: 'Push history',
-      description: 'The company\'s write operations, newest first unless `orderBy` says otherwise.', tags,
-      params: CompanyIdParams, querystring: Type.Object(PagingQuery), response: { 200: pageOf(Type.Ref(PushOperation)), ...errorResponses(404) },
+  r.get(
+    '/companies/:companyId/push',
+    {
+      schema: {
+        operationId: 'get-company-push-history',
+        summary: 'Push history',
+        description: "The company's write operations, newest first unless `orderBy` says otherwise.",
+        tags,
+        params: CompanyIdParams,
+        querystring: Type.Object(PagingQuery),
+        response: { 200: pageOf(Type.Ref(PushOperation)), ...errorResponses(404) },
+      },
     },
-  }, async (request, reply) => {
-    const { page = 1, pageSize = 100, query, orderBy } = request.query;
-    const { records, totalResults } = await push.history(callerOf(request), request.params.companyId, { page, pageSize, query, orderBy });
-    return sendJson(reply, renderPage({ path: request.url.split('?')[0], params: request.query, page, pageSize, totalResults, records }));
-  });
+    async (request, reply) => {
+      const { page = 1, pageSize = 100, query, orderBy } = request.query;
+      const { records, totalResults } = await push.history(callerOf(request), request.params.companyId, { page, pageSize, query, orderBy });
+      return sendJson(reply, renderPage({ path: request.url.split('?')[0], params: request.query, page, pageSize, totalResults, records }));
+    },
+  );
 
-  r.get('/companies/:companyId/push/:pushOperationKey', {
-    schema: {
-      operationId: 'get-push-operation', summary: 'One push operation', tags,
-      params: Type.Object({ ...CompanyIdParams.properties, pushOperationKey: Type.String({ format: 'uuid' }) }),
-      response: { 200: Type.Ref(PushOperation), ...errorResponses(404) },
+  r.get(
+    '/companies/:companyId/push/:pushOperationKey',
+    {
+      schema: {
+        operationId: 'get-push-operation',
+        summary: 'One push operation',
+        tags,
+        params: Type.Object({ ...CompanyIdParams.properties, pushOperationKey: Type.String({ format: 'uuid' }) }),
+        response: { 200: Type.Ref(PushOperation), ...errorResponses(404) },
+      },
     },
-  }, async (request, reply) => sendJson(reply, await push.operation(callerOf(request), request.params.companyId, request.params.pushOperationKey)));
+    async (request, reply) =>
+      sendJson(reply, await push.operation(callerOf(request), request.params.companyId, request.params.pushOperationKey)),
+  );
 
-  r.get('/companies/:companyId/connections/:connectionId/options/:dataType', {
-    schema: {
-      operationId: 'get-create-update-model-options-by-data-type', summary: 'Write options of a data type',
-      description: 'The fields the platform takes when a record of the data type is created or updated, and which are required.', tags,
-      params: DataTypeParams, response: { 200: Type.Ref(PushOption), ...errorResponses(404) },
+  r.get(
+    '/companies/:companyId/connections/:connectionId/options/:dataType',
+    {
+      schema: {
+        operationId: 'get-create-update-model-options-by-data-type',
+        summary: 'Write options of a data type',
+        description: 'The fields the platform takes when a record of the data type is created or updated, and which are required.',
+        tags,
+        params: DataTypeParams,
+        response: { 200: Type.Ref(PushOption), ...errorResponses(404) },
+      },
     },
-  }, async (request, reply) => {
-    const { companyId, connectionId, dataType } = request.params;
-    return sendJson(reply, await push.options(callerOf(request), companyId, connectionId, dataType));
-  });
+    async (request, reply) => {
+      const { companyId, connectionId, dataType } = request.params;
+      return sendJson(reply, await push.options(callerOf(request), companyId, connectionId, dataType));
+    },
+  );
 }

@@ -67,7 +67,12 @@ export function createPushService(deps: PushDeps) {
 
   async function connectionOf(client: Client, companyId: string, connectionId: string) {
     await deps.companies.owned(client, companyId);
-    const row = await db.selectFrom('connections').selectAll().where('id', '=', connectionId).where('company_id', '=', companyId).executeTakeFirst();
+    const row = await db
+      .selectFrom('connections')
+      .selectAll()
+      .where('id', '=', connectionId)
+      .where('company_id', '=', companyId)
+      .executeTakeFirst();
     if (!row) throw notFound(`Data connection ${connectionId} not found`);
     return row;
   }
@@ -88,7 +93,11 @@ export function createPushService(deps: PushDeps) {
       const key = `${ref.dataType}\u0000${ref.id}`;
       if (!checked.has(key)) checked.set(key, await referenceExists(connectionId, ref.dataType, ref.id));
       if (!checked.get(key)) {
-        items.push({ itemId: ref.field, message: `${ref.field} refers to ${ref.dataType} record ${ref.id}, which does not exist`, validatorName: 'ReferenceValidator' });
+        items.push({
+          itemId: ref.field,
+          message: `${ref.field} refers to ${ref.dataType} record ${ref.id}, which does not exist`,
+          validatorName: 'ReferenceValidator',
+        });
       }
     }
     return items;
@@ -125,13 +134,22 @@ export function createPushService(deps: PushDeps) {
   }
 
   async function findByIdempotencyKey(clientId: string, key: string) {
-    return db.selectFrom('push_operations').select(['doc', 'data', 'request_hash']).where('client_id', '=', clientId).where('idempotency_key', '=', key).executeTakeFirst();
+    return db
+      .selectFrom('push_operations')
+      .select(['doc', 'data', 'request_hash'])
+      .where('client_id', '=', clientId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
   }
 
   function replay(first: { doc: string; data: string | null; request_hash: string | null }, hash: string, key: string): string {
     if (first.request_hash !== hash) {
       throw validationError(`IdempotencyKeyReusedException: Idempotency-Key ${key} was already used for a different request.`, [
-        { itemId: 'Idempotency-Key', message: 'Idempotency-Key must be unique per request; send a new key for a different write', validatorName: 'IdempotencyKey' },
+        {
+          itemId: 'Idempotency-Key',
+          message: 'Idempotency-Key must be unique per request; send a new key for a different write',
+          validatorName: 'IdempotencyKey',
+        },
       ]);
     }
     return withData(first.doc, first.data);
@@ -142,7 +160,9 @@ export function createPushService(deps: PushDeps) {
     async write(client: Client, request: WriteRequest): Promise<string> {
       const connection = await connectionOf(client, request.companyId, request.connectionId);
       const data = request.operation === 'Delete' ? null : JSON.stringify(request.body);
-      const hash = createHash('sha256').update(`${request.requestLine}\n${data ?? ''}`).digest('hex');
+      const hash = createHash('sha256')
+        .update(`${request.requestLine}\n${data ?? ''}`)
+        .digest('hex');
       if (request.idempotencyKey) {
         const first = await findByIdempotencyKey(client.id, request.idempotencyKey);
         if (first) return replay(first, hash, request.idempotencyKey);
@@ -150,29 +170,49 @@ export function createPushService(deps: PushDeps) {
 
       const model = writeModelOf(connection.platform_key, request.dataType);
       if (!model.operations.includes(request.operation)) {
-        const allowed = model.operations.filter((op) => (op === 'Create') === (request.operation === 'Create')).map((op) => WRITE_METHOD[op]);
-        throw new ApiError(405, `MethodNotAllowedException: The platform does not support ${VERB[request.operation]} ${request.dataType}; it supports ${model.operations.map((op) => VERB[op]).join(', ')}.`, {
-          headers: { Allow: allowed.join(', ') },
-        });
+        const allowed = model.operations
+          .filter((op) => (op === 'Create') === (request.operation === 'Create'))
+          .map((op) => WRITE_METHOD[op]);
+        throw new ApiError(
+          405,
+          `MethodNotAllowedException: The platform does not support ${VERB[request.operation]} ${request.dataType}; it supports ${model.operations.map((op) => VERB[op]).join(', ')}.`,
+          {
+            headers: { Allow: allowed.join(', ') },
+          },
+        );
       }
       if (connection.status !== 'Linked') {
-        throw new ApiError(400, `ConnectionNotLinkedException: Connection ${connection.id} is ${connection.status}; link it again before writing to it.`, { code: 'ConnectionNotLinked' });
+        throw new ApiError(
+          400,
+          `ConnectionNotLinkedException: Connection ${connection.id} is ${connection.status}; link it again before writing to it.`,
+          { code: 'ConnectionNotLinked' },
+        );
       }
       if (request.operation !== 'Delete') {
         const problems = validateWrittenRecord(model, request.body);
         if (problems.length === 0 && model.check) {
-          problems.push(...model.check(request.body as Record<string, unknown>).map((p) => ({ ...p, validatorName: connection.platform_key })));
+          problems.push(
+            ...model.check(request.body as Record<string, unknown>).map((p) => ({ ...p, validatorName: connection.platform_key })),
+          );
         }
-        if (problems.length === 0) problems.push(...(await missingReferences(connection.id, model, request.body as Record<string, unknown>)));
-        if (problems.length > 0) throw validationError(`ValidationException: The ${request.dataType} record is not valid; see validation.`, problems);
+        if (problems.length === 0)
+          problems.push(...(await missingReferences(connection.id, model, request.body as Record<string, unknown>)));
+        if (problems.length > 0)
+          throw validationError(`ValidationException: The ${request.dataType} record is not valid; see validation.`, problems);
       }
 
       const requested = now();
       const id = randomUUID();
       const timeout = request.timeoutInMinutes ?? null;
       const doc = pushOperationDoc({
-        id, companyId: connection.company_id, connectionId: connection.id, dataType: request.dataType, operation: request.operation,
-        status: 'Pending', requested: requested.toISOString(), timeoutInMinutes: timeout,
+        id,
+        companyId: connection.company_id,
+        connectionId: connection.id,
+        dataType: request.dataType,
+        operation: request.operation,
+        status: 'Pending',
+        requested: requested.toISOString(),
+        timeoutInMinutes: timeout,
       });
       // The platform answers after its processing delay, or the operation times out first: the job runs at whichever comes first.
       // A live platform (one that stores writes itself) is sent the write at once.
@@ -183,10 +223,23 @@ export function createPushService(deps: PushDeps) {
           await trx
             .insertInto('push_operations')
             .values({
-              id, client_id: client.id, company_id: connection.company_id, connection_id: connection.id, data_type: request.dataType,
-              operation: request.operation, record_id: request.recordId ?? null, status: 'Pending', requested: requested.toISOString(),
-              completed: null, timeout_minutes: timeout, allow_sync: request.allowSyncOnPushComplete === false ? 0 : 1,
-              force_update: request.forceUpdate ? 1 : 0, idempotency_key: request.idempotencyKey ?? null, request_hash: hash, data, doc,
+              id,
+              client_id: client.id,
+              company_id: connection.company_id,
+              connection_id: connection.id,
+              data_type: request.dataType,
+              operation: request.operation,
+              record_id: request.recordId ?? null,
+              status: 'Pending',
+              requested: requested.toISOString(),
+              completed: null,
+              timeout_minutes: timeout,
+              allow_sync: request.allowSyncOnPushComplete === false ? 0 : 1,
+              force_update: request.forceUpdate ? 1 : 0,
+              idempotency_key: request.idempotencyKey ?? null,
+              request_hash: hash,
+              data,
+              doc,
             })
             .execute();
           await deps.jobs.enqueue(trx, { kind: PUSH_JOB, payload: { pushOperationId: id }, runAfter: new Date(runAt) });
@@ -208,7 +261,12 @@ export function createPushService(deps: PushDeps) {
 
     async operation(client: Client, companyId: string, key: string): Promise<string> {
       await deps.companies.owned(client, companyId);
-      const row = await db.selectFrom('push_operations').select('doc').where('company_id', '=', companyId).where('id', '=', key).executeTakeFirst();
+      const row = await db
+        .selectFrom('push_operations')
+        .select('doc')
+        .where('company_id', '=', companyId)
+        .where('id', '=', key)
+        .executeTakeFirst();
       if (!row) throw notFound(`PushOperationNotFoundException: No push operation with key ${key} was found for company ${companyId}`);
       return row.doc;
     },

@@ -122,7 +122,11 @@ function* idsAt(value: unknown, path: readonly string[], at: string[]): Generato
 function dropNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropNulls);
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, dropNulls(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, dropNulls(v)]),
+  );
 }
 
 function storedDates(schema: TSchema, value: unknown): unknown {

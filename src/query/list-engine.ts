@@ -70,12 +70,7 @@ export async function countRows(ctx: ListContext, source: ListSource, where: Raw
 }
 
 /** Compiles a filter in the query language; errors become 400s naming `parameter`. */
-export function compileFilter(
-  text: string,
-  resource: QueryableResource,
-  dialect: SqlDialect,
-  parameter = 'query',
-): RawBuilder<unknown> {
+export function compileFilter(text: string, resource: QueryableResource, dialect: SqlDialect, parameter = 'query'): RawBuilder<unknown> {
   try {
     return compileQuery(parseQuery(text), resource, dialect);
   } catch (err) {

@@ -14,12 +14,16 @@ export async function operationHistory(
   resource: QueryableResource,
   page: PageRequest,
 ): Promise<{ records: string[]; totalResults: number }> {
-  const result = await listPage<{ doc: string }>(lists, {
-    from: sql.table(table),
-    scope: sql`${sql.ref(`${table}.company_id`)} = ${companyId}`,
-    resource,
-    select: sql.ref(`${table}.doc`),
-    tiebreak: [sql`${sql.ref(`${table}.seq`)} DESC`],
-  }, page);
+  const result = await listPage<{ doc: string }>(
+    lists,
+    {
+      from: sql.table(table),
+      scope: sql`${sql.ref(`${table}.company_id`)} = ${companyId}`,
+      resource,
+      select: sql.ref(`${table}.doc`),
+      tiebreak: [sql`${sql.ref(`${table}.seq`)} DESC`],
+    },
+    page,
+  );
   return { records: result.rows.map((r) => r.doc), totalResults: result.totalResults };
 }

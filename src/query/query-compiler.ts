@@ -34,8 +34,7 @@ export function compileComparison(
   def: PropertyDef,
   dialect: SqlDialect,
 ): RawBuilder<unknown> {
-  const operatorError = () =>
-    new QuerySemanticError(`Operator ${op} cannot be applied to property ${property} of type ${def.type}`);
+  const operatorError = () => new QuerySemanticError(`Operator ${op} cannot be applied to property ${property} of type ${def.type}`);
   switch (def.type) {
     case 'number': {
       if (op === '~') throw operatorError();
@@ -75,12 +74,7 @@ export function compileComparison(
   }
 }
 
-function relate(
-  expr: RawBuilder<unknown>,
-  op: ComparisonOperator,
-  value: RawBuilder<unknown>,
-  dialect: SqlDialect,
-): RawBuilder<unknown> {
+function relate(expr: RawBuilder<unknown>, op: ComparisonOperator, value: RawBuilder<unknown>, dialect: SqlDialect): RawBuilder<unknown> {
   switch (op) {
     case '=':
       return sql`(${expr} = ${value})`;

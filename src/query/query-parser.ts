@@ -7,8 +7,7 @@
 export type ComparisonOperator = '=' | '!=' | '~' | '>' | '<' | '>=' | '<=';
 
 export type QueryNode =
-  | { kind: 'and' | 'or'; children: QueryNode[] }
-  | { kind: 'compare'; property: string; op: ComparisonOperator; value: string };
+  { kind: 'and' | 'or'; children: QueryNode[] } | { kind: 'compare'; property: string; op: ComparisonOperator; value: string };
 
 export const MAX_QUERY_LENGTH = 2048;
 /** How deep `{ }` groups may nest; the parser and compiler recurse once per level. */

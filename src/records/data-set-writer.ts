@@ -10,15 +10,43 @@ import { createRecordSink, type IndexRow, type WriteFence } from './record-sink.
 export type PreviousRecord = Omit<IndexRow, 'version'>;
 
 /** The columns of a previous record; select them with DOC_KEY_TEXT and read each row with previousRecordOf. */
-export const PREVIOUS_COLUMNS = ['record_id', 'position', 'content_hash', 'modified_date', 'is_deleted', 'f_status', 'f_date', 'f_amount', 'f_currency', 'f_ref'] as const;
+export const PREVIOUS_COLUMNS = [
+  'record_id',
+  'position',
+  'content_hash',
+  'modified_date',
+  'is_deleted',
+  'f_status',
+  'f_date',
+  'f_amount',
+  'f_currency',
+  'f_ref',
+] as const;
 
 export function previousRecordOf(
   dialect: SqlDialect,
-  r: { record_id: string; position: number; content_hash: string; modified_date: string; is_deleted: number; f_status: string | null; f_date: string | null; f_amount: number | null; f_currency: string | null; f_ref: string | null; doc_key: string },
+  r: {
+    record_id: string;
+    position: number;
+    content_hash: string;
+    modified_date: string;
+    is_deleted: number;
+    f_status: string | null;
+    f_date: string | null;
+    f_amount: number | null;
+    f_currency: string | null;
+    f_ref: string | null;
+    doc_key: string;
+  },
 ): PreviousRecord {
   return {
-    record_id: r.record_id, position: Number(r.position), content_hash: r.content_hash, modified_date: r.modified_date, is_deleted: Number(r.is_deleted),
-    fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref], doc_key: docKey(dialect, r.doc_key),
+    record_id: r.record_id,
+    position: Number(r.position),
+    content_hash: r.content_hash,
+    modified_date: r.modified_date,
+    is_deleted: Number(r.is_deleted),
+    fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref],
+    doc_key: docKey(dialect, r.doc_key),
   };
 }
 
@@ -93,7 +121,10 @@ export async function writeVersion(input: WriteVersionInput): Promise<number> {
     const doc = await previous.doc(old.doc_key);
     const modified = old.is_deleted ? old.modified_date : now;
     const served = old.is_deleted ? doc : markDeleted(doc, now);
-    await push({ record_id: old.record_id, content_hash: old.content_hash, modified_date: modified, is_deleted: 1, fields: old.fields }, served);
+    await push(
+      { record_id: old.record_id, content_hash: old.content_hash, modified_date: modified, is_deleted: 1, fields: old.fields },
+      served,
+    );
   };
 
   try {
@@ -113,7 +144,10 @@ export async function writeVersion(input: WriteVersionInput): Promise<number> {
           if (prev.content_hash === hash && !prev.is_deleted) modified = prev.modified_date;
           prev = previous.nextSync() ?? (await previous.next());
         }
-        await push({ record_id: record.id, content_hash: hash, modified_date: modified, is_deleted: 0, fields: values }, liveDoc(content, modified));
+        await push(
+          { record_id: record.id, content_hash: hash, modified_date: modified, is_deleted: 0, fields: values },
+          liveDoc(content, modified),
+        );
       }
     }
     while (prev) {

@@ -23,7 +23,10 @@ export class PositionListCache {
     if (!running) {
       running = compute().finally(() => this.pending.delete(key));
       this.pending.set(key, running);
-      running.then((list) => this.entries.set(key, list), () => {});
+      running.then(
+        (list) => this.entries.set(key, list),
+        () => {},
+      );
     }
     return running;
   }

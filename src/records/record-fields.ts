@@ -20,7 +20,13 @@ const CANDIDATES: Record<IndexedColumn, { paths: string[]; kind: 'string' | 'dat
   ref: { paths: ['customerRef.id', 'supplierRef.id', 'accountId', 'contactRef.id'], kind: 'string' },
 };
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; anyOf?: JsonSchema[]; const?: unknown; format?: string };
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  anyOf?: JsonSchema[];
+  const?: unknown;
+  format?: string;
+};
 
 const cache = new WeakMap<TSchema, RecordFieldPaths>();
 
@@ -64,7 +70,8 @@ export function extractFields(paths: RecordFieldPaths, data: Record<string, unkn
     const path = paths[column];
     if (!path) return null;
     let value: unknown = data;
-    for (const key of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of path.split('.'))
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
     if (CANDIDATES[column].kind === 'number') return typeof value === 'number' ? value : null;
     return typeof value === 'string' ? value : null;
   });

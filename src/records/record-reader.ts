@@ -56,7 +56,9 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
       return rows.map((r) => r.doc);
     }
     const { rows } = await sql<{ doc: Doc }>`SELECT ${pageDoc('doc')} AS doc FROM record_docs
-      WHERE key >= ${recordKey(dialect, version, offset)} AND key < ${recordKey(dialect, version, offset + count)} ORDER BY key`.execute(db);
+      WHERE key >= ${recordKey(dialect, version, offset)} AND key < ${recordKey(dialect, version, offset + count)} ORDER BY key`.execute(
+      db,
+    );
     return rows.map((r) => r.doc);
   }
 
@@ -71,7 +73,9 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
         WHERE key IN (${sql.join(keys)})`.execute(db));
     } else {
       ({ rows } = await sql<{ pos: number | string; doc: Doc }>`SELECT r.position AS pos, ${pageDoc('d.doc')} AS doc FROM record_index r
-        JOIN record_docs d ON d.key = r.doc_key WHERE r.version = ${version} AND r.position IN (${sql.join(Array.from(wanted))})`.execute(db));
+        JOIN record_docs d ON d.key = r.doc_key WHERE r.version = ${version} AND r.position IN (${sql.join(Array.from(wanted))})`.execute(
+        db,
+      ));
     }
     const docs = new Map(rows.map((r) => [Number(r.pos), r.doc]));
     return Array.from(wanted, (p) => docs.get(p) as Doc);
@@ -93,7 +97,12 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
       if (request.versions.length !== 1) {
         const where = conditions(request, sql`r.version IN (${sql.join(request.versions)})`);
         const countKey = `m\u0000${request.versions.join(',')}\u0000${request.extra?.key ?? ''}`;
-        const totalResults = await countRows(lists, { from: FROM, scope: where, resource: request.resource, select: sql`1`, tiebreak: [], countKey }, where, page.query);
+        const totalResults = await countRows(
+          lists,
+          { from: FROM, scope: where, resource: request.resource, select: sql`1`, tiebreak: [], countKey },
+          where,
+          page.query,
+        );
         if (offset >= totalResults) return { records: [], totalResults };
         const { rows } = await sql<{ doc: Doc }>`SELECT ${pageDoc('d.doc')} AS doc FROM ${FROM} WHERE ${where}
           ORDER BY ${sql.join([...order, sql`r.version`, sql`r.position`])} LIMIT ${page.pageSize} OFFSET ${offset}`.execute(db);
@@ -117,7 +126,10 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
         return Int32Array.from(rows, (r) => Number(r.position));
       });
       if (offset >= matches.length) return { records: [], totalResults: matches.length };
-      return { records: await byPositions(version, info.dense, matches.subarray(offset, offset + page.pageSize)), totalResults: matches.length };
+      return {
+        records: await byPositions(version, info.dense, matches.subarray(offset, offset + page.pageSize)),
+        totalResults: matches.length,
+      };
     },
 
     /** One record by id from the first of the versions that has it. */

@@ -44,7 +44,8 @@ export interface WriteFence {
 /** Thrown by a batch of a run that no longer holds its operation (another run took it over). */
 export const TAKEN_OVER = 'the sync was taken over by another run';
 
-const INDEX_COLUMNS = 'version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, doc_key';
+const INDEX_COLUMNS =
+  'version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, doc_key';
 
 /**
  * SQLite: prepared statements run in one transaction per batch. A sync writes hundreds of thousands of rows,
@@ -86,14 +87,18 @@ export function createRecordSink(store: Store, batchSize?: number, fence?: Write
       async (trx) => {
         const docs = batch.filter((r) => r.doc !== null);
         if (docs.length > 0) {
-          await sql`INSERT INTO record_docs (key, doc) SELECT * FROM unnest(${docs.map((r) => r.index.doc_key)}::bigint[], ${docs.map((r) => r.doc)}::text[])`.execute(trx);
+          await sql`INSERT INTO record_docs (key, doc) SELECT * FROM unnest(${docs.map((r) => r.index.doc_key)}::bigint[], ${docs.map((r) => r.doc)}::text[])`.execute(
+            trx,
+          );
         }
         const column = <T>(pick: (r: IndexRow) => T) => batch.map(({ index }) => pick(index));
         await sql`INSERT INTO record_index (${sql.raw(INDEX_COLUMNS)})
           SELECT * FROM unnest(${column((r) => r.version)}::bigint[], ${column((r) => r.record_id)}::text[], ${column((r) => r.position)}::integer[],
             ${column((r) => r.content_hash)}::text[], ${column((r) => r.modified_date)}::text[], ${column((r) => r.is_deleted)}::integer[],
             ${column((r) => r.fields[0])}::text[], ${column((r) => r.fields[1])}::text[], ${column((r) => r.fields[2])}::double precision[],
-            ${column((r) => r.fields[3])}::text[], ${column((r) => r.fields[4])}::text[], ${column((r) => r.doc_key)}::bigint[])`.execute(trx);
+            ${column((r) => r.fields[3])}::text[], ${column((r) => r.fields[4])}::text[], ${column((r) => r.doc_key)}::bigint[])`.execute(
+          trx,
+        );
       },
     );
 
@@ -152,7 +157,10 @@ export function createFencedBatches(store: Store, fence?: WriteFence) {
       await store.db.transaction().execute(async (trx) => {
         await asynchronousCommit(trx);
         if (fence) {
-          const held = await sql`SELECT 1 FROM pull_operations WHERE id = ${fence.pullOperationId} AND runner = ${fence.runner} FOR SHARE`.execute(trx);
+          const held =
+            await sql`SELECT 1 FROM pull_operations WHERE id = ${fence.pullOperationId} AND runner = ${fence.runner} FOR SHARE`.execute(
+              trx,
+            );
           if (held.rows.length === 0) throw new Error(TAKEN_OVER);
         }
         await onPostgres(trx);

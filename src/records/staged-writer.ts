@@ -40,7 +40,6 @@ interface StagedRow {
   fields: (string | number | null)[];
 }
 
-
 const BATCH = 500;
 const RUN = 25_000;
 const CHUNK = 2000;
@@ -76,9 +75,11 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
   const batches = createFencedBatches(store, input.fence);
   const sqlite = store.sqlite;
   const insertDoc = sqlite?.prepare('INSERT INTO record_docs (key, doc) VALUES (?, ?)');
-  const insertStaged = sqlite?.prepare(`INSERT INTO record_staging (version, run, idx, record_id, prev_position, doc_key, content_hash, modified_date,
+  const insertStaged =
+    sqlite?.prepare(`INSERT INTO record_staging (version, run, idx, record_id, prev_position, doc_key, content_hash, modified_date,
     is_deleted, f_status, f_date, f_amount, f_currency, f_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const readRun = sqlite?.prepare(`SELECT idx, record_id, prev_position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref,
+  const readRun =
+    sqlite?.prepare(`SELECT idx, record_id, prev_position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref,
     CAST(doc_key AS TEXT) AS doc_key FROM record_staging WHERE version = ? AND run = ? AND idx > ? ORDER BY idx LIMIT ?`);
   let arrival = 0;
   let seq = 0;
@@ -117,10 +118,14 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
     return new Map(rows.map((r) => [r.record_id, previousRecordOf(dialect, r)]));
   }
 
-
   async function documents(keys: (bigint | string)[]): Promise<Map<string, string>> {
     if (keys.length === 0) return new Map();
-    const rows = await db.selectFrom('record_docs').select(['doc']).select(sql<string>`CAST(key AS TEXT)`.as('key')).where('key', 'in', keys).execute();
+    const rows = await db
+      .selectFrom('record_docs')
+      .select(['doc'])
+      .select(sql<string>`CAST(key AS TEXT)`.as('key'))
+      .where('key', 'in', keys)
+      .execute();
     return new Map(rows.map((r) => [String(r.key), r.doc]));
   }
 
@@ -128,27 +133,56 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
   async function stage(records: readonly SourceRecord[], deleted: readonly string[]): Promise<void> {
     const ids = [...new Set([...records.map((r) => r.id), ...deleted])];
     const previous = await previousRows(ids);
-    const deletedDocs = await documents(deleted.flatMap((id) => {
-      const old = previous.get(id);
-      return old && !old.is_deleted ? [old.doc_key] : [];
-    }));
+    const deletedDocs = await documents(
+      deleted.flatMap((id) => {
+        const old = previous.get(id);
+        return old && !old.is_deleted ? [old.doc_key] : [];
+      }),
+    );
     const docs: { key: bigint | string; doc: string }[] = [];
     for (const record of records) {
       const old = previous.get(record.id);
       const { content, hash, fields } = encodeRecord(record.data, fieldPaths);
       if (old && old.content_hash === hash && !old.is_deleted) {
-        buffer.push({ record_id: record.id, seq: seq++, prev_position: old.position, doc_key: old.doc_key, content_hash: hash, modified_date: old.modified_date, is_deleted: 0, fields });
+        buffer.push({
+          record_id: record.id,
+          seq: seq++,
+          prev_position: old.position,
+          doc_key: old.doc_key,
+          content_hash: hash,
+          modified_date: old.modified_date,
+          is_deleted: 0,
+          fields,
+        });
         continue;
       }
       const key = recordKey(dialect, version, arrival++);
       docs.push({ key, doc: liveDoc(content, now) });
-      buffer.push({ record_id: record.id, seq: seq++, prev_position: old ? old.position : null, doc_key: key, content_hash: hash, modified_date: now, is_deleted: 0, fields });
+      buffer.push({
+        record_id: record.id,
+        seq: seq++,
+        prev_position: old ? old.position : null,
+        doc_key: key,
+        content_hash: hash,
+        modified_date: now,
+        is_deleted: 0,
+        fields,
+      });
     }
     for (const id of deleted) {
       const old = previous.get(id);
       if (!old) {
         // Created and deleted since the cursor: if it was delivered earlier in this read, this hides it.
-        buffer.push({ record_id: id, seq: seq++, prev_position: null, doc_key: '0', content_hash: '', modified_date: now, is_deleted: ABSENT, fields: [null, null, null, null, null] });
+        buffer.push({
+          record_id: id,
+          seq: seq++,
+          prev_position: null,
+          doc_key: '0',
+          content_hash: '',
+          modified_date: now,
+          is_deleted: ABSENT,
+          fields: [null, null, null, null, null],
+        });
       } else if (old.is_deleted) {
         buffer.push({ ...old, seq: seq++, prev_position: old.position });
       } else {
@@ -172,17 +206,46 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
       const slice = rows.slice(i, i + BATCH);
       await batches.run(
         () => {
-          slice.forEach((r, k) => insertStaged!.run(version, run, i + k, r.record_id, r.prev_position, r.doc_key, r.content_hash, r.modified_date, r.is_deleted, ...r.fields));
+          slice.forEach((r, k) =>
+            insertStaged!.run(
+              version,
+              run,
+              i + k,
+              r.record_id,
+              r.prev_position,
+              r.doc_key,
+              r.content_hash,
+              r.modified_date,
+              r.is_deleted,
+              ...r.fields,
+            ),
+          );
         },
         async (trx) => {
-          await trx.insertInto('record_staging').values(slice.map((r, k) => {
-            const [f_status, f_date, f_amount, f_currency, f_ref] = r.fields;
-            return {
-              version, run, idx: i + k, record_id: r.record_id, prev_position: r.prev_position, doc_key: r.doc_key, content_hash: r.content_hash,
-              modified_date: r.modified_date, is_deleted: r.is_deleted, f_status: f_status as string | null, f_date: f_date as string | null,
-              f_amount: f_amount as number | null, f_currency: f_currency as string | null, f_ref: f_ref as string | null,
-            };
-          })).execute();
+          await trx
+            .insertInto('record_staging')
+            .values(
+              slice.map((r, k) => {
+                const [f_status, f_date, f_amount, f_currency, f_ref] = r.fields;
+                return {
+                  version,
+                  run,
+                  idx: i + k,
+                  record_id: r.record_id,
+                  prev_position: r.prev_position,
+                  doc_key: r.doc_key,
+                  content_hash: r.content_hash,
+                  modified_date: r.modified_date,
+                  is_deleted: r.is_deleted,
+                  f_status: f_status as string | null,
+                  f_date: f_date as string | null,
+                  f_amount: f_amount as number | null,
+                  f_currency: f_currency as string | null,
+                  f_ref: f_ref as string | null,
+                };
+              }),
+            )
+            .execute();
         },
       );
     }
@@ -211,7 +274,9 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
     if (sink.add(row, doc)) await sink.send();
   };
   const readers = Array.from({ length: runs }, (_, run) => runReader(run));
-  const heap = new MinHeap<{ row: StagedRow; run: number }>((a, b) => (a.row.record_id < b.row.record_id ? -1 : a.row.record_id > b.row.record_id ? 1 : a.run - b.run || a.row.seq - b.row.seq));
+  const heap = new MinHeap<{ row: StagedRow; run: number }>((a, b) =>
+    a.row.record_id < b.row.record_id ? -1 : a.row.record_id > b.row.record_id ? 1 : a.run - b.run || a.row.seq - b.row.seq,
+  );
   let composed = 0;
   // Postgres: a staged row is placed by its (run, idx) and position alone; the server copies the rest across
   // (`placeStaged`), instead of every column making a round trip through this process.
@@ -234,7 +299,19 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
       const rank = existed ? Number(latest.prev_position) : prev === null ? 0 : await rankOf(latest.record_id, prevSize);
       if (rank > copied) await carryOver(copied, rank);
       if (sqlite) {
-        await add({ version, record_id: latest.record_id, position: rank + shift, content_hash: latest.content_hash, modified_date: latest.modified_date, is_deleted: latest.is_deleted, fields: latest.fields, doc_key: latest.doc_key }, null);
+        await add(
+          {
+            version,
+            record_id: latest.record_id,
+            position: rank + shift,
+            content_hash: latest.content_hash,
+            modified_date: latest.modified_date,
+            is_deleted: latest.is_deleted,
+            fields: latest.fields,
+            doc_key: latest.doc_key,
+          },
+          null,
+        );
       } else {
         if (input.stats && latest.modified_date === now) input.stats.modified++;
         placed.push({ run: latestRun, idx: latest.seq, position: rank + shift });
@@ -255,7 +332,11 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
     throw err;
   }
   await placeStaged();
-  for (let i = 0; i < orphans.length; i += BATCH) await db.deleteFrom('record_docs').where('key', 'in', orphans.slice(i, i + BATCH)).execute();
+  for (let i = 0; i < orphans.length; i += BATCH)
+    await db
+      .deleteFrom('record_docs')
+      .where('key', 'in', orphans.slice(i, i + BATCH))
+      .execute();
 
   // 3. Dropping the staging rows.
   for (let run = 0; run < runs; run++) {
@@ -292,7 +373,9 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
         await sql`INSERT INTO record_index (version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, doc_key)
           SELECT s.version, s.record_id, p.position, s.content_hash, s.modified_date, s.is_deleted, s.f_status, s.f_date, s.f_amount, s.f_currency, s.f_ref, s.doc_key
           FROM unnest(${batch.map((b) => b.run)}::int[], ${batch.map((b) => b.idx)}::int[], ${batch.map((b) => b.position)}::int[]) AS p(run, idx, position)
-          CROSS JOIN LATERAL (SELECT * FROM record_staging WHERE version = ${version} AND run = p.run AND idx = p.idx LIMIT 1) s`.execute(trx);
+          CROSS JOIN LATERAL (SELECT * FROM record_staging WHERE version = ${version} AND run = p.run AND idx = p.idx LIMIT 1) s`.execute(
+          trx,
+        );
       },
     );
   }
@@ -317,7 +400,14 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
               await db
                 .selectFrom('record_staging')
                 .select(['idx', 'record_id', 'prev_position', 'modified_date', 'is_deleted'])
-                .select([sql<string>`''`.as('content_hash'), sql<null>`NULL`.as('f_status'), sql<null>`NULL`.as('f_date'), sql<null>`NULL`.as('f_amount'), sql<null>`NULL`.as('f_currency'), sql<null>`NULL`.as('f_ref')])
+                .select([
+                  sql<string>`''`.as('content_hash'),
+                  sql<null>`NULL`.as('f_status'),
+                  sql<null>`NULL`.as('f_date'),
+                  sql<null>`NULL`.as('f_amount'),
+                  sql<null>`NULL`.as('f_currency'),
+                  sql<null>`NULL`.as('f_ref'),
+                ])
                 .select(DOC_KEY_TEXT)
                 .where('version', '=', version)
                 .where('run', '=', run)
@@ -329,9 +419,14 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
           if (rows.length === 0) return undefined;
           after = Number(rows[rows.length - 1].idx);
           chunk = rows.map((r) => ({
-            record_id: r.record_id, seq: Number(r.idx), prev_position: r.prev_position === null ? null : Number(r.prev_position),
-            doc_key: Number(r.is_deleted) === ABSENT ? '0' : docKey(dialect, r.doc_key), content_hash: r.content_hash, modified_date: r.modified_date,
-            is_deleted: Number(r.is_deleted), fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref],
+            record_id: r.record_id,
+            seq: Number(r.idx),
+            prev_position: r.prev_position === null ? null : Number(r.prev_position),
+            doc_key: Number(r.is_deleted) === ABSENT ? '0' : docKey(dialect, r.doc_key),
+            content_hash: r.content_hash,
+            modified_date: r.modified_date,
+            is_deleted: Number(r.is_deleted),
+            fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref],
           }));
           index = 0;
         }
@@ -346,7 +441,14 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
     // New ids arrive in ascending order: while they still sort before the previous record found last (or after
     // every previous record), they share its rank, so a run of new records (appended ones, typically) costs one query.
     if (successor && id > successor.after && (successor.id === null || id < successor.id)) return successor.rank;
-    const next = await db.selectFrom('record_index').select(['position', 'record_id']).where('version', '=', prev).where('record_id', '>', id).orderBy('record_id').limit(1).executeTakeFirst();
+    const next = await db
+      .selectFrom('record_index')
+      .select(['position', 'record_id'])
+      .where('version', '=', prev)
+      .where('record_id', '>', id)
+      .orderBy('record_id')
+      .limit(1)
+      .executeTakeFirst();
     successor = next ? { after: id, id: next.record_id, rank: Number(next.position) } : { after: id, id: null, rank: size };
     return successor.rank;
   }
@@ -372,9 +474,19 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
       ).map((r) => previousRecordOf(dialect, r));
       const docs = await documents(rows.filter((r) => !r.is_deleted).map((r) => r.doc_key));
       for (const old of rows) {
-        const base = { version, record_id: old.record_id, position: old.position + shift, content_hash: old.content_hash, fields: old.fields };
+        const base = {
+          version,
+          record_id: old.record_id,
+          position: old.position + shift,
+          content_hash: old.content_hash,
+          fields: old.fields,
+        };
         if (old.is_deleted) await add({ ...base, modified_date: old.modified_date, is_deleted: 1, doc_key: old.doc_key }, null);
-        else await add({ ...base, modified_date: now, is_deleted: 1, doc_key: recordKey(dialect, version, arrival++) }, markDeleted(docs.get(String(old.doc_key)) as string, now));
+        else
+          await add(
+            { ...base, modified_date: now, is_deleted: 1, doc_key: recordKey(dialect, version, arrival++) },
+            markDeleted(docs.get(String(old.doc_key)) as string, now),
+          );
       }
     }
   }

@@ -49,7 +49,11 @@ export async function deleteVersion(store: Store, version: number, tick: () => P
           .select('record_id')
           .select(DOC_KEY_TEXT)
           .where('version', 'in', later)
-          .where('record_id', 'in', rows.map((r) => r.record_id))
+          .where(
+            'record_id',
+            'in',
+            rows.map((r) => r.record_id),
+          )
           .execute();
         for (const s of shared) kept.add(`${s.record_id}\u0000${s.doc_key}`);
       }
@@ -65,20 +69,43 @@ export async function deleteVersion(store: Store, version: number, tick: () => P
   if (!complete) {
     const [first, end] = versionKeyRange(dialect, version);
     for (;;) {
-      const slice = await db.selectFrom('record_docs').select('key').where('key', '>=', first).where('key', '<', end).orderBy('key').limit(SLICE).execute();
+      const slice = await db
+        .selectFrom('record_docs')
+        .select('key')
+        .where('key', '>=', first)
+        .where('key', '<', end)
+        .orderBy('key')
+        .limit(SLICE)
+        .execute();
       if (slice.length === 0) break;
       await sql`DELETE FROM record_docs WHERE key >= ${first} AND key <= ${slice[slice.length - 1].key}`.execute(db);
       await tick();
     }
     for (;;) {
-      const slice = await db.selectFrom('record_index').select('record_id').where('version', '=', version).orderBy('record_id').limit(SLICE).execute();
+      const slice = await db
+        .selectFrom('record_index')
+        .select('record_id')
+        .where('version', '=', version)
+        .orderBy('record_id')
+        .limit(SLICE)
+        .execute();
       if (slice.length === 0) break;
-      await db.deleteFrom('record_index').where('version', '=', version).where('record_id', '<=', slice[slice.length - 1].record_id).execute();
+      await db
+        .deleteFrom('record_index')
+        .where('version', '=', version)
+        .where('record_id', '<=', slice[slice.length - 1].record_id)
+        .execute();
       await tick();
     }
     // Staging rows go a sorted run at a time (a run is at most one writer's memory's worth of narrow rows).
     for (;;) {
-      const run = await db.selectFrom('record_staging').select('run').where('version', '=', version).orderBy('run').limit(1).executeTakeFirst();
+      const run = await db
+        .selectFrom('record_staging')
+        .select('run')
+        .where('version', '=', version)
+        .orderBy('run')
+        .limit(1)
+        .executeTakeFirst();
       if (!run) break;
       await db.deleteFrom('record_staging').where('version', '=', version).where('run', '=', run.run).execute();
       await tick();

@@ -22,7 +22,8 @@ export function unseal(sealed: string, keys: SecretKeys, context: string): { val
   const [version, keyId, iv, tag, body] = sealed.split('.');
   if (version !== 'v1' || body === undefined) throw new SealedBoxError('not a sealed value');
   const key = [keys.current, ...keys.previous].find((k) => k.id === keyId);
-  if (!key) throw new SealedBoxError(`sealed with key ${keyId}, which is neither LEDGERPORT_SECRET_KEY nor one of LEDGERPORT_PREVIOUS_SECRET_KEYS`);
+  if (!key)
+    throw new SealedBoxError(`sealed with key ${keyId}, which is neither LEDGERPORT_SECRET_KEY nor one of LEDGERPORT_PREVIOUS_SECRET_KEYS`);
   try {
     const decipher = createDecipheriv('aes-256-gcm', key.bytes, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(context, 'utf8'));

@@ -29,7 +29,12 @@ export async function serve(role: Role = 'all'): Promise<void> {
     logLevel: config.logLevel,
     bodyLimit: config.bodyLimit,
     redisUrl: config.redisUrl,
-    jobs: { enabled: role !== 'api', concurrency: config.jobConcurrency, leaseMs: config.jobLeaseMs, shutdownGraceMs: config.shutdownGraceMs },
+    jobs: {
+      enabled: role !== 'api',
+      concurrency: config.jobConcurrency,
+      leaseMs: config.jobLeaseMs,
+      shutdownGraceMs: config.shutdownGraceMs,
+    },
     webhooks: { allowPrivate: config.webhooksAllowPrivate, retryScheduleMs: config.webhookRetryScheduleMs },
     connectors: { allowPrivate: config.connectorsAllowPrivate },
     push: { sandboxDelayMs: config.sandboxWriteDelayMs },
@@ -48,7 +53,8 @@ export async function serve(role: Role = 'all'): Promise<void> {
     await app.server.ready();
     // A worker listens nowhere, so it cannot learn the address clients use: links in the events it sends
     // (webhook payloads) come from PUBLIC_URL.
-    if (!config.publicUrl) app.server.log.warn('PUBLIC_URL is not set: links in webhook events sent by this worker point at http://127.0.0.1');
+    if (!config.publicUrl)
+      app.server.log.warn('PUBLIC_URL is not set: links in webhook events sent by this worker point at http://127.0.0.1');
     app.server.log.info({ role }, 'worker running jobs');
   }
 

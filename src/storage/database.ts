@@ -3,7 +3,15 @@ import { boundedCache } from '../lib/bounded-cache.js';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type SqliteDialectConfig } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type { Database } from './schema.js';
 import { createSqlDialect, type SqlDialect } from './dialect.js';
 

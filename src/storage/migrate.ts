@@ -52,6 +52,8 @@ async function migrator(db: Kysely<Database>, dialect: DialectName): Promise<Mig
   // URL). Unpinned, Kysely's existence check matches its tables in *any* schema of the database, so a second
   // store in another schema of the same database skips creating them and then fails on the missing lock table.
   const migrationTableSchema =
-    dialect === 'postgres' ? (await sql<{ schema: string | null }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema ?? undefined : undefined;
+    dialect === 'postgres'
+      ? ((await sql<{ schema: string | null }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema ?? undefined)
+      : undefined;
   return new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
 }

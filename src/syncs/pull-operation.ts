@@ -1,15 +1,44 @@
 import { Type } from '@sinclair/typebox';
 
 export const DATASET_STATUSES = [
-  'Initial', 'Queued', 'Fetching', 'MapQueued', 'Mapping', 'Complete', 'FetchError', 'MapError', 'InternalError',
-  'ProcessingQueued', 'Processing', 'ProcessingError', 'ValidationQueued', 'Validating', 'ValidationError', 'AuthError',
-  'Cancelled', 'NotSupported', 'RateLimitError', 'PermissionsError', 'PrerequisiteNotMet',
+  'Initial',
+  'Queued',
+  'Fetching',
+  'MapQueued',
+  'Mapping',
+  'Complete',
+  'FetchError',
+  'MapError',
+  'InternalError',
+  'ProcessingQueued',
+  'Processing',
+  'ProcessingError',
+  'ValidationQueued',
+  'Validating',
+  'ValidationError',
+  'AuthError',
+  'Cancelled',
+  'NotSupported',
+  'RateLimitError',
+  'PermissionsError',
+  'PrerequisiteNotMet',
 ] as const;
 export type DatasetStatus = (typeof DATASET_STATUSES)[number];
 
 /** Statuses of a sync that has not finished. */
 export const ACTIVE_STATUSES: readonly DatasetStatus[] = ['Queued', 'Fetching'];
-const ERROR_STATUSES: ReadonlySet<string> = new Set(['FetchError', 'MapError', 'InternalError', 'ProcessingError', 'ValidationError', 'AuthError', 'RateLimitError', 'PermissionsError', 'PrerequisiteNotMet', 'Cancelled']);
+const ERROR_STATUSES: ReadonlySet<string> = new Set([
+  'FetchError',
+  'MapError',
+  'InternalError',
+  'ProcessingError',
+  'ValidationError',
+  'AuthError',
+  'RateLimitError',
+  'PermissionsError',
+  'PrerequisiteNotMet',
+  'Cancelled',
+]);
 
 export const PullOperation = Type.Object(
   {

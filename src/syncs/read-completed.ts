@@ -41,7 +41,15 @@ export async function reportReadIfIdle(
     .groupBy('connection_id')
     .execute();
   const initial = reportedBefore.length < connectionIds.length;
-  await trx.updateTable('pull_operations').set({ read_reported: 1 }).where('id', 'in', finished.map((op) => op.id)).execute();
+  await trx
+    .updateTable('pull_operations')
+    .set({ read_reported: 1 })
+    .where(
+      'id',
+      'in',
+      finished.map((op) => op.id),
+    )
+    .execute();
 
   const logs = (id: string) => `${target.publicUrl}/companies/${target.companyId}/data/history/${id}`;
   const payload = {
@@ -54,7 +62,10 @@ export async function reportReadIfIdle(
         dataType: op.data_type,
         recordsModified: (op.records_modified ?? 0) > 0,
         status: op.status,
-        issues: op.status === 'Complete' ? [] : [{ type: 'error.sync', message: state.errorMessage ?? `The sync ended ${op.status}.`, links: { logs: logs(op.id) } }],
+        issues:
+          op.status === 'Complete'
+            ? []
+            : [{ type: 'error.sync', message: state.errorMessage ?? `The sync ended ${op.status}.`, links: { logs: logs(op.id) } }],
       };
     }),
   };

@@ -53,7 +53,12 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
   const retain = options.retainSupersededMs ?? 60_000;
 
   /** Ends the operation in an error; with `runner`, only while that run still holds it. */
-  async function fail(row: PullOperationRow, status: 'FetchError' | 'InternalError' | 'AuthError', message: string, runner?: string): Promise<void> {
+  async function fail(
+    row: PullOperationRow,
+    status: 'FetchError' | 'InternalError' | 'AuthError',
+    message: string,
+    runner?: string,
+  ): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await lockClient(trx, row.client_id);
       await store.update(trx, row, { status, errorMessage: message, completed: now().toISOString() }, runner);
@@ -79,7 +84,15 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     await db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('connections').selectAll().where('id', '=', connectionId).executeTakeFirst();
       if (!row || !findPlatform(row.platform_key) || row.status !== 'Linked') return;
-      const errors = [{ statusCode: '401', statusText: 'Unauthorized', errorMessage: message, erroredOnUtc: now().toISOString(), status: 'Active' as const }];
+      const errors = [
+        {
+          statusCode: '401',
+          statusText: 'Unauthorized',
+          errorMessage: message,
+          erroredOnUtc: now().toISOString(),
+          status: 'Active' as const,
+        },
+      ];
       const next = await writeConnectionStatus(trx, row, 'Deauthorized', { errors });
       await recordConnectionEvent(trx, jobs, 'connection.disconnected', next, options.publicUrl());
     });
@@ -117,7 +130,8 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     const uploadsUpTo = connector?.authorization?.kind === 'files' ? await uploadHighWater(db, connection.id) : null;
 
     const dataSet = await store.dataSet(op.connection_id, op.data_type);
-    const previousVersion = dataSet?.current_version === null || dataSet?.current_version === undefined ? null : Number(dataSet.current_version);
+    const previousVersion =
+      dataSet?.current_version === null || dataSet?.current_version === undefined ? null : Number(dataSet.current_version);
     // A delta read starts from the cursor of the version it builds on; `?full=true` or no version reads in full.
     const cursor = previousVersion === null || Number(op.full_sync) === 1 ? null : (dataSet?.cursor ?? null);
     await db
@@ -137,16 +151,32 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     try {
       const settings = JSON.parse(connection.settings) as Record<string, unknown>;
       const task: VersionTask = {
-        version: Number(op.seq), previousVersion, platformKey: connection.platform_key, dataType: op.data_type as DataType,
-        settings, credentials: await options.credentials.load(db, connection.client_id, connection.id), epoch: op.epoch, cursor, written, allowPrivate: options.allowPrivate ?? false, now: started, fence: { pullOperationId: op.id, runner },
-        connectionId: connection.id, uploadsUpTo,
+        version: Number(op.seq),
+        previousVersion,
+        platformKey: connection.platform_key,
+        dataType: op.data_type as DataType,
+        settings,
+        credentials: await options.credentials.load(db, connection.client_id, connection.id),
+        epoch: op.epoch,
+        cursor,
+        written,
+        allowPrivate: options.allowPrivate ?? false,
+        now: started,
+        fence: { pullOperationId: op.id, runner },
+        connectionId: connection.id,
+        uploadsUpTo,
       };
       result = await options.writers.write(task, async (count) => {
         if (Date.now() - lastReport < Math.min(1000, context.heartbeatEveryMs)) return;
         lastReport = Date.now();
         try {
           await context.heartbeat();
-          op = await store.update(db, op as PullOperationRow, { progress: Math.max(shownProgress, estimateProgress(count, expected)) }, runner);
+          op = await store.update(
+            db,
+            op as PullOperationRow,
+            { progress: Math.max(shownProgress, estimateProgress(count, expected)) },
+            runner,
+          );
         } catch (err) {
           if (err instanceof JobHandedBack) handedBack = err;
           throw err;
@@ -193,7 +223,17 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       // The client row first, as every transaction that changes a client's companies does: one lock order, no deadlocks.
       await lockClient(trx, clientId, true);
       // Throws (and rolls back) if this run no longer holds the operation.
-      await store.update(trx, op, { status: 'Complete', progress: 100, completed, ...(outcome.warnings.length > 0 ? { statusDescription: outcome.warnings.join('; ') } : {}) }, runner);
+      await store.update(
+        trx,
+        op,
+        {
+          status: 'Complete',
+          progress: 100,
+          completed,
+          ...(outcome.warnings.length > 0 ? { statusDescription: outcome.warnings.join('; ') } : {}),
+        },
+        runner,
+      );
       await trx
         .updateTable('data_sets')
         .set((eb) => ({
@@ -208,7 +248,11 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         .execute();
       await trx.updateTable('pull_operations').set({ records_modified: outcome.modified }).where('id', '=', op.id).execute();
       // Complete: from now on later versions may share its documents, and its deletion respects that.
-      await trx.updateTable('record_versions').set({ records: outcome.count, dense: outcome.dense ? 1 : 0 }).where('version', '=', Number(op.seq)).execute();
+      await trx
+        .updateTable('record_versions')
+        .set({ records: outcome.count, dense: outcome.dense ? 1 : 0 })
+        .where('version', '=', Number(op.seq))
+        .execute();
       // An upload session that ended while this ran syncs next (it reads every upload, so it also covers the ones below).
       await releaseWaiting(trx, jobs, op.connection_id, op.data_type, now());
       // A write the platform stored after this sync read its writes: sync again so it shows.
@@ -222,12 +266,23 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       const connection = await trx.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirst();
       const platform = connection && findPlatform(connection.platform_key);
       if (connection && platform) {
-        const doc = connectionDoc({ id: connection.id, companyId, platform, status: connection.status, created: connection.created, lastSync: completed });
+        const doc = connectionDoc({
+          id: connection.id,
+          companyId,
+          platform,
+          status: connection.status,
+          created: connection.created,
+          lastSync: completed,
+        });
         await trx.updateTable('connections').set({ last_sync: completed, doc }).where('id', '=', connection.id).execute();
       }
       await trx.updateTable('companies').set({ last_sync: completed }).where('id', '=', companyId).execute();
       if (previousVersion !== null) {
-        await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: previousVersion }, runAfter: new Date(Date.now() + retain) });
+        await jobs.enqueue(trx, {
+          kind: DELETE_VERSION_JOB,
+          payload: { version: previousVersion },
+          runAfter: new Date(Date.now() + retain),
+        });
       }
       await reportReadIfIdle(trx, jobs, { clientId, companyId, publicUrl: options.publicUrl() });
     });
@@ -239,7 +294,11 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       async onGiveUp(payload: { pullOperationId: string }) {
         const op = await store.operation(payload.pullOperationId);
         if (op && (op.status === 'Queued' || op.status === 'Fetching')) {
-          await fail(op, 'InternalError', 'The sync was interrupted too often before it completed (the processes running it stopped); the previous data is still served. Queue it again.');
+          await fail(
+            op,
+            'InternalError',
+            'The sync was interrupted too often before it completed (the processes running it stopped); the previous data is still served. Queue it again.',
+          );
         }
       },
     },

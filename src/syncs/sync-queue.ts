@@ -56,19 +56,38 @@ export async function openOperation(trx: Kysely<Database>, target: QueueTarget, 
  * waits as `ProcessingQueued` (one sync of a type at a time); `releaseWaiting` queues it when that sync ends.
  */
 export async function releaseOperation(trx: Kysely<Database>, jobs: JobQueue, id: string, now: Date): Promise<void> {
-  const row = await trx.selectFrom('pull_operations').select(['client_id', 'company_id', 'connection_id', 'data_type', 'requested', 'doc']).where('id', '=', id).where('status', '=', 'Initial').executeTakeFirst();
+  const row = await trx
+    .selectFrom('pull_operations')
+    .select(['client_id', 'company_id', 'connection_id', 'data_type', 'requested', 'doc'])
+    .where('id', '=', id)
+    .where('status', '=', 'Initial')
+    .executeTakeFirst();
   if (!row) return;
   const running = await unfinishedSync(trx, row.connection_id, row.data_type);
   if (!running) return requeue(trx, jobs, id, row, now);
-  const state = { ...(JSON.parse(row.doc) as PullOperationState), status: 'ProcessingQueued' as const, statusDescription: `Queued after sync ${running.id} of ${row.data_type}, which is still in progress.` };
-  await trx.updateTable('pull_operations').set({ status: state.status, doc: pullOperationDoc(state) }).where('id', '=', id).execute();
+  const state = {
+    ...(JSON.parse(row.doc) as PullOperationState),
+    status: 'ProcessingQueued' as const,
+    statusDescription: `Queued after sync ${running.id} of ${row.data_type}, which is still in progress.`,
+  };
+  await trx
+    .updateTable('pull_operations')
+    .set({ status: state.status, doc: pullOperationDoc(state) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**
  * Queues the oldest operation waiting for its type to be free (see `releaseOperation`), if the type is free. Call
  * it in the transaction that ends a sync.
  */
-export async function releaseWaiting(trx: Kysely<Database>, jobs: JobQueue, connectionId: string, dataType: string, now: Date): Promise<void> {
+export async function releaseWaiting(
+  trx: Kysely<Database>,
+  jobs: JobQueue,
+  connectionId: string,
+  dataType: string,
+  now: Date,
+): Promise<void> {
   if (await unfinishedSync(trx, connectionId, dataType)) return;
   const next = await trx
     .selectFrom('pull_operations')
@@ -99,7 +118,13 @@ async function requeue(
   now: Date,
 ): Promise<void> {
   await trx.deleteFrom('pull_operations').where('id', '=', id).execute();
-  await insertOperation(trx, { clientId: row.client_id, companyId: row.company_id, connectionId: row.connection_id, dataType: row.data_type }, now, 'Queued', { id, requested: row.requested });
+  await insertOperation(
+    trx,
+    { clientId: row.client_id, companyId: row.company_id, connectionId: row.connection_id, dataType: row.data_type },
+    now,
+    'Queued',
+    { id, requested: row.requested },
+  );
   await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } });
 }
 
@@ -119,14 +144,41 @@ async function insertOperation(
   if (!dataSet) {
     await trx
       .insertInto('data_sets')
-      .values({ connection_id: target.connectionId, data_type: target.dataType, client_id: target.clientId, company_id: target.companyId, current_version: null, last_successful_sync: null, latest_successful_sync_id: null })
+      .values({
+        connection_id: target.connectionId,
+        data_type: target.dataType,
+        client_id: target.clientId,
+        company_id: target.companyId,
+        current_version: null,
+        last_successful_sync: null,
+        latest_successful_sync_id: null,
+      })
       .execute();
   }
   const { id, requested } = keep;
-  const doc = pullOperationDoc({ id, companyId: target.companyId, connectionId: target.connectionId, dataType: target.dataType, status, requested, progress: 0 });
+  const doc = pullOperationDoc({
+    id,
+    companyId: target.companyId,
+    connectionId: target.connectionId,
+    dataType: target.dataType,
+    status,
+    requested,
+    progress: 0,
+  });
   await trx
     .insertInto('pull_operations')
-    .values({ id, client_id: target.clientId, company_id: target.companyId, connection_id: target.connectionId, data_type: target.dataType, status, requested, epoch: Number(dataSet?.completed_syncs ?? 0), doc, full_sync: target.full ? 1 : 0 })
+    .values({
+      id,
+      client_id: target.clientId,
+      company_id: target.companyId,
+      connection_id: target.connectionId,
+      data_type: target.dataType,
+      status,
+      requested,
+      epoch: Number(dataSet?.completed_syncs ?? 0),
+      doc,
+      full_sync: target.full ? 1 : 0,
+    })
     .execute();
   return { id, doc };
 }
@@ -146,7 +198,12 @@ export async function queueFirstLinkSyncs(
   if (!connector) return;
   for (const setting of settings) {
     if (!setting.fetchOnFirstLink || !connector.dataTypes.has(setting.dataType)) continue;
-    await queueSyncIfIdle(trx, jobs, { clientId: connection.clientId, companyId: connection.companyId, connectionId: connection.id, dataType: setting.dataType }, now);
+    await queueSyncIfIdle(
+      trx,
+      jobs,
+      { clientId: connection.clientId, companyId: connection.companyId, connectionId: connection.id, dataType: setting.dataType },
+      now,
+    );
   }
 }
 

@@ -41,7 +41,12 @@ export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: D
           .where('data_type', '=', setting.dataType)
           .executeTakeFirst();
         if ((newest?.requested ?? undefined) !== (last ?? undefined)) return undefined;
-        return queueSyncIfIdle(trx, jobs, { clientId: connection.client_id, companyId: connection.company_id, connectionId: connection.id, dataType: setting.dataType }, now);
+        return queueSyncIfIdle(
+          trx,
+          jobs,
+          { clientId: connection.client_id, companyId: connection.company_id, connectionId: connection.id, dataType: setting.dataType },
+          now,
+        );
       });
       if (doc) queued++;
     }

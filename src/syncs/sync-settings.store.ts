@@ -13,16 +13,35 @@ export async function clientSyncSettings(db: Kysely<Database>, clientId: string)
 }
 
 export async function companySyncSettings(db: Kysely<Database>, clientId: string, companyId: string): Promise<StoredSyncSettings | null> {
-  const row = await db.selectFrom('companies').select('sync_settings').where('client_id', '=', clientId).where('id', '=', companyId).executeTakeFirst();
+  const row = await db
+    .selectFrom('companies')
+    .select('sync_settings')
+    .where('client_id', '=', clientId)
+    .where('id', '=', companyId)
+    .executeTakeFirst();
   return parseStoredSettings(row?.sync_settings ?? null);
 }
 
 export async function saveClientSyncSettings(db: Kysely<Database>, clientId: string, settings: StoredSyncSettings): Promise<void> {
-  await db.updateTable('clients').set({ sync_settings: JSON.stringify(settings) }).where('id', '=', clientId).execute();
+  await db
+    .updateTable('clients')
+    .set({ sync_settings: JSON.stringify(settings) })
+    .where('id', '=', clientId)
+    .execute();
 }
 
-export async function saveCompanySyncSettings(db: Kysely<Database>, clientId: string, companyId: string, settings: StoredSyncSettings): Promise<void> {
-  await db.updateTable('companies').set({ sync_settings: JSON.stringify(settings) }).where('client_id', '=', clientId).where('id', '=', companyId).execute();
+export async function saveCompanySyncSettings(
+  db: Kysely<Database>,
+  clientId: string,
+  companyId: string,
+  settings: StoredSyncSettings,
+): Promise<void> {
+  await db
+    .updateTable('companies')
+    .set({ sync_settings: JSON.stringify(settings) })
+    .where('client_id', '=', clientId)
+    .where('id', '=', companyId)
+    .execute();
 }
 
 /** The settings in force for a company: the service's defaults, then its client's, then its own. */
@@ -37,7 +56,14 @@ export async function linkedConnectionsWithSettings(db: Kysely<Database>) {
     .selectFrom('connections as c')
     .innerJoin('companies as co', (join) => join.onRef('co.id', '=', 'c.company_id').onRef('co.client_id', '=', 'c.client_id'))
     .innerJoin('clients as cl', 'cl.id', 'c.client_id')
-    .select(['c.id', 'c.client_id', 'c.company_id', 'c.platform_key', 'co.sync_settings as company_settings', 'cl.sync_settings as client_settings'])
+    .select([
+      'c.id',
+      'c.client_id',
+      'c.company_id',
+      'c.platform_key',
+      'co.sync_settings as company_settings',
+      'cl.sync_settings as client_settings',
+    ])
     .where('c.status', '=', 'Linked')
     .execute();
   return rows.map(({ company_settings, client_settings, ...connection }) => ({

@@ -6,14 +6,18 @@ import { getPlan } from '../clients/plans.js';
 const REPORT_TYPES: ReadonlySet<string> = new Set(['balanceSheet', 'profitAndLoss', 'cashFlowStatement']);
 
 const syncSettingFields = {
-    dataType: Type.Union(DATA_TYPES.map((d) => Type.Literal(d))),
-    fetchOnFirstLink: Type.Boolean({ description: 'Queue this type when a connection is linked.' }),
-    syncSchedule: Type.Integer({ minimum: 0, maximum: 8760, description: 'Hours between scheduled syncs; 0 for none. Hourly (1) is not allowed on the Free trial.' }),
-    syncOrder: Type.Integer({ minimum: 0, description: 'Queueing order, lowest first.' }),
-    syncFromUtc: Type.Optional(Type.String({ format: 'date-time' })),
-    syncFromWindow: Type.Optional(Type.Integer({ minimum: 0 })),
-    monthsToSync: Type.Optional(Type.Integer({ minimum: 1, maximum: 120 })),
-    isLocked: Type.Optional(Type.Boolean()),
+  dataType: Type.Union(DATA_TYPES.map((d) => Type.Literal(d))),
+  fetchOnFirstLink: Type.Boolean({ description: 'Queue this type when a connection is linked.' }),
+  syncSchedule: Type.Integer({
+    minimum: 0,
+    maximum: 8760,
+    description: 'Hours between scheduled syncs; 0 for none. Hourly (1) is not allowed on the Free trial.',
+  }),
+  syncOrder: Type.Integer({ minimum: 0, description: 'Queueing order, lowest first.' }),
+  syncFromUtc: Type.Optional(Type.String({ format: 'date-time' })),
+  syncFromWindow: Type.Optional(Type.Integer({ minimum: 0 })),
+  monthsToSync: Type.Optional(Type.Integer({ minimum: 1, maximum: 120 })),
+  isLocked: Type.Optional(Type.Boolean()),
 };
 /** Named for the OpenAPI document; request bodies embed an anonymous copy (validators compile each body on its own). */
 export const SyncSetting = Type.Object(syncSettingFields, { $id: 'SyncSetting' });
@@ -72,7 +76,13 @@ export function checkSyncSettings(plan: string, settings: SyncSetting[]): void {
     if (setting.syncSchedule === 1 && !getPlan(plan).allowsHourlySync) {
       throw new ApiError(402, 'SyncSettingsValidationException: Sync schedule not allowed', {
         code: 'SyncScheduleNotAllowed',
-        validation: [{ itemId: 'SyncSettings', message: `Sync schedule not allowed. An hourly schedule (${setting.dataType}) is not available on the Free trial`, validatorName: 'SyncSettings' }],
+        validation: [
+          {
+            itemId: 'SyncSettings',
+            message: `Sync schedule not allowed. An hourly schedule (${setting.dataType}) is not available on the Free trial`,
+            validatorName: 'SyncSettings',
+          },
+        ],
       });
     }
   }

@@ -44,7 +44,13 @@ export function createSyncsService(deps: SyncsDeps) {
   resource.resolve = (path) => (path.length === 1 && (path[0] === 'isCompleted' || path[0] === 'isErrored') ? undefined : resolve(path));
 
   async function linkedConnections(companyId: string) {
-    return db.selectFrom('connections').selectAll().where('company_id', '=', companyId).where('status', '=', 'Linked').orderBy('created').execute();
+    return db
+      .selectFrom('connections')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('status', '=', 'Linked')
+      .orderBy('created')
+      .execute();
   }
 
   return {
@@ -53,24 +59,38 @@ export function createSyncsService(deps: SyncsDeps) {
       await deps.companies.owned(client, companyId);
       let candidates = await linkedConnections(companyId);
       if (connectionId) {
-        const all = await db.selectFrom('connections').selectAll().where('company_id', '=', companyId).where('id', '=', connectionId).execute();
+        const all = await db
+          .selectFrom('connections')
+          .selectAll()
+          .where('company_id', '=', companyId)
+          .where('id', '=', connectionId)
+          .execute();
         if (all.length === 0) throw notFound(`Data connection ${connectionId} not found`);
         if (all[0].status !== 'Linked') {
-          throw new ApiError(400, `ConnectionNotLinkedException: Connection ${connectionId} is ${all[0].status}; link it before queueing a sync.`, { code: 'ConnectionNotLinked' });
+          throw new ApiError(
+            400,
+            `ConnectionNotLinkedException: Connection ${connectionId} is ${all[0].status}; link it before queueing a sync.`,
+            { code: 'ConnectionNotLinked' },
+          );
         }
         candidates = all;
       }
       if (candidates.length === 0) {
-        throw new ApiError(400, `NoLinkedConnectionException: Company ${companyId} has no linked connection to sync ${dataType} from.`, { code: 'NoLinkedConnection' });
+        throw new ApiError(400, `NoLinkedConnectionException: Company ${companyId} has no linked connection to sync ${dataType} from.`, {
+          code: 'NoLinkedConnection',
+        });
       }
       const supporting = isDataType(dataType) ? candidates.filter((c) => findConnector(c.platform_key)?.dataTypes.has(dataType)) : [];
       if (supporting.length === 0) {
-        throw unsupported(dataType, candidates.map((c) => findPlatform(c.platform_key)?.name ?? c.platform_key));
+        throw unsupported(
+          dataType,
+          candidates.map((c) => findPlatform(c.platform_key)?.name ?? c.platform_key),
+        );
       }
       const target = supporting[0];
-      const doc = await db.transaction().execute((trx) =>
-        queueSync(trx, deps.jobs, { clientId: client.id, companyId, connectionId: target.id, dataType, full }, now()),
-      );
+      const doc = await db
+        .transaction()
+        .execute((trx) => queueSync(trx, deps.jobs, { clientId: client.id, companyId, connectionId: target.id, dataType, full }, now()));
       deps.wakeJobs();
       return doc;
     },
@@ -82,7 +102,13 @@ export function createSyncsService(deps: SyncsDeps) {
       const settings = await effectiveSyncSettingsOf(db, client.id, company.id);
       await db.transaction().execute(async (trx) => {
         for (const connection of connections) {
-          await queueFirstLinkSyncs(trx, deps.jobs, { id: connection.id, clientId: client.id, companyId, platformKey: connection.platform_key }, settings, now());
+          await queueFirstLinkSyncs(
+            trx,
+            deps.jobs,
+            { id: connection.id, clientId: client.id, companyId, platformKey: connection.platform_key },
+            settings,
+            now(),
+          );
         }
       });
       deps.wakeJobs();
@@ -104,7 +130,9 @@ export function createSyncsService(deps: SyncsDeps) {
       }
       const rows = await db
         .selectFrom('data_sets as d')
-        .innerJoin('pull_operations as p', (join) => join.onRef('p.connection_id', '=', 'd.connection_id').onRef('p.data_type', '=', 'd.data_type'))
+        .innerJoin('pull_operations as p', (join) =>
+          join.onRef('p.connection_id', '=', 'd.connection_id').onRef('p.data_type', '=', 'd.data_type'),
+        )
         .select(['d.data_type', 'd.last_successful_sync', 'd.latest_successful_sync_id', 'p.id', 'p.status', 'p.seq'])
         .where('d.company_id', '=', companyId)
         .orderBy('p.seq')
@@ -130,7 +158,12 @@ export function createSyncsService(deps: SyncsDeps) {
 
     async operation(client: Client, companyId: string, datasetId: string): Promise<string> {
       await deps.companies.owned(client, companyId);
-      const row = await db.selectFrom('pull_operations').select('doc').where('company_id', '=', companyId).where('id', '=', datasetId).executeTakeFirst();
+      const row = await db
+        .selectFrom('pull_operations')
+        .select('doc')
+        .where('company_id', '=', companyId)
+        .where('id', '=', datasetId)
+        .executeTakeFirst();
       if (!row) throw notFound(`DatasetNotFoundException: No pull operation with ID ${datasetId} was found for company ${companyId}`);
       return row.doc;
     },

@@ -13,14 +13,24 @@ export function createSyncsStore(db: Kysely<Database>) {
     },
 
     async dataSet(connectionId: string, dataType: string) {
-      return db.selectFrom('data_sets').selectAll().where('connection_id', '=', connectionId).where('data_type', '=', dataType).executeTakeFirst();
+      return db
+        .selectFrom('data_sets')
+        .selectAll()
+        .where('connection_id', '=', connectionId)
+        .where('data_type', '=', dataType)
+        .executeTakeFirst();
     },
 
     /**
      * Moves an operation to a new state and re-renders its document. With `runner`, only while that run of the
      * sync job still holds the operation: otherwise nothing changes and it throws `JobHandedBack`.
      */
-    async update(executor: Kysely<Database>, row: PullOperationRow, changes: Partial<PullOperationState>, runner?: string): Promise<PullOperationRow> {
+    async update(
+      executor: Kysely<Database>,
+      row: PullOperationRow,
+      changes: Partial<PullOperationState>,
+      runner?: string,
+    ): Promise<PullOperationRow> {
       const state = { ...(JSON.parse(row.doc) as PullOperationState), ...changes };
       const doc = pullOperationDoc(state);
       let update = executor.updateTable('pull_operations').set({ status: state.status, doc }).where('id', '=', row.id);

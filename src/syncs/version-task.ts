@@ -60,14 +60,30 @@ export async function runVersionTask(store: Store, task: VersionTask, onBatch: (
   const controller = new AbortController();
   try {
     const read = await source.read({
-      settings: task.settings, credentials: task.credentials, epoch: task.epoch, cursor: task.cursor, written: task.written, allowPrivate: task.allowPrivate, signal: controller.signal,
+      settings: task.settings,
+      credentials: task.credentials,
+      epoch: task.epoch,
+      cursor: task.cursor,
+      written: task.written,
+      allowPrivate: task.allowPrivate,
+      signal: controller.signal,
       ...(task.uploadsUpTo !== null ? { uploads: uploadsReader(store.db, task.connectionId, task.uploadsUpTo) } : {}),
     });
     if (read.mode === 'delta' && (task.cursor === null || task.previousVersion === null)) {
       throw new Error(`the ${task.platformKey} connector answered a read without a cursor with changes only`);
     }
     const stats = { modified: 0 };
-    const common = { store, version: task.version, previousVersion: task.previousVersion, pages: read.pages, now: task.now, fields: recordFieldPaths(source.schema), onBatch, stats, fence: task.fence };
+    const common = {
+      store,
+      version: task.version,
+      previousVersion: task.previousVersion,
+      pages: read.pages,
+      now: task.now,
+      fields: recordFieldPaths(source.schema),
+      onBatch,
+      stats,
+      fence: task.fence,
+    };
     const dense = read.mode === 'full' && read.ordered;
     const count = dense ? await writeVersion(common) : await writeStagedVersion({ ...common, mode: read.mode });
     return { count, modified: stats.modified, dense, mode: read.mode, cursor: read.nextCursor(), warnings: [...(read.warnings?.() ?? [])] };

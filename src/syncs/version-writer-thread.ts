@@ -26,7 +26,14 @@ port.on('message', (message: { id: number; task?: VersionTask; abort?: boolean }
   })
     .then((result) => port.postMessage({ id, result }))
     // A connector's error keeps its kind across the thread boundary (the sync job acts on it).
-    .catch((err: unknown) => port.postMessage({ id, error: err instanceof Error ? err.message : String(err), kind: isConnectorError(err) ? err.kind : undefined, retryAfterMs: isConnectorError(err) ? err.retryAfterMs : undefined }))
+    .catch((err: unknown) =>
+      port.postMessage({
+        id,
+        error: err instanceof Error ? err.message : String(err),
+        kind: isConnectorError(err) ? err.kind : undefined,
+        retryAfterMs: isConnectorError(err) ? err.retryAfterMs : undefined,
+      }),
+    )
     .finally(() => aborted.delete(id));
 });
 port.postMessage({ ready: true });

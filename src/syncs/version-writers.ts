@@ -50,7 +50,10 @@ export function createVersionWriters(store: Store, options: { threads: number })
   let closed = false;
 
   function start(): Thread {
-    const worker: Worker = startSourceWorker(import.meta.url, './version-writer-thread', { workerData: { url: store.url }, resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB } });
+    const worker: Worker = startSourceWorker(import.meta.url, './version-writer-thread', {
+      workerData: { url: store.url },
+      resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB },
+    });
     let markReady: () => void = () => {};
     let markFailed: (err: Error) => void = () => {};
     const thread: Thread = {
@@ -61,23 +64,37 @@ export function createVersionWriters(store: Store, options: { threads: number })
       }),
     };
     thread.ready.catch(() => {});
-    worker.on('message', (message: { ready?: boolean; id?: number; written?: number; result?: VersionResult; error?: string; kind?: ConnectorErrorKind; retryAfterMs?: number }) => {
-      if (message.ready) return markReady();
-      const task = message.id === undefined ? undefined : running.get(message.id);
-      if (!task || message.id === undefined) return;
-      const id = message.id;
-      if (message.written !== undefined) {
-        const written = message.written;
-        task.progress = task.progress.then(() => task.onProgress(written)).catch(() => worker.postMessage({ id, abort: true }));
-        return;
-      }
-      running.delete(id);
-      release(thread);
-      void task.progress.then(() => {
-        if (message.error !== undefined) task.reject(message.kind ? new ConnectorError(message.kind, message.error, undefined, message.retryAfterMs) : new Error(message.error));
-        else task.resolve(message.result as VersionResult);
-      });
-    });
+    worker.on(
+      'message',
+      (message: {
+        ready?: boolean;
+        id?: number;
+        written?: number;
+        result?: VersionResult;
+        error?: string;
+        kind?: ConnectorErrorKind;
+        retryAfterMs?: number;
+      }) => {
+        if (message.ready) return markReady();
+        const task = message.id === undefined ? undefined : running.get(message.id);
+        if (!task || message.id === undefined) return;
+        const id = message.id;
+        if (message.written !== undefined) {
+          const written = message.written;
+          task.progress = task.progress.then(() => task.onProgress(written)).catch(() => worker.postMessage({ id, abort: true }));
+          return;
+        }
+        running.delete(id);
+        release(thread);
+        void task.progress.then(() => {
+          if (message.error !== undefined)
+            task.reject(
+              message.kind ? new ConnectorError(message.kind, message.error, undefined, message.retryAfterMs) : new Error(message.error),
+            );
+          else task.resolve(message.result as VersionResult);
+        });
+      },
+    );
     const fail = (err: Error) => {
       const index = threads.indexOf(thread);
       if (index < 0) return; // 'error' is followed by 'exit': handled once

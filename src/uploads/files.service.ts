@@ -39,10 +39,18 @@ type ConnectionRow = Database['connections'];
 const DOCUMENT_TYPES = ['pdf', 'xls', 'xlsx', 'xlsb', 'csv', 'doc', 'docx', 'ppt', 'pptx', 'jpeg', 'jpg', 'png'];
 
 const CONTENT_TYPES: Record<string, string> = {
-  pdf: 'application/pdf', csv: 'text/csv', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg',
-  xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', xlsb: 'application/vnd.ms-excel.sheet.binary.macroEnabled.12',
-  doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  ppt: 'application/vnd.ms-powerpoint', pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  pdf: 'application/pdf',
+  csv: 'text/csv',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  xlsb: 'application/vnd.ms-excel.sheet.binary.macroEnabled.12',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  ppt: 'application/vnd.ms-powerpoint',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 };
 
 const extensionOf = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
@@ -59,18 +67,32 @@ export function createFilesService(deps: FilesDeps) {
   const intakes = deps.intake ?? createIntakeRunner({ threads: false });
 
   /** The connection, and what its platform read from the files (undefined: a platform that keeps them as they are). */
-  async function read(client: Client, companyId: string, connectionId: string, files: IncomingFile[], fields: Record<string, string>, uploaded: string): Promise<{ connection: ConnectionRow; intake: Intake | undefined }> {
+  async function read(
+    client: Client,
+    companyId: string,
+    connectionId: string,
+    files: IncomingFile[],
+    fields: Record<string, string>,
+    uploaded: string,
+  ): Promise<{ connection: ConnectionRow; intake: Intake | undefined }> {
     const connection = await deps.connections.owned(client, companyId, connectionId);
     if (files.length === 0) {
-      throw validationError('ValidationException: No file was uploaded.', [{ itemId: 'file', message: 'send one or more multipart/form-data parts named file', validatorName: 'FileUpload' }]);
+      throw validationError('ValidationException: No file was uploaded.', [
+        { itemId: 'file', message: 'send one or more multipart/form-data parts named file', validatorName: 'FileUpload' },
+      ]);
     }
     const connector = findConnector(connection.platform_key);
     if (!connector?.files) {
       const refused = files.filter((f) => !DOCUMENT_TYPES.includes(extensionOf(f.name)));
       if (refused.length > 0) {
-        throw validationError('ValidationException: Files of this type cannot be uploaded.', refused.map((f) => ({
-          itemId: f.name, message: `${f.name}: only ${DOCUMENT_TYPES.map((t) => t.toUpperCase()).join(', ')} files can be uploaded`, validatorName: 'FileUpload',
-        })));
+        throw validationError(
+          'ValidationException: Files of this type cannot be uploaded.',
+          refused.map((f) => ({
+            itemId: f.name,
+            message: `${f.name}: only ${DOCUMENT_TYPES.map((t) => t.toUpperCase()).join(', ')} files can be uploaded`,
+            validatorName: 'FileUpload',
+          })),
+        );
       }
       return { connection, intake: undefined };
     }
@@ -84,7 +106,10 @@ export function createFilesService(deps: FilesDeps) {
       intake = await intakes.run(connection.platform_key, files, fields, uploaded);
     } catch (err) {
       if (!(err instanceof FileRefused)) throw tooDense(err);
-      throw validationError(`ValidationException: ${err.items.length === 1 ? 'A file was' : `${err.items.length} problems were`} found in the upload; nothing was imported.`, err.items.map((i) => ({ ...i, validatorName: 'StatementFile' })));
+      throw validationError(
+        `ValidationException: ${err.items.length === 1 ? 'A file was' : `${err.items.length} problems were`} found in the upload; nothing was imported.`,
+        err.items.map((i) => ({ ...i, validatorName: 'StatementFile' })),
+      );
     }
     // Making the records (as they are stored) can run out of room too.
     const records = intake.records;
@@ -110,25 +135,59 @@ export function createFilesService(deps: FilesDeps) {
 
   /** Deleted meanwhile (the company or the connection): nothing is kept. */
   async function stillThere(trx: Kysely<Database>, companyId: string, connectionId: string): Promise<void> {
-    const row = await trx.selectFrom('connections').select('id').where('id', '=', connectionId).where('company_id', '=', companyId).executeTakeFirst();
+    const row = await trx
+      .selectFrom('connections')
+      .select('id')
+      .where('id', '=', connectionId)
+      .where('company_id', '=', companyId)
+      .executeTakeFirst();
     if (!row) throw notFound(`Data connection ${connectionId} not found`);
   }
 
   /** Keeps file `index` of an upload, with what the intake read from it (and its records, chunk by chunk). */
-  async function keep(trx: Kysely<Database>, client: Client, connection: ConnectionRow, files: IncomingFile[], index: number, intake: Intake | undefined, uploaded: string, kind: 'file' | 'pending', batch?: string) {
+  async function keep(
+    trx: Kysely<Database>,
+    client: Client,
+    connection: ConnectionRow,
+    files: IncomingFile[],
+    index: number,
+    intake: Intake | undefined,
+    uploaded: string,
+    kind: 'file' | 'pending',
+    batch?: string,
+  ) {
     const file = files[index];
     const accepted = intake?.accepted[index];
-    await saveUpload(trx, {
-      id: randomUUID(), kind, batch, clientId: client.id, companyId: connection.company_id, connectionId: connection.id, fileName: file.name,
-      sourceType: findPlatform(connection.platform_key)?.sourceType ?? 'Unknown', contentType: contentTypeOf(file), content: file.bytes, uploaded,
-      format: accepted?.format ?? null, parsed: accepted?.parsed ?? null,
-    }, intake?.records(index));
+    await saveUpload(
+      trx,
+      {
+        id: randomUUID(),
+        kind,
+        batch,
+        clientId: client.id,
+        companyId: connection.company_id,
+        connectionId: connection.id,
+        fileName: file.name,
+        sourceType: findPlatform(connection.platform_key)?.sourceType ?? 'Unknown',
+        contentType: contentTypeOf(file),
+        content: file.bytes,
+        uploaded,
+        format: accepted?.format ?? null,
+        parsed: accepted?.parsed ?? null,
+      },
+      intake?.records(index),
+    );
   }
 
   /** Syncs every data type of the connection's platform (from all files so far). */
   async function syncAll(trx: Kysely<Database>, client: Client, connection: ConnectionRow) {
     for (const dataType of findConnector(connection.platform_key)?.dataTypes.keys() ?? []) {
-      await queueSyncIfIdle(trx, deps.jobs, { clientId: client.id, companyId: connection.company_id, connectionId: connection.id, dataType }, now());
+      await queueSyncIfIdle(
+        trx,
+        deps.jobs,
+        { clientId: client.id, companyId: connection.company_id, connectionId: connection.id, dataType },
+        now(),
+      );
     }
   }
 
@@ -191,16 +250,33 @@ export function createFilesService(deps: FilesDeps) {
       const imported = await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
         const stale = new Date(now().getTime() - PENDING_TTL_MS).toISOString();
-        const rows = await trx.selectFrom('uploads').selectAll().where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('batch', '=', batch)
-          .where('uploaded', '>=', stale).orderBy('seq').execute();
+        const rows = await trx
+          .selectFrom('uploads')
+          .selectAll()
+          .where('connection_id', '=', connectionId)
+          .where('kind', '=', 'pending')
+          .where('batch', '=', batch)
+          .where('uploaded', '>=', stale)
+          .orderBy('seq')
+          .execute();
         if (rows.length === 0) return false;
         // New rows (new seq): a sync that already read past the pending rows' place still sees them as new. Their
         // records were made when the files were read (stamped then); they move to the new rows.
         for (const row of rows) {
           const id = randomUUID();
           await saveUpload(trx, {
-            id, kind: 'file', clientId: client.id, companyId, connectionId, fileName: row.file_name, sourceType: row.source_type,
-            contentType: row.content_type, content: new Uint8Array(row.content), uploaded: row.uploaded, format: row.format, parsed: row.parsed,
+            id,
+            kind: 'file',
+            clientId: client.id,
+            companyId,
+            connectionId,
+            fileName: row.file_name,
+            sourceType: row.source_type,
+            contentType: row.content_type,
+            content: new Uint8Array(row.content),
+            uploaded: row.uploaded,
+            format: row.format,
+            parsed: row.parsed,
           });
           await trx.updateTable('upload_chunks').set({ upload_id: id }).where('upload_id', '=', row.id).execute();
         }
@@ -214,7 +290,11 @@ export function createFilesService(deps: FilesDeps) {
 
     async discardStaged(client: Client, companyId: string, connectionId: string, batch: string): Promise<void> {
       await deps.connections.owned(client, companyId, connectionId);
-      await db.transaction().execute((trx) => deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('batch', '=', batch)));
+      await db
+        .transaction()
+        .execute((trx) =>
+          deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('batch', '=', batch)),
+        );
     },
 
     /** Codat's `Files`: every file uploaded for the company, oldest first. */
@@ -235,7 +315,11 @@ export function createFilesService(deps: FilesDeps) {
      * The company's files (those uploaded on `date`'s UTC day, when given): one file as itself, several as one
      * zip. Throws 404 when there is none.
      */
-    async download(client: Client, companyId: string, date: string | undefined): Promise<{ name: string; contentType: string; bytes: Uint8Array }> {
+    async download(
+      client: Client,
+      companyId: string,
+      date: string | undefined,
+    ): Promise<{ name: string; contentType: string; bytes: Uint8Array }> {
       await deps.companies.owned(client, companyId);
       let day: string | undefined;
       if (date !== undefined) {
@@ -243,9 +327,14 @@ export function createFilesService(deps: FilesDeps) {
         const form = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(date);
         // Without a zone, UTC (as Codat's DateTime), not the server's local time.
         // Its calendar day must be one (`2024-02-30T00:00:00Z` is no instant, not 1 March).
-        const parsed = form && isCalendarDate(date.slice(0, 10)) ? new Date(date.length === 10 ? `${date}T00:00:00Z` : form[4] ? date : `${date}Z`) : new Date(NaN);
+        const parsed =
+          form && isCalendarDate(date.slice(0, 10))
+            ? new Date(date.length === 10 ? `${date}T00:00:00Z` : form[4] ? date : `${date}Z`)
+            : new Date(NaN);
         if (Number.isNaN(parsed.getTime())) {
-          throw validationError('ValidationException: One or more validation errors occurred.', [{ itemId: 'date', message: 'date must be a date, e.g. 2024-05-01 or 2024-05-01T00:00:00Z', validatorName: 'DownloadFiles' }]);
+          throw validationError('ValidationException: One or more validation errors occurred.', [
+            { itemId: 'date', message: 'date must be a date, e.g. 2024-05-01 or 2024-05-01T00:00:00Z', validatorName: 'DownloadFiles' },
+          ]);
         }
         day = parsed.toISOString().slice(0, 10);
       }
@@ -261,7 +350,10 @@ export function createFilesService(deps: FilesDeps) {
         query = query.where('uploaded', '>=', day).where('uploaded', '<', next);
       }
       const rows = await query.execute();
-      if (rows.length === 0) throw notFound(day ? `No files were uploaded for company ${companyId} on ${day}` : `No files were uploaded for company ${companyId}`);
+      if (rows.length === 0)
+        throw notFound(
+          day ? `No files were uploaded for company ${companyId} on ${day}` : `No files were uploaded for company ${companyId}`,
+        );
       if (rows.length === 1) return { name: rows[0].file_name, contentType: rows[0].content_type, bytes: new Uint8Array(rows[0].content) };
       const entries: Record<string, Uint8Array> = {};
       for (const row of rows) entries[uniqueName(entries, row.file_name)] = new Uint8Array(row.content);
@@ -286,4 +378,3 @@ function uniqueName(taken: Record<string, unknown>, name: string): string {
 }
 
 export type FilesService = ReturnType<typeof createFilesService>;
-

@@ -77,7 +77,9 @@ export function createIntakeRunner(options: { threads: boolean }): IntakeRunner 
 
   function thread(): Worker {
     if (worker) return worker;
-    const started = startSourceWorker(import.meta.url, './intake-thread', { resourceLimits: { maxOldGenerationSizeMb: INTAKE_HEAP_MB, maxYoungGenerationSizeMb: INTAKE_YOUNG_MB } });
+    const started = startSourceWorker(import.meta.url, './intake-thread', {
+      resourceLimits: { maxOldGenerationSizeMb: INTAKE_HEAP_MB, maxYoungGenerationSizeMb: INTAKE_YOUNG_MB },
+    });
     started.on('message', (message: IntakeMessage | { recycle: true }) => {
       if ('recycle' in message) return recycle(started);
       const waiting = pending.get(message.id);
@@ -128,8 +130,21 @@ export function createIntakeRunner(options: { threads: boolean }): IntakeRunner 
     // The bytes move to the thread and back with its answer, instead of being copied (ten megabytes a file):
     // meanwhile the caller's files have none. A file that shares its buffer with other data is copied alone.
     const reader = thread();
-    const moved = files.map((f) => (f.bytes.byteOffset === 0 && f.bytes.byteLength === f.bytes.buffer.byteLength ? f.bytes : f.bytes.slice()));
-    const answer = await ask({ read: { platformKey, files: files.map((f, i) => ({ name: f.name, contentType: f.contentType, bytes: moved[i] })), fields, uploaded } }, reader, moved.map((b) => b.buffer as ArrayBuffer));
+    const moved = files.map((f) =>
+      f.bytes.byteOffset === 0 && f.bytes.byteLength === f.bytes.buffer.byteLength ? f.bytes : f.bytes.slice(),
+    );
+    const answer = await ask(
+      {
+        read: {
+          platformKey,
+          files: files.map((f, i) => ({ name: f.name, contentType: f.contentType, bytes: moved[i] })),
+          fields,
+          uploaded,
+        },
+      },
+      reader,
+      moved.map((b) => b.buffer as ArrayBuffer),
+    );
     answer.bytes?.forEach((bytes, i) => (files[i].bytes = bytes));
     if ('refused' in answer) throw new FileRefused(answer.refused);
     if ('error' in answer) {

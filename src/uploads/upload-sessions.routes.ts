@@ -6,7 +6,10 @@ import { callerOf } from '../http/request-guard.js';
 import type { UploadSessionsService } from './upload-sessions.service.js';
 
 const tags = ['Bank statements'];
-const DatasetParams = Type.Object({ ...ConnectionIdParams.properties, datasetId: Type.String({ format: 'uuid', description: "The upload session's dataset (its pull operation)." }) });
+const DatasetParams = Type.Object({
+  ...ConnectionIdParams.properties,
+  datasetId: Type.String({ format: 'uuid', description: "The upload session's dataset (its pull operation)." }),
+});
 const base = '/companies/:companyId/connections/:connectionId/bankStatements/upload';
 
 const Configuration = Type.Object(
@@ -21,13 +24,21 @@ const AnyObject = Type.Unsafe<Record<string, unknown> | null>({ type: ['object',
 const StartRequest = Type.Unsafe<Record<string, unknown> | null>({
   type: ['object', 'null'],
   title: 'StartUploadSessionRequest',
-  properties: { dataType: { type: 'string', enum: ['banking-accounts', 'banking-transactions'], description: 'The data type the session uploads (banking-transactions when left out).' } },
+  properties: {
+    dataType: {
+      type: 'string',
+      enum: ['banking-accounts', 'banking-transactions'],
+      description: 'The data type the session uploads (banking-transactions when left out).',
+    },
+  },
 });
 const EndRequest = Type.Unsafe<Record<string, unknown> | null>({
   type: ['object', 'null'],
   title: 'EndUploadSessionRequest',
   required: ['status'],
-  properties: { status: { type: 'string', enum: ['Process', 'Cancel'], description: 'Process ingests the uploaded data; Cancel drops it.' } },
+  properties: {
+    status: { type: 'string', enum: ['Process', 'Cancel'], description: 'Process ingests the uploaded data; Cancel drops it.' },
+  },
 });
 const ConfigurationBody = Type.Unsafe<Record<string, unknown> | null>({
   type: ['object', 'null'],
@@ -46,47 +57,108 @@ export function registerUploadSessionRoutes(app: FastifyInstance, deps: { sessio
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { sessions } = deps;
 
-  r.get(`${base}/configuration`, {
-    schema: { operationId: 'get-bank-statement-upload-configuration', summary: 'Get upload configuration', tags, params: ConnectionIdParams, response: { 200: Configuration, ...errorResponses(404) } },
-  }, async (request, reply) => sendJson(reply, await sessions.getConfiguration(callerOf(request), request.params.companyId, request.params.connectionId)));
-
-  r.post(`${base}/configuration`, {
-    schema: {
-      operationId: 'set-bank-statement-upload-configuration', summary: 'Set upload configuration',
-      description: 'One configuration per connection and account: uploads are only taken for configured accounts. Setting it again for an account is a 400.',
-      tags, params: ConnectionIdParams, body: ConfigurationBody, response: { 200: Configuration, ...errorResponses(404) },
+  r.get(
+    `${base}/configuration`,
+    {
+      schema: {
+        operationId: 'get-bank-statement-upload-configuration',
+        summary: 'Get upload configuration',
+        tags,
+        params: ConnectionIdParams,
+        response: { 200: Configuration, ...errorResponses(404) },
+      },
     },
-  }, async (request, reply) => sendJson(reply, JSON.stringify(await sessions.setConfiguration(callerOf(request), request.params.companyId, request.params.connectionId, request.body ?? {}))));
+    async (request, reply) =>
+      sendJson(reply, await sessions.getConfiguration(callerOf(request), request.params.companyId, request.params.connectionId)),
+  );
 
-  r.post(`${base}/startSession`, {
-    schema: {
-      operationId: 'start-bank-statement-upload-session', summary: 'Start upload session',
-      description: 'Opens a session for `banking-accounts` or `banking-transactions` (one active per data type) and answers its pull operation, `Initial` until the session ends. A session times out after 90 minutes without an upload.',
-      tags, params: ConnectionIdParams, body: StartRequest, response: { 200: Type.Ref('PullOperation'), ...errorResponses(404) },
+  r.post(
+    `${base}/configuration`,
+    {
+      schema: {
+        operationId: 'set-bank-statement-upload-configuration',
+        summary: 'Set upload configuration',
+        description:
+          'One configuration per connection and account: uploads are only taken for configured accounts. Setting it again for an account is a 400.',
+        tags,
+        params: ConnectionIdParams,
+        body: ConfigurationBody,
+        response: { 200: Configuration, ...errorResponses(404) },
+      },
     },
-  }, async (request, reply) => sendJson(reply, await sessions.start(callerOf(request), request.params.companyId, request.params.connectionId, request.body)));
+    async (request, reply) =>
+      sendJson(
+        reply,
+        JSON.stringify(
+          await sessions.setConfiguration(callerOf(request), request.params.companyId, request.params.connectionId, request.body ?? {}),
+        ),
+      ),
+  );
 
-  r.post(`${base}/dataset/:datasetId/upload`, {
-    schema: {
-      operationId: 'upload-bank-statement-data', summary: 'Upload data',
-      description: 'One page of the session\'s data type in Codat\'s banking schema: a `BankingAccount`, or `BankingTransactions` (`{"results": [...]}`), for configured accounts only.',
-      tags, params: DatasetParams,
-      querystring: Type.Object({ path: Type.Optional(Type.String({ description: 'Only for sources other than codat (not taken here).' })) }),
-      body: AnyObject, response: { 200: Type.Null({ description: 'Kept.' }), ...errorResponses(404) },
+  r.post(
+    `${base}/startSession`,
+    {
+      schema: {
+        operationId: 'start-bank-statement-upload-session',
+        summary: 'Start upload session',
+        description:
+          'Opens a session for `banking-accounts` or `banking-transactions` (one active per data type) and answers its pull operation, `Initial` until the session ends. A session times out after 90 minutes without an upload.',
+        tags,
+        params: ConnectionIdParams,
+        body: StartRequest,
+        response: { 200: Type.Ref('PullOperation'), ...errorResponses(404) },
+      },
     },
-  }, async (request, reply) => {
-    await sessions.upload(callerOf(request), request.params.companyId, request.params.connectionId, request.params.datasetId, request.body);
-    return reply.code(200).send(null);
-  });
+    async (request, reply) =>
+      sendJson(reply, await sessions.start(callerOf(request), request.params.companyId, request.params.connectionId, request.body)),
+  );
 
-  r.post(`${base}/dataset/:datasetId/endSession`, {
-    schema: {
-      operationId: 'end-bank-statement-upload-session', summary: 'End upload session',
-      description: '`{"status": "Process"}` ingests the uploaded pages (the session\'s pull operation syncs the data type); `{"status": "Cancel"}` drops them.',
-      tags, params: DatasetParams, body: EndRequest, response: { 200: Type.Null({ description: 'Ended.' }), ...errorResponses(404) },
+  r.post(
+    `${base}/dataset/:datasetId/upload`,
+    {
+      schema: {
+        operationId: 'upload-bank-statement-data',
+        summary: 'Upload data',
+        description:
+          'One page of the session\'s data type in Codat\'s banking schema: a `BankingAccount`, or `BankingTransactions` (`{"results": [...]}`), for configured accounts only.',
+        tags,
+        params: DatasetParams,
+        querystring: Type.Object({
+          path: Type.Optional(Type.String({ description: 'Only for sources other than codat (not taken here).' })),
+        }),
+        body: AnyObject,
+        response: { 200: Type.Null({ description: 'Kept.' }), ...errorResponses(404) },
+      },
     },
-  }, async (request, reply) => {
-    await sessions.end(callerOf(request), request.params.companyId, request.params.connectionId, request.params.datasetId, request.body);
-    return reply.code(200).send(null);
-  });
+    async (request, reply) => {
+      await sessions.upload(
+        callerOf(request),
+        request.params.companyId,
+        request.params.connectionId,
+        request.params.datasetId,
+        request.body,
+      );
+      return reply.code(200).send(null);
+    },
+  );
+
+  r.post(
+    `${base}/dataset/:datasetId/endSession`,
+    {
+      schema: {
+        operationId: 'end-bank-statement-upload-session',
+        summary: 'End upload session',
+        description:
+          '`{"status": "Process"}` ingests the uploaded pages (the session\'s pull operation syncs the data type); `{"status": "Cancel"}` drops them.',
+        tags,
+        params: DatasetParams,
+        body: EndRequest,
+        response: { 200: Type.Null({ description: 'Ended.' }), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      await sessions.end(callerOf(request), request.params.companyId, request.params.connectionId, request.params.datasetId, request.body);
+      return reply.code(200).send(null);
+    },
+  );
 }

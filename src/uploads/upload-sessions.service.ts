@@ -61,7 +61,12 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
     const row = await deps.connections.owned(client, companyId, connectionId);
     const connector = findConnector(row.platform_key);
     if (!connector?.uploadSessions?.length) {
-      throw invalid([item('connectionId', `bank statement upload sessions are for connections to Bank statement files (platform key fstm); this connection is to ${connector?.info.name ?? row.platform_key}`)]);
+      throw invalid([
+        item(
+          'connectionId',
+          `bank statement upload sessions are for connections to Bank statement files (platform key fstm); this connection is to ${connector?.info.name ?? row.platform_key}`,
+        ),
+      ]);
     }
     await expireIdle(client, connectionId);
     return { row, types: connector.uploadSessions };
@@ -69,7 +74,12 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
 
   /** The session; 404 when it is not this connection's. */
   async function sessionOf(trx: Kysely<Database>, connectionId: string, datasetId: string) {
-    const session = await trx.selectFrom('upload_sessions').selectAll().where('id', '=', datasetId).where('connection_id', '=', connectionId).executeTakeFirst();
+    const session = await trx
+      .selectFrom('upload_sessions')
+      .selectAll()
+      .where('id', '=', datasetId)
+      .where('connection_id', '=', connectionId)
+      .executeTakeFirst();
     if (!session) throw notFound(`No upload session (dataset ${datasetId}) was found for connection ${connectionId}`);
     return session;
   }
@@ -80,19 +90,31 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
    */
   async function expireIdle(client: Client, connectionId: string): Promise<void> {
     const cutoff = new Date(now().getTime() - SESSION_TIMEOUT_MS).toISOString();
-    const idle = await db.selectFrom('upload_sessions').select('id').where('connection_id', '=', connectionId).where('status', '=', 'Active').where('last_activity', '<=', cutoff).execute();
+    const idle = await db
+      .selectFrom('upload_sessions')
+      .select('id')
+      .where('connection_id', '=', connectionId)
+      .where('status', '=', 'Active')
+      .where('last_activity', '<=', cutoff)
+      .execute();
     if (idle.length === 0) return;
     await db.transaction().execute(async (trx) => {
       await lockClient(trx, client.id, true);
       for (const { id } of idle) {
         const session = await sessionOf(trx, connectionId, id);
-        if (session.status === 'Active') await endSession(trx, session, 'Expired', 'The upload session timed out: nothing was uploaded to it for 90 minutes.');
+        if (session.status === 'Active')
+          await endSession(trx, session, 'Expired', 'The upload session timed out: nothing was uploaded to it for 90 minutes.');
       }
     });
   }
 
   /** Ends a session without processing it: its pages go, and its pull operation is Cancelled. */
-  async function endSession(trx: Kysely<Database>, session: Database['upload_sessions'], status: 'Cancelled' | 'Expired', description: string) {
+  async function endSession(
+    trx: Kysely<Database>,
+    session: Database['upload_sessions'],
+    status: 'Cancelled' | 'Expired',
+    description: string,
+  ) {
     await trx.updateTable('upload_sessions').set({ status }).where('id', '=', session.id).execute();
     await trx.deleteFrom('upload_session_pages').where('session_id', '=', session.id).execute();
     const op = await syncs.operation(session.id, trx);
@@ -107,7 +129,12 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
       const account = String(record[type.accountField]);
       if (accounts.has(account)) return [];
       const at = type.page === 'record' ? type.accountField : `results.${i}.${type.accountField}`;
-      return [item(at, `account ${account} has no upload configuration on this connection: set one with POST …/bankStatements/upload/configuration first`)];
+      return [
+        item(
+          at,
+          `account ${account} has no upload configuration on this connection: set one with POST …/bankStatements/upload/configuration first`,
+        ),
+      ];
     });
     if (unconfigured.length > 0) throw invalid(unconfigured.slice(0, 20));
     return records.map((record) => asStored(type, record));
@@ -117,25 +144,60 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
     /** The stored configuration, as JSON text. */
     async getConfiguration(client: Client, companyId: string, connectionId: string): Promise<string> {
       await uploadConnection(client, companyId, connectionId);
-      const row = await db.selectFrom('upload_configurations').select('doc').where('connection_id', '=', connectionId).orderBy('created', 'desc').orderBy('account_id', 'desc').executeTakeFirst();
+      const row = await db
+        .selectFrom('upload_configurations')
+        .select('doc')
+        .where('connection_id', '=', connectionId)
+        .orderBy('created', 'desc')
+        .orderBy('account_id', 'desc')
+        .executeTakeFirst();
       if (!row) throw notFound(`No bank statement upload configuration was set for connection ${connectionId}`);
       return row.doc;
     },
 
-    async setConfiguration(client: Client, companyId: string, connectionId: string, body: Record<string, unknown>): Promise<UploadConfiguration> {
+    async setConfiguration(
+      client: Client,
+      companyId: string,
+      connectionId: string,
+      body: Record<string, unknown>,
+    ): Promise<UploadConfiguration> {
       const { row } = await uploadConnection(client, companyId, connectionId);
       const items: ValidationItem[] = [];
-      for (const key of Object.keys(body)) if (!['source', 'accountId', 'providerId'].includes(key)) items.push(item(key, `${key} is not a field of the upload configuration`));
-      if (body.source !== 'codat') items.push(item('source', 'source must be codat (data in Codat\'s banking schema)'));
-      if (typeof body.accountId !== 'string' || body.accountId.trim() === '') items.push(item('accountId', 'accountId is required: the id of the account the uploads are for'));
-      if (body.providerId !== undefined && typeof body.providerId !== 'string') items.push(item('providerId', 'providerId must be a string'));
+      for (const key of Object.keys(body))
+        if (!['source', 'accountId', 'providerId'].includes(key))
+          items.push(item(key, `${key} is not a field of the upload configuration`));
+      if (body.source !== 'codat') items.push(item('source', "source must be codat (data in Codat's banking schema)"));
+      if (typeof body.accountId !== 'string' || body.accountId.trim() === '')
+        items.push(item('accountId', 'accountId is required: the id of the account the uploads are for'));
+      if (body.providerId !== undefined && typeof body.providerId !== 'string')
+        items.push(item('providerId', 'providerId must be a string'));
       if (items.length > 0) throw invalid(items);
-      const config: UploadConfiguration = { source: 'codat', accountId: body.accountId as string, ...(body.providerId !== undefined ? { providerId: body.providerId as string } : {}) };
+      const config: UploadConfiguration = {
+        source: 'codat',
+        accountId: body.accountId as string,
+        ...(body.providerId !== undefined ? { providerId: body.providerId as string } : {}),
+      };
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        const existing = await trx.selectFrom('upload_configurations').select('account_id').where('connection_id', '=', connectionId).where('account_id', '=', config.accountId).executeTakeFirst();
-        if (existing) throw invalid([item('accountId', `account ${config.accountId} already has an upload configuration on this connection`)]);
-        await trx.insertInto('upload_configurations').values({ connection_id: connectionId, account_id: config.accountId, client_id: client.id, company_id: row.company_id, doc: JSON.stringify(config), created: now().toISOString() }).execute();
+        const existing = await trx
+          .selectFrom('upload_configurations')
+          .select('account_id')
+          .where('connection_id', '=', connectionId)
+          .where('account_id', '=', config.accountId)
+          .executeTakeFirst();
+        if (existing)
+          throw invalid([item('accountId', `account ${config.accountId} already has an upload configuration on this connection`)]);
+        await trx
+          .insertInto('upload_configurations')
+          .values({
+            connection_id: connectionId,
+            account_id: config.accountId,
+            client_id: client.id,
+            company_id: row.company_id,
+            doc: JSON.stringify(config),
+            created: now().toISOString(),
+          })
+          .execute();
       });
       return config;
     },
@@ -149,11 +211,32 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
       if (!type) throw invalid([item('dataType', `dataType must be one of: ${types.map((t) => t.dataType).join(', ')}`)]);
       const doc = await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        const active = await trx.selectFrom('upload_sessions').select('id').where('connection_id', '=', connectionId).where('data_type', '=', type.dataType).where('status', '=', 'Active').execute();
-        for (const { id } of active) throw invalid([item('dataType', `an upload session for ${type.dataType} is already active on this connection (dataset ${id}): end it first`)]);
+        const active = await trx
+          .selectFrom('upload_sessions')
+          .select('id')
+          .where('connection_id', '=', connectionId)
+          .where('data_type', '=', type.dataType)
+          .where('status', '=', 'Active')
+          .execute();
+        for (const { id } of active)
+          throw invalid([
+            item('dataType', `an upload session for ${type.dataType} is already active on this connection (dataset ${id}): end it first`),
+          ]);
         const op = await openOperation(trx, { clientId: client.id, companyId, connectionId, dataType: type.dataType }, now());
         const started = now().toISOString();
-        await trx.insertInto('upload_sessions').values({ id: op.id, client_id: client.id, company_id: companyId, connection_id: connectionId, data_type: type.dataType, status: 'Active', started, last_activity: started }).execute();
+        await trx
+          .insertInto('upload_sessions')
+          .values({
+            id: op.id,
+            client_id: client.id,
+            company_id: companyId,
+            connection_id: connectionId,
+            data_type: type.dataType,
+            status: 'Active',
+            started,
+            last_activity: started,
+          })
+          .execute();
         return op.doc;
       });
       return doc;
@@ -165,32 +248,67 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
         const session = await sessionOf(trx, connectionId, datasetId);
-        if (session.status !== 'Active') throw invalid([item('datasetId', `the upload session ${datasetId} has ended (${session.status}); start a new one`)]);
+        if (session.status !== 'Active')
+          throw invalid([item('datasetId', `the upload session ${datasetId} has ended (${session.status}); start a new one`)]);
         const type = types.find((t) => t.dataType === session.data_type) as UploadSessionType;
-        const configured = await trx.selectFrom('upload_configurations').select('account_id').where('connection_id', '=', connectionId).execute();
+        const configured = await trx
+          .selectFrom('upload_configurations')
+          .select('account_id')
+          .where('connection_id', '=', connectionId)
+          .execute();
         const records = checkPage(type, body, new Set(configured.map((c) => c.account_id)));
-        const last = await trx.selectFrom('upload_session_pages').select((eb) => eb.fn.max<number | null>('page').as('page')).where('session_id', '=', datasetId).executeTakeFirst();
-        await trx.insertInto('upload_session_pages').values({ session_id: datasetId, page: Number(last?.page ?? 0) + 1, body: JSON.stringify(records) }).execute();
+        const last = await trx
+          .selectFrom('upload_session_pages')
+          .select((eb) => eb.fn.max<number | null>('page').as('page'))
+          .where('session_id', '=', datasetId)
+          .executeTakeFirst();
+        await trx
+          .insertInto('upload_session_pages')
+          .values({ session_id: datasetId, page: Number(last?.page ?? 0) + 1, body: JSON.stringify(records) })
+          .execute();
         await trx.updateTable('upload_sessions').set({ last_activity: now().toISOString() }).where('id', '=', datasetId).execute();
       });
     },
 
     /** `Process`: the pages become one upload of the connection and the data type syncs; `Cancel`: they are dropped. */
-    async end(client: Client, companyId: string, connectionId: string, datasetId: string, body: Record<string, unknown> | null): Promise<void> {
+    async end(
+      client: Client,
+      companyId: string,
+      connectionId: string,
+      datasetId: string,
+      body: Record<string, unknown> | null,
+    ): Promise<void> {
       await uploadConnection(client, companyId, connectionId);
       const status = body?.status;
-      if (status !== 'Process' && status !== 'Cancel') throw invalid([item('status', 'status must be Process (ingest the uploaded data) or Cancel')]);
+      if (status !== 'Process' && status !== 'Cancel')
+        throw invalid([item('status', 'status must be Process (ingest the uploaded data) or Cancel')]);
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
         const session = await sessionOf(trx, connectionId, datasetId);
-        if (session.status !== 'Active') throw invalid([item('datasetId', `the upload session ${datasetId} has ended (${session.status})`)]);
+        if (session.status !== 'Active')
+          throw invalid([item('datasetId', `the upload session ${datasetId} has ended (${session.status})`)]);
         if (status === 'Cancel') return endSession(trx, session, 'Cancelled', 'The upload session was cancelled.');
-        const pages = await trx.selectFrom('upload_session_pages').select('body').where('session_id', '=', datasetId).orderBy('page').execute();
+        const pages = await trx
+          .selectFrom('upload_session_pages')
+          .select('body')
+          .where('session_id', '=', datasetId)
+          .orderBy('page')
+          .execute();
         const records = pages.flatMap((p) => JSON.parse(p.body) as Record<string, unknown>[]);
         const parsed = JSON.stringify({ dataType: session.data_type, records });
         await saveUpload(trx, {
-          id: randomUUID(), kind: 'session', clientId: client.id, companyId, connectionId, fileName: `upload session ${datasetId}`,
-          sourceType: 'Banking', contentType: 'application/json', content: new Uint8Array(0), uploaded: now().toISOString(), format: 'codat', parsed,
+          id: randomUUID(),
+          kind: 'session',
+          clientId: client.id,
+          companyId,
+          connectionId,
+          fileName: `upload session ${datasetId}`,
+          sourceType: 'Banking',
+          contentType: 'application/json',
+          content: new Uint8Array(0),
+          uploaded: now().toISOString(),
+          format: 'codat',
+          parsed,
         });
         await trx.deleteFrom('upload_session_pages').where('session_id', '=', datasetId).execute();
         await trx.updateTable('upload_sessions').set({ status: 'Processed' }).where('id', '=', datasetId).execute();

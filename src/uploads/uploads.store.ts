@@ -20,17 +20,33 @@ export interface NewUpload {
 }
 
 /** Keeps an upload, and the records its platform made of it (AcceptedFile.records) chunk by chunk. */
-export async function saveUpload(trx: Kysely<Database>, upload: NewUpload, records?: AsyncIterable<string> | Iterable<string>): Promise<void> {
+export async function saveUpload(
+  trx: Kysely<Database>,
+  upload: NewUpload,
+  records?: AsyncIterable<string> | Iterable<string>,
+): Promise<void> {
   await trx
     .insertInto('uploads')
     .values({
-      id: upload.id, kind: upload.kind, client_id: upload.clientId, company_id: upload.companyId, connection_id: upload.connectionId,
-      file_name: upload.fileName, source_type: upload.sourceType, content_type: upload.contentType, size: upload.content.byteLength,
-      uploaded: upload.uploaded, content: upload.content, format: upload.format, parsed: upload.parsed, batch: upload.batch ?? null,
+      id: upload.id,
+      kind: upload.kind,
+      client_id: upload.clientId,
+      company_id: upload.companyId,
+      connection_id: upload.connectionId,
+      file_name: upload.fileName,
+      source_type: upload.sourceType,
+      content_type: upload.contentType,
+      size: upload.content.byteLength,
+      uploaded: upload.uploaded,
+      content: upload.content,
+      format: upload.format,
+      parsed: upload.parsed,
+      batch: upload.batch ?? null,
     })
     .execute();
   let chunk = 0;
-  for await (const body of records ?? []) await trx.insertInto('upload_chunks').values({ upload_id: upload.id, chunk: chunk++, body }).execute();
+  for await (const body of records ?? [])
+    await trx.insertInto('upload_chunks').values({ upload_id: upload.id, chunk: chunk++, body }).execute();
 }
 
 /** Deletes uploads and their records' chunks. */
@@ -47,7 +63,12 @@ type SelectUploads = SelectQueryBuilder<Database, 'uploads', { id: string }>;
 /** The chunks of an upload's records, one query each (so one chunk at a time is in memory). */
 async function* chunksOf(db: Kysely<Database>, uploadId: string): AsyncGenerator<string> {
   for (let chunk = 0; ; chunk++) {
-    const row = await db.selectFrom('upload_chunks').select('body').where('upload_id', '=', uploadId).where('chunk', '=', chunk).executeTakeFirst();
+    const row = await db
+      .selectFrom('upload_chunks')
+      .select('body')
+      .where('upload_id', '=', uploadId)
+      .where('chunk', '=', chunk)
+      .executeTakeFirst();
     if (!row) return;
     yield row.body;
   }
@@ -66,7 +87,14 @@ export async function uploadHighWater(db: Kysely<Database>, connectionId: string
 
 /** Whether something was uploaded to the connection after `highWater` (a sync that started before it does not hold it). */
 export async function uploadedSince(db: Kysely<Database>, connectionId: string, highWater: number): Promise<boolean> {
-  const row = await db.selectFrom('uploads').select('seq').where('connection_id', '=', connectionId).where('seq', '>', highWater).where('kind', '!=', 'pending').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('uploads')
+    .select('seq')
+    .where('connection_id', '=', connectionId)
+    .where('seq', '>', highWater)
+    .where('kind', '!=', 'pending')
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -86,7 +114,15 @@ export function uploadsReader(db: Kysely<Database>, connectionId: string, upTo: 
           .orderBy('seq')
           .limit(16)
           .execute();
-        for (const row of rows) yield { kind: row.kind as 'file' | 'session', id: row.id, name: row.file_name, uploaded: row.uploaded, parsed: row.parsed, records: () => chunksOf(db, row.id) };
+        for (const row of rows)
+          yield {
+            kind: row.kind as 'file' | 'session',
+            id: row.id,
+            name: row.file_name,
+            uploaded: row.uploaded,
+            parsed: row.parsed,
+            records: () => chunksOf(db, row.id),
+          };
         if (rows.length < 16) return;
         after = Number(rows[rows.length - 1].seq);
       }

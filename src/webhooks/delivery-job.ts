@@ -62,9 +62,17 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       .where('d.id', '=', deliveryId)
       .where('d.status', '=', 'pending')
       .executeTakeFirst();
-    return row && {
-      id: row.id, attempts: Number(row.attempts), consumerId: row.consumer_id, url: row.url, secret: row.secret, disabled: Number(row.disabled) !== 0, body: row.body,
-    };
+    return (
+      row && {
+        id: row.id,
+        attempts: Number(row.attempts),
+        consumerId: row.consumer_id,
+        url: row.url,
+        secret: row.secret,
+        disabled: Number(row.disabled) !== 0,
+        body: row.body,
+      }
+    );
   }
 
   /** Records the attempt's outcome; `attempts` guards against a second worker having recorded it already. */
@@ -74,17 +82,25 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
     const outcome = {
       attempts: attempt,
       last_response_status: result.status ?? null,
-      last_error: ok ? null : result.error ?? `the receiver answered ${result.status}`,
+      last_error: ok ? null : (result.error ?? `the receiver answered ${result.status}`),
     };
     const at = finished.toISOString();
     await db.transaction().execute(async (trx) => {
-      const current = trx.updateTable('webhook_deliveries').where('id', '=', due.id).where('status', '=', 'pending').where('attempts', '=', due.attempts);
+      const current = trx
+        .updateTable('webhook_deliveries')
+        .where('id', '=', due.id)
+        .where('status', '=', 'pending')
+        .where('attempts', '=', due.attempts);
       if (ok) {
         await current.set({ ...outcome, status: 'delivered', next_attempt: null, delivered: at }).execute();
         await trx.updateTable('webhook_consumers').set({ failing_since: null }).where('id', '=', due.consumerId).execute();
         return;
       }
-      const consumer = await trx.selectFrom('webhook_consumers').select('failing_since').where('id', '=', due.consumerId).executeTakeFirst();
+      const consumer = await trx
+        .selectFrom('webhook_consumers')
+        .select('failing_since')
+        .where('id', '=', due.consumerId)
+        .executeTakeFirst();
       if (!consumer) return; // deleted meanwhile: its deliveries went with it
       if (consumer.failing_since === null) {
         await trx.updateTable('webhook_consumers').set({ failing_since: at }).where('id', '=', due.consumerId).execute();
@@ -92,9 +108,16 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
         // Every delivery has failed for too long: stop sending to this endpoint altogether.
         await current.set({ ...outcome, next_attempt: null }).execute();
         await trx.updateTable('webhook_consumers').set({ disabled: 1 }).where('id', '=', due.consumerId).execute();
-        await trx.updateTable('webhook_deliveries').set({ status: 'dropped', next_attempt: null })
-          .where('consumer_id', '=', due.consumerId).where('status', '=', 'pending').execute();
-        deps.log?.warn({ consumerId: due.consumerId, failingSince: consumer.failing_since }, 'webhook consumer disabled after failing deliveries');
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'dropped', next_attempt: null })
+          .where('consumer_id', '=', due.consumerId)
+          .where('status', '=', 'pending')
+          .execute();
+        deps.log?.warn(
+          { consumerId: due.consumerId, failingSince: consumer.failing_since },
+          'webhook consumer disabled after failing deliveries',
+        );
         return;
       }
       const delay = schedule[attempt - 1];
@@ -104,7 +127,8 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       }
       const next = new Date(finished.getTime() + delay);
       const updated = await current.set({ ...outcome, next_attempt: next.toISOString() }).executeTakeFirst();
-      if (Number(updated.numUpdatedRows) > 0) await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: jobPayload(due.id), runAfter: next });
+      if (Number(updated.numUpdatedRows) > 0)
+        await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: jobPayload(due.id), runAfter: next });
     });
   }
 
@@ -114,7 +138,12 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       const due = await load(payload.deliveryId);
       if (!due) return; // delivered, given up, dropped, or its consumer was deleted
       if (due.disabled) {
-        await db.updateTable('webhook_deliveries').set({ status: 'dropped', next_attempt: null }).where('id', '=', due.id).where('status', '=', 'pending').execute();
+        await db
+          .updateTable('webhook_deliveries')
+          .set({ status: 'dropped', next_attempt: null })
+          .where('id', '=', due.id)
+          .where('status', '=', 'pending')
+          .execute();
         return;
       }
       const headers = {
@@ -124,7 +153,10 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       };
       const result = await postOnce(due.url, headers, due.body, { timeoutMs, allowPrivate });
       // The URL and secret stay out of the log: the URL may carry credentials.
-      deps.log?.info({ deliveryId: due.id, consumerId: due.consumerId, attempt: due.attempts + 1, status: result.status, error: result.error }, 'webhook attempt');
+      deps.log?.info(
+        { deliveryId: due.id, consumerId: due.consumerId, attempt: due.attempts + 1, status: result.status, error: result.error },
+        'webhook attempt',
+      );
       await record(due, result, now());
     },
   };

@@ -81,7 +81,11 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
     .orderBy('created')
     .execute();
   const wanting = consumers
-    .map((c) => ({ id: c.id, eventTypes: JSON.parse(c.event_types) as string[], tags: c.company_tags ? (JSON.parse(c.company_tags) as string[]) : null }))
+    .map((c) => ({
+      id: c.id,
+      eventTypes: JSON.parse(c.event_types) as string[],
+      tags: c.company_tags ? (JSON.parse(c.company_tags) as string[]) : null,
+    }))
     .filter((c) => c.eventTypes.includes(event.eventType));
   if (wanting.length === 0) return;
 
@@ -89,7 +93,7 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
   if (event.companyId !== null && wanting.some((c) => c.tags && c.tags.length > 0)) {
     companyTags = event.companyTags ?? (await tagsOfCompany(trx, event.companyId));
   }
-  const matching = wanting.filter((c) => tagsMatch(c.tags, event.companyId === null ? null : companyTags ?? {}));
+  const matching = wanting.filter((c) => tagsMatch(c.tags, event.companyId === null ? null : (companyTags ?? {})));
   if (matching.length === 0) return;
 
   const id = randomUUID();
@@ -104,8 +108,17 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
     await trx
       .insertInto('webhook_deliveries')
       .values({
-        id: deliveryId, event_id: id, consumer_id: consumer.id, client_id: event.clientId, status: 'pending', attempts: 0,
-        next_attempt: generated, last_response_status: null, last_error: null, created: generated, delivered: null,
+        id: deliveryId,
+        event_id: id,
+        consumer_id: consumer.id,
+        client_id: event.clientId,
+        status: 'pending',
+        attempts: 0,
+        next_attempt: generated,
+        last_response_status: null,
+        last_error: null,
+        created: generated,
+        delivered: null,
       })
       .execute();
     await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: { deliveryId } });

@@ -18,7 +18,11 @@ const DAY_MS = 86_400_000;
  * two loses this one notification, where a transaction around every limited request's counter would cost
  * each of them two more round trips to the store.
  */
-export async function recordRateLimitReached(db: Kysely<Database>, jobs: JobQueue, event: { clientId: string; dailyQuota: number; reset: Date }): Promise<void> {
+export async function recordRateLimitReached(
+  db: Kysely<Database>,
+  jobs: JobQueue,
+  event: { clientId: string; dailyQuota: number; reset: Date },
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await recordEvent(trx, jobs, {
       clientId: event.clientId,
@@ -26,7 +30,11 @@ export async function recordRateLimitReached(db: Kysely<Database>, jobs: JobQueu
       companyId: null,
       payload: { dailyQuota: event.dailyQuota, quotaRemaining: 0, expiryDate: event.reset.toISOString() },
     });
-    await jobs.enqueue(trx, { kind: RATE_LIMIT_RESET_JOB, payload: { clientId: event.clientId, reset: event.reset.toISOString() }, runAfter: event.reset });
+    await jobs.enqueue(trx, {
+      kind: RATE_LIMIT_RESET_JOB,
+      payload: { clientId: event.clientId, reset: event.reset.toISOString() },
+      runAfter: event.reset,
+    });
   });
 }
 
@@ -41,12 +49,14 @@ export function createRateLimitResetJob(deps: { db: Kysely<Database>; jobs: JobQ
       const quota = await dailyQuotaOf(deps.clients, client);
       if (quota === undefined) return;
       const expiryDate = new Date(Date.parse(payload.reset) + DAY_MS).toISOString();
-      await deps.db.transaction().execute((trx) => recordEvent(trx, deps.jobs, {
-        clientId: client.id,
-        eventType: 'client.rateLimit.reset',
-        companyId: null,
-        payload: { dailyQuota: quota, quotaRemaining: quota, expiryDate },
-      }));
+      await deps.db.transaction().execute((trx) =>
+        recordEvent(trx, deps.jobs, {
+          clientId: client.id,
+          eventType: 'client.rateLimit.reset',
+          companyId: null,
+          payload: { dailyQuota: quota, quotaRemaining: quota, expiryDate },
+        }),
+      );
     },
   };
 }

@@ -80,19 +80,35 @@ export function createWebhooksService(deps: { db: Kysely<Database>; allowPrivate
       const secret = generateSecret();
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, clientId);
-        const held = await trx.selectFrom('webhook_consumers').select((eb) => eb.fn.countAll<number>().as('n')).where('client_id', '=', clientId).executeTakeFirst();
+        const held = await trx
+          .selectFrom('webhook_consumers')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('client_id', '=', clientId)
+          .executeTakeFirst();
         if (Number(held?.n ?? 0) >= MAX_WEBHOOK_CONSUMERS) {
-          throw new ApiError(409, `WebhookConsumerLimitException: A client can hold at most ${MAX_WEBHOOK_CONSUMERS} webhook consumers; delete one before creating another.`, { code: 'WebhookConsumerLimit' });
+          throw new ApiError(
+            409,
+            `WebhookConsumerLimitException: A client can hold at most ${MAX_WEBHOOK_CONSUMERS} webhook consumers; delete one before creating another.`,
+            { code: 'WebhookConsumerLimit' },
+          );
         }
-        await trx.insertInto('webhook_consumers').values({ ...row, client_id: clientId, secret, created: now().toISOString(), failing_since: null }).execute();
+        await trx
+          .insertInto('webhook_consumers')
+          .values({ ...row, client_id: clientId, secret, created: now().toISOString(), failing_since: null })
+          .execute();
       });
       return { ...toConsumer(row), secret };
     },
 
     /** Deletes the consumer; its undelivered messages go with it. */
     async delete(clientId: string, consumerId: string): Promise<void> {
-      const result = await db.deleteFrom('webhook_consumers').where('client_id', '=', clientId).where('id', '=', consumerId).executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) throw notFound(`WebhookConsumerNotFoundException: No webhook consumer was found with ID ${consumerId}`);
+      const result = await db
+        .deleteFrom('webhook_consumers')
+        .where('client_id', '=', clientId)
+        .where('id', '=', consumerId)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0)
+        throw notFound(`WebhookConsumerNotFoundException: No webhook consumer was found with ID ${consumerId}`);
     },
   };
 }

@@ -35,7 +35,7 @@ async function keyCount(clientId: string): Promise<number> {
 }
 
 describe('GET /apiKeys', () => {
-  it('lists the client\'s keys without their values or hashes', async () => {
+  it("lists the client's keys without their values or hashes", async () => {
     const client = await newClient();
     const res = await http(server, 'GET', '/apiKeys', { auth: client.auth });
     expect(res.status, res.text).toBe(200);
@@ -51,7 +51,7 @@ describe('GET /apiKeys', () => {
     expect(res.text).not.toMatch(/apiKey|hash/i);
   });
 
-  it('lists only the caller\'s own keys', async () => {
+  it("lists only the caller's own keys", async () => {
     const a = await newClient();
     const b = await newClient();
     const created = await createKey(b, { name: 'b-only' });
@@ -154,7 +154,9 @@ describe('DELETE /apiKeys/{apiKeyId}', () => {
   it('deletes the key making the call, effective from the next request', async () => {
     const client = await newClient();
     const second = await createKey(client, { name: 'second' });
-    const own = (await http(server, 'GET', '/apiKeys', { auth: client.auth })).body.results.find((k: { name: string }) => k.name === 'default');
+    const own = (await http(server, 'GET', '/apiKeys', { auth: client.auth })).body.results.find(
+      (k: { name: string }) => k.name === 'default',
+    );
     expect((await http(server, 'DELETE', `/apiKeys/${own.id}`, { auth: client.auth })).status).toBe(204);
     expectErrorBody(await http(server, 'GET', '/apiKeys', { auth: client.auth }), 401);
     expect((await http(server, 'GET', '/apiKeys', { auth: basicAuth(second.body.apiKey) })).status).toBe(200);
@@ -192,7 +194,11 @@ describe('key storage', () => {
 
     const rows = await server.store.db.selectFrom('api_keys').selectAll().execute();
     expect(issuedKeys.length).toBeGreaterThanOrEqual(2);
-    const stored = rows.map((row) => Object.values(row).map((v) => String(v)).join('\u0000'));
+    const stored = rows.map((row) =>
+      Object.values(row)
+        .map((v) => String(v))
+        .join('\u0000'),
+    );
     for (const key of issuedKeys) {
       for (const text of stored) expect(text).not.toContain(key);
     }

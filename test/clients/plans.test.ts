@@ -24,7 +24,11 @@ async function createCompanies(client: TestClient, count: number, prefix: string
 
 /** Asserts the spec's exact 402 body for POST /companies on a full Free trial. */
 function expectCompanyLimitExceeded(res: Awaited<ReturnType<typeof http>>) {
-  const body = expectErrorBody(res, 402, { error: 'CompanyValidationException: Company limit exceeded', service: 'PublicApi', validation: true });
+  const body = expectErrorBody(res, 402, {
+    error: 'CompanyValidationException: Company limit exceeded',
+    service: 'PublicApi',
+    validation: true,
+  });
   expect(body.validation.errors).toHaveLength(1);
   const item = body.validation.errors[0];
   expect(Object.keys(item).sort()).toEqual(['itemId', 'message', 'validatorName']);

@@ -91,7 +91,8 @@ describe('free-trial default daily quota', () => {
 
   it('raises the quota by 1000 for every company holding a linked connection', async () => {
     const client = await server.newClient({ plan: 'free-trial' });
-    const company = async (name: string) => (await http(server, 'POST', '/companies', { auth: client.auth, body: { name } })).body.id as string;
+    const company = async (name: string) =>
+      (await http(server, 'POST', '/companies', { auth: client.auth, body: { name } })).body.id as string;
     const [a, b, c] = [await company('Linked A'), await company('Linked B'), await company('Pending C')];
     const limit = async () => {
       const res = await http(server, 'GET', '/profile', { auth: client.auth });
@@ -127,7 +128,16 @@ describe('free-trial default daily quota', () => {
     const otherCompany = (await http(server, 'POST', '/companies', { auth: other.auth, body: { name: 'Other' } })).body.id as string;
     await server.store.db
       .insertInto('connections')
-      .values({ id: randomUUID(), client_id: other.clientId, company_id: otherCompany, platform_key: 'mqjo', source_type: 'Accounting', status: 'Linked', created: new Date().toISOString(), doc: '{}' })
+      .values({
+        id: randomUUID(),
+        client_id: other.clientId,
+        company_id: otherCompany,
+        platform_key: 'mqjo',
+        source_type: 'Accounting',
+        status: 'Linked',
+        created: new Date().toISOString(),
+        doc: '{}',
+      })
       .execute();
     expect(await limit()).toBe('3000');
     // Deleting a linked company takes its share away.
@@ -137,101 +147,117 @@ describe('free-trial default daily quota', () => {
 });
 
 describe('operator overrides via the CLI', () => {
-  it('enforces a daily quota of 3: the 4th request answers 429 with Retry-After and the rate-limit headers', async () => {
-    const client = await server.newClient({ plan: 'free-trial' });
-    await setLimits(client.clientId, '--daily-quota', '3');
+  it(
+    'enforces a daily quota of 3: the 4th request answers 429 with Retry-After and the rate-limit headers',
+    async () => {
+      const client = await server.newClient({ plan: 'free-trial' });
+      await setLimits(client.clientId, '--daily-quota', '3');
 
-    for (let i = 1; i <= 3; i++) {
+      for (let i = 1; i <= 3; i++) {
+        const r = await timed(client);
+        expect(r.res.status, r.res.text).toBe(200);
+        expect(r.res.headers.get('x-rate-limit-limit')).toBe('3');
+        expect(r.res.headers.get('x-rate-limit-remaining')).toBe(String(3 - i));
+        expectDailyReset(r);
+      }
       const r = await timed(client);
-      expect(r.res.status, r.res.text).toBe(200);
+      expectErrorBody(r.res, 429, { error: TOO_MANY });
+      const retryAfter = expectRetryAfter(r.res);
+      expect(retryAfter).toBeLessThanOrEqual(86_400);
       expect(r.res.headers.get('x-rate-limit-limit')).toBe('3');
-      expect(r.res.headers.get('x-rate-limit-remaining')).toBe(String(3 - i));
+      expect(r.res.headers.get('x-rate-limit-remaining')).toBe('0');
       expectDailyReset(r);
-    }
-    const r = await timed(client);
-    expectErrorBody(r.res, 429, { error: TOO_MANY });
-    const retryAfter = expectRetryAfter(r.res);
-    expect(retryAfter).toBeLessThanOrEqual(86_400);
-    expect(r.res.headers.get('x-rate-limit-limit')).toBe('3');
-    expect(r.res.headers.get('x-rate-limit-remaining')).toBe('0');
-    expectDailyReset(r);
 
-    // Every endpoint is limited, not only the one used above.
-    expectErrorBody(await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Late' } }), 429, { error: TOO_MANY });
+      // Every endpoint is limited, not only the one used above.
+      expectErrorBody(await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Late' } }), 429, { error: TOO_MANY });
 
-    // "none" removes the override: back to the plan default.
-    await setLimits(client.clientId, '--daily-quota', 'none');
-    const back = await http(server, 'GET', '/profile', { auth: client.auth });
-    expect(back.status, back.text).toBe(200);
-    expect(back.headers.get('x-rate-limit-limit')).toBe('1000');
-    expect(Number(back.headers.get('x-rate-limit-remaining'))).toBeGreaterThan(900);
-  }, CLI_TEST_TIMEOUT);
+      // "none" removes the override: back to the plan default.
+      await setLimits(client.clientId, '--daily-quota', 'none');
+      const back = await http(server, 'GET', '/profile', { auth: client.auth });
+      expect(back.status, back.text).toBe(200);
+      expect(back.headers.get('x-rate-limit-limit')).toBe('1000');
+      expect(Number(back.headers.get('x-rate-limit-remaining'))).toBeGreaterThan(900);
+    },
+    CLI_TEST_TIMEOUT,
+  );
 
-  it('applies a daily quota to a standard client, and "none" removes its headers again', async () => {
-    const client = await server.newClient({ plan: 'standard' });
-    await setLimits(client.clientId, '--daily-quota', '3');
-    const first = await timed(client);
-    expect(first.res.status).toBe(200);
-    expect(first.res.headers.get('x-rate-limit-limit')).toBe('3');
-    expect(first.res.headers.get('x-rate-limit-remaining')).toBe('2');
-    await setLimits(client.clientId, '--daily-quota', 'none');
-    const after = await http(server, 'GET', '/profile', { auth: client.auth });
-    expect(after.status).toBe(200);
-    expectNoRateLimitHeaders(after);
-  }, CLI_TEST_TIMEOUT);
+  it(
+    'applies a daily quota to a standard client, and "none" removes its headers again',
+    async () => {
+      const client = await server.newClient({ plan: 'standard' });
+      await setLimits(client.clientId, '--daily-quota', '3');
+      const first = await timed(client);
+      expect(first.res.status).toBe(200);
+      expect(first.res.headers.get('x-rate-limit-limit')).toBe('3');
+      expect(first.res.headers.get('x-rate-limit-remaining')).toBe('2');
+      await setLimits(client.clientId, '--daily-quota', 'none');
+      const after = await http(server, 'GET', '/profile', { auth: client.auth });
+      expect(after.status).toBe(200);
+      expectNoRateLimitHeaders(after);
+    },
+    CLI_TEST_TIMEOUT,
+  );
 
-  it('enforces a burst limit of 2 per second: the 3rd concurrent request answers 429 with Retry-After', async () => {
-    const client = await server.newClient({ plan: 'standard' });
-    await setLimits(client.clientId, '--burst-limit', '2');
+  it(
+    'enforces a burst limit of 2 per second: the 3rd concurrent request answers 429 with Retry-After',
+    async () => {
+      const client = await server.newClient({ plan: 'standard' });
+      await setLimits(client.clientId, '--burst-limit', '2');
 
-    // Three requests sent at once, just after a second starts. Should they straddle a second boundary anyway
-    // (a very slow machine), that attempt proves nothing and is repeated.
-    let statuses: number[] = [];
-    let limited: HttpResult | undefined;
-    let ok: HttpResult[] = [];
-    for (let attempt = 0; attempt < 5; attempt++) {
+      // Three requests sent at once, just after a second starts. Should they straddle a second boundary anyway
+      // (a very slow machine), that attempt proves nothing and is repeated.
+      let statuses: number[] = [];
+      let limited: HttpResult | undefined;
+      let ok: HttpResult[] = [];
+      for (let attempt = 0; attempt < 5; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+        const second = Math.floor(Date.now() / 1000);
+        const results = await Promise.all([1, 2, 3].map(() => http(server, 'GET', '/profile', { auth: client.auth })));
+        const straddled = Math.floor(Date.now() / 1000) !== second;
+        if (straddled && !results.some((r) => r.status === 429)) continue;
+        statuses = results.map((r) => r.status).sort();
+        limited = results.find((r) => r.status === 429);
+        ok = results.filter((r) => r.status === 200);
+        break;
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+      expectErrorBody(limited!, 429, { error: TOO_MANY });
+      expectRetryAfter(limited!);
+      expect(limited!.headers.get('x-rate-limit-limit')).toBe('2');
+      expect(limited!.headers.get('x-rate-limit-remaining')).toBe('0');
+      expect(Date.parse(limited!.headers.get('x-rate-limit-reset')!)).not.toBeNaN();
+      for (const res of ok) expect(res.headers.get('x-rate-limit-limit')).toBe('2');
+
+      // The next second allows requests again.
       await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
-      const second = Math.floor(Date.now() / 1000);
-      const results = await Promise.all([1, 2, 3].map(() => http(server, 'GET', '/profile', { auth: client.auth })));
-      const straddled = Math.floor(Date.now() / 1000) !== second;
-      if (straddled && !results.some((r) => r.status === 429)) continue;
-      statuses = results.map((r) => r.status).sort();
-      limited = results.find((r) => r.status === 429);
-      ok = results.filter((r) => r.status === 200);
-      break;
-    }
-    expect(statuses).toEqual([200, 200, 429]);
-    expectErrorBody(limited!, 429, { error: TOO_MANY });
-    expectRetryAfter(limited!);
-    expect(limited!.headers.get('x-rate-limit-limit')).toBe('2');
-    expect(limited!.headers.get('x-rate-limit-remaining')).toBe('0');
-    expect(Date.parse(limited!.headers.get('x-rate-limit-reset')!)).not.toBeNaN();
-    for (const res of ok) expect(res.headers.get('x-rate-limit-limit')).toBe('2');
+      expect((await http(server, 'GET', '/profile', { auth: client.auth })).status).toBe(200);
 
-    // The next second allows requests again.
-    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
-    expect((await http(server, 'GET', '/profile', { auth: client.auth })).status).toBe(200);
+      await setLimits(client.clientId, '--burst-limit', 'none');
+      const results = await Promise.all([1, 2, 3, 4].map(() => http(server, 'GET', '/profile', { auth: client.auth })));
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      for (const res of results) expectNoRateLimitHeaders(res);
+    },
+    CLI_TEST_TIMEOUT,
+  );
 
-    await setLimits(client.clientId, '--burst-limit', 'none');
-    const results = await Promise.all([1, 2, 3, 4].map(() => http(server, 'GET', '/profile', { auth: client.auth })));
-    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    for (const res of results) expectNoRateLimitHeaders(res);
-  }, CLI_TEST_TIMEOUT);
-
-  it('rejects a bad limit value and an unknown client, changing nothing', async () => {
-    const client = await server.newClient({ plan: 'standard' });
-    const values = ['0', '-1', '1.5', 'lots'];
-    const [unknown, ...bad] = await Promise.all([
-      ledgerport('clients', 'limits', '--client', randomUUID(), '--daily-quota', '3'),
-      ...values.map((value) => ledgerport('clients', 'limits', '--client', client.clientId, '--daily-quota', value)),
-    ]);
-    bad.forEach((res, i) => {
-      expect(res.code, values[i]).not.toBe(0);
-      expect(res.stderr, values[i]).toMatch(/positive integer/);
-    });
-    expect(unknown.code).not.toBe(0);
-    expect(unknown.stderr).toMatch(/no client/);
-    const res = await http(server, 'GET', '/profile', { auth: client.auth });
-    expectNoRateLimitHeaders(res);
-  }, CLI_TEST_TIMEOUT);
+  it(
+    'rejects a bad limit value and an unknown client, changing nothing',
+    async () => {
+      const client = await server.newClient({ plan: 'standard' });
+      const values = ['0', '-1', '1.5', 'lots'];
+      const [unknown, ...bad] = await Promise.all([
+        ledgerport('clients', 'limits', '--client', randomUUID(), '--daily-quota', '3'),
+        ...values.map((value) => ledgerport('clients', 'limits', '--client', client.clientId, '--daily-quota', value)),
+      ]);
+      bad.forEach((res, i) => {
+        expect(res.code, values[i]).not.toBe(0);
+        expect(res.stderr, values[i]).toMatch(/positive integer/);
+      });
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toMatch(/no client/);
+      const res = await http(server, 'GET', '/profile', { auth: client.auth });
+      expectNoRateLimitHeaders(res);
+    },
+    CLI_TEST_TIMEOUT,
+  );
 });

@@ -41,7 +41,10 @@ async function expectSharedQuota(servers: { url: string }[], quota: number): Pro
   const answers = await Promise.all(Array.from({ length: 2 * quota }, (_, i) => http(servers[i % 2], 'GET', '/profile', { auth })));
   expect(answers.filter((a) => a.status === 200)).toHaveLength(quota);
   expect(answers.filter((a) => a.status === 429)).toHaveLength(quota);
-  const remaining = answers.filter((a) => a.status === 200).map((a) => Number(a.headers.get('x-rate-limit-remaining'))).sort((a, b) => a - b);
+  const remaining = answers
+    .filter((a) => a.status === 200)
+    .map((a) => Number(a.headers.get('x-rate-limit-remaining')))
+    .sort((a, b) => a - b);
   expect(remaining).toEqual(Array.from({ length: quota }, (_, i) => i));
   return client.id;
 }
@@ -71,7 +74,10 @@ describe('a daily quota across two servers', () => {
     expect(await createClientsStore(store.store.db).setLimits(client.id, { dailyQuota: 5 })).toBe(true);
     const res = await http(server, 'GET', '/profile', { auth: basicAuth(key.apiKey) });
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ statusCode: 503, error: 'ServiceUnavailable: The rate-limit store is not reachable; please retry later.' });
+    expect(res.body).toMatchObject({
+      statusCode: 503,
+      error: 'ServiceUnavailable: The rate-limit store is not reachable; please retry later.',
+    });
     expect(res.headers.get('retry-after')).toBe('5');
   });
 

@@ -45,7 +45,10 @@ describe('companies', () => {
     const body = expectErrorBody(stripped, 400, { validation: true });
     expect(body.validation.errors[0].itemId).toBe('name');
     const missing = await http(server, 'POST', '/companies', { auth: client.auth, body: {} });
-    expect(expectErrorBody(missing, 400, { validation: true }).validation.errors[0]).toMatchObject({ itemId: 'name', validatorName: 'CreateCompany' });
+    expect(expectErrorBody(missing, 400, { validation: true }).validation.errors[0]).toMatchObject({
+      itemId: 'name',
+      validatorName: 'CreateCompany',
+    });
   });
 
   it('enforces the tag rules: at most 10, keys 1-27 characters, values up to 100', async () => {
@@ -62,7 +65,9 @@ describe('companies', () => {
   });
 
   it('gets, replaces, patches and deletes a company', async () => {
-    const created = (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Lifecycle', description: 'd', tags: { a: '1' } } })).body;
+    const created = (
+      await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Lifecycle', description: 'd', tags: { a: '1' } } })
+    ).body;
     const got = await http(server, 'GET', `/companies/${created.id}`, { auth: client.auth });
     expect(got.status).toBe(200);
     expect(got.body).toEqual(created);
@@ -72,7 +77,10 @@ describe('companies', () => {
     expect(replaced.body).toMatchObject({ id: created.id, name: 'Replaced', tags: {}, created: created.created });
     expect(replaced.body).not.toHaveProperty('description');
 
-    const patched = await http(server, 'PATCH', `/companies/${created.id}`, { auth: client.auth, body: { description: 'new', tags: { b: '2' } } });
+    const patched = await http(server, 'PATCH', `/companies/${created.id}`, {
+      auth: client.auth,
+      body: { description: 'new', tags: { b: '2' } },
+    });
     expect(patched.body).toMatchObject({ name: 'Replaced', description: 'new', tags: { b: '2' } });
     const untagged = await http(server, 'PATCH', `/companies/${created.id}`, { auth: client.auth, body: { tags: null } });
     expect(untagged.body.tags).toEqual({});
@@ -98,13 +106,16 @@ describe('companies', () => {
       expectErrorBody(res, 400, { validation: true });
     }
     const unknown = '00000000-0000-4000-8000-000000000000';
-    expectErrorBody(await http(server, 'GET', `/companies/${unknown}`, { auth: client.auth }), 404, { error: `No company was found with ID ${unknown}` });
+    expectErrorBody(await http(server, 'GET', `/companies/${unknown}`, { auth: client.auth }), 404, {
+      error: `No company was found with ID ${unknown}`,
+    });
     expectErrorBody(await http(server, 'DELETE', `/companies/${unknown}`, { auth: client.auth }), 404);
   });
 
   it('filters GET /companies by tags with =, != and ~', async () => {
     const other = await server.newClient();
-    const mk = (name: string, tags: Record<string, string>) => http(server, 'POST', '/companies', { auth: other.auth, body: { name, tags } });
+    const mk = (name: string, tags: Record<string, string>) =>
+      http(server, 'POST', '/companies', { auth: other.auth, body: { name, tags } });
     await mk('UK finance', { region: 'uk', team: 'finance' });
     await mk('UK sales', { region: 'uk', team: 'sales' });
     await mk('US finance', { region: 'us', team: 'finance' });

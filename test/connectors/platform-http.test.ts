@@ -35,7 +35,13 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const endpoint = (extra: Partial<PlatformEndpoint> = {}): PlatformEndpoint => ({ platform: 'Example', baseUrl: base, allowPrivate: true, backoffMs: 10, ...extra });
+const endpoint = (extra: Partial<PlatformEndpoint> = {}): PlatformEndpoint => ({
+  platform: 'Example',
+  baseUrl: base,
+  allowPrivate: true,
+  backoffMs: 10,
+  ...extra,
+});
 
 describe('platformRequest', () => {
   it('keeps to the account limits: at most maxConcurrent in flight, at most `requests` per window', async () => {
@@ -66,7 +72,11 @@ describe('platformRequest', () => {
     longRetry = true;
     const limited = await platformRequest(endpoint(), 'GET', '/later').catch((e) => e);
     longRetry = false;
-    expect(limited).toMatchObject({ kind: 'rate-limited', retryAfterMs: 120_000, message: `Example at ${base} is limiting requests (HTTP 429); retrying in 120 s` });
+    expect(limited).toMatchObject({
+      kind: 'rate-limited',
+      retryAfterMs: 120_000,
+      message: `Example at ${base} is limiting requests (HTTP 429); retrying in 120 s`,
+    });
     script.set('/locked', [401]);
     const err = await platformRequest(endpoint({ basicAuth: { username: 'u', password: 'hunter2' } }), 'GET', '/locked').catch((e) => e);
     expect(err).toMatchObject({ kind: 'unauthorized' });
@@ -75,16 +85,29 @@ describe('platformRequest', () => {
 
   it('refuses loopback addresses unless allowed', async () => {
     const err = await platformRequest(endpoint({ allowPrivate: false }), 'GET', '/x').catch((e) => e);
-    expect(err).toMatchObject({ kind: 'refused-address', message: expect.stringMatching(/127\.0\.0\.1 is a loopback address; set CONNECTORS_ALLOW_PRIVATE=true/) });
+    expect(err).toMatchObject({
+      kind: 'refused-address',
+      message: expect.stringMatching(/127\.0\.0\.1 is a loopback address; set CONNECTORS_ALLOW_PRIVATE=true/),
+    });
     const unreachable = await platformRequest({ ...endpoint(), baseUrl: 'http://127.0.0.1:9', attempts: 2 }, 'GET', '/x').catch((e) => e);
-    expect(unreachable).toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^Example at http:\/\/127\.0\.0\.1:9 did not answer: .*ECONNREFUSED/) });
+    expect(unreachable).toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringMatching(/^Example at http:\/\/127\.0\.0\.1:9 did not answer: .*ECONNREFUSED/),
+    });
   });
 });
 
 describe('platform declarations', () => {
   it('accepts the hledger declaration and refuses a broken one, listing every problem', () => {
     expect(declarePlatform(HLEDGER)).toBe(HLEDGER);
-    const broken = { ...HLEDGER, key: 'HLDG', transport: { ...HLEDGER.transport, retry: { attempts: 0, backoffMs: 1, retryAfterHeader: 'x' } }, dataTypes: { invoicez: { cursor: 'none' } } };
-    expect(() => declarePlatform(broken as never)).toThrow(/"HLDG" is invalid:\n {2}\/key: .*\n {2}\/transport\/retry\/attempts: .*\n {2}\/dataTypes\/invoicez: not a data type/);
+    const broken = {
+      ...HLEDGER,
+      key: 'HLDG',
+      transport: { ...HLEDGER.transport, retry: { attempts: 0, backoffMs: 1, retryAfterHeader: 'x' } },
+      dataTypes: { invoicez: { cursor: 'none' } },
+    };
+    expect(() => declarePlatform(broken as never)).toThrow(
+      /"HLDG" is invalid:\n {2}\/key: .*\n {2}\/transport\/retry\/attempts: .*\n {2}\/dataTypes\/invoicez: not a data type/,
+    );
   });
 });

@@ -3,10 +3,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ValidateFunction } from 'ajv';
 import { DATA_PATHS } from '../../src/data/data-paths.js';
 import { isDataType } from '../../src/connectors/data-types.js';
-import { codatOasOrSkip, correctOasDocument, oasDocument, oasErrors, oasResponseValidator, oasValidator, type OasDocument, type OasFile } from '../helpers/oas.js';
+import {
+  codatOasOrSkip,
+  correctOasDocument,
+  oasDocument,
+  oasErrors,
+  oasResponseValidator,
+  oasValidator,
+  type OasDocument,
+  type OasFile,
+} from '../helpers/oas.js';
 import { authorize, companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs } from '../helpers/sandbox.js';
 import { http, startTestServer, type HttpResult, type TestClient, type TestServer } from '../helpers/test-server.js';
-import { platformFor, SANDBOX_PLATFORMS, STATEMENT_FILE, STATEMENT_PLATFORM, statementFixture, uploadedAccount } from '../security/fixtures.js';
+import {
+  platformFor,
+  SANDBOX_PLATFORMS,
+  STATEMENT_FILE,
+  STATEMENT_PLATFORM,
+  statementFixture,
+  uploadedAccount,
+} from '../security/fixtures.js';
 import { statementSample } from '../helpers/uploads.js';
 import { labelOf, sharedOperations, type OwnDocument, type SharedOperation } from './shared-operations.js';
 
@@ -69,8 +85,12 @@ const CODAT_CORRECTIONS: Correction[] = [
       "`{ description: 'No Content' }`, as for Codat's other 204s (DELETE /companies/{companyId}, DELETE /webhooks/{webhookId}): a 204 " +
       'has no body (RFC 9110 §15.3.5), and the description beside the reference says so; the reference is a copy-paste slip.',
     apply(document) {
-      const responses = operation(document, '/apiKeys/{apiKeyId}', 'delete').responses as Record<string, { $ref?: string; description?: string }>;
-      if (responses['204']?.$ref !== '#/components/responses/Too-Many-Requests') throw new Error('correction: DELETE /apiKeys/{apiKeyId} 204 is no longer the 429 reference');
+      const responses = operation(document, '/apiKeys/{apiKeyId}', 'delete').responses as Record<
+        string,
+        { $ref?: string; description?: string }
+      >;
+      if (responses['204']?.$ref !== '#/components/responses/Too-Many-Requests')
+        throw new Error('correction: DELETE /apiKeys/{apiKeyId} 204 is no longer the 429 reference');
       responses['204'] = { description: 'No Content' };
     },
   },
@@ -79,7 +99,8 @@ const CODAT_CORRECTIONS: Correction[] = [
 /** An operation object of a document; throws when Codat's file no longer has it (the correction is then stale). */
 function operation(document: OasDocument, path: string, method: string): Record<string, unknown> {
   const found = document.paths[path]?.[method];
-  if (!found || typeof found !== 'object' || Array.isArray(found)) throw new Error(`correction: no ${method.toUpperCase()} ${path} to correct`);
+  if (!found || typeof found !== 'object' || Array.isArray(found))
+    throw new Error(`correction: no ${method.toUpperCase()} ${path} to correct`);
   return found;
 }
 
@@ -97,7 +118,6 @@ const UNKNOWN: Record<string, () => string> = {
   // Not `accountId` of `.../bankAccounts/{accountId}/bankTransactions`: Ledgerport reads it as a filter on the
   // connection's bank transactions (an unknown account gives an empty page), and Codat's files do not say otherwise.
 };
-
 
 // ---- Corrections to Codat's files, before anything is compiled ----
 
@@ -221,13 +241,17 @@ async function spareCompany(op: SharedOperation): Promise<{ companyId: string; c
 
 /** Query strings a read needs: financial statements require a period length and a number of periods. */
 function requiredQuery(op: SharedOperation): string | undefined {
-  const required = Object.entries(op.query).filter(([, isRequired]) => isRequired).map(([name]) => name);
+  const required = Object.entries(op.query)
+    .filter(([, isRequired]) => isRequired)
+    .map(([name]) => name);
   if (required.length === 0) return undefined;
   const values: Record<string, string> = { periodLength: '1', periodsToCompare: '2' };
-  return required.map((name) => {
-    if (values[name] === undefined) throw new Error(`${labelOf(op)}: no value for the required query parameter ${name}`);
-    return `${name}=${values[name]}`;
-  }).join('&');
+  return required
+    .map((name) => {
+      if (values[name] === undefined) throw new Error(`${labelOf(op)}: no value for the required query parameter ${name}`);
+      return `${name}=${values[name]}`;
+    })
+    .join('&');
 }
 
 /**
@@ -241,7 +265,10 @@ const WRITES: Record<string, (op: SharedOperation) => Promise<Success>> = {
   }),
   'POST /apiKeys': async () => ({ ids: {}, body: { name: 'contract key' } }),
   'DELETE /apiKeys/{apiKeyId}': async () => ({ ids: { apiKeyId: (await send('POST', '/apiKeys', { name: 'to delete' }, 201)).body.id } }),
-  'POST /companies': async () => ({ ids: {}, body: { name: 'Contract company', description: 'made by the contract test', tags: { suite: 'contract' } } }),
+  'POST /companies': async () => ({
+    ids: {},
+    body: { name: 'Contract company', description: 'made by the contract test', tags: { suite: 'contract' } },
+  }),
   'PUT /companies/{companyId}': async () => ({
     ids: { companyId: await newCompany('Contract put') },
     body: { name: 'Contract replaced', description: 'replaced' },
@@ -286,15 +313,24 @@ const WRITES: Record<string, (op: SharedOperation) => Promise<Success>> = {
   // banking-accounts session open).
   'POST /companies/{companyId}/connections/{connectionId}/files': async () => {
     const companyId = await newCompany('Contract upload');
-    return { ids: { companyId, connectionId: (await statementFixture(server!, clientA, companyId)).connectionId }, multipart: [{ name: STATEMENT_FILE.name, bytes: statementSample(STATEMENT_FILE.path) }] };
+    return {
+      ids: { companyId, connectionId: (await statementFixture(server!, clientA, companyId)).connectionId },
+      multipart: [{ name: STATEMENT_FILE.name, bytes: statementSample(STATEMENT_FILE.path) }],
+    };
   },
   'POST /companies/{companyId}/connections/{connectionId}/bankStatements/upload/configuration': async () => {
     const companyId = await newCompany('Contract upload configuration');
-    return { ids: { companyId, connectionId: (await statementFixture(server!, clientA, companyId)).connectionId }, body: { source: 'codat', accountId: 'acc-2' } };
+    return {
+      ids: { companyId, connectionId: (await statementFixture(server!, clientA, companyId)).connectionId },
+      body: { source: 'codat', accountId: 'acc-2' },
+    };
   },
   'POST /companies/{companyId}/connections/{connectionId}/bankStatements/upload/startSession': async () => {
     const companyId = await newCompany('Contract upload session');
-    return { ids: { companyId, connectionId: (await statementFixture(server!, clientA, companyId)).connectionId }, body: { dataType: 'banking-transactions' } };
+    return {
+      ids: { companyId, connectionId: (await statementFixture(server!, clientA, companyId)).connectionId },
+      body: { dataType: 'banking-transactions' },
+    };
   },
   'POST /companies/{companyId}/connections/{connectionId}/bankStatements/upload/dataset/{datasetId}/upload': async () => {
     const companyId = await newCompany('Contract upload data');
@@ -306,7 +342,11 @@ const WRITES: Record<string, (op: SharedOperation) => Promise<Success>> = {
   },
   'POST /webhooks': async () => ({ ids: {}, body: { url: 'https://hooks.example.com/contract', eventTypes: ['company.created'] } }),
   'DELETE /webhooks/{webhookId}': async () => ({
-    ids: { webhookId: (await send('POST', '/webhooks', { url: 'https://hooks.example.com/contract-delete', eventTypes: ['company.created'] }, 201)).body.id },
+    ids: {
+      webhookId: (
+        await send('POST', '/webhooks', { url: 'https://hooks.example.com/contract-delete', eventTypes: ['company.created'] }, 201)
+      ).body.id,
+    },
   }),
 };
 
@@ -318,7 +358,9 @@ const EXTRA_CASES: Record<string, (success: Success) => Promise<Case[]>> = {
   ],
   'POST /companies': async (success) => [{ name: 'no name', ...success, body: {}, auth: clientA.auth, status: 400 }],
   'PUT /profile': async (success) => [{ name: 'no redirectUrl', ...success, body: { name: 'x' }, auth: clientA.auth, status: 400 }],
-  'POST /webhooks': async (success) => [{ name: 'no event types', ...success, body: { url: 'https://hooks.example.com/x', eventTypes: [] }, auth: clientA.auth, status: 400 }],
+  'POST /webhooks': async (success) => [
+    { name: 'no event types', ...success, body: { url: 'https://hooks.example.com/x', eventTypes: [] }, auth: clientA.auth, status: 400 },
+  ],
   'POST /apiKeys': async (success) => {
     // A client holds at most ten keys: the eleventh is refused with 409.
     const full = await server!.newClient({ name: 'Contract full of keys' });
@@ -337,7 +379,13 @@ const EXTRA_CASES: Record<string, (success: Success) => Promise<Case[]>> = {
     { name: 'periodLength out of range', ...success, query: 'periodLength=0&periodsToCompare=2', auth: clientA.auth, status: 400 },
   ],
   'POST /companies/{companyId}/syncSettings': async (success) => [
-    { name: 'settings not a list', ...success, body: { companyId: success.ids.companyId, settings: 'daily' }, auth: clientA.auth, status: 400 },
+    {
+      name: 'settings not a list',
+      ...success,
+      body: { companyId: success.ids.companyId, settings: 'daily' },
+      auth: clientA.auth,
+      status: 400,
+    },
   ],
 };
 
@@ -358,7 +406,8 @@ function casesOf(op: SharedOperation, success: Success): Case[] {
   const cases: Case[] = [{ name: 'no Authorization header', ...base, status: 401 }];
   for (const name of op.pathParams) {
     const unknown = UNKNOWN[name];
-    if (unknown) cases.push({ name: `unknown {${name}}`, ...base, ids: { ...success.ids, [name]: unknown() }, auth: clientA.auth, status: 404 });
+    if (unknown)
+      cases.push({ name: `unknown {${name}}`, ...base, ids: { ...success.ids, [name]: unknown() }, auth: clientA.auth, status: 404 });
   }
   if (op.pathParams.includes('companyId')) cases.push({ name: "another client's key", ...base, auth: clientB.auth, status: 403 });
   if ('query' in op.query) {
@@ -370,14 +419,17 @@ function casesOf(op: SharedOperation, success: Success): Case[] {
     if ('connectionId' in ids) ids.connectionId = unsynced.connections[platformFor(op.template)];
     cases.push({ name: 'data never synced', ...base, ids, auth: clientA.auth, status: 409 });
   }
-  if (op.takesBody) cases.push({ name: 'body is not JSON', ids: success.ids, query: success.query, rawBody: '{"name": ', auth: clientA.auth, status: 400 });
+  if (op.takesBody)
+    cases.push({ name: 'body is not JSON', ids: success.ids, query: success.query, rawBody: '{"name": ', auth: clientA.auth, status: 400 });
   cases.push({ name: 'success', ...base, auth: clientA.auth, status: successStatusOf(op) });
   return cases;
 }
 
 /** Whether any of Codat's files declares a status for an operation. */
 function declares(op: SharedOperation, status: number): boolean {
-  return op.codat.some(({ file, path }) => String(status) in (oasDocument(file).paths[path][op.method.toLowerCase()] as { responses: object }).responses);
+  return op.codat.some(
+    ({ file, path }) => String(status) in (oasDocument(file).paths[path][op.method.toLowerCase()] as { responses: object }).responses,
+  );
 }
 
 /** The success status Codat's files declare for an operation (they agree where several define it). */
@@ -422,29 +474,45 @@ function validateResponse(op: SharedOperation, res: HttpResult): string[] {
     }
     if (!validate) continue; // Declared without a JSON body: the status is all there is to check.
     if (!isJson(res)) {
-      problems.push(`${file}: ${res.status} should be application/json, got '${res.headers.get('content-type')}' ${res.text.slice(0, 100)}`);
+      problems.push(
+        `${file}: ${res.status} should be application/json, got '${res.headers.get('content-type')}' ${res.text.slice(0, 100)}`,
+      );
       continue;
     }
     validations++;
-    if (!validate(res.body)) problems.push(`${file} ${declared.kind === 'schema' ? declared.pointer : 'ErrorMessage'}: ${oasErrors(validate)}`);
+    if (!validate(res.body))
+      problems.push(`${file} ${declared.kind === 'schema' ? declared.pointer : 'ErrorMessage'}: ${oasErrors(validate)}`);
     else if (res.status < 300) passed.set(`${file} ${labelOf(op)}`, { body: structuredClone(res.body), validate });
   }
   return problems;
 }
 
 /** A multipart/form-data request, as Codat's SDKs upload files. */
-async function sendFiles(method: string, path: string, auth: string | undefined, files: { name: string; bytes: Uint8Array }[]): Promise<HttpResult> {
+async function sendFiles(
+  method: string,
+  path: string,
+  auth: string | undefined,
+  files: { name: string; bytes: Uint8Array }[],
+): Promise<HttpResult> {
   const form = new FormData();
   for (const file of files) form.append('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>]), file.name);
   const response = await fetch(`${server!.url}${path}`, { method, headers: auth ? { authorization: auth } : {}, body: form });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (response.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined, text };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (response.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined,
+    text,
+  };
 }
 
 async function run(op: SharedOperation, c: Case): Promise<string[]> {
   const path = fill(op.template, c.ids) + (c.query ? `?${c.query}` : '');
   const headers = c.rawBody !== undefined ? { 'content-type': 'application/json' } : undefined;
-  const res = c.multipart && c.rawBody === undefined ? await sendFiles(op.method, path, c.auth, c.multipart) : await http(server!, op.method, path, { auth: c.auth, body: c.body, rawBody: c.rawBody, headers });
+  const res =
+    c.multipart && c.rawBody === undefined
+      ? await sendFiles(op.method, path, c.auth, c.multipart)
+      : await http(server!, op.method, path, { auth: c.auth, body: c.body, rawBody: c.rawBody, headers });
   const problems: string[] = [];
   if (res.status !== c.status) problems.push(`answered ${res.status}, expected ${c.status}: ${res.text.slice(0, 300)}`);
   problems.push(...validateResponse(op, res));
@@ -483,9 +551,15 @@ describe.skipIf(!oasHere)("responses match Codat's OpenAPI files", () => {
     }
     await waitForSyncs(server!, clientA, companyA);
     // A write, so the company's push history has an operation to read; no sync after it, to leave the data still.
-    const push = await send('POST', `/companies/${companyA}/connections/${connectionsA[SANDBOX_PLATFORMS.accounting]}/push/customers?allowSyncOnPushComplete=false`, {
-      customerName: 'Contract Ltd', status: 'Active',
-    }, 200);
+    const push = await send(
+      'POST',
+      `/companies/${companyA}/connections/${connectionsA[SANDBOX_PLATFORMS.accounting]}/push/customers?allowSyncOnPushComplete=false`,
+      {
+        customerName: 'Contract Ltd',
+        status: 'Active',
+      },
+      200,
+    );
     pushKeyA = push.body.pushOperationKey;
   }, 120_000);
 
@@ -521,9 +595,24 @@ describe.skipIf(!oasHere)("responses match Codat's OpenAPI files", () => {
 
   it.each([
     ['Codat-Platform.json', 'GET /companies/{companyId}', (body: Body) => ({ ...body, name: 42 }), '/name'],
-    ['Codat-Platform.json', 'GET /companies/{companyId}/data/history/{datasetId}', (body: Body) => ({ ...body, status: 'Bogus' }), '/status'],
-    ['Codat-Lending.yaml', 'GET /companies/{companyId}/data/invoices/{recordId}', (body: Body) => ({ ...body, status: 'Bogus' }), '/status'],
-    ['Codat-Banking.json', 'GET /companies/{companyId}/connections/{connectionId}/data/banking-accounts', firstAccountAvailable('lots'), '/results/0/balance/available'],
+    [
+      'Codat-Platform.json',
+      'GET /companies/{companyId}/data/history/{datasetId}',
+      (body: Body) => ({ ...body, status: 'Bogus' }),
+      '/status',
+    ],
+    [
+      'Codat-Lending.yaml',
+      'GET /companies/{companyId}/data/invoices/{recordId}',
+      (body: Body) => ({ ...body, status: 'Bogus' }),
+      '/status',
+    ],
+    [
+      'Codat-Banking.json',
+      'GET /companies/{companyId}/connections/{connectionId}/data/banking-accounts',
+      firstAccountAvailable('lots'),
+      '/results/0/balance/available',
+    ],
   ] as const)('%s rejects a real %s response with one field made wrong', (file, label, spoil, errorAt) => {
     const real = passed.get(`${file} ${label}`);
     expect(real, `a validated response of ${label}`).toBeDefined();

@@ -59,7 +59,9 @@ export function sharedOperations(own: OwnDocument, files: readonly OasFile[] = O
       const found = codat.get(`${method.toUpperCase()} ${normalise(template)}`);
       if (!found) continue;
       const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      const query = Object.fromEntries((operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.required === true]));
+      const query = Object.fromEntries(
+        (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.required === true]),
+      );
       const takesBody = operation.requestBody?.content?.['application/json'] !== undefined;
       shared.push({ method: method.toUpperCase(), template, pathParams, codat: found, query, takesBody });
     }

@@ -42,7 +42,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.close());
 
-describe.skipIf(!oasHere)('banking and commerce responses match Codat\'s OpenAPI schemas', () => {
+describe.skipIf(!oasHere)("banking and commerce responses match Codat's OpenAPI schemas", () => {
   it.each(PAGES)('%s %s', async (file, segment, pageSchema, recordSchema) => {
     const { companyId, connectionId } = linked[file === 'Codat-Banking.json' ? 'bsbx' : 'aiwb'];
     const base = `/companies/${companyId}/connections/${connectionId}/data/${segment}`;

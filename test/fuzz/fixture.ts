@@ -33,7 +33,11 @@ async function idsOf(url: string, auth: string, path: string): Promise<string[]>
  * after a run, or (`name` 'Fuzz throwaway') the company destructive requests may change.
  */
 export async function prepareFixture(url: string, auth: string, name = 'Fuzz fixture', timeoutMs = 120_000): Promise<Fixture> {
-  const company = await call(url, auth, 'POST', '/companies', { name, description: 'Made by the hostile-request run', tags: { role: 'fuzz' } });
+  const company = await call(url, auth, 'POST', '/companies', {
+    name,
+    description: 'Made by the hostile-request run',
+    tags: { role: 'fuzz' },
+  });
   const connections: Record<string, string> = {};
   for (const platformKey of ['mqjo', 'bsbx', 'aiwb']) {
     const connection = await call(url, auth, 'POST', `/companies/${company.id}/connections`, { platformKey });
@@ -43,7 +47,9 @@ export async function prepareFixture(url: string, auth: string, name = 'Fuzz fix
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = await call(url, auth, 'GET', `/companies/${company.id}/dataStatus`);
-    const running = Object.values(status as Record<string, { currentStatus: string }>).filter((s) => s.currentStatus === 'Queued' || s.currentStatus === 'Fetching');
+    const running = Object.values(status as Record<string, { currentStatus: string }>).filter(
+      (s) => s.currentStatus === 'Queued' || s.currentStatus === 'Fetching',
+    );
     if (running.length === 0) break;
     if (Date.now() > deadline) throw new Error(`fixture syncs still running: ${JSON.stringify(running)}`);
     await new Promise((r) => setTimeout(r, 200));

@@ -34,18 +34,24 @@ afterAll(() => server.close());
 
 describe('hostile requests', () => {
   it(`${REQUESTS} generated requests, ${CONCURRENCY} at a time: no 5xx, every refusal in the error body, no hang, the fixture unchanged`, async () => {
-    console.log(`fuzz: seed ${SEED}, ${REQUESTS} requests over ${operations.length} operations (replay with FUZZ_SEED=${SEED} FUZZ_REQUESTS=${REQUESTS})`);
+    console.log(
+      `fuzz: seed ${SEED}, ${REQUESTS} requests over ${operations.length} operations (replay with FUZZ_SEED=${SEED} FUZZ_REQUESTS=${REQUESTS})`,
+    );
     expect(operations.length).toBeGreaterThan(100);
     const before = await fixture.snapshot();
     let batches = 0;
-    const stats = await runHostileRequests({ url: server.url, auth: client.auth, fixtureValues: fixture.values, throwawayValues: throwaway.values }, operations, {
-      count: REQUESTS,
-      concurrency: CONCURRENCY,
-      seed: SEED,
-      onBatch: async () => {
-        if (++batches % 25 === 0) expect((await http(server, 'GET', '/healthz')).status).toBe(200);
+    const stats = await runHostileRequests(
+      { url: server.url, auth: client.auth, fixtureValues: fixture.values, throwawayValues: throwaway.values },
+      operations,
+      {
+        count: REQUESTS,
+        concurrency: CONCURRENCY,
+        seed: SEED,
+        onBatch: async () => {
+          if (++batches % 25 === 0) expect((await http(server, 'GET', '/healthz')).status).toBe(200);
+        },
       },
-    });
+    );
     console.log(`fuzz: ${stats.requests} requests; answers by status ${JSON.stringify(stats.byStatus)}`);
     expect(stats.problems).toEqual([]);
     expect(stats.requests).toBeGreaterThanOrEqual(REQUESTS);

@@ -18,10 +18,14 @@ export async function startBasicAuthProxy(target: string, credentials: { usernam
       return;
     }
     await state.beforeForward?.(request.url ?? '/');
-    const upstream = http.request(new URL(request.url ?? '/', target), { method: request.method, headers: { ...request.headers, host: new URL(target).host }, agent: false }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
+    const upstream = http.request(
+      new URL(request.url ?? '/', target),
+      { method: request.method, headers: { ...request.headers, host: new URL(target).host }, agent: false },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
     upstream.on('error', () => response.destroy());
     request.pipe(upstream);
   });

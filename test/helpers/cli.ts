@@ -22,9 +22,14 @@ export function assertCliBuilt(): void {
 /** Runs `bin/ledgerport` against the store at `databaseUrl`, as an operator would. Never rejects. */
 export function runLedgerport(databaseUrl: string, ...args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }

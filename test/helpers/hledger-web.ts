@@ -40,7 +40,9 @@ export async function startHledgerWeb(fixture: string): Promise<HledgerWeb> {
   const journal = path.join(dir, path.basename(fixture));
   fs.copyFileSync(fixture, journal);
   const port = await freePort();
-  const child: ChildProcess = spawn('hledger-web', ['--serve-api', '-f', journal, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('hledger-web', ['--serve-api', '-f', journal, '--host', '127.0.0.1', '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
@@ -53,7 +55,8 @@ export async function startHledgerWeb(fixture: string): Promise<HledgerWeb> {
     } catch {
       // not listening yet
     }
-    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) throw new Error(`hledger-web did not start: ${output}`);
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline)
+      throw new Error(`hledger-web did not start: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

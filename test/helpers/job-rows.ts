@@ -24,7 +24,13 @@ export async function queuedJobs(store: Store, kind: string): Promise<QueuedJob[
       WHERE t.identifier = ${kind} AND j.locked_at IS NULL ORDER BY j.id`.execute(store.db);
     return rows.map((r) => ({ id: r.id, payload: r.payload, runAt: new Date(r.run_at) }));
   }
-  const rows = await store.db.selectFrom('jobs').select(['id', 'payload', 'run_after']).where('kind', '=', kind).where('status', '=', 'queued').orderBy('created').execute();
+  const rows = await store.db
+    .selectFrom('jobs')
+    .select(['id', 'payload', 'run_after'])
+    .where('kind', '=', kind)
+    .where('status', '=', 'queued')
+    .orderBy('created')
+    .execute();
   return rows.map((r) => ({ id: r.id, payload: JSON.parse(r.payload), runAt: new Date(r.run_after) }));
 }
 
@@ -48,15 +54,23 @@ export async function abandonJob(store: Store, id: string, options: { registered
     const schema = await graphileSchema(store.db);
     const dead = `pool-dead-${randomUUID()}`;
     if (options.registered !== false) {
-      await sql`INSERT INTO job_workers (pool_id, host, started, last_seen) VALUES (${dead}, 'gone', now() - interval '1 hour', now() - interval '1 hour')`.execute(store.db);
+      await sql`INSERT INTO job_workers (pool_id, host, started, last_seen) VALUES (${dead}, 'gone', now() - interval '1 hour', now() - interval '1 hour')`.execute(
+        store.db,
+      );
     }
-    const result = await sql`UPDATE ${sql.id(schema, '_private_jobs')} SET locked_by = ${dead}, locked_at = now() - interval '1 hour', attempts = attempts + 1
+    const result =
+      await sql`UPDATE ${sql.id(schema, '_private_jobs')} SET locked_by = ${dead}, locked_at = now() - interval '1 hour', attempts = attempts + 1
       WHERE id = ${id}::bigint AND locked_at IS NULL`.execute(store.db);
     return Number(result.numAffectedRows ?? 0);
   }
   const result = await store.db
     .updateTable('jobs')
-    .set((eb) => ({ status: 'running', lease_owner: 'dead-process', lease_expires: new Date(Date.now() - 1000).toISOString(), attempts: eb('attempts', '+', 1) }))
+    .set((eb) => ({
+      status: 'running',
+      lease_owner: 'dead-process',
+      lease_expires: new Date(Date.now() - 1000).toISOString(),
+      attempts: eb('attempts', '+', 1),
+    }))
     .where('id', '=', id)
     .where('status', '=', 'queued')
     .executeTakeFirst();

@@ -176,7 +176,10 @@ function fragmentOf(segments: readonly string[]): string {
 /** The node at a `#/a/b` reference of a document, with the reference's segments. */
 function nodeAt(document: OasDocument, ref: string): { node: Json | undefined; segments: string[] } {
   if (!ref.startsWith('#/')) throw new Error(`only local references are supported, got ${ref}`);
-  const segments = ref.slice(2).split('/').map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = ref
+    .slice(2)
+    .split('/')
+    .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: Json | undefined = document as unknown as Json;
   for (const segment of segments) node = node && typeof node === 'object' && !Array.isArray(node) ? node[segment] : undefined;
   return { node, segments };
@@ -200,9 +203,7 @@ export function oasOperations(file: OasFile): { method: string; path: string }[]
  * - `undeclared`: the operation declares neither that status nor `default`.
  */
 export type OasResponse =
-  | { kind: 'schema'; validate: ValidateFunction; pointer: string }
-  | { kind: 'no-json'; pointer: string }
-  | { kind: 'undeclared' };
+  { kind: 'schema'; validate: ValidateFunction; pointer: string } | { kind: 'no-json'; pointer: string } | { kind: 'undeclared' };
 
 /**
  * The validator of an operation's response body for a status, e.g. `oasResponseValidator('Codat-Lending.yaml',
@@ -212,7 +213,8 @@ export type OasResponse =
 export function oasResponseValidator(file: OasFile, method: string, path: string, status: number): OasResponse {
   const document = oasDocument(file);
   const operation = document.paths[path]?.[method.toLowerCase()];
-  if (!operation || typeof operation !== 'object' || Array.isArray(operation)) throw new Error(`${file} has no operation ${method} ${path}`);
+  if (!operation || typeof operation !== 'object' || Array.isArray(operation))
+    throw new Error(`${file} has no operation ${method} ${path}`);
   const responses = operation.responses as { [status: string]: Json } | undefined;
   const key = responses?.[String(status)] !== undefined ? String(status) : responses?.default !== undefined ? 'default' : undefined;
   if (!responses || key === undefined) return { kind: 'undeclared' };

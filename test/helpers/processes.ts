@@ -24,7 +24,11 @@ export interface ServiceProcess {
 }
 
 /** Starts `bin/ledgerport serve --role <role>`; `env` adds to (or overrides) the inherited environment. */
-export async function startService(databaseUrl: string, role: 'all' | 'api' | 'worker', env: Record<string, string> = {}): Promise<ServiceProcess> {
+export async function startService(
+  databaseUrl: string,
+  role: 'all' | 'api' | 'worker',
+  env: Record<string, string> = {},
+): Promise<ServiceProcess> {
   const port = role === 'worker' ? 0 : await freePort();
   let output = '';
   const child = spawn(process.execPath, [BIN, 'serve', '--role', role], {
@@ -37,7 +41,12 @@ export async function startService(databaseUrl: string, role: 'all' | 'api' | 'w
 
 /** Waits until an API process answers its health check. */
 export async function answering(service: ServiceProcess, timeoutMs = 30_000): Promise<void> {
-  await until(`the process on ${service.url} to answer`, async () => ((await fetch(`${service.url}/healthz`)).ok ? true : undefined), timeoutMs, () => service.output());
+  await until(
+    `the process on ${service.url} to answer`,
+    async () => ((await fetch(`${service.url}/healthz`)).ok ? true : undefined),
+    timeoutMs,
+    () => service.output(),
+  );
 }
 
 /** Polls `probe` until it returns a value (errors count as not yet). */

@@ -64,7 +64,8 @@ function isComplete(bytes: Buffer): boolean {
   if (!parts) return false;
   const headers = headersOf(parts.head);
   if (headers['content-length'] !== undefined) return parts.rest.length >= Number(headers['content-length']);
-  if (/chunked/i.test(headers['transfer-encoding'] ?? '')) return parts.rest.includes('\r\n0\r\n\r\n') || parts.rest.subarray(0, 5).toString() === '0\r\n\r\n';
+  if (/chunked/i.test(headers['transfer-encoding'] ?? ''))
+    return parts.rest.includes('\r\n0\r\n\r\n') || parts.rest.subarray(0, 5).toString() === '0\r\n\r\n';
   const status = Number(parts.head.split(' ')[1]);
   return status === 204 || status === 304;
 }

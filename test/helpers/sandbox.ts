@@ -13,8 +13,14 @@ export interface LinkedCompany {
 }
 
 /** Creates a company with a connection to `platformKey`, unlinked (PendingAuth). */
-export async function companyWithConnection(server: Server, client: Caller, platformKey = 'mqjo', companyId?: string): Promise<LinkedCompany> {
-  const id = companyId ?? (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: `Sandbox ${platformKey}` } })).body.id;
+export async function companyWithConnection(
+  server: Server,
+  client: Caller,
+  platformKey = 'mqjo',
+  companyId?: string,
+): Promise<LinkedCompany> {
+  const id =
+    companyId ?? (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: `Sandbox ${platformKey}` } })).body.id;
   const connection = await http(server, 'POST', `/companies/${id}/connections`, { auth: client.auth, body: { platformKey } });
   expect(connection.status, connection.text).toBe(200);
   return { companyId: id, connectionId: connection.body.id };
@@ -22,13 +28,21 @@ export async function companyWithConnection(server: Server, client: Caller, plat
 
 /** Links a connection through the API (no browser), picking the Sandbox data set. */
 export async function authorize(server: Server, client: Caller, linked: LinkedCompany, body: Record<string, string> = { size: 'small' }) {
-  const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, { auth: client.auth, body });
+  const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, {
+    auth: client.auth,
+    body,
+  });
   expect(res.status, res.text).toBe(200);
   return res.body;
 }
 
 /** A company linked to the Sandbox platform, its first-link syncs queued. */
-export async function linkedSandbox(server: Server, client: Caller, platformKey = 'mqjo', body?: Record<string, string>): Promise<LinkedCompany> {
+export async function linkedSandbox(
+  server: Server,
+  client: Caller,
+  platformKey = 'mqjo',
+  body?: Record<string, string>,
+): Promise<LinkedCompany> {
   const linked = await companyWithConnection(server, client, platformKey);
   await authorize(server, client, linked, body);
   return linked;
@@ -39,7 +53,12 @@ export async function linkedSandbox(server: Server, client: Caller, platformKey 
  * syncs it is about and no others.
  */
 export async function fetchOnFirstLinkOnly(server: Server, client: Caller, companyId: string, dataTypes: readonly string[]): Promise<void> {
-  const settings = DATA_TYPES.map((dataType, syncOrder) => ({ dataType, fetchOnFirstLink: dataTypes.includes(dataType), syncSchedule: 24, syncOrder }));
+  const settings = DATA_TYPES.map((dataType, syncOrder) => ({
+    dataType,
+    fetchOnFirstLink: dataTypes.includes(dataType),
+    syncSchedule: 24,
+    syncOrder,
+  }));
   const res = await http(server, 'POST', `/companies/${companyId}/syncSettings`, { auth: client.auth, body: { companyId, settings } });
   expect(res.status, res.text).toBe(204);
 }
@@ -48,7 +67,12 @@ export async function fetchOnFirstLinkOnly(server: Server, client: Caller, compa
 const UNFINISHED = new Set(['Queued', 'Fetching', 'ProcessingQueued']);
 
 /** Polls the company's data status until no sync is Queued or Fetching; returns the final status object. */
-export async function waitForSyncs(server: Server, client: Caller, companyId: string, timeoutMs = 60_000): Promise<Record<string, { currentStatus: string }>> {
+export async function waitForSyncs(
+  server: Server,
+  client: Caller,
+  companyId: string,
+  timeoutMs = 60_000,
+): Promise<Record<string, { currentStatus: string }>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await http(server, 'GET', `/companies/${companyId}/dataStatus`, { auth: client.auth });

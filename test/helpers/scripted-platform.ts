@@ -43,7 +43,12 @@ export class ScriptedPlatform {
       info: { key, name: `Scripted ${key}`, sourceType: 'Accounting', dataTypes: ['invoices'], brandColour: '#444444' },
       // Nothing to sign in to.
       link: async () => ({ settings: {}, credentials: null }),
-      dataTypes: new Map([['invoices', { dataType: 'invoices', typeName: invoices.typeName, schema: invoices.schema, read: (ctx: ReadContext) => this.read(ctx) }]]),
+      dataTypes: new Map([
+        [
+          'invoices',
+          { dataType: 'invoices', typeName: invoices.typeName, schema: invoices.schema, read: (ctx: ReadContext) => this.read(ctx) },
+        ],
+      ]),
     };
   }
 

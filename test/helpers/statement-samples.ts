@@ -18,12 +18,36 @@ export interface Sample {
 
 export const SAMPLES: Sample[] = [
   { path: 'mt940/wolph-betterplace-sepa_mt9401.sta', format: 'MT940', transactions: 97 },
-  { path: 'mt940/wolph-cmxl-mt940.sta', format: 'MT940', transactions: 16, balances: [{ opening: '84349.74', closing: '84437.04' }, { opening: '2187.95', closing: '4387.95' }, { opening: '40000.00', closing: '50040.00' }] },
+  {
+    path: 'mt940/wolph-cmxl-mt940.sta',
+    format: 'MT940',
+    transactions: 16,
+    balances: [
+      { opening: '84349.74', closing: '84437.04' },
+      { opening: '2187.95', closing: '4387.95' },
+      { opening: '40000.00', closing: '50040.00' },
+    ],
+  },
   { path: 'mt940/wolph-jejik-abnamro.sta', format: 'MT940', transactions: 10, unreconciled: true },
-  { path: 'mt940/wolph-sberbank-171011_01234945.sta', format: 'MT940', transactions: 3, balances: [{ opening: '627311.30', closing: '617874.30' }] },
-  { path: 'camt053/viafintech-valid_example_v4.xml', format: 'CAMT.053', transactions: 32, balances: [{ opening: '322152.16', closing: '322689.77' }] },
+  {
+    path: 'mt940/wolph-sberbank-171011_01234945.sta',
+    format: 'MT940',
+    transactions: 3,
+    balances: [{ opening: '627311.30', closing: '617874.30' }],
+  },
+  {
+    path: 'camt053/viafintech-valid_example_v4.xml',
+    format: 'CAMT.053',
+    transactions: 32,
+    balances: [{ opening: '322152.16', closing: '322689.77' }],
+  },
   { path: 'camt053/viafintech-valid_example.xml', format: 'CAMT.053', transactions: 5, balances: [{ opening: '33.06', closing: '23.06' }] },
-  { path: 'camt053/genkgo-camt053.v2.multi.statement.xml', format: 'CAMT.053', transactions: 2, balances: [{ opening: '18.15', closing: '20.00' }] },
+  {
+    path: 'camt053/genkgo-camt053.v2.multi.statement.xml',
+    format: 'CAMT.053',
+    transactions: 2,
+    balances: [{ opening: '18.15', closing: '20.00' }],
+  },
   { path: 'ofx/ofxparse-checking.ofx', format: 'OFX', transactions: 3, ledger: ['100.99'] },
   { path: 'ofx/ofxparse-suncorp.ofx', format: 'OFX', transactions: 1, ledger: ['1234.12'] },
   { path: 'ofx/ofx-data-extractor-example.ofx', format: 'OFX', transactions: 20, ledger: ['635.50', '-562.00'] },
@@ -38,4 +62,3 @@ export const MALFORMED = [
   { path: 'camt053/genkgo-camt053.v2.wrong.xml', where: /no statement/ },
   { path: 'ofx/ofxparse-fail_nice-empty_balance.ofx', where: /LEDGERBAL/ },
 ];
-

@@ -24,7 +24,14 @@ export function basicAuth(apiKey: string): string {
 
 /** Starts the real service on an ephemeral port over a fresh store. */
 export async function startTestServer(
-  options: { maintenancePollMs?: number; jobs?: AppOptions['jobs']; push?: AppOptions['push']; webhooks?: AppOptions['webhooks']; httpTimeouts?: AppOptions['httpTimeouts']; connectors?: AppOptions['connectors'] } = {},
+  options: {
+    maintenancePollMs?: number;
+    jobs?: AppOptions['jobs'];
+    push?: AppOptions['push'];
+    webhooks?: AppOptions['webhooks'];
+    httpTimeouts?: AppOptions['httpTimeouts'];
+    connectors?: AppOptions['connectors'];
+  } = {},
 ): Promise<TestServer> {
   const testStore = await createTestStore();
   const app = await buildApp({
@@ -45,7 +52,11 @@ export async function startTestServer(
     app,
     url,
     async newClient(opts = {}) {
-      const { client, key } = await clients.create({ name: opts.name ?? 'Test client', plan: opts.plan ?? 'standard', createdAt: opts.createdAt });
+      const { client, key } = await clients.create({
+        name: opts.name ?? 'Test client',
+        plan: opts.plan ?? 'standard',
+        createdAt: opts.createdAt,
+      });
       return { clientId: client.id, apiKey: key.apiKey, auth: basicAuth(key.apiKey) };
     },
     async close() {

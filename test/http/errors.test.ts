@@ -40,7 +40,11 @@ describe('error bodies', () => {
   });
 
   it('answers 400 for a body of the wrong content type', async () => {
-    const res = await http(server, 'POST', '/companies', { auth: client.auth, rawBody: 'name=Acme', headers: { 'content-type': 'text/plain' } });
+    const res = await http(server, 'POST', '/companies', {
+      auth: client.auth,
+      rawBody: 'name=Acme',
+      headers: { 'content-type': 'text/plain' },
+    });
     const body = expectErrorBody(res, 400, { validation: true });
     expect(body.validation.errors[0].itemId).toBe('Content-Type');
   });
@@ -59,7 +63,11 @@ describe('error bodies', () => {
     const before = (await http(server, 'GET', '/companies', { auth: client.auth })).body.totalResults;
     const body = await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Acme', tags: { region: 'uk\u0000' } } });
     expect(expectErrorBody(body, 400, { validation: true }).validation.errors).toEqual([
-      { itemId: 'tags.region', message: expect.stringMatching(/^tags\.region must not contain the NUL character/), validatorName: 'TextValidator' },
+      {
+        itemId: 'tags.region',
+        message: expect.stringMatching(/^tags\.region must not contain the NUL character/),
+        validatorName: 'TextValidator',
+      },
     ]);
     const query = await http(server, 'GET', `/companies?query=${encodeURIComponent('name=a\u0000')}`, { auth: client.auth });
     expect(expectErrorBody(query, 400, { validation: true }).validation.errors[0].itemId).toBe('query');
@@ -110,10 +118,26 @@ describe('public endpoints', () => {
     const res = await http(server, 'GET', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    const ops = Object.entries(res.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, m]) => Object.keys(m).map((k) => `${k.toUpperCase()} ${p}`));
-    for (const op of ['GET /companies', 'POST /companies', 'GET /companies/{companyId}', 'PUT /companies/{companyId}', 'PATCH /companies/{companyId}',
-      'DELETE /companies/{companyId}', 'GET /apiKeys', 'POST /apiKeys', 'DELETE /apiKeys/{apiKeyId}', 'GET /profile', 'PUT /profile',
-      'GET /integrations', 'GET /integrations/{platformKey}', 'GET /healthz', 'GET /readyz']) {
+    const ops = Object.entries(res.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, m]) =>
+      Object.keys(m).map((k) => `${k.toUpperCase()} ${p}`),
+    );
+    for (const op of [
+      'GET /companies',
+      'POST /companies',
+      'GET /companies/{companyId}',
+      'PUT /companies/{companyId}',
+      'PATCH /companies/{companyId}',
+      'DELETE /companies/{companyId}',
+      'GET /apiKeys',
+      'POST /apiKeys',
+      'DELETE /apiKeys/{apiKeyId}',
+      'GET /profile',
+      'PUT /profile',
+      'GET /integrations',
+      'GET /integrations/{platformKey}',
+      'GET /healthz',
+      'GET /readyz',
+    ]) {
       expect(ops).toContain(op);
     }
     expect(res.body.components.schemas.Company.required).toEqual(expect.arrayContaining(['id', 'name', 'redirect']));
@@ -127,6 +151,7 @@ describe('public endpoints', () => {
     expect(docs.text).toContain('/companies/{companyId}');
     const errors = await http(server, 'GET', '/docs/errors');
     expect(errors.status).toBe(200);
-    for (const status of [400, 401, 402, 403, 404, 405, 408, 409, 413, 414, 417, 429, 431, 500, 503]) expect(errors.text).toContain(`id="${status}"`);
+    for (const status of [400, 401, 402, 403, 404, 405, 408, 409, 413, 414, 417, 429, 431, 500, 503])
+      expect(errors.text).toContain(`id="${status}"`);
   });
 });

@@ -104,10 +104,19 @@ describe('paging arithmetic', () => {
     const rows = Array.from({ length: 5001 }, (_, i) => {
       const id = randomUUID();
       const name = `Bulk ${String(i).padStart(5, '0')}`;
-      return { id, client_id: client.clientId, name, created, doc: JSON.stringify({ id, name, created, products: [], tags: {}, referenceSubsidiaryCompanies: [] }) };
+      return {
+        id,
+        client_id: client.clientId,
+        name,
+        created,
+        doc: JSON.stringify({ id, name, created, products: [], tags: {}, referenceSubsidiaryCompanies: [] }),
+      };
     });
     for (let i = 0; i < rows.length; i += 500) {
-      await server.store.db.insertInto('companies').values(rows.slice(i, i + 500)).execute();
+      await server.store.db
+        .insertInto('companies')
+        .values(rows.slice(i, i + 500))
+        .execute();
     }
     const full = await page(client, '?page=1&pageSize=5000');
     expect(full.results).toHaveLength(5000);

@@ -32,8 +32,14 @@ describe('malformed HTTP and oversized requests', () => {
     ['a request line that is not HTTP', 'GARBAGE\r\n\r\n'],
     ['a header without a colon', `GET /companies HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n`],
     ['a bad Content-Length', `POST /companies HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n`],
-    ['both Content-Length and chunked', `POST /companies HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`],
-    ['a bad chunk size', `POST /companies HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`],
+    [
+      'both Content-Length and chunked',
+      `POST /companies HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    ],
+    [
+      'a bad chunk size',
+      `POST /companies HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    ],
     ['an HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'],
     ['a control character in a header value', `GET /companies HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n`],
   ])('%s answers 400 in the error body', async (_name, request) => {
@@ -55,7 +61,7 @@ describe('malformed HTTP and oversized requests', () => {
     expectErrorBody(asResult(res), 431, { error: /^RequestHeaderFieldsTooLargeException/ });
   });
 
-  it('a path segment over the router\'s limit answers 414 in the error body', async () => {
+  it("a path segment over the router's limit answers 414 in the error body", async () => {
     const res = await http(server, 'GET', `/companies/${'a'.repeat(500)}`, { auth: client.auth });
     expectErrorBody(res, 414, { error: /^UriTooLongException/ });
   });
@@ -77,7 +83,11 @@ describe('malformed HTTP and oversized requests', () => {
   });
 
   it('a body over the limit answers 413 in the error body', async () => {
-    const res = await http(server, 'POST', '/companies', { auth: client.auth, rawBody: `{"name":"${'a'.repeat(6 * 1024 * 1024)}"}`, headers: { 'content-type': 'application/json' } });
+    const res = await http(server, 'POST', '/companies', {
+      auth: client.auth,
+      rawBody: `{"name":"${'a'.repeat(6 * 1024 * 1024)}"}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expectErrorBody(res, 413);
   });
 
@@ -86,13 +96,16 @@ describe('malformed HTTP and oversized requests', () => {
     ['a bad URL', 'PUT /companies/%FF/connections/x/authorization', true, 400],
     ['no API key', 'POST /companies', false, 401],
     ['a path segment over the limit', `POST /companies/${'a'.repeat(300)}/connections`, true, 414],
-  ])('a client that sends its whole body before reading still gets the answer to %s (no reset in its place)', async (_name, line, withKey, status) => {
-    const body = Buffer.alloc(12 * 1024 * 1024, 'a');
-    const key = withKey ? `Authorization: ${client.auth}\r\n` : '';
-    const head = `${line} HTTP/1.1\r\nHost: ${host()}\r\n${key}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
-    const answers = await Promise.all(Array.from({ length: 6 }, () => rawRequest(server.url, Buffer.concat([Buffer.from(head), body]))));
-    for (const res of answers) expectErrorBody(asResult(res), status as number, { validation: status === 400 });
-  });
+  ])(
+    'a client that sends its whole body before reading still gets the answer to %s (no reset in its place)',
+    async (_name, line, withKey, status) => {
+      const body = Buffer.alloc(12 * 1024 * 1024, 'a');
+      const key = withKey ? `Authorization: ${client.auth}\r\n` : '';
+      const head = `${line} HTTP/1.1\r\nHost: ${host()}\r\n${key}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+      const answers = await Promise.all(Array.from({ length: 6 }, () => rawRequest(server.url, Buffer.concat([Buffer.from(head), body]))));
+      for (const res of answers) expectErrorBody(asResult(res), status as number, { validation: status === 400 });
+    },
+  );
 });
 
 describe('nesting limits', () => {
@@ -100,8 +113,17 @@ describe('nesting limits', () => {
     ['arrays', (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`],
     ['objects', (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`],
   ])('JSON %s nested 10,000 deep answer 400 naming the limit, on every operation with a body', async (_kind, nest) => {
-    for (const [method, path] of [['POST', '/companies'], ['PUT', '/profile'], ['POST', '/apiKeys'], ['POST', '/webhooks']] as const) {
-      const res = await http(server, method, path, { auth: client.auth, rawBody: nest(10_000), headers: { 'content-type': 'application/json' } });
+    for (const [method, path] of [
+      ['POST', '/companies'],
+      ['PUT', '/profile'],
+      ['POST', '/apiKeys'],
+      ['POST', '/webhooks'],
+    ] as const) {
+      const res = await http(server, method, path, {
+        auth: client.auth,
+        rawBody: nest(10_000),
+        headers: { 'content-type': 'application/json' },
+      });
       const body = expectErrorBody(res, 400, { validation: true });
       expect(body.validation.errors[0]).toMatchObject({ itemId: 'body', validatorName: 'JsonParser' });
       expect(body.validation.errors[0].message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
@@ -110,10 +132,17 @@ describe('nesting limits', () => {
 
   it('nesting up to the limit is parsed (and judged by the schema), brackets inside strings do not count', async () => {
     const deep = `{"name":"Acme","tags":${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)}}`;
-    const res = await http(server, 'POST', '/companies', { auth: client.auth, rawBody: deep, headers: { 'content-type': 'application/json' } });
+    const res = await http(server, 'POST', '/companies', {
+      auth: client.auth,
+      rawBody: deep,
+      headers: { 'content-type': 'application/json' },
+    });
     const body = expectErrorBody(res, 400, { validation: true });
     expect(body.validation.errors[0].itemId).toBe('tags');
-    const inString = await http(server, 'POST', '/companies', { auth: client.auth, body: { name: `Acme ${'['.repeat(200)}`, description: '\\"{{{{' } });
+    const inString = await http(server, 'POST', '/companies', {
+      auth: client.auth,
+      body: { name: `Acme ${'['.repeat(200)}`, description: '\\"{{{{' },
+    });
     expect(inString.status, inString.text).toBe(200);
   });
 
@@ -165,7 +194,9 @@ describe('slow clients', () => {
   it('a client that never finishes its headers is answered 408 in the error body and cut off', async () => {
     const res = await rawRequest(slow.url, `GET /companies HTTP/1.1\r\nHost: x\r\nX-Slow: `, 5_000);
     expect(res.timedOut).toBe(false);
-    expectErrorBody(asResult(res), 408, { error: 'RequestTimeoutException: The request did not arrive in time (headers within 1 s, the whole request within 2 s).' });
+    expectErrorBody(asResult(res), 408, {
+      error: 'RequestTimeoutException: The request did not arrive in time (headers within 1 s, the whole request within 2 s).',
+    });
   });
 
   it('a client that never finishes its body is answered 408 in the error body and cut off', async () => {

@@ -26,27 +26,35 @@ const WRITES = [
 ] as const;
 
 describe('datatypeFeatures', () => {
-  it.each(['mqjo', 'bsbx', 'aiwb'])('%s: every listed data type is readable, and its write features match what the push endpoints take', async (key) => {
-    const integration = (await http(server, 'GET', `/integrations/${key}`, { auth: client.auth })).body;
-    const { companyId, connectionId } = connections[key];
-    let writable = 0;
-    for (const { datatype, dataType, supportedFeatures } of integration.datatypeFeatures) {
-      expect(datatype).toBe(dataType);
-      const features = new Set(supportedFeatures.map((f: { featureType: string; featureState: string }) => f.featureType));
-      expect(features.has('Get'), dataType).toBe(true);
-      for (const f of supportedFeatures) expect(f.featureState).toBe('Release');
-      const takesWrites = WRITES.some(([feature]) => features.has(feature));
-      if (takesWrites) writable++;
-      const options = await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}/options/${dataType}`, { auth: client.auth });
-      expect(options.status, `${dataType} options`).toBe(takesWrites ? 200 : 404);
-      for (const [feature, method, suffix] of WRITES) {
-        const res = await http(server, method, `/companies/${companyId}/connections/${connectionId}/push/${dataType}${suffix}`, { auth: client.auth, body: method === 'DELETE' ? undefined : {} });
-        const expected = !takesWrites ? 404 : features.has(feature) ? 400 : 405;
-        expect(res.status, `${method} ${dataType}: ${res.text}`).toBe(expected);
+  it.each(['mqjo', 'bsbx', 'aiwb'])(
+    '%s: every listed data type is readable, and its write features match what the push endpoints take',
+    async (key) => {
+      const integration = (await http(server, 'GET', `/integrations/${key}`, { auth: client.auth })).body;
+      const { companyId, connectionId } = connections[key];
+      let writable = 0;
+      for (const { datatype, dataType, supportedFeatures } of integration.datatypeFeatures) {
+        expect(datatype).toBe(dataType);
+        const features = new Set(supportedFeatures.map((f: { featureType: string; featureState: string }) => f.featureType));
+        expect(features.has('Get'), dataType).toBe(true);
+        for (const f of supportedFeatures) expect(f.featureState).toBe('Release');
+        const takesWrites = WRITES.some(([feature]) => features.has(feature));
+        if (takesWrites) writable++;
+        const options = await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}/options/${dataType}`, {
+          auth: client.auth,
+        });
+        expect(options.status, `${dataType} options`).toBe(takesWrites ? 200 : 404);
+        for (const [feature, method, suffix] of WRITES) {
+          const res = await http(server, method, `/companies/${companyId}/connections/${connectionId}/push/${dataType}${suffix}`, {
+            auth: client.auth,
+            body: method === 'DELETE' ? undefined : {},
+          });
+          const expected = !takesWrites ? 404 : features.has(feature) ? 400 : 405;
+          expect(res.status, `${method} ${dataType}: ${res.text}`).toBe(expected);
+        }
       }
-    }
-    // The accounting Sandbox takes writes of most of its types; the banking and commerce ones take none.
-    if (key === 'mqjo') expect(writable).toBeGreaterThan(10);
-    else expect(writable).toBe(0);
-  });
+      // The accounting Sandbox takes writes of most of its types; the banking and commerce ones take none.
+      if (key === 'mqjo') expect(writable).toBeGreaterThan(10);
+      else expect(writable).toBe(0);
+    },
+  );
 });

@@ -47,19 +47,31 @@ describe.skipIf(!POSTGRES_URL)('jobs of the old jobs table on Postgres', () => {
     await sql`DELETE FROM ${sql.id(schema, '_private_jobs')} WHERE id = ANY(${jobs.map((j) => j.id)}::bigint[])`.execute(store.store.db);
     const now = Date.now();
     const row = (payload: unknown, status: string, leaseExpires: number | null) => ({
-      id: randomUUID(), kind: SYNC_JOB, payload: JSON.stringify(payload), status, run_after: new Date(now).toISOString(), created: new Date(now).toISOString(),
-      lease_owner: status === 'running' ? 'old-worker' : null, lease_expires: leaseExpires === null ? null : new Date(leaseExpires).toISOString(),
+      id: randomUUID(),
+      kind: SYNC_JOB,
+      payload: JSON.stringify(payload),
+      status,
+      run_after: new Date(now).toISOString(),
+      created: new Date(now).toISOString(),
+      lease_owner: status === 'running' ? 'old-worker' : null,
+      lease_expires: leaseExpires === null ? null : new Date(leaseExpires).toISOString(),
     });
-    await store.store.db.insertInto('jobs').values([
-      row(jobs[0].payload, 'queued', null),
-      row(jobs[1].payload, 'running', now - 60_000), // its process died
-      row(jobs[2].payload, 'running', now + 3_600_000), // an old worker still holds it
-    ]).execute();
+    await store.store.db
+      .insertInto('jobs')
+      .values([
+        row(jobs[0].payload, 'queued', null),
+        row(jobs[1].payload, 'running', now - 60_000), // its process died
+        row(jobs[2].payload, 'running', now + 3_600_000), // an old worker still holds it
+      ])
+      .execute();
     const ids = jobs.map((j) => (j.payload as { pullOperationId: string }).pullOperationId);
 
     await start(true);
-    const statusOf = async (id: string) => (await http(api, 'GET', `/companies/${linked.companyId}/data/history/${id}`, { auth: client.auth })).body.status;
-    await until('the adopted syncs to complete', async () => ((await statusOf(ids[0])) === 'Complete' && (await statusOf(ids[1])) === 'Complete' ? true : undefined));
+    const statusOf = async (id: string) =>
+      (await http(api, 'GET', `/companies/${linked.companyId}/data/history/${id}`, { auth: client.auth })).body.status;
+    await until('the adopted syncs to complete', async () =>
+      (await statusOf(ids[0])) === 'Complete' && (await statusOf(ids[1])) === 'Complete' ? true : undefined,
+    );
     expect(await statusOf(ids[2])).toBe('Queued');
     const left = await store.store.db.selectFrom('jobs').select(['status', 'lease_owner']).where('kind', '=', SYNC_JOB).execute();
     expect(left).toEqual([{ status: 'running', lease_owner: 'old-worker' }]);

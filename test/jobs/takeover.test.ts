@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe('a sync taken over while its first run is still going', () => {
-  it('completes once, with exactly the new run\'s records', async () => {
+  it("completes once, with exactly the new run's records", async () => {
     const client = await server.newClient();
     const linked = await companyWithConnection(server, client);
     const { companyId } = linked;
@@ -31,16 +31,26 @@ describe('a sync taken over while its first run is still going', () => {
       const res = await http(server, 'GET', `/companies/${companyId}/data/history?query=status%3DFetching`, { auth: client.auth });
       return res.body.results.find((op: { progress: number }) => op.progress > 1) as { id: string } | undefined;
     });
-    const firstRunner = (await server.store.db.selectFrom('pull_operations').select('runner').where('id', '=', running.id).executeTakeFirstOrThrow()).runner;
+    const firstRunner = (
+      await server.store.db.selectFrom('pull_operations').select('runner').where('id', '=', running.id).executeTakeFirstOrThrow()
+    ).runner;
 
     expect(await takeAwayRunningJobs(server.store, SYNC_JOB)).toBe(1);
 
-    const done = await until('the sync to complete', async () => {
-      const res = await http(server, 'GET', `/companies/${companyId}/data/history/${running.id}`, { auth: client.auth });
-      return res.body.status === 'Fetching' || res.body.status === 'Queued' ? undefined : res.body;
-    }, 120_000);
+    const done = await until(
+      'the sync to complete',
+      async () => {
+        const res = await http(server, 'GET', `/companies/${companyId}/data/history/${running.id}`, { auth: client.auth });
+        return res.body.status === 'Fetching' || res.body.status === 'Queued' ? undefined : res.body;
+      },
+      120_000,
+    );
     expect(done).toMatchObject({ status: 'Complete', progress: 100 });
-    const op = await server.store.db.selectFrom('pull_operations').select(['runner', 'seq']).where('id', '=', running.id).executeTakeFirstOrThrow();
+    const op = await server.store.db
+      .selectFrom('pull_operations')
+      .select(['runner', 'seq'])
+      .where('id', '=', running.id)
+      .executeTakeFirstOrThrow();
     expect(op.runner).not.toBe(firstRunner);
 
     const page = await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth: client.auth });

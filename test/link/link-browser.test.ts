@@ -20,8 +20,9 @@ let platforms: Awaited<ReturnType<typeof platformKeys>>;
 let redirectSite: http.Server;
 let redirectBase: string;
 const landed: string[] = [];
-const LOGO_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 48 48">'
-  + '<circle cx="24" cy="24" r="24" fill="#c2410c"/><path d="M14 12h6v18h14v6H14z" fill="#fff"/></svg>';
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 48 48">' +
+  '<circle cx="24" cy="24" r="24" fill="#c2410c"/><path d="M14 12h6v18h14v6H14z" fill="#fff"/></svg>';
 
 requireChromiumInCi('Link in a browser');
 
@@ -50,8 +51,9 @@ describe.skipIf(!hasChromium)('Link in a browser', { timeout: 60_000 }, () => {
     await setProfile(server, client, {
       name: 'Lendwell Finance',
       logoUrl: `${redirectBase}/logo.svg`,
-      redirectUrl: `${redirectBase}/done/{sourceType}?company={companyId}&connection={connectionId}&platform={platform}`
-        + '&code={statusCode}&error={errorMessage}&name={data.company.companyName}&ref={ref}',
+      redirectUrl:
+        `${redirectBase}/done/{sourceType}?company={companyId}&connection={connectionId}&platform={platform}` +
+        '&code={statusCode}&error={errorMessage}&name={data.company.companyName}&ref={ref}',
     });
     browser = await launchChromium();
   });
@@ -63,7 +65,12 @@ describe.skipIf(!hasChromium)('Link in a browser', { timeout: 60_000 }, () => {
   });
 
   async function phonePage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
     return context.newPage();
   }
 
@@ -102,7 +109,13 @@ describe.skipIf(!hasChromium)('Link in a browser', { timeout: 60_000 }, () => {
     expect(url.pathname).toBe('/done/accounting');
     const connectionId = url.searchParams.get('connection')!;
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      company: company.id, connection: connectionId, platform: platforms.Accounting.key, code: '200', error: '', name: 'Keyboard & Co', ref: 'kb-42',
+      company: company.id,
+      connection: connectionId,
+      platform: platforms.Accounting.key,
+      code: '200',
+      error: '',
+      name: 'Keyboard & Co',
+      ref: 'kb-42',
     });
     expect(landed.at(-1)).toBe(`${url.pathname}${url.search}`);
     const connection = await getConnection(server, client, company.id, connectionId);
@@ -141,9 +154,11 @@ describe.skipIf(!hasChromium)('Link in a browser', { timeout: 60_000 }, () => {
     await expect(page.getByRole('heading', { level: 1 }).count()).resolves.toBe(1);
     await Promise.all([page.waitForURL(/\/start$/), page.getByRole('button', { name: platforms.Commerce.name }).click()]);
     await expect(page.getByRole('group', { name: 'Data set size' }).count()).resolves.toBe(1);
-    for (const size of ['Small', 'Medium', 'Large']) await expect(page.getByRole('radio', { name: new RegExp(size) }).count()).resolves.toBe(1);
-    const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input:not([type=hidden])')]
-      .filter((el) => !(el as HTMLInputElement).labels?.length).length);
+    for (const size of ['Small', 'Medium', 'Large'])
+      await expect(page.getByRole('radio', { name: new RegExp(size) }).count()).resolves.toBe(1);
+    const unlabelled = await page.evaluate(
+      () => [...document.querySelectorAll('input:not([type=hidden])')].filter((el) => !(el as HTMLInputElement).labels?.length).length,
+    );
     expect(unlabelled).toBe(0);
     await tabTo(page, 'button[value="connect"]');
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);

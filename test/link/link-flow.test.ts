@@ -9,9 +9,10 @@ let client: TestClient;
 let platforms: Awaited<ReturnType<typeof platformKeys>>;
 
 /** Every reserved placeholder, a custom one, an unknown one and a wrongly-cased one. */
-const REDIRECT = 'https://app.example.com/done/{sourceType}?client={clientId}&company={companyId}&conn={connectionId}'
-  + '&int={integrationId}&src={sourceId}&p={platform}&pn={platformName}&code={statusCode}&err={errorMessage}'
-  + '&text={statusText}&name={data.company.companyName}&custom={customParam}&missing={nope}&cased={companyid}';
+const REDIRECT =
+  'https://app.example.com/done/{sourceType}?client={clientId}&company={companyId}&conn={connectionId}' +
+  '&int={integrationId}&src={sourceId}&p={platform}&pn={platformName}&code={statusCode}&err={errorMessage}' +
+  '&text={statusText}&name={data.company.companyName}&custom={customParam}&missing={nope}&cased={companyid}';
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -78,7 +79,9 @@ describe('hosted Link page', () => {
     expect(start.status).toBe(200);
     expectHtml(start);
     expect(start.text).toContain('<fieldset>\n<legend>Data set size</legend>');
-    expect(start.text).toContain('<input type="radio" id="size-small" name="size" value="small" checked><label for="size-small">Small<span class="hint">About 200 invoices (default)</span></label>');
+    expect(start.text).toContain(
+      '<input type="radio" id="size-small" name="size" value="small" checked><label for="size-small">Small<span class="hint">About 200 invoices (default)</span></label>',
+    );
     expect(start.text).toContain('<label for="size-medium">Medium<span class="hint">About 10,000 invoices</span>');
     expect(start.text).toContain('<label for="size-large">Large<span class="hint">About 100,000 invoices</span>');
     expect(start.text).toContain('name="action" value="connect">Connect</button>');
@@ -99,11 +102,12 @@ describe('hosted Link page', () => {
 
     const connection = await getConnection(server, client, company.id, connectionId);
     expect(connection.status).toBe('Linked');
-    const expected = 'https://app.example.com/done/accounting'
-      + `?client=${client.clientId}&company=${company.id}&conn=${connectionId}`
-      + `&int=${connection.integrationId}&src=${connection.sourceId}&p=${platforms.Accounting.key}`
-      + `&pn=${encodeURIComponent(connection.platformName)}&code=200&err=&text=OK`
-      + `&name=Tom%20%26%20Jerry%27s%20Shop&custom=a%20b%26c%2F%C3%A9&missing=&cased=`;
+    const expected =
+      'https://app.example.com/done/accounting' +
+      `?client=${client.clientId}&company=${company.id}&conn=${connectionId}` +
+      `&int=${connection.integrationId}&src=${connection.sourceId}&p=${platforms.Accounting.key}` +
+      `&pn=${encodeURIComponent(connection.platformName)}&code=200&err=&text=OK` +
+      `&name=Tom%20%26%20Jerry%27s%20Shop&custom=a%20b%26c%2F%C3%A9&missing=&cased=`;
     expect(res.location).toBe(expected);
     const params = new URL(res.location!).searchParams;
     expect(params.get('custom')).toBe('a b&c/é');
@@ -116,7 +120,9 @@ describe('hosted Link page', () => {
 
     // The company page now shows the accounting platform as connected, with no button for it.
     const page = await getPage(company.redirect);
-    expect(page.text).toContain(`<span class="name">${platforms.Accounting.name}</span><span class="status linked"><span class="sr-only">, </span>Connected</span>`);
+    expect(page.text).toContain(
+      `<span class="name">${platforms.Accounting.name}</span><span class="status linked"><span class="sr-only">, </span>Connected</span>`,
+    );
     expect(page.text).not.toContain(`value="${platforms.Accounting.key}"`);
 
     // Connecting again: already linked.
@@ -131,7 +137,10 @@ describe('hosted Link page', () => {
   });
 
   it('cancels: 303 with 403 and "User cancelled." and leaves the connection pending', async () => {
-    await setProfile(server, client, { name: 'Lendwell', redirectUrl: 'https://app.example.com/{sourceType}/?statuscode={statusCode}&errormessage={errorMessage}' });
+    await setProfile(server, client, {
+      name: 'Lendwell',
+      redirectUrl: 'https://app.example.com/{sourceType}/?statuscode={statusCode}&errormessage={errorMessage}',
+    });
     const company = await newCompany(server, client, 'Cancel Co');
     const { startUrl, connectionId } = await choosePlatform(server, company.id, platforms.Banking.key);
     const res = await submitForm(startUrl, { action: 'cancel', size: 'small' });
@@ -145,15 +154,29 @@ describe('hosted Link page', () => {
   });
 
   it('answers 501 for a platform this page cannot authorise', async () => {
-    await setProfile(server, client, { name: 'Lendwell', redirectUrl: 'https://app.example.com/?code={statusCode}&err={errorMessage}&p={platform}' });
+    await setProfile(server, client, {
+      name: 'Lendwell',
+      redirectUrl: 'https://app.example.com/?code={statusCode}&err={errorMessage}&p={platform}',
+    });
     const company = await newCompany(server, client, 'Legacy Co');
     const id = '7d1f2c3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f';
     const created = new Date().toISOString();
     const platform = { key: 'zzzz', name: 'Legacy Books', sourceType: 'Banking' as const, dataTypes: [], brandColour: '#000' };
-    await server.store.db.insertInto('connections').values({
-      id, client_id: client.clientId, company_id: company.id, platform_key: 'zzzz', source_type: 'Banking', status: 'PendingAuth',
-      created, doc: connectionDoc({ id, companyId: company.id, platform, status: 'PendingAuth', created, lastSync: null }), last_sync: null, settings: null,
-    }).execute();
+    await server.store.db
+      .insertInto('connections')
+      .values({
+        id,
+        client_id: client.clientId,
+        company_id: company.id,
+        platform_key: 'zzzz',
+        source_type: 'Banking',
+        status: 'PendingAuth',
+        created,
+        doc: connectionDoc({ id, companyId: company.id, platform, status: 'PendingAuth', created, lastSync: null }),
+        last_sync: null,
+        settings: null,
+      })
+      .execute();
     const startUrl = `${server.url}/link/companies/${company.id}/connections/${id}/start`;
     const start = await getPage(startUrl);
     expect(start.status).toBe(200);
@@ -188,8 +211,12 @@ describe('hosted Link page', () => {
   });
 
   it('escapes every user-supplied value', async () => {
-    await setProfile(server, client, { name: '<script>alert("p")</script>', logoUrl: 'https://x.example/"><script>alert(1)</script>', redirectUrl: '' });
-    const company = await newCompany(server, client, '<script>alert(1)</script> & Co\'s <b>');
+    await setProfile(server, client, {
+      name: '<script>alert("p")</script>',
+      logoUrl: 'https://x.example/"><script>alert(1)</script>',
+      redirectUrl: '',
+    });
+    const company = await newCompany(server, client, "<script>alert(1)</script> & Co's <b>");
     const res = await getPage(`${company.redirect}?q=%22%3E%3Cscript%3Ealert(2)%3C%2Fscript%3E`);
     expect(res.status).toBe(200);
     expect(res.text).not.toMatch(/<script|<b>/i);
@@ -207,14 +234,22 @@ describe('hosted Link page', () => {
     const company = await newCompany(server, client, 'Redirect Co');
     await setProfile(server, client, { name: 'Lendwell', redirectUrl: 'https://app.example.com/back?c={companyId}' });
     const { startUrl } = await choosePlatform(server, company.id, platforms.Banking.key, { redirectUrl: 'https://evil.example/' });
-    const res = await submitForm(`${startUrl}&redirectUrl=https://evil.example/`, { action: 'cancel', redirectUrl: 'https://evil.example/', 'custom.redirectUrl': 'https://evil.example/' });
+    const res = await submitForm(`${startUrl}&redirectUrl=https://evil.example/`, {
+      action: 'cancel',
+      redirectUrl: 'https://evil.example/',
+      'custom.redirectUrl': 'https://evil.example/',
+    });
     expect(res.location).toBe(`https://app.example.com/back?c=${company.id}`);
 
     // A custom placeholder in the host is only followed to an origin the profile allows.
     await setProfile(server, client, { name: 'Lendwell', redirectUrl: 'https://{host}/back' });
     const evil = await submitForm(startUrl, { action: 'cancel', 'custom.host': 'evil.example' });
     expect(evil.location).toMatch(new RegExp(`^${server.url}/link/companies/${company.id}/connections/[^/]+/finish\\?statusCode=403`));
-    await setProfile(server, client, { name: 'Lendwell', redirectUrl: 'https://{host}/back', whiteListUrls: ['https://uk.app.example.com'] });
+    await setProfile(server, client, {
+      name: 'Lendwell',
+      redirectUrl: 'https://{host}/back',
+      whiteListUrls: ['https://uk.app.example.com'],
+    });
     const allowed = await submitForm(startUrl, { action: 'cancel', 'custom.host': 'uk.app.example.com' });
     expect(allowed.location).toBe('https://uk.app.example.com/back');
     const refused = await submitForm(startUrl, { action: 'cancel', 'custom.host': 'evil.example' });
@@ -232,7 +267,9 @@ describe('hosted Link page', () => {
       expectHtml(res);
       expect(res.text).toContain('<h1>Link not found</h1>');
     }
-    const posted = await submitForm(`${server.url}/link/company/00000000-0000-4000-8000-000000000000/connections`, { platformKey: platforms.Banking.key });
+    const posted = await submitForm(`${server.url}/link/company/00000000-0000-4000-8000-000000000000/connections`, {
+      platformKey: platforms.Banking.key,
+    });
     expect(posted.status).toBe(404);
     expect(posted.headers.get('content-type')).toMatch(/^text\/html/);
 

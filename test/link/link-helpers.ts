@@ -11,7 +11,12 @@ export interface PageResult {
 
 async function toResult(response: Response, url: string): Promise<PageResult> {
   const location = response.headers.get('location');
-  return { status: response.status, headers: response.headers, location: location ? new URL(location, url).href : undefined, text: await response.text() };
+  return {
+    status: response.status,
+    headers: response.headers,
+    location: location ? new URL(location, url).href : undefined,
+    text: await response.text(),
+  };
 }
 
 /** A GET as a browser would send it (no API key), without following redirects. */
@@ -31,7 +36,10 @@ export async function submitForm(url: string, fields: Record<string, string>): P
 }
 
 /** The four-letter key of the first platform of each source type, from `GET /integrations`. */
-export async function platformKeys(server: TestServer, client: TestClient): Promise<Record<'Accounting' | 'Banking' | 'Commerce', { key: string; name: string }>> {
+export async function platformKeys(
+  server: TestServer,
+  client: TestClient,
+): Promise<Record<'Accounting' | 'Banking' | 'Commerce', { key: string; name: string }>> {
   const res = await http(server, 'GET', '/integrations?pageSize=100', { auth: client.auth });
   expect(res.status).toBe(200);
   const pick = (sourceType: string) => {
@@ -47,7 +55,11 @@ export async function setProfile(server: TestServer, client: TestClient, profile
   expect(res.status, res.text).toBe(200);
 }
 
-export async function newCompany(server: TestServer, client: TestClient, name: string): Promise<{ id: string; redirect: string; name: string }> {
+export async function newCompany(
+  server: TestServer,
+  client: TestClient,
+  name: string,
+): Promise<{ id: string; redirect: string; name: string }> {
   const res = await http(server, 'POST', '/companies', { auth: client.auth, body: { name } });
   expect(res.status, res.text).toBe(200);
   return res.body;
@@ -60,7 +72,12 @@ export async function getConnection(server: TestServer, client: TestClient, comp
 }
 
 /** Chooses a platform on the company's Link page; returns the start page address (the connection's linkUrl). */
-export async function choosePlatform(server: TestServer, companyId: string, platformKey: string, custom: Record<string, string> = {}): Promise<{ startUrl: string; connectionId: string }> {
+export async function choosePlatform(
+  server: TestServer,
+  companyId: string,
+  platformKey: string,
+  custom: Record<string, string> = {},
+): Promise<{ startUrl: string; connectionId: string }> {
   const fields: Record<string, string> = { platformKey };
   for (const [k, v] of Object.entries(custom)) fields[`custom.${k}`] = v;
   const res = await submitForm(`${server.url}/link/company/${companyId}/connections`, fields);

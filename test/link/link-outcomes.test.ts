@@ -14,14 +14,31 @@ import { createTestStore, type TestStore } from '../helpers/test-store.js';
 
 describe('redirect placeholders', () => {
   const facts = {
-    clientId: 'c1', companyId: 'co1', companyName: 'A & B', connectionId: 'cn1', integrationId: 'i1', sourceId: 's1',
-    platformKey: 'bsbx', platformName: 'Banking Sandbox', sourceType: 'Banking', statusCode: 500 as const,
+    clientId: 'c1',
+    companyId: 'co1',
+    companyName: 'A & B',
+    connectionId: 'cn1',
+    integrationId: 'i1',
+    sourceId: 's1',
+    platformKey: 'bsbx',
+    platformName: 'Banking Sandbox',
+    sourceType: 'Banking',
+    statusCode: 500 as const,
   };
 
   it('fills reserved values (URL-encoded), custom values, and empties unknown or wrongly-cased names', () => {
     const reserved = reservedValues(facts);
-    expect(reserved).toMatchObject({ sourceType: 'banking', statusCode: '500', errorMessage: 'Unknown error occurred.', statusText: 'Internal Server Error' });
-    const url = fillPlaceholders('x/{platformName}/{data.company.companyName}/{mine}/{Mine}/{}/{sourceType}', reserved, new Map([['mine', '1/2']]));
+    expect(reserved).toMatchObject({
+      sourceType: 'banking',
+      statusCode: '500',
+      errorMessage: 'Unknown error occurred.',
+      statusText: 'Internal Server Error',
+    });
+    const url = fillPlaceholders(
+      'x/{platformName}/{data.company.companyName}/{mine}/{Mine}/{}/{sourceType}',
+      reserved,
+      new Map([['mine', '1/2']]),
+    );
     expect(url).toBe('x/Banking%20Sandbox/A%20%26%20B/1%2F2///banking');
   });
 
@@ -45,10 +62,18 @@ describe('redirect placeholders', () => {
     expect(redirectTarget({ redirectUrl: '' }, reserved, none)).toBeUndefined();
     expect(redirectTarget({ redirectUrl: 'javascript:alert(1)//{companyId}' }, reserved, none)).toBeUndefined();
     expect(redirectTarget({ redirectUrl: '{x}://evil.example' }, reserved, new Map([['x', 'https']]))).toBeUndefined();
-    expect(redirectTarget({ redirectUrl: 'https://a.example/{p}' }, reserved, new Map([['p', '//evil.example']]))).toBe('https://a.example/%2F%2Fevil.example');
+    expect(redirectTarget({ redirectUrl: 'https://a.example/{p}' }, reserved, new Map([['p', '//evil.example']]))).toBe(
+      'https://a.example/%2F%2Fevil.example',
+    );
     expect(redirectTarget({ redirectUrl: 'https://a.example{p}' }, reserved, new Map([['p', '@evil.example']]))).toBeUndefined();
     expect(redirectTarget({ redirectUrl: 'https://x.{cc}/{companyId}' }, reserved, new Map([['cc', 'evil.com']]))).toBeUndefined();
-    expect(redirectTarget({ redirectUrl: 'https://x.{cc}/{companyId}', whiteListUrls: ['https://x.co.uk/'] }, reserved, new Map([['cc', 'co.uk']]))).toBe('https://x.co.uk/co1');
+    expect(
+      redirectTarget(
+        { redirectUrl: 'https://x.{cc}/{companyId}', whiteListUrls: ['https://x.co.uk/'] },
+        reserved,
+        new Map([['cc', 'co.uk']]),
+      ),
+    ).toBe('https://x.co.uk/co1');
     expect(redirectTarget({ redirectUrl: 'https://{platform}.example.com/' }, reserved, none)).toBe('https://bsbx.example.com/');
   });
 });
@@ -69,13 +94,21 @@ describe('Link outcomes the public API cannot provoke', () => {
     const companies = createCompaniesService({ db, dialect, lists, jobs, publicUrl });
     const deps = { db, dialect, lists, jobs, wakeJobs: () => {}, companies, publicUrl };
     const real = createConnectionsService(deps);
-    const failing = { ...real, authorize: async () => { throw new Error('platform exploded'); } };
+    const failing = {
+      ...real,
+      authorize: async () => {
+        throw new Error('platform exploded');
+      },
+    };
     app = Fastify({ logger: false });
     registerLinkRoutes(app, { ...deps, clients: createClientsStore(db), connections: failing });
     await app.ready();
 
     client = (await createClientsService({ db }).create({ name: 'Outcomes', plan: 'standard' })).client;
-    await createClientsStore(db).setProfile(client.id, JSON.stringify({ name: 'Outcomes', redirectUrl: 'https://app.example.com/?code={statusCode}&err={errorMessage}&t={statusText}' }));
+    await createClientsStore(db).setProfile(
+      client.id,
+      JSON.stringify({ name: 'Outcomes', redirectUrl: 'https://app.example.com/?code={statusCode}&err={errorMessage}&t={statusText}' }),
+    );
     companyId = JSON.parse(await companies.create(client, { name: 'Boom Ltd' })).id;
     const banking = PLATFORMS.find((p) => p.sourceType === 'Banking')!;
     connectionId = JSON.parse(await real.create(client, companyId, banking.key)).id;

@@ -36,7 +36,10 @@ describe.skipIf(!hasChromium)('Link upload in a browser', { timeout: 120_000 }, 
     redirectBase = `http://127.0.0.1:${(redirectSite.address() as AddressInfo).port}`;
     server = await startTestServer();
     client = await server.newClient({ name: 'Upload client' });
-    await setProfile(server, client, { name: 'Lendwell Finance', redirectUrl: `${redirectBase}/done/{sourceType}?connection={connectionId}&code={statusCode}` });
+    await setProfile(server, client, {
+      name: 'Lendwell Finance',
+      redirectUrl: `${redirectBase}/done/{sourceType}?connection={connectionId}&code={statusCode}`,
+    });
     browser = await launchChromium();
   });
 
@@ -70,8 +73,17 @@ describe.skipIf(!hasChromium)('Link upload in a browser', { timeout: 120_000 }, 
     else await expect(alert.count()).resolves.toBe(0);
     if (sample === SAMPLES[0]) await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'upload-preview.png'), fullPage: true });
     // Nothing is imported before the end user confirms.
-    const connectionId = (await server.store.db.selectFrom('connections').select('id').where('company_id', '=', companyId).executeTakeFirstOrThrow()).id;
-    expect(await server.store.db.selectFrom('uploads').select('id').where('connection_id', '=', connectionId).where('kind', '=', 'file').execute()).toEqual([]);
+    const connectionId = (
+      await server.store.db.selectFrom('connections').select('id').where('company_id', '=', companyId).executeTakeFirstOrThrow()
+    ).id;
+    expect(
+      await server.store.db
+        .selectFrom('uploads')
+        .select('id')
+        .where('connection_id', '=', connectionId)
+        .where('kind', '=', 'file')
+        .execute(),
+    ).toEqual([]);
 
     await Promise.all([page.waitForURL((url) => url.href.startsWith(redirectBase)), page.getByRole('button', { name: 'Import' }).click()]);
     const url = new URL(page.url());
@@ -118,7 +130,9 @@ describe.skipIf(!hasChromium)('Link upload in a browser', { timeout: 120_000 }, 
     const connections = await server.store.db.selectFrom('connections').select('id').where('company_id', '=', companyId).execute();
     expect(connections).toHaveLength(1);
     await waitForSyncs(server, client, companyId);
-    expect(await allRecords(server, client.auth, { companyId, connectionId: connections[0].id }, 'banking-transactions')).toHaveLength(16 + 3);
+    expect(await allRecords(server, client.auth, { companyId, connectionId: connections[0].id }, 'banking-transactions')).toHaveLength(
+      16 + 3,
+    );
     await page.close();
   });
 });

@@ -30,14 +30,20 @@ const platform: Connector = {
     authorizeUrl: ({ state, redirectUri, codeChallenge }) =>
       `${vendorUrl}/authorize?${new URLSearchParams({ state, redirect_uri: redirectUri, code_challenge: codeChallenge, code_challenge_method: 'S256' })}`,
     async exchange({ code, redirectUri, codeVerifier }) {
-      const res = await fetch(`${vendorUrl}/token`, { method: 'POST', body: new URLSearchParams({ code, redirect_uri: redirectUri, code_verifier: codeVerifier }) });
+      const res = await fetch(`${vendorUrl}/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ code, redirect_uri: redirectUri, code_verifier: codeVerifier }),
+      });
       if (res.status !== 200) throw new ConnectorError('unauthorized', `OAuth Books refused the code (HTTP ${res.status})`);
       const tokens = (await res.json()) as Record<string, unknown>;
       return { settings: { tenant: 'acme' }, credentials: tokens };
     },
   },
   async revoke({ credentials }) {
-    const res = await fetch(`${vendorUrl}/revoke`, { method: 'POST', body: new URLSearchParams({ token: String(credentials.refresh_token) }) });
+    const res = await fetch(`${vendorUrl}/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: String(credentials.refresh_token) }),
+    });
     if (res.status !== 200) throw new ConnectorError('unavailable', `OAuth Books did not revoke (HTTP ${res.status})`);
   },
   dataTypes: new Map(),
@@ -57,7 +63,10 @@ beforeAll(async () => {
       if (consent === 'deny') redirect.searchParams.set('error', 'access_denied');
       else {
         const code = `code-${issued.size + 1}`;
-        issued.set(code, { challenge: url.searchParams.get('code_challenge') ?? '', redirectUri: url.searchParams.get('redirect_uri') ?? '' });
+        issued.set(code, {
+          challenge: url.searchParams.get('code_challenge') ?? '',
+          redirectUri: url.searchParams.get('redirect_uri') ?? '',
+        });
         redirect.searchParams.set('code', code);
       }
       res.writeHead(302, { location: redirect.toString() }).end();
@@ -80,9 +89,14 @@ beforeAll(async () => {
         const grant = issued.get(form.get('code') ?? '');
         issued.delete(form.get('code') ?? '');
         const verifier = form.get('code_verifier') ?? '';
-        const ok = grant && grant.redirectUri === form.get('redirect_uri') && createHash('sha256').update(verifier).digest('base64url') === grant.challenge;
+        const ok =
+          grant &&
+          grant.redirectUri === form.get('redirect_uri') &&
+          createHash('sha256').update(verifier).digest('base64url') === grant.challenge;
         if (!ok) return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'at-secret', refresh_token: 'rt-secret', expires_in: 1800 }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ access_token: 'at-secret', refresh_token: 'rt-secret', expires_in: 1800 }));
       });
       return;
     }
@@ -120,7 +134,11 @@ describe('OAuth2 link flow', () => {
     expect(JSON.stringify(connection)).not.toMatch(/at-secret|rt-secret/);
     // The tokens are kept, sealed.
     const keys = loadSecretKeys(server.databaseUrl);
-    expect(await createCredentialsStore(keys).load(server.store.db, client.clientId, connectionId)).toEqual({ access_token: 'at-secret', refresh_token: 'rt-secret', expires_in: 1800 });
+    expect(await createCredentialsStore(keys).load(server.store.db, client.clientId, connectionId)).toEqual({
+      access_token: 'at-secret',
+      refresh_token: 'rt-secret',
+      expires_in: 1800,
+    });
     // The state was used up: the same redirect again is refused.
     const callback = new URL(`${server.url}/link/oauth/callback`);
     callback.searchParams.set('state', consentUrl.searchParams.get('state') ?? '');
@@ -139,7 +157,9 @@ describe('OAuth2 link flow', () => {
     }
     const forged = await fetch(`${server.url}/link/oauth/callback?state=forged&code=code-x`);
     expect(forged.status).toBe(400);
-    expect((await api(server, 'GET', `/companies/${companyId}/connections/${connectionId}`, { auth: client.auth })).body.status).toBe('PendingAuth');
+    expect((await api(server, 'GET', `/companies/${companyId}/connections/${connectionId}`, { auth: client.auth })).body.status).toBe(
+      'PendingAuth',
+    );
   });
 
   it("revokes the platform's tokens when the connection, or its company, is deleted", async () => {
@@ -150,7 +170,13 @@ describe('OAuth2 link flow', () => {
       const path = via === 'connection' ? `/companies/${companyId}/connections/${connectionId}` : `/companies/${companyId}`;
       expect((await api(server, 'DELETE', path, { auth: client.auth })).status).toBeLessThan(300);
       expect(revoked, via).toEqual(['rt-secret']);
-      expect(await server.store.db.selectFrom('connection_credentials').select('connection_id').where('connection_id', '=', connectionId).execute()).toEqual([]);
+      expect(
+        await server.store.db
+          .selectFrom('connection_credentials')
+          .select('connection_id')
+          .where('connection_id', '=', connectionId)
+          .execute(),
+      ).toEqual([]);
     }
   });
 
@@ -158,15 +184,28 @@ describe('OAuth2 link flow', () => {
     const { companyId, connectionId } = await companyWithConnection(server, client, 'toau');
     await fetch(await linkUrlOf(companyId, connectionId), { redirect: 'follow' });
     // As if LEDGERPORT_SECRET_KEY had been replaced without rotating: the sealed value names a key this server lacks.
-    const row = await server.store.db.selectFrom('connection_credentials').select('sealed').where('connection_id', '=', connectionId).executeTakeFirstOrThrow();
+    const row = await server.store.db
+      .selectFrom('connection_credentials')
+      .select('sealed')
+      .where('connection_id', '=', connectionId)
+      .executeTakeFirstOrThrow();
     const parts = row.sealed.split('.');
     parts[1] = '00000000';
-    await server.store.db.updateTable('connection_credentials').set({ sealed: parts.join('.') }).where('connection_id', '=', connectionId).execute();
+    await server.store.db
+      .updateTable('connection_credentials')
+      .set({ sealed: parts.join('.') })
+      .where('connection_id', '=', connectionId)
+      .execute();
     revoked.length = 0;
     const res = await api(server, 'DELETE', `/companies/${companyId}/connections/${connectionId}`, { auth: client.auth });
     expect(res.status, res.text).toBe(200);
     expect(revoked).toEqual([]);
-    expect(await server.store.db.selectFrom('connection_credentials').select('connection_id').where('connection_id', '=', connectionId).execute()).toEqual([]);
+    expect(
+      await server.store.db
+        .selectFrom('connection_credentials')
+        .select('connection_id')
+        .where('connection_id', '=', connectionId)
+        .execute(),
+    ).toEqual([]);
   });
 });
-

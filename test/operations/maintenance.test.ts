@@ -50,68 +50,82 @@ function expectMaintenanceAnswer(res: HttpResult, what: string): void {
 }
 
 describe('maintenance mode', () => {
-  it('answers 503 with Retry-After everywhere but the health checks, then recovers when turned off', async () => {
-    const authed = () => http(server, 'GET', '/companies', { auth: client.auth });
-    expect((await authed()).status).toBe(200);
+  it(
+    'answers 503 with Retry-After everywhere but the health checks, then recovers when turned off',
+    async () => {
+      const authed = () => http(server, 'GET', '/companies', { auth: client.auth });
+      expect((await authed()).status).toBe(200);
 
-    await maintenance('on');
-    await expectStatusWithinDeadline(authed, 503);
+      await maintenance('on');
+      await expectStatusWithinDeadline(authed, 503);
 
-    const keyId = (await server.store.db.selectFrom('api_keys').select('id').where('client_id', '=', client.clientId).executeTakeFirstOrThrow()).id;
-    const requests: Array<[string, string, { auth?: string; body?: unknown }]> = [
-      ['GET', '/companies', { auth: client.auth }],
-      ['POST', '/companies', { auth: client.auth, body: { name: 'During maintenance' } }],
-      ['GET', `/companies/${companyId}`, { auth: client.auth }],
-      ['PATCH', `/companies/${companyId}`, { auth: client.auth, body: { name: 'Renamed' } }],
-      ['DELETE', `/companies/${companyId}`, { auth: client.auth }],
-      ['GET', '/profile', { auth: client.auth }],
-      ['GET', '/apiKeys', { auth: client.auth }],
-      ['POST', '/apiKeys', { auth: client.auth, body: { name: 'During maintenance' } }],
-      ['DELETE', `/apiKeys/${keyId}`, { auth: client.auth }],
-      ['GET', '/integrations', { auth: client.auth }],
-      // No key, a wrong key, unknown paths and a wrong method all get the maintenance answer too.
-      ['GET', '/companies', {}],
-      ['GET', '/companies', { auth: basicAuth('not-a-real-key') }],
-      ['GET', '/no/such/path', {}],
-      ['GET', '/no/such/path', { auth: client.auth }],
-      ['DELETE', '/companies', { auth: client.auth }],
-      ['GET', '/docs', {}],
-      ['GET', '/openapi.json', {}],
-    ];
-    for (const [method, path, options] of requests) {
-      expectMaintenanceAnswer(await http(server, method, path, options), `${method} ${path}${options.auth ? '' : ' (no key)'}`);
-    }
+      const keyId = (
+        await server.store.db.selectFrom('api_keys').select('id').where('client_id', '=', client.clientId).executeTakeFirstOrThrow()
+      ).id;
+      const requests: Array<[string, string, { auth?: string; body?: unknown }]> = [
+        ['GET', '/companies', { auth: client.auth }],
+        ['POST', '/companies', { auth: client.auth, body: { name: 'During maintenance' } }],
+        ['GET', `/companies/${companyId}`, { auth: client.auth }],
+        ['PATCH', `/companies/${companyId}`, { auth: client.auth, body: { name: 'Renamed' } }],
+        ['DELETE', `/companies/${companyId}`, { auth: client.auth }],
+        ['GET', '/profile', { auth: client.auth }],
+        ['GET', '/apiKeys', { auth: client.auth }],
+        ['POST', '/apiKeys', { auth: client.auth, body: { name: 'During maintenance' } }],
+        ['DELETE', `/apiKeys/${keyId}`, { auth: client.auth }],
+        ['GET', '/integrations', { auth: client.auth }],
+        // No key, a wrong key, unknown paths and a wrong method all get the maintenance answer too.
+        ['GET', '/companies', {}],
+        ['GET', '/companies', { auth: basicAuth('not-a-real-key') }],
+        ['GET', '/no/such/path', {}],
+        ['GET', '/no/such/path', { auth: client.auth }],
+        ['DELETE', '/companies', { auth: client.auth }],
+        ['GET', '/docs', {}],
+        ['GET', '/openapi.json', {}],
+      ];
+      for (const [method, path, options] of requests) {
+        expectMaintenanceAnswer(await http(server, method, path, options), `${method} ${path}${options.auth ? '' : ' (no key)'}`);
+      }
 
-    for (const path of ['/healthz', '/readyz']) {
-      const res = await http(server, 'GET', path);
-      expect(res.status, `${path}: ${res.text}`).toBe(200);
-      expect(res.headers.get('retry-after')).toBeNull();
-    }
+      for (const path of ['/healthz', '/readyz']) {
+        const res = await http(server, 'GET', path);
+        expect(res.status, `${path}: ${res.text}`).toBe(200);
+        expect(res.headers.get('retry-after')).toBeNull();
+      }
 
-    // Nothing changed while the service was offline.
-    const companies = await server.store.db.selectFrom('companies').select(['id', 'name']).where('client_id', '=', client.clientId).execute();
-    expect(companies).toEqual([{ id: companyId, name: 'Before maintenance' }]);
-    const keys = await server.store.db.selectFrom('api_keys').select('id').where('client_id', '=', client.clientId).execute();
-    expect(keys).toEqual([{ id: keyId }]);
+      // Nothing changed while the service was offline.
+      const companies = await server.store.db
+        .selectFrom('companies')
+        .select(['id', 'name'])
+        .where('client_id', '=', client.clientId)
+        .execute();
+      expect(companies).toEqual([{ id: companyId, name: 'Before maintenance' }]);
+      const keys = await server.store.db.selectFrom('api_keys').select('id').where('client_id', '=', client.clientId).execute();
+      expect(keys).toEqual([{ id: keyId }]);
 
-    await maintenance('off');
-    await expectStatusWithinDeadline(authed, 200);
+      await maintenance('off');
+      await expectStatusWithinDeadline(authed, 200);
 
-    expect((await http(server, 'GET', `/companies/${companyId}`, { auth: client.auth })).status).toBe(200);
-    expect((await http(server, 'GET', '/profile', { auth: client.auth })).status).toBe(200);
-    expectErrorBody(await http(server, 'GET', '/companies'), 401);
-    expectErrorBody(await http(server, 'GET', '/no/such/path', { auth: client.auth }), 404);
-    expectErrorBody(await http(server, 'DELETE', '/companies', { auth: client.auth }), 405);
-    const healthy = await http(server, 'GET', '/healthz');
-    expect(healthy.status).toBe(200);
-    expect((await http(server, 'GET', '/docs')).status).toBe(200);
-  }, CLI_TEST_TIMEOUT);
+      expect((await http(server, 'GET', `/companies/${companyId}`, { auth: client.auth })).status).toBe(200);
+      expect((await http(server, 'GET', '/profile', { auth: client.auth })).status).toBe(200);
+      expectErrorBody(await http(server, 'GET', '/companies'), 401);
+      expectErrorBody(await http(server, 'GET', '/no/such/path', { auth: client.auth }), 404);
+      expectErrorBody(await http(server, 'DELETE', '/companies', { auth: client.auth }), 405);
+      const healthy = await http(server, 'GET', '/healthz');
+      expect(healthy.status).toBe(200);
+      expect((await http(server, 'GET', '/docs')).status).toBe(200);
+    },
+    CLI_TEST_TIMEOUT,
+  );
 
-  it('is idempotent: turning it off when already off changes nothing', async () => {
-    await maintenance('off');
-    await maintenance('off');
-    // Wait past one poll interval, then check the service still answers normally.
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect((await http(server, 'GET', '/companies', { auth: client.auth })).status).toBe(200);
-  }, CLI_TEST_TIMEOUT);
+  it(
+    'is idempotent: turning it off when already off changes nothing',
+    async () => {
+      await maintenance('off');
+      await maintenance('off');
+      // Wait past one poll interval, then check the service still answers normally.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await http(server, 'GET', '/companies', { auth: client.auth })).status).toBe(200);
+    },
+    CLI_TEST_TIMEOUT,
+  );
 });

@@ -63,8 +63,13 @@ describe('writes (push operations) to the accounting Sandbox', () => {
     const res = await http(server, 'POST', pushPath(linked, 'invoices'), { auth: client.auth, body });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({
-      data: body, dataType: 'invoices', companyId: linked.companyId, dataConnectionKey: linked.connectionId,
-      status: 'Pending', statusCode: 202, timeoutInMinutes: null,
+      data: body,
+      dataType: 'invoices',
+      companyId: linked.companyId,
+      dataConnectionKey: linked.connectionId,
+      status: 'Pending',
+      statusCode: 202,
+      timeoutInMinutes: null,
     });
     expect(res.body.completedOnUtc).toBeUndefined();
     expectCodatShape('PushOperation', res.body);
@@ -80,15 +85,28 @@ describe('writes (push operations) to the accounting Sandbox', () => {
     await waitForSyncs(server, client, linked.companyId);
     const read = await http(server, 'GET', `/companies/${linked.companyId}/data/invoices/${newId}`, { auth: client.auth });
     expect(read.status, read.text).toBe(200);
-    expect(read.body).toMatchObject({ id: newId, invoiceNumber: 'LP-0001', customerRef: { id: customerId }, totalAmount: 240, status: 'Submitted', metadata: { isDeleted: false } });
+    expect(read.body).toMatchObject({
+      id: newId,
+      invoiceNumber: 'LP-0001',
+      customerRef: { id: customerId },
+      totalAmount: 240,
+      status: 'Submitted',
+      metadata: { isDeleted: false },
+    });
     expect(read.body).not.toHaveProperty('note');
   });
 
   it('updates and then deletes an invoice it created', async () => {
-    const created = await http(server, 'POST', pushPath(linked, 'invoices'), { auth: client.auth, body: invoice({ invoiceNumber: 'LP-0002' }) });
+    const created = await http(server, 'POST', pushPath(linked, 'invoices'), {
+      auth: client.auth,
+      body: invoice({ invoiceNumber: 'LP-0002' }),
+    });
     const id = (await settled(server, client, linked.companyId, created.body.pushOperationKey)).changes[0].recordRef.id;
 
-    const updated = await http(server, 'PUT', pushPath(linked, 'invoices', id), { auth: client.auth, body: invoice({ invoiceNumber: 'LP-0002', note: 'Revised', totalAmount: 300, amountDue: 300 }) });
+    const updated = await http(server, 'PUT', pushPath(linked, 'invoices', id), {
+      auth: client.auth,
+      body: invoice({ invoiceNumber: 'LP-0002', note: 'Revised', totalAmount: 300, amountDue: 300 }),
+    });
     expect(updated.status, updated.text).toBe(200);
     const update = await settled(server, client, linked.companyId, updated.body.pushOperationKey);
     expect(update.status).toBe('Success');
@@ -108,7 +126,13 @@ describe('writes (push operations) to the accounting Sandbox', () => {
   });
 
   it('creates and updates a customer', async () => {
-    const customer = { customerName: 'Ledgerport Test Ltd', emailAddress: 'accounts@example.com', defaultCurrency: 'GBP', status: 'Active', addresses: [{ type: 'Billing', line1: '1 High Street', city: 'Leeds' }] };
+    const customer = {
+      customerName: 'Ledgerport Test Ltd',
+      emailAddress: 'accounts@example.com',
+      defaultCurrency: 'GBP',
+      status: 'Active',
+      addresses: [{ type: 'Billing', line1: '1 High Street', city: 'Leeds' }],
+    };
     const created = await http(server, 'POST', pushPath(linked, 'customers'), { auth: client.auth, body: customer });
     expect(created.status, created.text).toBe(200);
     const op = await settled(server, client, linked.companyId, created.body.pushOperationKey);
@@ -118,14 +142,20 @@ describe('writes (push operations) to the accounting Sandbox', () => {
     const read = await http(server, 'GET', `/companies/${linked.companyId}/data/customers/${id}`, { auth: client.auth });
     expect(read.body).toMatchObject({ id, customerName: 'Ledgerport Test Ltd', status: 'Active' });
 
-    const updated = await http(server, 'PUT', pushPath(linked, 'customers', id), { auth: client.auth, body: { ...customer, customerName: 'Ledgerport Renamed Ltd' } });
+    const updated = await http(server, 'PUT', pushPath(linked, 'customers', id), {
+      auth: client.auth,
+      body: { ...customer, customerName: 'Ledgerport Renamed Ltd' },
+    });
     expect((await settled(server, client, linked.companyId, updated.body.pushOperationKey)).status).toBe('Success');
     await waitForSyncs(server, client, linked.companyId);
     const reread = await http(server, 'GET', `/companies/${linked.companyId}/data/customers/${id}`, { auth: client.auth });
     expect(reread.body.customerName).toBe('Ledgerport Renamed Ltd');
 
     // A write can refer to a record that exists only because an earlier write created it.
-    const forNewCustomer = await http(server, 'POST', pushPath(linked, 'invoices'), { auth: client.auth, body: invoice({ customerRef: { id } }) });
+    const forNewCustomer = await http(server, 'POST', pushPath(linked, 'invoices'), {
+      auth: client.auth,
+      body: invoice({ customerRef: { id } }),
+    });
     expect(forNewCustomer.status, forNewCustomer.text).toBe(200);
     expect((await settled(server, client, linked.companyId, forNewCustomer.body.pushOperationKey)).status).toBe('Success');
   });
@@ -149,15 +179,23 @@ describe('writes (push operations) to the accounting Sandbox', () => {
     }
     const notObject = await http(server, 'POST', pushPath(linked, 'invoices'), { auth: client.auth, body: [invoice()] });
     expectErrorBody(notObject, 400, { validation: true });
-    const badTimeout = await http(server, 'POST', `${pushPath(linked, 'invoices')}?timeoutInMinutes=soon`, { auth: client.auth, body: invoice() });
+    const badTimeout = await http(server, 'POST', `${pushPath(linked, 'invoices')}?timeoutInMinutes=soon`, {
+      auth: client.auth,
+      body: invoice(),
+    });
     expectErrorBody(badTimeout, 400, { validation: true });
     expect(badTimeout.body.validation.errors[0].itemId).toBe('timeoutInMinutes');
     const after = (await http(server, 'GET', `/companies/${linked.companyId}/push?pageSize=1`, { auth: client.auth })).body.totalResults;
     expect(after).toBe(before);
   });
 
-  it('ends Failed, with the platform\'s validation, when the platform refuses the write', async () => {
-    const paid = await http(server, 'GET', `/companies/${linked.companyId}/data/invoices?query=${encodeURIComponent('status=Paid')}&pageSize=10`, { auth: client.auth });
+  it("ends Failed, with the platform's validation, when the platform refuses the write", async () => {
+    const paid = await http(
+      server,
+      'GET',
+      `/companies/${linked.companyId}/data/invoices?query=${encodeURIComponent('status=Paid')}&pageSize=10`,
+      { auth: client.auth },
+    );
     // The platform has moved on since the last sync (the Sandbox's next epoch), and may have deleted a record
     // the data set still shows: such an invoice is refused as missing, and the next one is tried.
     let paidInvoice = paid.body.results[0];
@@ -180,10 +218,16 @@ describe('writes (push operations) to the accounting Sandbox', () => {
     const refused = await settled(server, client, linked.companyId, update.body.pushOperationKey);
     expect(refused.status).toBe('Failed');
     expect(refused.validation.errors[0].message).toMatch(/forceUpdate/);
-    const forced = await http(server, 'PUT', `${pushPath(linked, 'invoices', id)}?forceUpdate=true`, { auth: client.auth, body: { ...fields, note: 'Changed' } });
+    const forced = await http(server, 'PUT', `${pushPath(linked, 'invoices', id)}?forceUpdate=true`, {
+      auth: client.auth,
+      body: { ...fields, note: 'Changed' },
+    });
     expect((await settled(server, client, linked.companyId, forced.body.pushOperationKey)).status).toBe('Success');
 
-    const missing = await http(server, 'PUT', pushPath(linked, 'customers', 'no-such-customer'), { auth: client.auth, body: { customerName: 'Nobody', status: 'Active' } });
+    const missing = await http(server, 'PUT', pushPath(linked, 'customers', 'no-such-customer'), {
+      auth: client.auth,
+      body: { customerName: 'Nobody', status: 'Active' },
+    });
     const notThere = await settled(server, client, linked.companyId, missing.body.pushOperationKey);
     expect(notThere.status).toBe('Failed');
     expect(notThere.validation.errors[0]).toMatchObject({ itemId: 'id', validatorName: 'Sandbox' });
@@ -205,7 +249,11 @@ describe('writes (push operations) to the accounting Sandbox', () => {
     const history = await http(server, 'GET', `/companies/${linked.companyId}/push?query=${query}`, { auth: client.auth });
     expect(history.body.totalResults).toBe(1);
 
-    const different = await http(server, 'POST', pushPath(linked, 'invoices'), { auth: client.auth, body: { ...body, totalAmount: 1 }, headers });
+    const different = await http(server, 'POST', pushPath(linked, 'invoices'), {
+      auth: client.auth,
+      body: { ...body, totalAmount: 1 },
+      headers,
+    });
     expectErrorBody(different, 400, { validation: true });
     expect(different.body.error).toMatch(/^IdempotencyKeyReusedException/);
   });
@@ -222,7 +270,12 @@ describe('writes (push operations) to the accounting Sandbox', () => {
     const customerDelete = await http(server, 'DELETE', pushPath(linked, 'customers', 'any'), { auth: client.auth });
     expectErrorBody(customerDelete, 405);
     expect(customerDelete.headers.get('allow')).toBe('PUT');
-    const otherConnection = await http(server, 'POST', `/companies/${linked.companyId}/connections/00000000-0000-4000-8000-000000000000/push/invoices`, { auth: client.auth, body: invoice() });
+    const otherConnection = await http(
+      server,
+      'POST',
+      `/companies/${linked.companyId}/connections/00000000-0000-4000-8000-000000000000/push/invoices`,
+      { auth: client.auth, body: invoice() },
+    );
     expectErrorBody(otherConnection, 404);
   });
 
@@ -233,33 +286,51 @@ describe('writes (push operations) to the accounting Sandbox', () => {
     expect(all.body.totalResults).toBeGreaterThan(2);
     expect(Date.parse(all.body.results[0].requestedOnUtc)).toBeGreaterThanOrEqual(Date.parse(all.body.results[1].requestedOnUtc));
     expectCodatShape('PushOperations', all.body);
-    const failed = await http(server, 'GET', `/companies/${linked.companyId}/push?query=${encodeURIComponent('status=Failed')}&orderBy=requestedOnUtc`, { auth: client.auth });
+    const failed = await http(
+      server,
+      'GET',
+      `/companies/${linked.companyId}/push?query=${encodeURIComponent('status=Failed')}&orderBy=requestedOnUtc`,
+      { auth: client.auth },
+    );
     expect(failed.body.results.length).toBeGreaterThan(0);
     expect(failed.body.results.every((op: { status: string }) => op.status === 'Failed')).toBe(true);
-    const customers = await http(server, 'GET', `/companies/${linked.companyId}/push?query=${encodeURIComponent('dataType=customers')}`, { auth: client.auth });
+    const customers = await http(server, 'GET', `/companies/${linked.companyId}/push?query=${encodeURIComponent('dataType=customers')}`, {
+      auth: client.auth,
+    });
     expect(customers.body.results.every((op: { dataType: string }) => op.dataType === 'customers')).toBe(true);
-    const badQuery = await http(server, 'GET', `/companies/${linked.companyId}/push?query=${encodeURIComponent('colour=red')}`, { auth: client.auth });
+    const badQuery = await http(server, 'GET', `/companies/${linked.companyId}/push?query=${encodeURIComponent('colour=red')}`, {
+      auth: client.auth,
+    });
     expectErrorBody(badQuery, 400, { validation: true });
 
-    const missing = await http(server, 'GET', `/companies/${linked.companyId}/push/00000000-0000-4000-8000-000000000000`, { auth: client.auth });
+    const missing = await http(server, 'GET', `/companies/${linked.companyId}/push/00000000-0000-4000-8000-000000000000`, {
+      auth: client.auth,
+    });
     expectErrorBody(missing, 404);
   });
 
   it('describes the fields a write takes (PushOption)', async () => {
-    const res = await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}/options/invoices`, { auth: client.auth });
+    const res = await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}/options/invoices`, {
+      auth: client.auth,
+    });
     expect(res.status, res.text).toBe(200);
     expectCodatShape('PushOption', res.body);
     expect(res.body).toMatchObject({ type: 'Object', required: true });
     for (const field of ['issueDate', 'totalAmount', 'amountDue', 'status']) expect(res.body.properties[field].required, field).toBe(true);
     expect(res.body.properties).not.toHaveProperty('id');
-    const none = await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}/options/balanceSheet`, { auth: client.auth });
+    const none = await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}/options/balanceSheet`, {
+      auth: client.auth,
+    });
     expectErrorBody(none, 404);
   });
 
   it('does not sync after the write when allowSyncOnPushComplete=false', async () => {
     await waitForSyncs(server, client, linked.companyId);
     const statusBefore = (await http(server, 'GET', `/companies/${linked.companyId}/dataStatus`, { auth: client.auth })).body.customers;
-    const res = await http(server, 'POST', `${pushPath(linked, 'customers')}?allowSyncOnPushComplete=false`, { auth: client.auth, body: { customerName: 'Quiet Ltd', status: 'Active' } });
+    const res = await http(server, 'POST', `${pushPath(linked, 'customers')}?allowSyncOnPushComplete=false`, {
+      auth: client.auth,
+      body: { customerName: 'Quiet Ltd', status: 'Active' },
+    });
     expect((await settled(server, client, linked.companyId, res.body.pushOperationKey)).status).toBe('Success');
     const statusAfter = (await http(server, 'GET', `/companies/${linked.companyId}/dataStatus`, { auth: client.auth })).body.customers;
     expect(statusAfter.latestSyncId).toBe(statusBefore.latestSyncId);
@@ -268,9 +339,15 @@ describe('writes (push operations) to the accounting Sandbox', () => {
   it('refuses writes to a connection that is not Linked, before anything is queued', async () => {
     const other = await linkedSandbox(server, client);
     await waitForSyncs(server, client, other.companyId);
-    const unlink = await http(server, 'PATCH', `/companies/${other.companyId}/connections/${other.connectionId}`, { auth: client.auth, body: { status: 'Unlinked' } });
+    const unlink = await http(server, 'PATCH', `/companies/${other.companyId}/connections/${other.connectionId}`, {
+      auth: client.auth,
+      body: { status: 'Unlinked' },
+    });
     expect(unlink.status, unlink.text).toBe(200);
-    const res = await http(server, 'POST', pushPath(other, 'customers'), { auth: client.auth, body: { customerName: 'Nobody Ltd', status: 'Active' } });
+    const res = await http(server, 'POST', pushPath(other, 'customers'), {
+      auth: client.auth,
+      body: { customerName: 'Nobody Ltd', status: 'Active' },
+    });
     expectErrorBody(res, 400);
     expect(res.body.error).toMatch(/^ConnectionNotLinkedException: Connection .* is Unlinked/);
     const history = await http(server, 'GET', `/companies/${other.companyId}/push`, { auth: client.auth });
@@ -291,7 +368,10 @@ describe('write timeouts', () => {
 
   it('ends TimedOut when the platform has not completed within timeoutInMinutes', async () => {
     const linked = await linkedSandbox(server, client);
-    const res = await http(server, 'POST', `${pushPath(linked, 'customers')}?timeoutInMinutes=1`, { auth: client.auth, body: { customerName: 'Slow Ltd', status: 'Active' } });
+    const res = await http(server, 'POST', `${pushPath(linked, 'customers')}?timeoutInMinutes=1`, {
+      auth: client.auth,
+      body: { customerName: 'Slow Ltd', status: 'Active' },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ status: 'Pending', timeoutInMinutes: 1, timeoutInSeconds: 60 });
     const op = await settled(server, client, linked.companyId, res.body.pushOperationKey, 4000);

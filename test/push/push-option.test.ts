@@ -28,7 +28,7 @@ function* entries(properties: Record<string, Entry> | null | undefined, path = '
 }
 
 describe('pushOption', () => {
-  it.each([...accountingWrites.keys()])('%s: matches our PushOption schema and Codat\'s', (type) => {
+  it.each([...accountingWrites.keys()])("%s: matches our PushOption schema and Codat's", (type) => {
     const doc = option(type);
     expect(validateOwn(doc), JSON.stringify(validateOwn.errors?.slice(0, 3))).toBe(true);
     if (validateCodat) expect(validateCodat(doc), oasErrors(validateCodat)).toBe(true);
@@ -50,7 +50,12 @@ describe('pushOption', () => {
   });
 
   it('schemas that would catch a malformed option (property entries need a description)', () => {
-    const bad = { type: 'Object', displayName: 'x', required: true, properties: { a: { type: 'String', displayName: 'A', required: false } } };
+    const bad = {
+      type: 'Object',
+      displayName: 'x',
+      required: true,
+      properties: { a: { type: 'String', displayName: 'A', required: false } },
+    };
     expect(validateOwn(bad)).toBe(false);
     expect(validateOwn({ ...bad, properties: null })).toBe(true);
     if (!validateCodat) return;
@@ -61,17 +66,24 @@ describe('pushOption', () => {
 
   it('describes the fields of an invoice', () => {
     const properties = option('invoices').properties!;
-    for (const field of ['issueDate', 'totalTaxAmount', 'totalAmount', 'amountDue', 'status']) expect(properties[field].required, field).toBe(true);
-    for (const field of ['dueDate', 'customerRef', 'lineItems', 'note', 'supplementalData']) expect(properties[field].required, field).toBe(false);
+    for (const field of ['issueDate', 'totalTaxAmount', 'totalAmount', 'amountDue', 'status'])
+      expect(properties[field].required, field).toBe(true);
+    for (const field of ['dueDate', 'customerRef', 'lineItems', 'note', 'supplementalData'])
+      expect(properties[field].required, field).toBe(false);
     expect(properties.issueDate).toMatchObject({ type: 'DateTime', displayName: 'Issue date' });
     expect(properties.totalAmount).toMatchObject({ type: 'Number', displayName: 'Total amount' });
     expect(properties.customerRef).toMatchObject({ type: 'Object', displayName: 'Customer reference' });
     expect(properties.customerRef.properties!.id).toMatchObject({ type: 'String', displayName: 'ID', required: true });
     expect(properties.customerRef.properties!.id.description).toContain('customers');
     expect(properties.currency.description).toBe('The currency of the invoice (ISO 4217 currency code).');
-    expect(properties.status.options).toEqual(['Unknown', 'Draft', 'Submitted', 'PartiallyPaid', 'Paid', 'Void'].map((value) => ({
-      value, type: 'String', displayName: value === 'PartiallyPaid' ? 'Partially paid' : value, required: false,
-    })));
+    expect(properties.status.options).toEqual(
+      ['Unknown', 'Draft', 'Submitted', 'PartiallyPaid', 'Paid', 'Void'].map((value) => ({
+        value,
+        type: 'String',
+        displayName: value === 'PartiallyPaid' ? 'Partially paid' : value,
+        required: false,
+      })),
+    );
     const lines = properties.lineItems;
     expect(lines).toMatchObject({ type: 'Array', displayName: 'Line items' });
     expect(lines.properties!.quantity).toMatchObject({ type: 'Number', required: true, description: 'The quantity of the line item.' });

@@ -9,7 +9,9 @@ export function generated(dataType: DataType): Record<string, unknown>[] {
   if (!list) {
     const source = accountingSandbox.dataTypes.get(dataType);
     if (!source) throw new Error(`the accounting Sandbox has no ${dataType}`);
-    list = [...source.fetch({ settings: { seed: 1, invoices: 50, asOf: '2024-06-30' }, epoch: 0 })].map((r) => JSON.parse(JSON.stringify(r.data)));
+    list = [...source.fetch({ settings: { seed: 1, invoices: 50, asOf: '2024-06-30' }, epoch: 0 })].map((r) =>
+      JSON.parse(JSON.stringify(r.data)),
+    );
     cache.set(dataType, list);
   }
   return list;

@@ -25,11 +25,29 @@ const QUERY_ERROR_SERVICE = 'PublicApi';
 const MALFORMED = 'Error parsing query - Malformed query.';
 
 const COMPANIES: { name: string; description?: string; tags?: Record<string, string>; created: string; lastSync: string | null }[] = [
-  { name: 'Acme Ltd', description: 'Widgets and gadgets', tags: { region: 'uk', team: 'finance' }, created: '2024-01-01T00:00:00.000Z', lastSync: '2024-06-01T10:00:00.000Z' },
+  {
+    name: 'Acme Ltd',
+    description: 'Widgets and gadgets',
+    tags: { region: 'uk', team: 'finance' },
+    created: '2024-01-01T00:00:00.000Z',
+    lastSync: '2024-06-01T10:00:00.000Z',
+  },
   { name: 'acme holdings', tags: { region: 'us', team: 'sales' }, created: '2024-02-15T12:30:00.000Z', lastSync: null },
-  { name: 'Beta && Sons', description: '100% pure_water', tags: { region: 'uk' }, created: '2023-12-31T23:30:00.000Z', lastSync: '2024-01-01T00:00:00.000Z' },
+  {
+    name: 'Beta && Sons',
+    description: '100% pure_water',
+    tags: { region: 'uk' },
+    created: '2023-12-31T23:30:00.000Z',
+    lastSync: '2024-01-01T00:00:00.000Z',
+  },
   { name: "O'Brien & Co", description: '1000 pure-water', created: '2022-06-30T08:00:00.000Z', lastSync: null },
-  { name: 'Zeta', description: 'back\\slash', tags: { team: 'Finance' }, created: '2024-03-01T00:00:00.000Z', lastSync: '2024-03-01T00:00:00.000Z' },
+  {
+    name: 'Zeta',
+    description: 'back\\slash',
+    tags: { team: 'Finance' },
+    created: '2024-03-01T00:00:00.000Z',
+    lastSync: '2024-03-01T00:00:00.000Z',
+  },
 ];
 const ALL = COMPANIES.map((c) => c.name);
 const ACME = 'Acme Ltd';
@@ -46,10 +64,17 @@ const idsByName = new Map<string, string>();
 
 async function bumpCompaniesVersion(trx: Kysely<Database>, clientId: string): Promise<void> {
   // What every write to a client's companies does in the same transaction: it keys the count cache.
-  await trx.updateTable('clients').set((eb) => ({ companies_version: eb('companies_version', '+', 1) })).where('id', '=', clientId).execute();
+  await trx
+    .updateTable('clients')
+    .set((eb) => ({ companies_version: eb('companies_version', '+', 1) }))
+    .where('id', '=', clientId)
+    .execute();
 }
 
-async function createCompany(client: TestClient, body: { name: string; description?: string; tags?: Record<string, string> }): Promise<string> {
+async function createCompany(
+  client: TestClient,
+  body: { name: string; description?: string; tags?: Record<string, string> },
+): Promise<string> {
   const res = await http(server, 'POST', '/companies', { auth: client.auth, body });
   expect(res.status, res.text).toBe(200);
   return res.body.id;
@@ -66,7 +91,11 @@ beforeAll(async () => {
     const row = await db.selectFrom('companies').select('doc').where('id', '=', id).executeTakeFirstOrThrow();
     const doc = { ...JSON.parse(row.doc), created };
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable('companies').set({ created, last_sync: lastSync, doc: JSON.stringify(doc) }).where('id', '=', id).execute();
+      await trx
+        .updateTable('companies')
+        .set({ created, last_sync: lastSync, doc: JSON.stringify(doc) })
+        .where('id', '=', id)
+        .execute();
       await bumpCompaniesVersion(trx, clientA.clientId);
     });
   }
@@ -164,7 +193,10 @@ describe('GET /companies?query=', () => {
     });
 
     it.each(['>', '<', '>=', '<='])('rejects %s on a string with 400', async (op) => {
-      await expectQueryError({ query: `name${op}acme` }, `Error parsing query - Operator ${op} cannot be applied to property name of type string`);
+      await expectQueryError(
+        { query: `name${op}acme` },
+        `Error parsing query - Operator ${op} cannot be applied to property name of type string`,
+      );
     });
   });
 
@@ -212,9 +244,15 @@ describe('GET /companies?query=', () => {
     });
 
     it('rejects ~ on a date, and values that are not dates, with 400', async () => {
-      await expectQueryError({ query: 'created~2024' }, 'Error parsing query - Operator ~ cannot be applied to property created of type date');
+      await expectQueryError(
+        { query: 'created~2024' },
+        'Error parsing query - Operator ~ cannot be applied to property created of type date',
+      );
       await expectQueryError({ query: 'created>yesterday' }, 'Error parsing query - Value yesterday is not a date for property created');
-      await expectQueryError({ query: 'lastSync=2023-02-29' }, 'Error parsing query - Value 2023-02-29 is not a date for property lastSync');
+      await expectQueryError(
+        { query: 'lastSync=2023-02-29' },
+        'Error parsing query - Value 2023-02-29 is not a date for property lastSync',
+      );
     });
   });
 
@@ -227,16 +265,13 @@ describe('GET /companies?query=', () => {
       ['name=Zeta || name~acme && tags.region=us', sorted(ZETA, HOLDINGS)],
       ['{name=Zeta || name~acme} && tags.region=us', [HOLDINGS]],
       ['{created > 2024-01-01 || created < 2023-01-01} && name != zeta', sorted(HOLDINGS, OBRIEN)],
-      [
-        '{{tags.region=uk && {description~pure || name~acme}} || {tags.team=finance && created>2024-02-01}}',
-        sorted(ACME, BETA, ZETA),
-      ],
+      ['{{tags.region=uk && {description~pure || name~acme}} || {tags.team=finance && created>2024-02-01}}', sorted(ACME, BETA, ZETA)],
       ['{{{name=zeta}}}', [ZETA]],
     ])('%s', async (query, expected) => {
       expect(await names(query)).toEqual(expected);
     });
 
-    it('never reaches another client\'s companies, even through ||', async () => {
+    it("never reaches another client's companies, even through ||", async () => {
       expect(await names('name~acme || name!=acme')).toEqual(sorted(...ALL));
       expect(await names('description~pure_water || tags.region=uk')).toEqual(sorted(ACME, BETA));
       expect(await names('name=acme ltd', clientB)).toEqual([ACME]);
@@ -270,7 +305,10 @@ describe('GET /companies?query=', () => {
     });
 
     it('groups nested deeper than 32 are 400 naming the limit', async () => {
-      await expectQueryError({ query: `${'{'.repeat(40)}name=x${'}'.repeat(40)}` }, 'Error parsing query - Query groups ({ }) must not nest deeper than 32 levels.');
+      await expectQueryError(
+        { query: `${'{'.repeat(40)}name=x${'}'.repeat(40)}` },
+        'Error parsing query - Query groups ({ }) must not nest deeper than 32 levels.',
+      );
     });
   });
 
@@ -333,7 +371,10 @@ describe('GET /companies?query=', () => {
         expect(await names(query)).toEqual([]);
       }
       expect(await names('name!=nobody')).toEqual(sorted(...ALL));
-      const { n } = await db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const { n } = await db
+        .selectFrom('companies')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(n)).toBe(COMPANIES.length + 2);
     });
   });
@@ -456,10 +497,30 @@ describe('dataConnections', () => {
   });
 
   it('matches companies with at least one such connection', async () => {
-    await addConnection('Pending co', { status: 'PendingAuth', sourceType: 'Accounting', platformKey: 'gbol', created: '2024-01-01T00:00:00.000Z' });
-    const linked = await addConnection('Linked co', { status: 'Linked', sourceType: 'Banking', platformKey: 'zqjo', created: '2024-02-01T00:00:00.000Z' });
-    await addConnection('Mixed co', { status: 'Linked', sourceType: 'Accounting', platformKey: 'gbol', created: '2024-03-01T00:00:00.000Z' });
-    await addConnection('Mixed co', { status: 'Deauthorized', sourceType: 'Commerce', platformKey: 'mqjo', created: '2024-04-01T00:00:00.000Z' });
+    await addConnection('Pending co', {
+      status: 'PendingAuth',
+      sourceType: 'Accounting',
+      platformKey: 'gbol',
+      created: '2024-01-01T00:00:00.000Z',
+    });
+    const linked = await addConnection('Linked co', {
+      status: 'Linked',
+      sourceType: 'Banking',
+      platformKey: 'zqjo',
+      created: '2024-02-01T00:00:00.000Z',
+    });
+    await addConnection('Mixed co', {
+      status: 'Linked',
+      sourceType: 'Accounting',
+      platformKey: 'gbol',
+      created: '2024-03-01T00:00:00.000Z',
+    });
+    await addConnection('Mixed co', {
+      status: 'Deauthorized',
+      sourceType: 'Commerce',
+      platformKey: 'mqjo',
+      created: '2024-04-01T00:00:00.000Z',
+    });
 
     // The same query as before the connections existed: its cached count must not be reused.
     expect(await names('dataConnections.status=PendingAuth', client)).toEqual(['Pending co']);
@@ -482,7 +543,13 @@ describe('dataConnections', () => {
   });
 
   it('rejects ordering operators on the connection status with 400', async () => {
-    await expectQueryError({ query: 'dataConnections.status>Linked' }, 'Error parsing query - Operator > cannot be applied to property dataConnections.status of type enum');
-    await expectQueryError({ query: 'dataConnections.integrationKey<gbol' }, 'Error parsing query - Operator < cannot be applied to property dataConnections.integrationKey of type string');
+    await expectQueryError(
+      { query: 'dataConnections.status>Linked' },
+      'Error parsing query - Operator > cannot be applied to property dataConnections.status of type enum',
+    );
+    await expectQueryError(
+      { query: 'dataConnections.integrationKey<gbol' },
+      'Error parsing query - Operator < cannot be applied to property dataConnections.integrationKey of type string',
+    );
   });
 });

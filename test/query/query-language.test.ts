@@ -226,13 +226,89 @@ const Row = Type.Object({
  * | r7 | École Ltd       | 75     | 4   | 2024-05-05T05:05:05.000Z | 2024-05-31T00:00:00 | Draft         | 66             | false     | -     |
  */
 const ROWS = [
-  { id: 'r1', name: 'Acme Ltd', amount: 100, quantity: 1, issueDate: '2024-01-01T00:00:00.000Z', dueDate: '2024-01-31T00:00:00', status: 'Paid', customerRef: { id: '61', name: 'Alpha' }, metadata: { isDeleted: false }, note: 'first', lineItems: [{ unitAmount: 700 }] },
-  { id: 'r2', name: 'acme holdings', amount: 250.5, quantity: 2, issueDate: '2024-02-15T12:30:00.000Z', dueDate: '2024-03-15T17:00:00', status: 'Submitted', customerRef: { id: '62' }, metadata: { isDeleted: true }, note: null, lineItems: [] },
-  { id: 'r3', name: 'Beta && Sons', amount: 0, quantity: 10, issueDate: '2023-12-31T23:30:00.000Z', status: 'Draft', customerRef: { id: '61', name: 'Alpha' }, lineItems: [] },
-  { id: 'r4', name: '100% Pure_Water', amount: -20, quantity: 9, issueDate: '2024-03-01T00:00:00.000Z', dueDate: '2024-03-01T09:00:00', status: 'Void', customerRef: { id: '63', name: 'Gamma' }, metadata: {}, lineItems: [] },
-  { id: 'r5', name: '1000 Pure-Water', amount: 49.99, quantity: 3, issueDate: '2024-01-01T00:00:00.001Z', status: 'PartiallyPaid', customerRef: { id: '64', name: 'Delta' }, metadata: { isDeleted: false }, lineItems: [] },
-  { id: 'r6', name: 'Back\\slash {Co}', amount: 1000, quantity: 100, issueDate: '2022-06-30T08:00:00.000Z', dueDate: '2022-07-30T08:00:00', status: 'Paid', customerRef: { id: '65', name: "O'Brien" }, note: 'x', lineItems: [] },
-  { id: 'r7', name: 'École Ltd', amount: 75, quantity: 4, issueDate: '2024-05-05T05:05:05.000Z', dueDate: '2024-05-31T00:00:00', status: 'Draft', customerRef: { id: '66' }, metadata: { isDeleted: false }, lineItems: [] },
+  {
+    id: 'r1',
+    name: 'Acme Ltd',
+    amount: 100,
+    quantity: 1,
+    issueDate: '2024-01-01T00:00:00.000Z',
+    dueDate: '2024-01-31T00:00:00',
+    status: 'Paid',
+    customerRef: { id: '61', name: 'Alpha' },
+    metadata: { isDeleted: false },
+    note: 'first',
+    lineItems: [{ unitAmount: 700 }],
+  },
+  {
+    id: 'r2',
+    name: 'acme holdings',
+    amount: 250.5,
+    quantity: 2,
+    issueDate: '2024-02-15T12:30:00.000Z',
+    dueDate: '2024-03-15T17:00:00',
+    status: 'Submitted',
+    customerRef: { id: '62' },
+    metadata: { isDeleted: true },
+    note: null,
+    lineItems: [],
+  },
+  {
+    id: 'r3',
+    name: 'Beta && Sons',
+    amount: 0,
+    quantity: 10,
+    issueDate: '2023-12-31T23:30:00.000Z',
+    status: 'Draft',
+    customerRef: { id: '61', name: 'Alpha' },
+    lineItems: [],
+  },
+  {
+    id: 'r4',
+    name: '100% Pure_Water',
+    amount: -20,
+    quantity: 9,
+    issueDate: '2024-03-01T00:00:00.000Z',
+    dueDate: '2024-03-01T09:00:00',
+    status: 'Void',
+    customerRef: { id: '63', name: 'Gamma' },
+    metadata: {},
+    lineItems: [],
+  },
+  {
+    id: 'r5',
+    name: '1000 Pure-Water',
+    amount: 49.99,
+    quantity: 3,
+    issueDate: '2024-01-01T00:00:00.001Z',
+    status: 'PartiallyPaid',
+    customerRef: { id: '64', name: 'Delta' },
+    metadata: { isDeleted: false },
+    lineItems: [],
+  },
+  {
+    id: 'r6',
+    name: 'Back\\slash {Co}',
+    amount: 1000,
+    quantity: 100,
+    issueDate: '2022-06-30T08:00:00.000Z',
+    dueDate: '2022-07-30T08:00:00',
+    status: 'Paid',
+    customerRef: { id: '65', name: "O'Brien" },
+    note: 'x',
+    lineItems: [],
+  },
+  {
+    id: 'r7',
+    name: 'École Ltd',
+    amount: 75,
+    quantity: 4,
+    issueDate: '2024-05-05T05:05:05.000Z',
+    dueDate: '2024-05-31T00:00:00',
+    status: 'Draft',
+    customerRef: { id: '66' },
+    metadata: { isDeleted: false },
+    lineItems: [],
+  },
 ];
 const ALL = ROWS.map((r) => r.id);
 const except = (...ids: string[]) => ALL.filter((id) => !ids.includes(id));
@@ -249,7 +325,10 @@ beforeAll(async () => {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('doc', 'text', (c) => c.notNull())
     .execute();
-  await db.insertInto(TABLE).values(ROWS.map((r) => ({ id: r.id, doc: JSON.stringify(r) }))).execute();
+  await db
+    .insertInto(TABLE)
+    .values(ROWS.map((r) => ({ id: r.id, doc: JSON.stringify(r) })))
+    .execute();
   const dialect = testStore.store.dialect;
   resource = {
     typeName: 'Invoice',

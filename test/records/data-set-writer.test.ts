@@ -61,8 +61,27 @@ describe('writeVersion', () => {
       for (let i = 0; i < 6; i++) yield { records: [record(`r${i}`, i)] };
       throw new Error('the platform went away');
     }
-    const count = async () => Number((await store.store.db.selectFrom('record_index').select((eb) => eb.fn.countAll().as('n')).where('version', '=', 301).executeTakeFirstOrThrow()).n);
-    await expect(writeVersion({ store: store.store, version: 301, previousVersion: null, pages: pages(), now: '2026-01-01T00:00:00.000Z', onBatch: async () => {}, batchSize: 2 })).rejects.toThrow(/went away/);
+    const count = async () =>
+      Number(
+        (
+          await store.store.db
+            .selectFrom('record_index')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('version', '=', 301)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    await expect(
+      writeVersion({
+        store: store.store,
+        version: 301,
+        previousVersion: null,
+        pages: pages(),
+        now: '2026-01-01T00:00:00.000Z',
+        onBatch: async () => {},
+        batchSize: 2,
+      }),
+    ).rejects.toThrow(/went away/);
     const atRejection = await count();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await count()).toBe(atRejection);

@@ -20,8 +20,21 @@ async function* pagesOf(...pages: RecordPage[]): AsyncGenerator<RecordPage> {
 
 async function staged(version: number, previousVersion: number | null, mode: 'full' | 'delta', now: string, ...pages: RecordPage[]) {
   const stats = { modified: 0 };
-  const count = await writeStagedVersion({ store: store.store, version, previousVersion, mode, pages: pagesOf(...pages), now, onBatch: async () => {}, stats, runSize: 2 });
-  await store.store.db.insertInto('record_versions').values({ version, connection_id: 'c', data_type: 'invoices', records: count, dense: 0 }).execute();
+  const count = await writeStagedVersion({
+    store: store.store,
+    version,
+    previousVersion,
+    mode,
+    pages: pagesOf(...pages),
+    now,
+    onBatch: async () => {},
+    stats,
+    runSize: 2,
+  });
+  await store.store.db
+    .insertInto('record_versions')
+    .values({ version, connection_id: 'c', data_type: 'invoices', records: count, dense: 0 })
+    .execute();
   return { count, modified: stats.modified };
 }
 
@@ -42,14 +55,29 @@ const T3 = '2026-01-03T00:00:00.000Z';
 
 describe('writeStagedVersion', () => {
   it('orders a full read delivered out of order across pages and runs; the later delivery of an id wins', async () => {
-    const result = await staged(301, null, 'full', T1,
+    const result = await staged(
+      301,
+      null,
+      'full',
+      T1,
       { records: [record('e', 5), record('b', 2), record('d', 0)] },
       { records: [record('a', 1), record('d', 4)] },
-      { records: [record('c', 3)] });
+      { records: [record('c', 3)] },
+    );
     expect(result).toEqual({ count: 5, modified: 5 });
-    expect(await read(301)).toEqual(['a', 'b', 'c', 'd', 'e'].map((id, position) => ({ id, amount: position + 1, modifiedDate: T1, metadata: { isDeleted: false }, position })));
+    expect(await read(301)).toEqual(
+      ['a', 'b', 'c', 'd', 'e'].map((id, position) => ({
+        id,
+        amount: position + 1,
+        modifiedDate: T1,
+        metadata: { isDeleted: false },
+        position,
+      })),
+    );
     // The first delivery of d left no document behind; nothing is left staged.
-    const docs = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM record_docs WHERE key >= ${301n << 32n} AND key < ${302n << 32n}`.execute(store.store.db);
+    const docs = await sql<{
+      n: number;
+    }>`SELECT COUNT(*) AS n FROM record_docs WHERE key >= ${301n << 32n} AND key < ${302n << 32n}`.execute(store.store.db);
     expect(Number(docs.rows[0].n)).toBe(5);
     expect(await store.store.db.selectFrom('record_staging').selectAll().execute()).toEqual([]);
   });
@@ -66,14 +94,21 @@ describe('writeStagedVersion', () => {
       { id: 'e', amount: 5, modifiedDate: T1, metadata: { isDeleted: false }, position: 4 },
       { id: 'f', amount: 6, modifiedDate: T2, metadata: { isDeleted: false }, position: 5 },
     ]);
-    const shared = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM record_index WHERE version = 302 AND doc_key < ${302n << 32n}`.execute(store.store.db);
+    const shared = await sql<{
+      n: number;
+    }>`SELECT COUNT(*) AS n FROM record_index WHERE version = 302 AND doc_key < ${302n << 32n}`.execute(store.store.db);
     expect(Number(shared.rows[0].n)).toBe(2);
   });
 
   it('delta mode: upserts and deletes since the cursor; a record created and deleted in between never shows', async () => {
-    const result = await staged(303, 302, 'delta', T3,
+    const result = await staged(
+      303,
+      302,
+      'delta',
+      T3,
       { records: [record('g', 7), record('aa', 11)] },
-      { records: [record('e', 50)], deleted: ['g', 'a', 'b', 'zz'] });
+      { records: [record('e', 50)], deleted: ['g', 'a', 'b', 'zz'] },
+    );
     // aa new, e changed, a deleted; g created and deleted; b already deleted; zz unknown.
     expect(result).toEqual({ count: 7, modified: 3 });
     const rows = await read(303);
@@ -87,15 +122,30 @@ describe('writeStagedVersion', () => {
       ['f', 6, T2, false, 6],
     ]);
     // g's document, written and then hidden, is gone.
-    const docs = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM record_docs WHERE key >= ${303n << 32n} AND key < ${304n << 32n}`.execute(store.store.db);
+    const docs = await sql<{
+      n: number;
+    }>`SELECT COUNT(*) AS n FROM record_docs WHERE key >= ${303n << 32n} AND key < ${304n << 32n}`.execute(store.store.db);
     expect(Number(docs.rows[0].n)).toBe(3);
   });
 
   it('a full read in id order and the same read scrambled give the same version', async () => {
     const ids = Array.from({ length: 40 }, (_, i) => `r${String(i).padStart(3, '0')}`);
-    await writeVersion({ store: store.store, version: 401, previousVersion: null, source: ids.map((id, i) => record(id, i)), now: T1, onBatch: async () => {} });
+    await writeVersion({
+      store: store.store,
+      version: 401,
+      previousVersion: null,
+      source: ids.map((id, i) => record(id, i)),
+      now: T1,
+      onBatch: async () => {},
+    });
     const scrambled = [...ids].sort((a, b) => ((a.charCodeAt(3) * 7) % 11) - ((b.charCodeAt(3) * 7) % 11) || b.localeCompare(a));
-    await staged(402, null, 'full', T1, ...Array.from({ length: 8 }, (_, p) => ({ records: scrambled.slice(p * 5, p * 5 + 5).map((id) => record(id, ids.indexOf(id))) })));
+    await staged(
+      402,
+      null,
+      'full',
+      T1,
+      ...Array.from({ length: 8 }, (_, p) => ({ records: scrambled.slice(p * 5, p * 5 + 5).map((id) => record(id, ids.indexOf(id))) })),
+    );
     expect(await read(402)).toEqual(await read(401));
   });
 });

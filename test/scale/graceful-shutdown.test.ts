@@ -14,7 +14,12 @@ let store: TestStore;
 const services: ServiceProcess[] = [];
 
 async function start(): Promise<ServiceProcess> {
-  const service = await startService(store.databaseUrl, 'all', { LOG_LEVEL: 'warn', JOB_LEASE_MS: '1500', JOB_CONCURRENCY: '1', SHUTDOWN_GRACE_MS: String(GRACE_MS) });
+  const service = await startService(store.databaseUrl, 'all', {
+    LOG_LEVEL: 'warn',
+    JOB_LEASE_MS: '1500',
+    JOB_CONCURRENCY: '1',
+    SHUTDOWN_GRACE_MS: String(GRACE_MS),
+  });
   services.push(service);
   await answering(service);
   return service;
@@ -36,7 +41,8 @@ describe('SIGTERM during a sync', () => {
     let server = await start();
     const companyId = (await http(server, 'POST', '/companies', { auth, body: { name: 'Graceful' } })).body.id;
     await fetchOnFirstLinkOnly(server, { auth }, companyId, ['invoices']);
-    const connectionId = (await http(server, 'POST', `/companies/${companyId}/connections`, { auth, body: { platformKey: 'mqjo' } })).body.id;
+    const connectionId = (await http(server, 'POST', `/companies/${companyId}/connections`, { auth, body: { platformKey: 'mqjo' } })).body
+      .id;
     const base = `/companies/${companyId}/connections/${connectionId}`;
     expect((await http(server, 'PUT', `${base}/authorization`, { auth, body: { invoices: '100000' } })).status).toBe(200);
     const running = await until('the sync to be fetching', async () => {
@@ -55,10 +61,14 @@ describe('SIGTERM during a sync', () => {
     expect(left.status).toBe('Fetching');
 
     server = await start();
-    const done = await until('the next process to complete the sync', async () => {
-      const res = await http(server, 'GET', `/companies/${companyId}/data/history/${running.id}`, { auth });
-      return res.body.status === 'Fetching' || res.body.status === 'Queued' ? undefined : res.body;
-    }, 150_000);
+    const done = await until(
+      'the next process to complete the sync',
+      async () => {
+        const res = await http(server, 'GET', `/companies/${companyId}/data/history/${running.id}`, { auth });
+        return res.body.status === 'Fetching' || res.body.status === 'Queued' ? undefined : res.body;
+      },
+      150_000,
+    );
     expect(done).toMatchObject({ status: 'Complete', progress: 100 });
     const after = await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth });
     expect(after.body.totalResults).toBeGreaterThanOrEqual(100_000);

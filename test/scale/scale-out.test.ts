@@ -17,7 +17,18 @@ import { createConsumer, startReceiver, verifySigned, type Receiver } from '../w
  */
 
 // Types queued explicitly; customers sync by themselves after each write (allowSyncOnPushComplete).
-const QUEUED_TYPES = ['invoices', 'bills', 'chartOfAccounts', 'suppliers', 'items', 'journals', 'payments', 'creditNotes', 'billPayments', 'taxRates'];
+const QUEUED_TYPES = [
+  'invoices',
+  'bills',
+  'chartOfAccounts',
+  'suppliers',
+  'items',
+  'journals',
+  'payments',
+  'creditNotes',
+  'billPayments',
+  'taxRates',
+];
 const COMPANIES = 10;
 const WRITES_PER_COMPANY = 10;
 const LEASE_MS = 1500;
@@ -56,10 +67,16 @@ async function linkedCompany(api: ServiceProcess, client: TestClient, name: stri
   return linked;
 }
 
-async function syncsSettled(api: ServiceProcess, client: TestClient, companyId: string): Promise<Record<string, { currentStatus: string }> | undefined> {
+async function syncsSettled(
+  api: ServiceProcess,
+  client: TestClient,
+  companyId: string,
+): Promise<Record<string, { currentStatus: string }> | undefined> {
   const res = await http(api, 'GET', `/companies/${companyId}/dataStatus`, { auth: client.auth });
   const statuses = Object.values(res.body as Record<string, { currentStatus: string }>);
-  return statuses.length > 0 && statuses.every((s) => s.currentStatus !== 'Queued' && s.currentStatus !== 'Fetching') ? res.body : undefined;
+  return statuses.length > 0 && statuses.every((s) => s.currentStatus !== 'Queued' && s.currentStatus !== 'Fetching')
+    ? res.body
+    : undefined;
 }
 
 beforeAll(async () => {
@@ -91,12 +108,18 @@ describe.skipIf(!POSTGRES_URL)('2 API and 2 worker processes on one Postgres', (
     for (const [c, { companyId, connectionId }] of companies.entries()) {
       for (const dataType of QUEUED_TYPES) {
         const api = apis[n++ % 2];
-        requests.push(http(api, 'POST', `/companies/${companyId}/data/queue/${dataType}`, { auth: client.auth }).then((r) => ({ ...r, kind: 'sync' })));
+        requests.push(
+          http(api, 'POST', `/companies/${companyId}/data/queue/${dataType}`, { auth: client.auth }).then((r) => ({ ...r, kind: 'sync' })),
+        );
       }
       for (let w = 0; w < WRITES_PER_COMPANY; w++) {
         const api = apis[n++ % 2];
         const body = { customerName: `Scale customer ${c}-${w}`, status: 'Active', defaultCurrency: 'GBP' };
-        requests.push(http(api, 'POST', `/companies/${companyId}/connections/${connectionId}/push/customers`, { auth: client.auth, body }).then((r) => ({ ...r, kind: 'write' })));
+        requests.push(
+          http(api, 'POST', `/companies/${companyId}/connections/${connectionId}/push/customers`, { auth: client.auth, body }).then(
+            (r) => ({ ...r, kind: 'write' }),
+          ),
+        );
       }
     }
     const answers = await Promise.all(requests);
@@ -107,16 +130,25 @@ describe.skipIf(!POSTGRES_URL)('2 API and 2 worker processes on one Postgres', (
 
     // Every write settles, every sync completes (the syncs that writes cause included).
     for (const { companyId } of companies) {
-      await until('the writes to settle', async () => {
-        const res = await http(apis[1], 'GET', `/companies/${companyId}/push?pageSize=100`, { auth: client.auth });
-        return res.body.results.every((op: { status: string }) => op.status !== 'Pending') ? true : undefined;
-      }, 120_000);
+      await until(
+        'the writes to settle',
+        async () => {
+          const res = await http(apis[1], 'GET', `/companies/${companyId}/push?pageSize=100`, { auth: client.auth });
+          return res.body.results.every((op: { status: string }) => op.status !== 'Pending') ? true : undefined;
+        },
+        120_000,
+      );
       await until('the syncs to finish', () => syncsSettled(apis[0], client, companyId), 120_000);
     }
 
     for (const [c, { companyId, connectionId }] of companies.entries()) {
       // Both API processes answer the same for every list.
-      for (const path of [`/companies/${companyId}/push?pageSize=100`, `/companies/${companyId}/data/history?pageSize=200`, `/companies/${companyId}/dataStatus`, `/companies/${companyId}/data/invoices?pageSize=5`]) {
+      for (const path of [
+        `/companies/${companyId}/push?pageSize=100`,
+        `/companies/${companyId}/data/history?pageSize=200`,
+        `/companies/${companyId}/dataStatus`,
+        `/companies/${companyId}/data/invoices?pageSize=5`,
+      ]) {
         const [a, b] = await Promise.all(apis.map((api) => http(api, 'GET', path, { auth: client.auth })));
         expect(a.status, a.text).toBe(200);
         expect(b.body, path).toEqual(a.body);
@@ -140,7 +172,11 @@ describe.skipIf(!POSTGRES_URL)('2 API and 2 worker processes on one Postgres', (
         }
       }
       // The platform stored each write once.
-      const stored = await store.store.db.selectFrom('platform_writes').select(['record_id']).where('connection_id', '=', connectionId).execute();
+      const stored = await store.store.db
+        .selectFrom('platform_writes')
+        .select(['record_id'])
+        .where('connection_id', '=', connectionId)
+        .execute();
       expect(stored).toHaveLength(WRITES_PER_COMPANY);
       expect(new Set(stored.map((row) => row.record_id)).size).toBe(WRITES_PER_COMPANY);
     }
@@ -173,7 +209,12 @@ describe.skipIf(!POSTGRES_URL)('2 API and 2 worker processes on one Postgres', (
     expect((await http(apis[0], 'PATCH', base, { auth: client.auth, body: { status: 'Unlinked' } })).status).toBe(200);
     expect((await http(apis[0], 'PUT', `${base}/authorization`, { auth: client.auth, body: { invoices: '100000' } })).status).toBe(200);
     const running = await until('the large sync to be fetching', async () => {
-      const res = await http(apis[1], 'GET', `/companies/${companyId}/data/history?query=${encodeURIComponent('dataType=invoices&&status=Fetching')}`, { auth: client.auth });
+      const res = await http(
+        apis[1],
+        'GET',
+        `/companies/${companyId}/data/history?query=${encodeURIComponent('dataType=invoices&&status=Fetching')}`,
+        { auth: client.auth },
+      );
       return res.body.results.find((op: { progress: number }) => op.progress > 1) as { id: string } | undefined;
     });
 
@@ -193,10 +234,14 @@ describe.skipIf(!POSTGRES_URL)('2 API and 2 worker processes on one Postgres', (
     // Until the survivor completes it, readers see the previous version whole.
     const during = await http(apis[0], 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth: client.auth });
     expect(during.body.totalResults).toBe(200);
-    const done = await until('the other worker to complete the sync', async () => {
-      const res = await http(apis[0], 'GET', `/companies/${companyId}/data/history/${running.id}`, { auth: client.auth });
-      return res.body.status === 'Fetching' || res.body.status === 'Queued' ? undefined : res.body;
-    }, 150_000);
+    const done = await until(
+      'the other worker to complete the sync',
+      async () => {
+        const res = await http(apis[0], 'GET', `/companies/${companyId}/data/history/${running.id}`, { auth: client.auth });
+        return res.body.status === 'Fetching' || res.body.status === 'Queued' ? undefined : res.body;
+      },
+      150_000,
+    );
     expect(done).toMatchObject({ status: 'Complete', progress: 100 });
     const after = await http(apis[1], 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth: client.auth });
     expect(after.body.totalResults).toBeGreaterThanOrEqual(100_000);
@@ -211,7 +256,9 @@ describe.skipIf(!POSTGRES_URL)('2 API and 2 worker processes on one Postgres', (
   async function expectSharedQuota(pair: ServiceProcess[], quota: number): Promise<void> {
     const client = await newClient('Shared quota');
     expect(await createClientsStore(store.store.db).setLimits(client.clientId, { dailyQuota: quota })).toBe(true);
-    const answers = await Promise.all(Array.from({ length: 2 * quota }, (_, i) => http(pair[i % 2], 'GET', '/profile', { auth: client.auth })));
+    const answers = await Promise.all(
+      Array.from({ length: 2 * quota }, (_, i) => http(pair[i % 2], 'GET', '/profile', { auth: client.auth })),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(quota);
     expect(statuses.filter((s) => s === 429)).toHaveLength(quota);
@@ -219,7 +266,7 @@ describe.skipIf(!POSTGRES_URL)('2 API and 2 worker processes on one Postgres', (
     for (const api of pair) expect((await http(api, 'GET', '/profile', { auth: client.auth })).status).toBe(429);
   }
 
-  it('enforces a client\'s daily quota across both API processes together (counters in Postgres)', async () => {
+  it("enforces a client's daily quota across both API processes together (counters in Postgres)", async () => {
     await expectSharedQuota(apis, 20);
   }, 60_000);
 

@@ -22,7 +22,10 @@ describe('@codat/platform against push operations', () => {
     await waitForSyncs(server, client, linked.companyId);
     const path = `/companies/${linked.companyId}/connections/${linked.connectionId}/push/customers`;
     const ok = await http(server, 'POST', path, { auth: client.auth, body: { customerName: 'SDK Ltd', status: 'Active' } });
-    const refused = await http(server, 'PUT', `${path}/no-such-customer`, { auth: client.auth, body: { customerName: 'Ghost Ltd', status: 'Active' } });
+    const refused = await http(server, 'PUT', `${path}/no-such-customer`, {
+      auth: client.auth,
+      body: { customerName: 'Ghost Ltd', status: 'Active' },
+    });
     expect(ok.status, ok.text).toBe(200);
 
     const pending = await sdk.pushData.getOperation({ companyId: linked.companyId, pushOperationKey: ok.body.pushOperationKey });
@@ -42,7 +45,11 @@ describe('@codat/platform against push operations', () => {
     const failed = await sdk.pushData.getOperation({ companyId: linked.companyId, pushOperationKey: refused.body.pushOperationKey });
     expect(failed.validation?.errors?.[0]?.validatorName).toBe('Sandbox');
 
-    const options = await sdk.pushData.getModelOptions({ companyId: linked.companyId, connectionId: linked.connectionId, dataType: 'invoices' as never });
+    const options = await sdk.pushData.getModelOptions({
+      companyId: linked.companyId,
+      connectionId: linked.connectionId,
+      dataType: 'invoices' as never,
+    });
     expect(options.properties?.issueDate?.required).toBe(true);
   }, 120_000);
 });

@@ -22,7 +22,11 @@ describe('@codat/platform against connections and syncs', () => {
     const company = await sdk.companies.create({ name: 'SDK syncs' });
     const created = await sdk.connections.create({ companyId: company.id, requestBody: { platformKey: 'mqjo' } });
     expect(created).toMatchObject({ integrationKey: 'mqjo', sourceType: 'Accounting', status: 'PendingAuth' });
-    const linked = await sdk.connections.updateAuthorization({ companyId: company.id, connectionId: created.id, requestBody: { size: 'small' } });
+    const linked = await sdk.connections.updateAuthorization({
+      companyId: company.id,
+      connectionId: created.id,
+      requestBody: { size: 'small' },
+    });
     expect(linked.status).toBe('Linked');
     const list = await sdk.connections.list({ companyId: company.id, query: 'status=Linked' });
     expect(list.totalResults).toBe(1);
@@ -34,7 +38,11 @@ describe('@codat/platform against connections and syncs', () => {
     expect(withConnections.dataConnections).toHaveLength(2);
 
     await waitForSyncs(server, client, company.id);
-    const unlinked = await sdk.connections.unlink({ companyId: company.id, connectionId: bank.id, updateConnectionStatus: { status: 'Unlinked' as never } });
+    const unlinked = await sdk.connections.unlink({
+      companyId: company.id,
+      connectionId: bank.id,
+      updateConnectionStatus: { status: 'Unlinked' as never },
+    });
     expect(unlinked.status).toBe('Unlinked');
     await sdk.connections.delete({ companyId: company.id, connectionId: bank.id });
     expect((await sdk.connections.list({ companyId: company.id })).totalResults).toBe(1);
@@ -56,7 +64,11 @@ describe('@codat/platform against connections and syncs', () => {
     await sdk.refreshData.all({ companyId: company.id });
     await waitForSyncs(server, client, company.id);
 
-    const history = await sdk.refreshData.listPullOperations({ companyId: company.id, query: 'dataType=commerce-orders', orderBy: '-requested' });
+    const history = await sdk.refreshData.listPullOperations({
+      companyId: company.id,
+      query: 'dataType=commerce-orders',
+      orderBy: '-requested',
+    });
     expect(history.totalResults).toBe(3);
     expect(history.results?.[0].status).toBe('Complete');
     const one = await sdk.refreshData.getPullOperation({ companyId: company.id, datasetId: op.id });

@@ -79,7 +79,11 @@ describe('companies via @codat/platform', () => {
   });
 
   it('list honours page, pageSize, query, orderBy and tags', async () => {
-    for (const [name, team] of [['Paged Alpha', 'red'], ['Paged Beta', 'blue'], ['Paged Gamma', 'red']]) {
+    for (const [name, team] of [
+      ['Paged Alpha', 'red'],
+      ['Paged Beta', 'blue'],
+      ['Paged Gamma', 'red'],
+    ]) {
       await sdk.companies.create({ name, tags: { team } });
     }
     const second = await sdk.companies.list({ page: 2, pageSize: 1, query: 'name~Paged', orderBy: '-name' });
@@ -113,7 +117,10 @@ describe('companies via @codat/platform', () => {
     expect(replaced).toMatchObject({ id: created.id, name: 'SDK Replaced', tags: {}, created: created.created });
     expect(replaced.description).toBeUndefined();
 
-    const updated = await sdk.companies.update({ companyId: created.id, companyUpdateRequest: { description: 'patched', tags: { b: '2' } } });
+    const updated = await sdk.companies.update({
+      companyId: created.id,
+      companyUpdateRequest: { description: 'patched', tags: { b: '2' } },
+    });
     expect(updated).toMatchObject({ id: created.id, name: 'SDK Replaced', description: 'patched', tags: { b: '2' } });
 
     const untouched = await sdk.companies.update({ companyId: created.id, companyUpdateRequest: {} });
@@ -191,7 +198,12 @@ describe('integrations via @codat/platform', () => {
       expect(typeof integration.enabled).toBe('boolean');
     }
 
-    const accounting = await sdk.integrations.list({ query: 'sourceType=Accounting&&enabled=true', orderBy: '-name', page: 1, pageSize: 1 });
+    const accounting = await sdk.integrations.list({
+      query: 'sourceType=Accounting&&enabled=true',
+      orderBy: '-name',
+      page: 1,
+      pageSize: 1,
+    });
     expect(accounting.pageSize).toBe(1);
     expect(accounting.results!.length).toBe(1);
     expect(accounting.results![0].sourceType).toBe('Accounting');

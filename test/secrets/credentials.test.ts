@@ -65,7 +65,9 @@ describe('sealed values', () => {
     expect(sealed).not.toContain('horse');
     expect(unseal(sealed, keys, 'conn-1').value).toEqual(SECRET);
     expect(() => unseal(sealed, keys, 'conn-2')).toThrow(SealedBoxError);
-    expect(() => unseal(sealed, keysOf(newKey()), 'conn-1')).toThrow(/neither LEDGERPORT_SECRET_KEY nor one of LEDGERPORT_PREVIOUS_SECRET_KEYS/);
+    expect(() => unseal(sealed, keysOf(newKey()), 'conn-1')).toThrow(
+      /neither LEDGERPORT_SECRET_KEY nor one of LEDGERPORT_PREVIOUS_SECRET_KEYS/,
+    );
     const parts = sealed.split('.');
     parts[4] = Buffer.from('x'.repeat(20)).toString('base64url');
     expect(() => unseal(parts.join('.'), keys, 'conn-1')).toThrow(/does not open/);
@@ -84,46 +86,63 @@ describe('connection credentials at rest', () => {
   });
   afterAll(() => server.close());
 
-  it('are stored sealed, re-sealed by `ledgerport secrets rotate`, and deleted with their connection and company', { timeout: CLI_TEST_TIMEOUT }, async () => {
-    assertCliBuilt();
-    const { companyId, connectionId } = await companyWithConnection(server, client);
-    const second = await companyWithConnection(server, client, 'bsbx', companyId);
-    const old = createCredentialsStore(keysOf(oldKey));
-    await server.store.db.transaction().execute(async (trx) => {
-      await old.save(trx, client.clientId, { companyId, connectionId }, SECRET, new Date().toISOString());
-      await old.save(trx, client.clientId, { companyId, connectionId: second.connectionId }, { apiKey: 'sk_live_abc123' }, new Date().toISOString());
-    });
-    const raw = await server.store.db.selectFrom('connection_credentials').selectAll().orderBy('connection_id').execute();
-    expect(raw).toHaveLength(2);
-    for (const row of raw) {
-      expect(row.sealed).toMatch(/^v1\.[0-9a-f]{8}\./);
-      expect(row.sealed).not.toMatch(/horse|ledger-user|sk_live/);
-    }
-    // Not on any served resource.
-    const served = await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}`, { auth: client.auth });
-    expect(served.text).not.toMatch(/horse|ledger-user|sealed|credential/i);
+  it(
+    'are stored sealed, re-sealed by `ledgerport secrets rotate`, and deleted with their connection and company',
+    { timeout: CLI_TEST_TIMEOUT },
+    async () => {
+      assertCliBuilt();
+      const { companyId, connectionId } = await companyWithConnection(server, client);
+      const second = await companyWithConnection(server, client, 'bsbx', companyId);
+      const old = createCredentialsStore(keysOf(oldKey));
+      await server.store.db.transaction().execute(async (trx) => {
+        await old.save(trx, client.clientId, { companyId, connectionId }, SECRET, new Date().toISOString());
+        await old.save(
+          trx,
+          client.clientId,
+          { companyId, connectionId: second.connectionId },
+          { apiKey: 'sk_live_abc123' },
+          new Date().toISOString(),
+        );
+      });
+      const raw = await server.store.db.selectFrom('connection_credentials').selectAll().orderBy('connection_id').execute();
+      expect(raw).toHaveLength(2);
+      for (const row of raw) {
+        expect(row.sealed).toMatch(/^v1\.[0-9a-f]{8}\./);
+        expect(row.sealed).not.toMatch(/horse|ledger-user|sk_live/);
+      }
+      // Not on any served resource.
+      const served = await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}`, { auth: client.auth });
+      expect(served.text).not.toMatch(/horse|ledger-user|sealed|credential/i);
 
-    // Rotation: the new key current, the old one still accepted for reading.
-    const env = { ...process.env, DATABASE_URL: server.databaseUrl, LEDGERPORT_SECRET_KEY: currentKey, LEDGERPORT_PREVIOUS_SECRET_KEYS: oldKey };
-    const rotated = await ledgerport(env, 'secrets', 'rotate');
-    expect(rotated.stderr).toBe('');
-    expect(JSON.parse(rotated.stdout)).toEqual({ keyId: keysOf(currentKey).current.id, resealed: 2, current: 0 });
-    expect(rotated.stdout + rotated.stderr).not.toMatch(/horse|sk_live/);
-    const again = await ledgerport(env, 'secrets', 'rotate');
-    expect(JSON.parse(again.stdout)).toMatchObject({ resealed: 0, current: 2 });
-    // Now only the current key opens them.
-    expect(await createCredentialsStore(keysOf(currentKey)).load(server.store.db, client.clientId, connectionId)).toEqual(SECRET);
-    await expect(old.load(server.store.db, client.clientId, connectionId)).rejects.toThrow(SealedBoxError);
-    // Another client cannot load them.
-    expect(await createCredentialsStore(keysOf(currentKey)).load(server.store.db, 'another-client', connectionId)).toBeNull();
-    // A key that opens nothing stops the rotation, naming the connection only.
-    const lost = await ledgerport({ ...env, LEDGERPORT_SECRET_KEY: newKey(), LEDGERPORT_PREVIOUS_SECRET_KEYS: '' }, 'secrets', 'rotate');
-    expect(lost.code).toBe(1);
-    expect(lost.stderr).toMatch(/connection [0-9a-f-]{36}: sealed with key [0-9a-f]{8}, which is neither/);
+      // Rotation: the new key current, the old one still accepted for reading.
+      const env = {
+        ...process.env,
+        DATABASE_URL: server.databaseUrl,
+        LEDGERPORT_SECRET_KEY: currentKey,
+        LEDGERPORT_PREVIOUS_SECRET_KEYS: oldKey,
+      };
+      const rotated = await ledgerport(env, 'secrets', 'rotate');
+      expect(rotated.stderr).toBe('');
+      expect(JSON.parse(rotated.stdout)).toEqual({ keyId: keysOf(currentKey).current.id, resealed: 2, current: 0 });
+      expect(rotated.stdout + rotated.stderr).not.toMatch(/horse|sk_live/);
+      const again = await ledgerport(env, 'secrets', 'rotate');
+      expect(JSON.parse(again.stdout)).toMatchObject({ resealed: 0, current: 2 });
+      // Now only the current key opens them.
+      expect(await createCredentialsStore(keysOf(currentKey)).load(server.store.db, client.clientId, connectionId)).toEqual(SECRET);
+      await expect(old.load(server.store.db, client.clientId, connectionId)).rejects.toThrow(SealedBoxError);
+      // Another client cannot load them.
+      expect(await createCredentialsStore(keysOf(currentKey)).load(server.store.db, 'another-client', connectionId)).toBeNull();
+      // A key that opens nothing stops the rotation, naming the connection only.
+      const lost = await ledgerport({ ...env, LEDGERPORT_SECRET_KEY: newKey(), LEDGERPORT_PREVIOUS_SECRET_KEYS: '' }, 'secrets', 'rotate');
+      expect(lost.code).toBe(1);
+      expect(lost.stderr).toMatch(/connection [0-9a-f-]{36}: sealed with key [0-9a-f]{8}, which is neither/);
 
-    expect((await http(server, 'DELETE', `/companies/${companyId}/connections/${connectionId}`, { auth: client.auth })).status).toBe(200);
-    expect((await server.store.db.selectFrom('connection_credentials').select('connection_id').execute()).map((r) => r.connection_id)).toEqual([second.connectionId]);
-    expect((await http(server, 'DELETE', `/companies/${companyId}`, { auth: client.auth })).status).toBe(204);
-    expect(await server.store.db.selectFrom('connection_credentials').selectAll().execute()).toEqual([]);
-  });
+      expect((await http(server, 'DELETE', `/companies/${companyId}/connections/${connectionId}`, { auth: client.auth })).status).toBe(200);
+      expect(
+        (await server.store.db.selectFrom('connection_credentials').select('connection_id').execute()).map((r) => r.connection_id),
+      ).toEqual([second.connectionId]);
+      expect((await http(server, 'DELETE', `/companies/${companyId}`, { auth: client.auth })).status).toBe(204);
+      expect(await server.store.db.selectFrom('connection_credentials').selectAll().execute()).toEqual([]);
+    },
+  );
 });

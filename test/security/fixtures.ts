@@ -64,11 +64,20 @@ export const STATEMENT_FILE = { name: 'sberbank.sta', path: 'mt940/wolph-sberban
  * configuration for account `acc-1`, and a `banking-accounts` upload session open: what the upload endpoints
  * need to answer 2xx.
  */
-export async function statementFixture(server: TestServer, client: TestClient, companyId: string): Promise<{ connectionId: string; datasetId: string }> {
-  const connection = await http(server, 'POST', `/companies/${companyId}/connections`, { auth: client.auth, body: { platformKey: STATEMENT_PLATFORM } });
+export async function statementFixture(
+  server: TestServer,
+  client: TestClient,
+  companyId: string,
+): Promise<{ connectionId: string; datasetId: string }> {
+  const connection = await http(server, 'POST', `/companies/${companyId}/connections`, {
+    auth: client.auth,
+    body: { platformKey: STATEMENT_PLATFORM },
+  });
   if (connection.status !== 200) throw new Error(`fixture: creating an fstm connection answered ${connection.status}: ${connection.text}`);
   const connectionId = connection.body.id as string;
-  const uploaded = await uploadFiles(server, client.auth, companyId, connectionId, [{ name: STATEMENT_FILE.name, bytes: statementSample(STATEMENT_FILE.path) }]);
+  const uploaded = await uploadFiles(server, client.auth, companyId, connectionId, [
+    { name: STATEMENT_FILE.name, bytes: statementSample(STATEMENT_FILE.path) },
+  ]);
   if (uploaded.status !== 200) throw new Error(`fixture: the upload answered ${uploaded.status}: ${uploaded.text}`);
   const base = `/companies/${companyId}/connections/${connectionId}/bankStatements/upload`;
   const config = await http(server, 'POST', `${base}/configuration`, { auth: client.auth, body: { source: 'codat', accountId: 'acc-1' } });
@@ -82,7 +91,12 @@ export async function statementFixture(server: TestServer, client: TestClient, c
 /** A BankingAccount page for the fixture's configured account. */
 export function uploadedAccount(): Record<string, unknown> {
   return {
-    id: 'acc-1', name: 'Fixture account', type: 'Debit', currency: 'GBP', balance: { current: 10, available: null, limit: null },
-    identifiers: { type: 'Depository', number: '12345678' }, institution: { name: 'Fixture Bank' },
+    id: 'acc-1',
+    name: 'Fixture account',
+    type: 'Debit',
+    currency: 'GBP',
+    balance: { current: 10, available: null, limit: null },
+    identifiers: { type: 'Depository', number: '12345678' },
+    institution: { name: 'Fixture Bank' },
   };
 }

@@ -4,7 +4,17 @@ import { basicAuth, http, startTestServer, type HttpResult, type TestClient } fr
 import { expectErrorBody } from '../helpers/error-body.js';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import { companyWithConnection } from '../helpers/sandbox.js';
-import { firstIdOf, linkPlatforms, platformFor, prepared, SANDBOX_PLATFORMS, STATEMENT_FILE, STATEMENT_PLATFORM, statementFixture, uploadedAccount } from './fixtures.js';
+import {
+  firstIdOf,
+  linkPlatforms,
+  platformFor,
+  prepared,
+  SANDBOX_PLATFORMS,
+  STATEMENT_FILE,
+  STATEMENT_PLATFORM,
+  statementFixture,
+  uploadedAccount,
+} from './fixtures.js';
 import { statementSample, uploadFiles } from '../helpers/uploads.js';
 
 /**
@@ -37,16 +47,47 @@ interface Endpoint {
 
 /** Data-set lists readable per company (`/companies/{companyId}/data/<segment>`), each with its `/{recordId}`. */
 const COMPANY_DATA_LISTS = [
-  'accounts', 'invoices', 'bills', 'billPayments', 'billCreditNotes', 'creditNotes', 'customers', 'suppliers', 'items',
-  'itemReceipts', 'taxRates', 'trackingCategories', 'journalEntries', 'journals', 'payments', 'paymentMethods',
-  'purchaseOrders', 'salesOrders', 'banking-transactions',
+  'accounts',
+  'invoices',
+  'bills',
+  'billPayments',
+  'billCreditNotes',
+  'creditNotes',
+  'customers',
+  'suppliers',
+  'items',
+  'itemReceipts',
+  'taxRates',
+  'trackingCategories',
+  'journalEntries',
+  'journals',
+  'payments',
+  'paymentMethods',
+  'purchaseOrders',
+  'salesOrders',
+  'banking-transactions',
 ];
 /** Data-set lists readable per connection (`.../connections/{connectionId}/data/<segment>`), each with its `/{recordId}`. */
 const CONNECTION_DATA_LISTS = [
-  'bankAccounts', 'accountTransactions', 'directCosts', 'directIncomes', 'transfers', 'banking-accounts',
-  'banking-accountBalances', 'banking-transactions', 'banking-transactionCategories', 'commerce-customers',
-  'commerce-disputes', 'commerce-locations', 'commerce-orders', 'commerce-payments', 'commerce-paymentMethods',
-  'commerce-products', 'commerce-productCategories', 'commerce-taxComponents', 'commerce-transactions',
+  'bankAccounts',
+  'accountTransactions',
+  'directCosts',
+  'directIncomes',
+  'transfers',
+  'banking-accounts',
+  'banking-accountBalances',
+  'banking-transactions',
+  'banking-transactionCategories',
+  'commerce-customers',
+  'commerce-disputes',
+  'commerce-locations',
+  'commerce-orders',
+  'commerce-payments',
+  'commerce-paymentMethods',
+  'commerce-products',
+  'commerce-productCategories',
+  'commerce-taxComponents',
+  'commerce-transactions',
 ];
 const COMPANY_DATA = '/companies/{companyId}/data';
 const CONNECTION_DATA = '/companies/{companyId}/connections/{connectionId}/data';
@@ -144,12 +185,25 @@ function enumerate(openapi: OpenApiDoc): Endpoint[] {
       }
       const parameters: any[] = [...(item.parameters ?? []), ...(op.parameters ?? [])];
       const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      const requiredQuery = parameters.filter((p) => p.in === 'query' && p.required).map((p) => ({ name: p.name, schema: resolve(p.schema) }));
+      const requiredQuery = parameters
+        .filter((p) => p.in === 'query' && p.required)
+        .map((p) => ({ name: p.name, schema: resolve(p.schema) }));
       const content = op.requestBody?.content?.['application/json'];
       const bodySchema = ['POST', 'PUT', 'PATCH'].includes(method.toUpperCase()) ? (content?.schema ?? { type: 'object' }) : undefined;
       const body = bodySchema ? sampleOf(bodySchema) : undefined;
-      const successCodes = Object.keys(op.responses ?? {}).map(Number).filter((c) => c >= 200 && c < 300);
-      found.push({ method: method.toUpperCase(), template, operationId: op.operationId, pathParams, requiredQuery, bodySchema, body, successCodes });
+      const successCodes = Object.keys(op.responses ?? {})
+        .map(Number)
+        .filter((c) => c >= 200 && c < 300);
+      found.push({
+        method: method.toUpperCase(),
+        template,
+        operationId: op.operationId,
+        pathParams,
+        requiredQuery,
+        bodySchema,
+        body,
+        successCodes,
+      });
     }
   }
   return found;
@@ -207,7 +261,9 @@ function sampleString(schema: JsonSchema): string {
   }
   const candidates = ['Security suite', 'https://example.com/security-suite', 'abcd', 'x', ''];
   const fits = (s: string) =>
-    s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity) && (!schema.pattern || new RegExp(schema.pattern).test(s));
+    s.length >= (schema.minLength ?? 0) &&
+    s.length <= (schema.maxLength ?? Infinity) &&
+    (!schema.pattern || new RegExp(schema.pattern).test(s));
   return candidates.find(fits) ?? 'x'.repeat(Math.max(1, schema.minLength ?? 1));
 }
 
@@ -238,10 +294,15 @@ connectionsOfA[STATEMENT_PLATFORM] = statementsOfA.connectionId;
 const companyOfB = await createCompany(clientB, 'B own company', { owner: 'client-b' });
 
 /** A write in client A's company, so its push history has an operation to read. */
-const pushOfA = await http(server, 'POST', `/companies/${companyOfA.id}/connections/${connectionsOfA[SANDBOX_PLATFORMS.accounting]}/push/customers`, {
-  auth: clientA.auth,
-  body: { customerName: 'Security fixture Ltd', status: 'Active' },
-});
+const pushOfA = await http(
+  server,
+  'POST',
+  `/companies/${companyOfA.id}/connections/${connectionsOfA[SANDBOX_PLATFORMS.accounting]}/push/customers`,
+  {
+    auth: clientA.auth,
+    body: { customerName: 'Security fixture Ltd', status: 'Active' },
+  },
+);
 if (pushOfA.status !== 200) throw new Error(`fixture: the write answered ${pushOfA.status}: ${pushOfA.text}`);
 
 const WEBHOOK_CONSUMER = { url: 'https://hooks.example.com/ledgerport', eventTypes: ['company.created'] };
@@ -328,7 +389,8 @@ async function throwawayIds(endpoint: Endpoint): Promise<Ids> {
   const platformKey = platformFor(endpoint.template);
   const linksItself = endpoint.template.endsWith('/authorization');
   for (const name of endpoint.pathParams) {
-    if (name === 'companyId') ids[name] = (await createCompany(clientA, `Control ${endpoint.method} ${endpoint.operationId ?? ''}`.trim())).id;
+    if (name === 'companyId')
+      ids[name] = (await createCompany(clientA, `Control ${endpoint.method} ${endpoint.operationId ?? ''}`.trim())).id;
     else if (name === 'connectionId') {
       if (platformKey === STATEMENT_PLATFORM) {
         const fixture = await statementFixture(server, clientA, ids.companyId);
@@ -342,7 +404,8 @@ async function throwawayIds(endpoint: Endpoint): Promise<Ids> {
       secrets.add(key.apiKey);
       ids[name] = key.id;
     } else if (name in VALUE_PARAMS) ids[name] = VALUE_PARAMS[name];
-    else if (name === 'recordId' && isWrite(endpoint)) ids[name] = await firstIdOf(server, clientA, `/companies/${ids.companyId}/data/${ids.dataType}`);
+    else if (name === 'recordId' && isWrite(endpoint))
+      ids[name] = await firstIdOf(server, clientA, `/companies/${ids.companyId}/data/${ids.dataType}`);
     else if (name === 'webhookId') ids[name] = await createWebhookConsumer();
     else if (name === 'datasetId' && ids.datasetId) continue;
     else throw new Error(`${label(endpoint)}: no throwaway fixture for {${name}}; add one here`);
@@ -361,9 +424,15 @@ function isWrite(endpoint: Endpoint): boolean {
 
 function sampleInvoice(customerId: string): Record<string, unknown> {
   return {
-    customerRef: { id: customerId }, issueDate: '2024-05-01', currency: 'GBP', status: 'Submitted',
+    customerRef: { id: customerId },
+    issueDate: '2024-05-01',
+    currency: 'GBP',
+    status: 'Submitted',
     lineItems: [{ description: 'Security fixture', unitAmount: 10, quantity: 1 }],
-    subTotal: 10, totalTaxAmount: 0, totalAmount: 10, amountDue: 10,
+    subTotal: 10,
+    totalTaxAmount: 0,
+    totalAmount: 10,
+    amountDue: 10,
   };
 }
 
@@ -399,7 +468,8 @@ function bodyFor(endpoint: Endpoint, ids: Ids): unknown {
     status: 'Unlinked',
   };
   for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && name in schema.properties && admits(schema.properties[name], value)) (body as Record<string, unknown>)[name] = value;
+    if (value !== undefined && name in schema.properties && admits(schema.properties[name], value))
+      (body as Record<string, unknown>)[name] = value;
   }
   return body;
 }
@@ -419,7 +489,9 @@ async function call(endpoint: Endpoint, auth: string | undefined, ids?: Ids): Pr
   const resolved = ids ?? (await sharedIds(endpoint));
   // The file upload takes multipart/form-data: a statement file.
   if (endpoint.method === 'POST' && /\/connections\/\{connectionId\}\/files$/.test(endpoint.template)) {
-    return uploadFiles(server, auth, resolved.companyId, resolved.connectionId, [{ name: STATEMENT_FILE.name, bytes: statementSample(STATEMENT_FILE.path) }]);
+    return uploadFiles(server, auth, resolved.companyId, resolved.connectionId, [
+      { name: STATEMENT_FILE.name, bytes: statementSample(STATEMENT_FILE.path) },
+    ]);
   }
   return http(server, endpoint.method, pathFor(endpoint, resolved), { auth, body: bodyFor(endpoint, resolved) });
 }
@@ -502,12 +574,13 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, endpoi
     expectNoSecrets(res);
   });
 
-  if (endpoint.pathParams.includes('companyId')) it("answers 403 to client B's valid key on client A's company", async () => {
-    const res = await call(endpoint, clientB.auth);
-    const body = expectErrorBody(res, 403);
-    expect(body.error).toContain(companyOfA.id);
-    expectNoSecrets(res);
-  });
+  if (endpoint.pathParams.includes('companyId'))
+    it("answers 403 to client B's valid key on client A's company", async () => {
+      const res = await call(endpoint, clientB.auth);
+      const body = expectErrorBody(res, 403);
+      expect(body.error).toContain(companyOfA.id);
+      expectNoSecrets(res);
+    });
 
   it("accepts client A's own valid key (the control: the failures above come from authentication)", async () => {
     // Reads repeat the very requests above; writes act on fresh resources made for this control.

@@ -12,7 +12,10 @@ const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.ts'));
 describe('migrations', () => {
   it.each(files)('%s imports no application code', (file) => {
     const text = fs.readFileSync(DIR + file, 'utf8');
-    const imports = [...text.matchAll(/^import\s+(type\s+)?[\s\S]*?from\s+'([^']+)';/gm)].map((m) => ({ typeOnly: m[1] !== undefined, from: m[2] }));
+    const imports = [...text.matchAll(/^import\s+(type\s+)?[\s\S]*?from\s+'([^']+)';/gm)].map((m) => ({
+      typeOnly: m[1] !== undefined,
+      from: m[2],
+    }));
     const live = imports.filter((i) => !i.typeOnly && !/^(kysely|node:)/.test(i.from));
     expect(live).toEqual([]);
   });

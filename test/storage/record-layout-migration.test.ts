@@ -83,27 +83,91 @@ beforeAll(async () => {
   const old = db as any;
   companyId = randomUUID();
   const connectionId = randomUUID();
-  await old.insertInto('companies').values({
-    id: companyId, client_id: client.id, name: 'Migrated', created: SYNCED, last_sync: SYNCED,
-    doc: JSON.stringify({ id: companyId, name: 'Migrated', platform: '', created: SYNCED }),
-  }).execute();
-  await old.insertInto('connections').values({
-    id: connectionId, client_id: client.id, company_id: companyId, platform_key: 'mqjo', source_type: 'Accounting', status: 'Linked',
-    created: SYNCED, last_sync: SYNCED, settings: JSON.stringify(SETTINGS),
-    doc: JSON.stringify({ id: connectionId, integrationKey: 'mqjo', sourceType: 'Accounting', platformName: 'Sandbox', status: 'Linked', lastSync: SYNCED, created: SYNCED, dataConnectionErrors: [] }),
-  }).execute();
-  for (const [seq, dataType, rows] of [[INVOICES_VERSION, 'invoices', invoiceRows], [CUSTOMERS_VERSION, 'customers', customerRows]] as const) {
+  await old
+    .insertInto('companies')
+    .values({
+      id: companyId,
+      client_id: client.id,
+      name: 'Migrated',
+      created: SYNCED,
+      last_sync: SYNCED,
+      doc: JSON.stringify({ id: companyId, name: 'Migrated', platform: '', created: SYNCED }),
+    })
+    .execute();
+  await old
+    .insertInto('connections')
+    .values({
+      id: connectionId,
+      client_id: client.id,
+      company_id: companyId,
+      platform_key: 'mqjo',
+      source_type: 'Accounting',
+      status: 'Linked',
+      created: SYNCED,
+      last_sync: SYNCED,
+      settings: JSON.stringify(SETTINGS),
+      doc: JSON.stringify({
+        id: connectionId,
+        integrationKey: 'mqjo',
+        sourceType: 'Accounting',
+        platformName: 'Sandbox',
+        status: 'Linked',
+        lastSync: SYNCED,
+        created: SYNCED,
+        dataConnectionErrors: [],
+      }),
+    })
+    .execute();
+  for (const [seq, dataType, rows] of [
+    [INVOICES_VERSION, 'invoices', invoiceRows],
+    [CUSTOMERS_VERSION, 'customers', customerRows],
+  ] as const) {
     const id = randomUUID();
-    await old.insertInto('pull_operations').values({
-      seq, id, client_id: client.id, company_id: companyId, connection_id: connectionId, data_type: dataType, status: 'Complete',
-      requested: SYNCED, epoch: 0, read_reported: 1, records_modified: rows.length,
-      doc: JSON.stringify({ id, companyId, connectionId, dataType, status: 'Complete', requested: SYNCED, completed: SYNCED, progress: 100, isCompleted: true, isErrored: false }),
-    }).execute();
-    await old.insertInto('data_sets').values({
-      connection_id: connectionId, data_type: dataType, client_id: client.id, company_id: companyId, current_version: seq,
-      completed_syncs: 1, last_successful_sync: SYNCED, latest_successful_sync_id: id,
-    }).execute();
-    await old.insertInto('records').values(rows.map(({ data: _data, ...row }) => row)).execute();
+    await old
+      .insertInto('pull_operations')
+      .values({
+        seq,
+        id,
+        client_id: client.id,
+        company_id: companyId,
+        connection_id: connectionId,
+        data_type: dataType,
+        status: 'Complete',
+        requested: SYNCED,
+        epoch: 0,
+        read_reported: 1,
+        records_modified: rows.length,
+        doc: JSON.stringify({
+          id,
+          companyId,
+          connectionId,
+          dataType,
+          status: 'Complete',
+          requested: SYNCED,
+          completed: SYNCED,
+          progress: 100,
+          isCompleted: true,
+          isErrored: false,
+        }),
+      })
+      .execute();
+    await old
+      .insertInto('data_sets')
+      .values({
+        connection_id: connectionId,
+        data_type: dataType,
+        client_id: client.id,
+        company_id: companyId,
+        current_version: seq,
+        completed_syncs: 1,
+        last_successful_sync: SYNCED,
+        latest_successful_sync_id: id,
+      })
+      .execute();
+    await old
+      .insertInto('records')
+      .values(rows.map(({ data: _data, ...row }) => row))
+      .execute();
   }
 
   await migrateToLatest(db, store.store.dialect.name);
@@ -123,7 +187,9 @@ describe(`0004-record-layout over existing records (${storeKind})`, () => {
   });
 
   it('keeps every document under version * 2^32 + position', async () => {
-    const { rows } = await sql<{ key: number | string | bigint; doc: string }>`SELECT key, doc FROM record_docs ORDER BY key`.execute(store.store.db);
+    const { rows } = await sql<{ key: number | string | bigint; doc: string }>`SELECT key, doc FROM record_docs ORDER BY key`.execute(
+      store.store.db,
+    );
     const expected = [...invoiceRows, ...customerRows].map((r) => ({ key: String(r.version * KEY_STEP + r.position), doc: r.doc }));
     expect(rows.map((r) => ({ key: String(r.key), doc: r.doc }))).toEqual(expected);
   });
@@ -133,24 +199,56 @@ describe(`0004-record-layout over existing records (${storeKind})`, () => {
     const invoicePaths = recordFieldPaths(invoiceSource.schema);
     const customerPaths = recordFieldPaths(customerSource.schema);
     const expected = [...invoiceRows, ...customerRows].map((r) => {
-      const [f_status, f_date, f_amount, f_currency, f_ref] = extractFields(r.version === INVOICES_VERSION ? invoicePaths : customerPaths, r.data);
+      const [f_status, f_date, f_amount, f_currency, f_ref] = extractFields(
+        r.version === INVOICES_VERSION ? invoicePaths : customerPaths,
+        r.data,
+      );
       return {
-        version: r.version, record_id: r.record_id, position: r.position, content_hash: r.content_hash, modified_date: r.modified_date,
-        is_deleted: r.is_deleted, f_status, f_date, f_amount, f_currency, f_ref,
+        version: r.version,
+        record_id: r.record_id,
+        position: r.position,
+        content_hash: r.content_hash,
+        modified_date: r.modified_date,
+        is_deleted: r.is_deleted,
+        f_status,
+        f_date,
+        f_amount,
+        f_currency,
+        f_ref,
         // 0006-shared-records: each document's key, its own under version * 2^32 + position.
         doc_key: String(r.version * KEY_STEP + r.position),
       };
     });
-    expect(rows.map((r) => ({ ...r, version: Number(r.version), position: Number(r.position), is_deleted: Number(r.is_deleted), doc_key: String(r.doc_key) }))).toEqual(expected);
+    expect(
+      rows.map((r) => ({
+        ...r,
+        version: Number(r.version),
+        position: Number(r.position),
+        is_deleted: Number(r.is_deleted),
+        doc_key: String(r.doc_key),
+      })),
+    ).toEqual(expected);
 
     // Spelled out for invoices, whose schema fills all five columns.
     const invoiceIndex = rows.filter((r) => Number(r.version) === INVOICES_VERSION);
     expect(invoiceIndex).toHaveLength(invoices.length);
     invoiceIndex.forEach((row, i) => {
-      const data = invoices[i].data as { status: string; issueDate: string; amountDue: number; currency: string; customerRef: { id: string } };
+      const data = invoices[i].data as {
+        status: string;
+        issueDate: string;
+        amountDue: number;
+        currency: string;
+        customerRef: { id: string };
+      };
       expect(row.record_id).toBe(invoices[i].id);
       expect(Number(row.is_deleted)).toBe(invoices[i].id === DELETED_ID ? 1 : 0);
-      expect(row).toMatchObject({ f_status: data.status, f_date: data.issueDate, f_amount: data.amountDue, f_currency: data.currency, f_ref: data.customerRef.id });
+      expect(row).toMatchObject({
+        f_status: data.status,
+        f_date: data.issueDate,
+        f_amount: data.amountDue,
+        f_currency: data.currency,
+        f_ref: data.customerRef.id,
+      });
     });
     // Customers have a status and none of the other indexed fields.
     for (const row of rows.filter((r) => Number(r.version) === CUSTOMERS_VERSION)) {
@@ -163,7 +261,12 @@ describe(`0004-record-layout over existing records (${storeKind})`, () => {
     const server = { url };
     const docs = invoiceRows.map((r) => JSON.parse(r.doc));
     const list = async (query?: string) => {
-      const res = await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=100${query ? `&query=${encodeURIComponent(query)}` : ''}`, { auth });
+      const res = await http(
+        server,
+        'GET',
+        `/companies/${companyId}/data/invoices?pageSize=100${query ? `&query=${encodeURIComponent(query)}` : ''}`,
+        { auth },
+      );
       expect(res.status, res.text).toBe(200);
       expect(res.body.totalResults).toBe(res.body.results.length);
       return res.body.results;
@@ -202,18 +305,46 @@ describe(`0004-record-layout stopped part-way (${storeKind})`, () => {
       const { client } = await createClientsService({ db }).create({ name: 'Failing migration', plan: 'standard' });
       const companyId = randomUUID();
       const connectionId = randomUUID();
-      await old.insertInto('companies').values({ id: companyId, client_id: client.id, name: 'Failing', created: SYNCED, last_sync: null, doc: '{}' }).execute();
-      await old.insertInto('connections').values({
-        id: connectionId, client_id: client.id, company_id: companyId, platform_key: 'mqjo', source_type: 'Accounting', status: 'Linked',
-        created: SYNCED, last_sync: SYNCED, settings: JSON.stringify(SETTINGS), doc: '{}',
-      }).execute();
-      await old.insertInto('pull_operations').values({
-        seq: INVOICES_VERSION, id: randomUUID(), client_id: client.id, company_id: companyId, connection_id: connectionId, data_type: 'invoices',
-        status: 'Complete', requested: SYNCED, epoch: 0, doc: '{}',
-      }).execute();
+      await old
+        .insertInto('companies')
+        .values({ id: companyId, client_id: client.id, name: 'Failing', created: SYNCED, last_sync: null, doc: '{}' })
+        .execute();
+      await old
+        .insertInto('connections')
+        .values({
+          id: connectionId,
+          client_id: client.id,
+          company_id: companyId,
+          platform_key: 'mqjo',
+          source_type: 'Accounting',
+          status: 'Linked',
+          created: SYNCED,
+          last_sync: SYNCED,
+          settings: JSON.stringify(SETTINGS),
+          doc: '{}',
+        })
+        .execute();
+      await old
+        .insertInto('pull_operations')
+        .values({
+          seq: INVOICES_VERSION,
+          id: randomUUID(),
+          client_id: client.id,
+          company_id: companyId,
+          connection_id: connectionId,
+          data_type: 'invoices',
+          status: 'Complete',
+          requested: SYNCED,
+          epoch: 0,
+          doc: '{}',
+        })
+        .execute();
       const rows = invoiceRows.slice(0, 3).map(({ data: _data, ...row }) => row);
       // Fails where the indexed fields are extracted, after both new tables are filled: not JSON.
-      await old.insertInto('records').values(rows.map((r, i) => (i === 2 ? { ...r, doc: '{"status":' } : r))).execute();
+      await old
+        .insertInto('records')
+        .values(rows.map((r, i) => (i === 2 ? { ...r, doc: '{"status":' } : r)))
+        .execute();
 
       await expect(migrateToLatest(db, dialect.name)).rejects.toThrow();
       expect((await sql<{ n: number }>`SELECT COUNT(*) AS n FROM records`.execute(db)).rows[0].n).toEqual(3);

@@ -19,14 +19,16 @@ describe('atomic visibility', () => {
     await fetchOnFirstLinkOnly(server, { auth: client.auth }, companyId, ['invoices']);
     await authorize(server, client, linked, { size: 'small' });
     await waitForSyncs(server, client, companyId);
-    const oldTotal = (await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth: client.auth })).body.totalResults;
+    const oldTotal = (await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth: client.auth })).body
+      .totalResults;
     expect(oldTotal).toBe(200);
 
     // Relinked with a larger data set: the next invoices sync replaces 200 invoices with 200 + 60,000.
     const base = `/companies/${companyId}/connections/${connectionId}`;
     expect((await http(server, 'PATCH', base, { auth: client.auth, body: { status: 'Unlinked' } })).status).toBe(200);
     await authorize(server, client, linked, { invoices: '60000' });
-    const op = (await http(server, 'GET', `/companies/${companyId}/data/history?query=status%21%3DComplete`, { auth: client.auth })).body.results[0];
+    const op = (await http(server, 'GET', `/companies/${companyId}/data/history?query=status%21%3DComplete`, { auth: client.auth })).body
+      .results[0];
     expect(op.dataType).toBe('invoices');
 
     const seen = new Set<number>();
@@ -41,7 +43,8 @@ describe('atomic visibility', () => {
       if (status === 'Complete') break;
       expect(['Queued', 'Fetching']).toContain(status);
     }
-    const newTotal = (await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth: client.auth })).body.totalResults;
+    const newTotal = (await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth: client.auth })).body
+      .totalResults;
     expect(newTotal).toBeGreaterThan(60_000);
     expect([...seen].sort()).toEqual([oldTotal, newTotal].filter((n) => seen.has(n)).sort());
     expect([...seen].every((n) => n === oldTotal || n === newTotal)).toBe(true);

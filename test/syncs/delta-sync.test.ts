@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { registerConnector } from '../../src/connectors/registry.js';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
-import { authorize, companyWithConnection, fetchOnFirstLinkOnly, waitForOperation, waitForSyncs, type LinkedCompany } from '../helpers/sandbox.js';
+import {
+  authorize,
+  companyWithConnection,
+  fetchOnFirstLinkOnly,
+  waitForOperation,
+  waitForSyncs,
+  type LinkedCompany,
+} from '../helpers/sandbox.js';
 import { ScriptedPlatform } from '../helpers/scripted-platform.js';
 
 /**
@@ -17,7 +24,12 @@ let client: TestClient;
 let linked: LinkedCompany;
 const ids = Array.from({ length: 10 }, (_, i) => `inv-${String(i).padStart(2, '0')}`);
 const invoice = (i: number, extra: Record<string, unknown> = {}) => ({
-  invoiceNumber: `N${i}`, status: i % 2 ? 'Paid' : 'Submitted', totalAmount: 100 + i, currency: 'GBP', issueDate: '2026-01-01T00:00:00', ...extra,
+  invoiceNumber: `N${i}`,
+  status: i % 2 ? 'Paid' : 'Submitted',
+  totalAmount: 100 + i,
+  currency: 'GBP',
+  issueDate: '2026-01-01T00:00:00',
+  ...extra,
 });
 
 beforeAll(async () => {
@@ -36,7 +48,9 @@ async function list(query = '', pageSize = 4) {
   const all: any[] = [];
   let total = 0;
   for (let page = 1; ; page++) {
-    const res = await http(server, 'GET', `/companies/${linked.companyId}/data/invoices?page=${page}&pageSize=${pageSize}${query}`, { auth: client.auth });
+    const res = await http(server, 'GET', `/companies/${linked.companyId}/data/invoices?page=${page}&pageSize=${pageSize}${query}`, {
+      auth: client.auth,
+    });
     expect(res.status, res.text).toBe(200);
     total = res.body.totalResults;
     all.push(...res.body.results);
@@ -55,12 +69,22 @@ async function resync(query = '') {
 }
 
 async function currentVersion(): Promise<number> {
-  const row = await server.store.db.selectFrom('data_sets').select('current_version').where('connection_id', '=', linked.connectionId).executeTakeFirstOrThrow();
+  const row = await server.store.db
+    .selectFrom('data_sets')
+    .select('current_version')
+    .where('connection_id', '=', linked.connectionId)
+    .executeTakeFirstOrThrow();
   return Number(row.current_version);
 }
 
 async function indexRows(version: number) {
-  const rows = await server.store.db.selectFrom('record_index').select(['record_id', 'position']).select(sql<string>`CAST(doc_key AS TEXT)`.as('doc_key')).where('version', '=', version).orderBy('position').execute();
+  const rows = await server.store.db
+    .selectFrom('record_index')
+    .select(['record_id', 'position'])
+    .select(sql<string>`CAST(doc_key AS TEXT)`.as('doc_key'))
+    .where('version', '=', version)
+    .orderBy('position')
+    .execute();
   return rows.map((r) => ({ id: r.record_id, position: Number(r.position), docKey: String(r.doc_key) }));
 }
 
@@ -93,7 +117,9 @@ describe('delta syncs over records in any order', () => {
     for (const id of changed) expect(byId(after, id).modifiedDate > byId(before, id).modifiedDate).toBe(true);
     for (const id of ids.filter((i) => !changed.includes(i))) expect(byId(after, id)).toEqual(byId(before, id));
     expect((await list('&query=status%3DVoid')).map((r) => r.id)).toEqual(['inv-07']);
-    expect((await http(server, 'GET', `/companies/${linked.companyId}/data/invoices/inv-07`, { auth: client.auth })).body.status).toBe('Void');
+    expect((await http(server, 'GET', `/companies/${linked.companyId}/data/invoices/inv-07`, { auth: client.auth })).body.status).toBe(
+      'Void',
+    );
 
     // Unchanged records refer to the documents written by the first sync; the three others have their own.
     const version = await currentVersion();
@@ -119,7 +145,20 @@ describe('delta syncs over records in any order', () => {
     await resync();
     platform.gate = undefined;
     const after = await list();
-    expect(after.map((r) => r.id)).toEqual(['inv-00', 'inv-01', 'inv-02', 'inv-03', 'inv-04', 'inv-045', 'inv-05', 'inv-06', 'inv-07', 'inv-08', 'inv-09', 'inv-99']);
+    expect(after.map((r) => r.id)).toEqual([
+      'inv-00',
+      'inv-01',
+      'inv-02',
+      'inv-03',
+      'inv-04',
+      'inv-045',
+      'inv-05',
+      'inv-06',
+      'inv-07',
+      'inv-08',
+      'inv-09',
+      'inv-99',
+    ]);
     expect(after[0].totalAmount).toBe(1);
     expect((await indexRows(await currentVersion())).map((r) => r.position)).toEqual(after.map((_, i) => i));
   });
@@ -153,7 +192,10 @@ describe('delta syncs over records in any order', () => {
     }
     // Every document left is one the current version refers to, and it refers to nothing missing.
     const rows = await indexRows(version);
-    const docs = await server.store.db.selectFrom('record_docs').select(sql<string>`CAST(key AS TEXT)`.as('key')).execute();
+    const docs = await server.store.db
+      .selectFrom('record_docs')
+      .select(sql<string>`CAST(key AS TEXT)`.as('key'))
+      .execute();
     expect(docs.map((d) => String(d.key)).sort()).toEqual(rows.map((r) => r.docKey).sort());
     expect((await list()).map((r) => r.id)).toHaveLength(12);
   });

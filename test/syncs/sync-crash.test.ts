@@ -38,7 +38,8 @@ describe('a sync killed mid-way', () => {
     const companyId = (await http(server, 'POST', '/companies', { auth, body: { name: 'Crash' } })).body.id;
     // Only invoices on first link, so the test waits for one sync only.
     await fetchOnFirstLinkOnly(server, { auth }, companyId, ['invoices']);
-    const connectionId = (await http(server, 'POST', `/companies/${companyId}/connections`, { auth, body: { platformKey: 'mqjo' } })).body.id;
+    const connectionId = (await http(server, 'POST', `/companies/${companyId}/connections`, { auth, body: { platformKey: 'mqjo' } })).body
+      .id;
     const base = `/companies/${companyId}/connections/${connectionId}`;
     expect((await http(server, 'PUT', `${base}/authorization`, { auth, body: { size: 'small' } })).status).toBe(200);
     const firstSync = await poll('the first sync', async () => {
@@ -64,10 +65,14 @@ describe('a sync killed mid-way', () => {
     const during = await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth });
     expect(during.status).toBe(200);
     expect(during.body.totalResults).toBe(200);
-    const done = await poll('the interrupted sync to complete', async () => {
-      const res = await http(server, 'GET', `/companies/${companyId}/data/history/${running.id}`, { auth });
-      return res.body.status === 'Fetching' || res.body.status === 'Queued' ? undefined : res.body;
-    }, 150_000);
+    const done = await poll(
+      'the interrupted sync to complete',
+      async () => {
+        const res = await http(server, 'GET', `/companies/${companyId}/data/history/${running.id}`, { auth });
+        return res.body.status === 'Fetching' || res.body.status === 'Queued' ? undefined : res.body;
+      },
+      150_000,
+    );
     expect(done).toMatchObject({ status: 'Complete', isCompleted: true, isErrored: false, progress: 100 });
     const after = await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth });
     expect(after.body.totalResults).toBeGreaterThanOrEqual(200_000);

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
-import { authorize, companyWithConnection, fetchOnFirstLinkOnly, linkedSandbox, waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
+import {
+  authorize,
+  companyWithConnection,
+  fetchOnFirstLinkOnly,
+  linkedSandbox,
+  waitForOperation,
+  waitForSyncs,
+} from '../helpers/sandbox.js';
 import { queueDueSyncs } from '../../src/syncs/sync-scheduler.js';
 import { createJobEngine } from '../../src/jobs/job-engine.js';
 
@@ -35,24 +42,44 @@ describe('connections', () => {
 
   it('allows one accounting connection but several banking and commerce ones', async () => {
     const { companyId } = await companyWithConnection(server, client);
-    expectErrorBody(await http(server, 'POST', `/companies/${companyId}/connections`, { auth: client.auth, body: { platformKey: 'mqjo' } }), 409);
+    expectErrorBody(
+      await http(server, 'POST', `/companies/${companyId}/connections`, { auth: client.auth, body: { platformKey: 'mqjo' } }),
+      409,
+    );
     for (const key of ['bsbx', 'bsbx', 'aiwb', 'aiwb']) {
-      expect((await http(server, 'POST', `/companies/${companyId}/connections`, { auth: client.auth, body: { platformKey: key } })).status).toBe(200);
+      expect(
+        (await http(server, 'POST', `/companies/${companyId}/connections`, { auth: client.auth, body: { platformKey: key } })).status,
+      ).toBe(200);
     }
   });
 
   it('rejects unknown platforms and a missing platformKey with 400', async () => {
     const { companyId } = await companyWithConnection(server, client);
-    expect(expectErrorBody(await http(server, 'POST', `/companies/${companyId}/connections`, { auth: client.auth, body: { platformKey: 'zzzz' } }), 400, { validation: true }).validation.errors[0].itemId).toBe('platformKey');
+    expect(
+      expectErrorBody(
+        await http(server, 'POST', `/companies/${companyId}/connections`, { auth: client.auth, body: { platformKey: 'zzzz' } }),
+        400,
+        { validation: true },
+      ).validation.errors[0].itemId,
+    ).toBe('platformKey');
     expectErrorBody(await http(server, 'POST', `/companies/${companyId}/connections`, { auth: client.auth }), 400, { validation: true });
   });
 
   it('validates the Sandbox authorisation body', async () => {
     const linked = await companyWithConnection(server, client);
     const url = `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`;
-    expect(expectErrorBody(await http(server, 'PUT', url, { auth: client.auth, body: { size: 'huge' } }), 400, { validation: true }).validation.errors[0].itemId).toBe('size');
-    expect(expectErrorBody(await http(server, 'PUT', url, { auth: client.auth, body: { invoices: '-4' } }), 400, { validation: true }).validation.errors[0].itemId).toBe('invoices');
-    expect(expectErrorBody(await http(server, 'PUT', url, { auth: client.auth, body: { invoices: 'lots' } }), 400, { validation: true }).validation.errors[0].itemId).toBe('invoices');
+    expect(
+      expectErrorBody(await http(server, 'PUT', url, { auth: client.auth, body: { size: 'huge' } }), 400, { validation: true }).validation
+        .errors[0].itemId,
+    ).toBe('size');
+    expect(
+      expectErrorBody(await http(server, 'PUT', url, { auth: client.auth, body: { invoices: '-4' } }), 400, { validation: true }).validation
+        .errors[0].itemId,
+    ).toBe('invoices');
+    expect(
+      expectErrorBody(await http(server, 'PUT', url, { auth: client.auth, body: { invoices: 'lots' } }), 400, { validation: true })
+        .validation.errors[0].itemId,
+    ).toBe('invoices');
     const still = await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`, { auth: client.auth });
     expect(still.body.status).toBe('PendingAuth');
   });
@@ -66,7 +93,9 @@ describe('connections', () => {
     expect(unlinked.body.status).toBe('Unlinked');
     const deleted = await http(server, 'DELETE', path, { auth: client.auth });
     expect(deleted.status).toBe(200);
-    expectErrorBody(await http(server, 'GET', path, { auth: client.auth }), 404, { error: `Data connection ${linked.connectionId} not found` });
+    expectErrorBody(await http(server, 'GET', path, { auth: client.auth }), 404, {
+      error: `Data connection ${linked.connectionId} not found`,
+    });
   });
 });
 
@@ -83,7 +112,9 @@ describe('syncs and reads', () => {
 
   it('linking queued and completed a first sync of every accounting type', async () => {
     const status = await http(server, 'GET', `/companies/${companyId}/dataStatus`, { auth: client.auth });
-    const entries = Object.entries(status.body as Record<string, { dataType: string; currentStatus: string; latestSuccessfulSyncId?: string }>);
+    const entries = Object.entries(
+      status.body as Record<string, { dataType: string; currentStatus: string; latestSuccessfulSyncId?: string }>,
+    );
     expect(entries.length).toBe(28);
     for (const [key, entry] of entries) {
       expect(entry.currentStatus, key).toBe('Complete');
@@ -106,7 +137,9 @@ describe('syncs and reads', () => {
     expect(all.body.totalResults).toBe(1000);
     expect(all.body.results).toHaveLength(50);
     expect(all.body._links.next.href).toBe(`/companies/${companyId}/data/invoices?page=2&pageSize=50`);
-    const paid = await http(server, 'GET', `/companies/${companyId}/data/invoices?query=status%3DPaid&pageSize=5000`, { auth: client.auth });
+    const paid = await http(server, 'GET', `/companies/${companyId}/data/invoices?query=status%3DPaid&pageSize=5000`, {
+      auth: client.auth,
+    });
     expect(paid.body.totalResults).toBeGreaterThan(0);
     expect(paid.body.totalResults).toBeLessThan(1000);
     expect(paid.body.results).toHaveLength(paid.body.totalResults);
@@ -136,24 +169,39 @@ describe('syncs and reads', () => {
     const info = await http(server, 'GET', `/companies/${companyId}/data/info`, { auth: client.auth });
     expect(info.status).toBe(200);
     expect(typeof info.body.companyName).toBe('string');
-    const pnl = await http(server, 'GET', `/companies/${companyId}/data/financials/profitAndLoss?periodLength=3&periodsToCompare=4`, { auth: client.auth });
+    const pnl = await http(server, 'GET', `/companies/${companyId}/data/financials/profitAndLoss?periodLength=3&periodsToCompare=4`, {
+      auth: client.auth,
+    });
     expect(pnl.status, pnl.text).toBe(200);
     expect(pnl.body.reportBasis).toBe('Accrual');
     expect(pnl.body.reports).toHaveLength(4);
     expect(pnl.body.reports[0].fromDate > pnl.body.reports[1].fromDate).toBe(true);
-    const bs = await http(server, 'GET', `/companies/${companyId}/data/financials/balanceSheet?periodLength=1&periodsToCompare=2`, { auth: client.auth });
+    const bs = await http(server, 'GET', `/companies/${companyId}/data/financials/balanceSheet?periodLength=1&periodsToCompare=2`, {
+      auth: client.auth,
+    });
     expect(bs.body.reports).toHaveLength(2);
     for (const report of bs.body.reports) expect(report.netAssets).toBeCloseTo(report.assets.value - report.liabilities.value, 2);
-    const cash = await http(server, 'GET', `/companies/${companyId}/data/financials/cashFlowStatement?periodLength=12&periodsToCompare=1`, { auth: client.auth });
+    const cash = await http(server, 'GET', `/companies/${companyId}/data/financials/cashFlowStatement?periodLength=12&periodsToCompare=1`, {
+      auth: client.auth,
+    });
     expect(cash.body.reports).toHaveLength(1);
-    expectErrorBody(await http(server, 'GET', `/companies/${companyId}/data/financials/profitAndLoss`, { auth: client.auth }), 400, { validation: true });
+    expectErrorBody(await http(server, 'GET', `/companies/${companyId}/data/financials/profitAndLoss`, { auth: client.auth }), 400, {
+      validation: true,
+    });
   });
 
   it('reads connection-scoped accounting paths', async () => {
-    const accounts = await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}/data/bankAccounts`, { auth: client.auth });
+    const accounts = await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}/data/bankAccounts`, {
+      auth: client.auth,
+    });
     expect(accounts.status).toBe(200);
     const account = accounts.body.results[0];
-    const txns = await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}/data/bankAccounts/${account.id}/bankTransactions?pageSize=5000`, { auth: client.auth });
+    const txns = await http(
+      server,
+      'GET',
+      `/companies/${companyId}/connections/${connectionId}/data/bankAccounts/${account.id}/bankTransactions?pageSize=5000`,
+      { auth: client.auth },
+    );
     expect(txns.status).toBe(200);
     for (const t of txns.body.results) expect(t.accountId).toBe(account.id);
   });
@@ -161,7 +209,9 @@ describe('syncs and reads', () => {
   it('answers 404 for a data type the platform lacks', async () => {
     const queued = await http(server, 'POST', `/companies/${companyId}/data/queue/banking-accounts`, { auth: client.auth });
     expectErrorBody(queued, 404, { error: 'Datatype banking-accounts not supported by platform(s) Sandbox' });
-    const read = await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}/data/commerce-orders`, { auth: client.auth });
+    const read = await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}/data/commerce-orders`, {
+      auth: client.auth,
+    });
     expectErrorBody(read, 404, { error: 'Datatype commerce-orders not supported by platform(s) Sandbox' });
   });
 
@@ -176,13 +226,21 @@ describe('syncs and reads', () => {
     const old = new Map(before.body.results.map((i: { id: string }) => [i.id, i]));
     const added = after.body.results.filter((i: { id: string }) => !old.has(i.id));
     const deleted = after.body.results.filter((i: { metadata: { isDeleted: boolean } }) => i.metadata.isDeleted);
-    const changed = after.body.results.filter((i: { id: string; modifiedDate: string; metadata: { isDeleted: boolean } }) => old.has(i.id) && !i.metadata.isDeleted && (old.get(i.id) as { modifiedDate: string }).modifiedDate !== i.modifiedDate);
-    const unchanged = after.body.results.filter((i: { id: string; modifiedDate: string }) => old.has(i.id) && (old.get(i.id) as { modifiedDate: string }).modifiedDate === i.modifiedDate);
+    const changed = after.body.results.filter(
+      (i: { id: string; modifiedDate: string; metadata: { isDeleted: boolean } }) =>
+        old.has(i.id) && !i.metadata.isDeleted && (old.get(i.id) as { modifiedDate: string }).modifiedDate !== i.modifiedDate,
+    );
+    const unchanged = after.body.results.filter(
+      (i: { id: string; modifiedDate: string }) =>
+        old.has(i.id) && (old.get(i.id) as { modifiedDate: string }).modifiedDate === i.modifiedDate,
+    );
     expect(added.length).toBeGreaterThan(0);
     expect(changed.length).toBeGreaterThan(0);
     expect(unchanged.length).toBeGreaterThan(0);
     for (const i of unchanged) expect(i).toEqual(old.get(i.id));
-    const live = await http(server, 'GET', `/companies/${companyId}/data/invoices?query=metadata.isDeleted%21%3Dtrue`, { auth: client.auth });
+    const live = await http(server, 'GET', `/companies/${companyId}/data/invoices?query=metadata.isDeleted%21%3Dtrue`, {
+      auth: client.auth,
+    });
     expect(live.body.totalResults).toBe(after.body.totalResults - deleted.length);
   });
 });
@@ -202,7 +260,9 @@ describe('409 before and during the first sync', () => {
       const pending = await http(idle, 'GET', `/companies/${other.companyId}/data/invoices`, { auth: c.auth });
       expectErrorBody(pending, 409, { error: 'The data set is not ready: its first sync has not completed.' });
       const again = await http(idle, 'POST', `/companies/${other.companyId}/data/queue/invoices`, { auth: c.auth });
-      expectErrorBody(again, 400, { error: /^DatasetAlreadyInProgressException: Cannot queue invoices sync for .* as previous sync .* is still in progress$/ });
+      expectErrorBody(again, 400, {
+        error: /^DatasetAlreadyInProgressException: Cannot queue invoices sync for .* as previous sync .* is still in progress$/,
+      });
       const status = await http(idle, 'GET', `/companies/${other.companyId}/dataStatus`, { auth: c.auth });
       expect(status.body.invoices.currentStatus).toBe('Queued');
     } finally {
@@ -221,7 +281,9 @@ describe('racing requests to queue one data type', () => {
       // Only invoices on first link: bills have no operation and no data set row yet.
       await fetchOnFirstLinkOnly(idle, c, companyId, ['invoices']);
       await authorize(idle, c, linked);
-      const answers = await Promise.all(Array.from({ length: 12 }, () => http(idle, 'POST', `/companies/${companyId}/data/queue/bills`, { auth: c.auth })));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () => http(idle, 'POST', `/companies/${companyId}/data/queue/bills`, { auth: c.auth })),
+      );
       expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
       for (const a of answers.filter((r) => r.status !== 200)) {
         expectErrorBody(a, 400, { error: /^DatasetAlreadyInProgressException: Cannot queue bills sync/ });
@@ -238,15 +300,27 @@ describe('sync settings and the schedule', () => {
   it('refuses an hourly schedule on the Free trial with the exact 402 body', async () => {
     const free = await server.newClient({ plan: 'free-trial' });
     const setting = { dataType: 'invoices', fetchOnFirstLink: true, syncSchedule: 1, syncOrder: 0 };
-    const res = await http(server, 'POST', '/profile/syncSettings', { auth: free.auth, body: { clientId: free.clientId, settings: [setting], overridesDefaults: true } });
+    const res = await http(server, 'POST', '/profile/syncSettings', {
+      auth: free.auth,
+      body: { clientId: free.clientId, settings: [setting], overridesDefaults: true },
+    });
     const body = expectErrorBody(res, 402, { error: 'SyncSettingsValidationException: Sync schedule not allowed', validation: true });
     expect(body.validation.errors[0].message).toMatch(/^Sync schedule not allowed\./);
     const { companyId } = await companyWithConnection(server, free);
-    const company = await http(server, 'POST', `/companies/${companyId}/syncSettings`, { auth: free.auth, body: { companyId, settings: [setting] } });
+    const company = await http(server, 'POST', `/companies/${companyId}/syncSettings`, {
+      auth: free.auth,
+      body: { companyId, settings: [setting] },
+    });
     expectErrorBody(company, 402, { error: 'SyncSettingsValidationException: Sync schedule not allowed', validation: true });
-    const daily = await http(server, 'POST', '/profile/syncSettings', { auth: free.auth, body: { clientId: free.clientId, settings: [{ ...setting, syncSchedule: 24 }], overridesDefaults: true } });
+    const daily = await http(server, 'POST', '/profile/syncSettings', {
+      auth: free.auth,
+      body: { clientId: free.clientId, settings: [{ ...setting, syncSchedule: 24 }], overridesDefaults: true },
+    });
     expect(daily.status).toBe(204);
-    const standard = await http(server, 'POST', '/profile/syncSettings', { auth: client.auth, body: { clientId: client.clientId, settings: [setting], overridesDefaults: true } });
+    const standard = await http(server, 'POST', '/profile/syncSettings', {
+      auth: client.auth,
+      body: { clientId: client.clientId, settings: [setting], overridesDefaults: true },
+    });
     expect(standard.status).toBe(204);
   });
 
@@ -257,8 +331,14 @@ describe('sync settings and the schedule', () => {
     expect((await http(server, 'POST', `/companies/${companyId}/syncSettings`, { auth: c.auth, body })).status).toBe(204);
     const got = await http(server, 'GET', `/companies/${companyId}/syncSettings`, { auth: c.auth });
     expect(got.body.settings.find((s: { dataType: string }) => s.dataType === 'bills')).toEqual(body.settings[0]);
-    expect(got.body.settings.find((s: { dataType: string }) => s.dataType === 'invoices')).toMatchObject({ fetchOnFirstLink: true, syncSchedule: 24 });
-    const linked = { companyId, connectionId: (await http(server, 'GET', `/companies/${companyId}/connections`, { auth: c.auth })).body.results[0].id };
+    expect(got.body.settings.find((s: { dataType: string }) => s.dataType === 'invoices')).toMatchObject({
+      fetchOnFirstLink: true,
+      syncSchedule: 24,
+    });
+    const linked = {
+      companyId,
+      connectionId: (await http(server, 'GET', `/companies/${companyId}/connections`, { auth: c.auth })).body.results[0].id,
+    };
     await authorize(server, c, linked);
     const history = await http(server, 'GET', `/companies/${companyId}/data/history?query=dataType%3Dbills`, { auth: c.auth });
     expect(history.body.totalResults).toBe(0);

@@ -17,7 +17,9 @@ function mt940(count: number): Uint8Array {
     const amount = 100 + (i % 5000);
     const credit = i % 3 !== 0;
     cents += credit ? amount : -amount;
-    lines.push(`:61:2401${String(1 + (i % 28)).padStart(2, '0')}${credit ? 'C' : 'D'}${Math.floor(amount / 100)},${String(amount % 100).padStart(2, '0')}NTRFREF${i}//B${i}`);
+    lines.push(
+      `:61:2401${String(1 + (i % 28)).padStart(2, '0')}${credit ? 'C' : 'D'}${Math.floor(amount / 100)},${String(amount % 100).padStart(2, '0')}NTRFREF${i}//B${i}`,
+    );
     lines.push(`:86:166?00GUTSCHRIFT?20Invoice ${100000 + i} payment reference ${i % 89}?32Counterparty ${i % 997} GmbH`);
   }
   lines.push(`:62F:C240128EUR${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`, '-');
@@ -47,7 +49,10 @@ describe('the intake thread', () => {
     const small = { name: 'small.sta', contentType: 'text/plain', bytes: mt940(10) };
     expect((await readAll([small])).lines).toBe(10);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const again = await readAll([{ ...small, bytes: mt940(12) }, { name: 'other.sta', contentType: 'text/plain', bytes: mt940(3) }]);
+    const again = await readAll([
+      { ...small, bytes: mt940(12) },
+      { name: 'other.sta', contentType: 'text/plain', bytes: mt940(3) },
+    ]);
     expect(again.lines).toBe(12);
     expect(again.accepted.map((a) => a.report.statements?.[0].transactions)).toEqual([12, 3]);
   });

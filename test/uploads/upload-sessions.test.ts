@@ -30,15 +30,34 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const account = (id: string) => ({
-  id, name: 'Business current account', type: 'Debit', currency: 'GBP',
+  id,
+  name: 'Business current account',
+  type: 'Debit',
+  currency: 'GBP',
   balance: { current: 1520.25, available: 1400, limit: null },
-  identifiers: { type: 'Depository', number: '12345678', bankCode: '400515', iban: null, bic: null, maskedAccountNumber: '****5678', subtype: 'checking' },
+  identifiers: {
+    type: 'Depository',
+    number: '12345678',
+    bankCode: '400515',
+    iban: null,
+    bic: null,
+    maskedAccountNumber: '****5678',
+    subtype: 'checking',
+  },
   institution: { id: 'bank-1', name: 'High Street Bank' },
   sourceModifiedDate: '2024-06-30T00:00:00Z',
 });
 const transaction = (id: string, accountId: string, amount: number, day: number) => ({
-  id, accountId, description: `Card payment ${id}`, amount, currency: 'GBP', postedDate: `2024-06-${String(day).padStart(2, '0')}T00:00:00`,
-  authorizedDate: `2024-06-${String(day).padStart(2, '0')}T00:00:00`, code: 'Purchase', merchantName: 'Coffee Shop', sourceModifiedDate: '2024-06-30T00:00:00Z',
+  id,
+  accountId,
+  description: `Card payment ${id}`,
+  amount,
+  currency: 'GBP',
+  postedDate: `2024-06-${String(day).padStart(2, '0')}T00:00:00`,
+  authorizedDate: `2024-06-${String(day).padStart(2, '0')}T00:00:00`,
+  code: 'Purchase',
+  merchantName: 'Coffee Shop',
+  sourceModifiedDate: '2024-06-30T00:00:00Z',
 });
 
 /** The session flow against any client: configure, upload accounts then transactions in pages, process, read back. */
@@ -62,8 +81,18 @@ async function sessionFlow(api: SessionClient) {
   await api.end(target, accounts.id, 'Process');
 
   const transactions = await api.start(target, 'banking-transactions');
-  await api.upload(target, transactions.id, { results: [transaction('t-1', 'acc-1', -3.5, 3), transaction('t-2', 'acc-1', 1200, 4)], pageNumber: 1, pageSize: 2, totalResults: 3 });
-  await api.upload(target, transactions.id, { results: [transaction('t-3', 'acc-1', -45.1, 5)], pageNumber: 2, pageSize: 2, totalResults: 3 });
+  await api.upload(target, transactions.id, {
+    results: [transaction('t-1', 'acc-1', -3.5, 3), transaction('t-2', 'acc-1', 1200, 4)],
+    pageNumber: 1,
+    pageSize: 2,
+    totalResults: 3,
+  });
+  await api.upload(target, transactions.id, {
+    results: [transaction('t-3', 'acc-1', -45.1, 5)],
+    pageNumber: 2,
+    pageSize: 2,
+    totalResults: 3,
+  });
   await api.end(target, transactions.id, 'Process');
 
   await waitForSyncs(server, client, target.companyId);
@@ -71,36 +100,67 @@ async function sessionFlow(api: SessionClient) {
   expect(op.body).toMatchObject({ id: transactions.id, status: 'Complete', dataType: 'banking-transactions' });
   const servedAccounts = await allRecords(server, client.auth, target, 'banking-accounts');
   // Stored as writes are: null fields are left out.
-  expect(servedAccounts).toEqual([expect.objectContaining({ id: 'acc-1', name: 'Business current account', balance: { current: 1520.25, available: 1400 } })]);
+  expect(servedAccounts).toEqual([
+    expect.objectContaining({ id: 'acc-1', name: 'Business current account', balance: { current: 1520.25, available: 1400 } }),
+  ]);
   const served = await allRecords(server, client.auth, target, 'banking-transactions');
-  expect(served.map((t) => [t.id, t.amount, t.postedDate]).sort()).toEqual([['t-1', -3.5, '2024-06-03T00:00:00'], ['t-2', 1200, '2024-06-04T00:00:00'], ['t-3', -45.1, '2024-06-05T00:00:00']]);
+  expect(served.map((t) => [t.id, t.amount, t.postedDate]).sort()).toEqual([
+    ['t-1', -3.5, '2024-06-03T00:00:00'],
+    ['t-2', 1200, '2024-06-04T00:00:00'],
+    ['t-3', -45.1, '2024-06-05T00:00:00'],
+  ]);
   return target;
 }
 
 const viaHttp: SessionClient = {
   async setConfiguration(target, accountId) {
-    const res = await http(server, 'POST', `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/configuration`, { auth: client.auth, body: { source: 'codat', accountId } });
+    const res = await http(
+      server,
+      'POST',
+      `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/configuration`,
+      { auth: client.auth, body: { source: 'codat', accountId } },
+    );
     expect(res.status, res.text).toBe(200);
     checkOas('BankStatementUploadConfiguration', res.body);
   },
   async getConfiguration(target) {
-    const res = await http(server, 'GET', `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/configuration`, { auth: client.auth });
+    const res = await http(
+      server,
+      'GET',
+      `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/configuration`,
+      { auth: client.auth },
+    );
     expect(res.status, res.text).toBe(200);
     checkOas('BankStatementUploadConfiguration', res.body);
     return res.body;
   },
   async start(target, dataType) {
-    const res = await http(server, 'POST', `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/startSession`, { auth: client.auth, body: { dataType } });
+    const res = await http(
+      server,
+      'POST',
+      `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/startSession`,
+      { auth: client.auth, body: { dataType } },
+    );
     expect(res.status, res.text).toBe(200);
     checkOas('PullOperation', res.body);
     return res.body;
   },
   async upload(target, datasetId, body) {
-    const res = await http(server, 'POST', `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/dataset/${datasetId}/upload`, { auth: client.auth, body });
+    const res = await http(
+      server,
+      'POST',
+      `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/dataset/${datasetId}/upload`,
+      { auth: client.auth, body },
+    );
     expect(res.status, res.text).toBe(200);
   },
   async end(target, datasetId, status) {
-    const res = await http(server, 'POST', `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/dataset/${datasetId}/endSession`, { auth: client.auth, body: { status } });
+    const res = await http(
+      server,
+      'POST',
+      `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/dataset/${datasetId}/endSession`,
+      { auth: client.auth, body: { status } },
+    );
     expect(res.status, res.text).toBe(200);
   },
 };
@@ -112,7 +172,7 @@ function checkOas(schema: string, value: unknown) {
 }
 
 describe('bank statement upload sessions', () => {
-  it('takes accounts and transactions in pages, and Process syncs them through the session\'s pull operation (HTTP, checked against the Lending OAS)', async () => {
+  it("takes accounts and transactions in pages, and Process syncs them through the session's pull operation (HTTP, checked against the Lending OAS)", async () => {
     await sessionFlow(viaHttp);
   });
 
@@ -120,7 +180,15 @@ describe('bank statement upload sessions', () => {
     const target = await statementConnection(server, client);
     const form = new FormData();
     form.append('file', new Blob([statementSample('mt940/wolph-sberbank-171011_01234945.sta') as Uint8Array<ArrayBuffer>]), 'sberbank.sta');
-    expect((await fetch(`${server.url}/companies/${target.companyId}/connections/${target.connectionId}/files`, { method: 'POST', headers: { authorization: client.auth }, body: form })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${server.url}/companies/${target.companyId}/connections/${target.connectionId}/files`, {
+          method: 'POST',
+          headers: { authorization: client.auth },
+          body: form,
+        })
+      ).status,
+    ).toBe(200);
     await viaHttp.setConfiguration(target, 'acc-1');
     const session = await viaHttp.start(target, 'banking-transactions');
     await viaHttp.upload(target, session.id, { results: [transaction('t-1', 'acc-1', 10, 1)] });
@@ -140,23 +208,59 @@ describe('bank statement upload sessions', () => {
       const caller = { auth: basicAuth(key.apiKey) };
       const target = await statementConnection(front, caller);
       const form = new FormData();
-      form.append('file', new Blob([statementSample('mt940/wolph-sberbank-171011_01234945.sta') as Uint8Array<ArrayBuffer>]), 'sberbank.sta');
-      expect((await fetch(`${front.url}/companies/${target.companyId}/connections/${target.connectionId}/files`, { method: 'POST', headers: { authorization: caller.auth }, body: form })).status).toBe(200);
+      form.append(
+        'file',
+        new Blob([statementSample('mt940/wolph-sberbank-171011_01234945.sta') as Uint8Array<ArrayBuffer>]),
+        'sberbank.sta',
+      );
+      expect(
+        (
+          await fetch(`${front.url}/companies/${target.companyId}/connections/${target.connectionId}/files`, {
+            method: 'POST',
+            headers: { authorization: caller.auth },
+            body: form,
+          })
+        ).status,
+      ).toBe(200);
       const base = `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload`;
-      expect((await http(front, 'POST', `${base}/configuration`, { auth: caller.auth, body: { source: 'codat', accountId: 'acc-1' } })).status).toBe(200);
-      const session = (await http(front, 'POST', `${base}/startSession`, { auth: caller.auth, body: { dataType: 'banking-transactions' } })).body;
-      expect((await http(front, 'POST', `${base}/dataset/${session.id}/upload`, { auth: caller.auth, body: { results: [transaction('t-1', 'acc-1', 10, 1)] } })).status).toBe(200);
-      const ended = await http(front, 'POST', `${base}/dataset/${session.id}/endSession`, { auth: caller.auth, body: { status: 'Process' } });
+      expect(
+        (await http(front, 'POST', `${base}/configuration`, { auth: caller.auth, body: { source: 'codat', accountId: 'acc-1' } })).status,
+      ).toBe(200);
+      const session = (await http(front, 'POST', `${base}/startSession`, { auth: caller.auth, body: { dataType: 'banking-transactions' } }))
+        .body;
+      expect(
+        (
+          await http(front, 'POST', `${base}/dataset/${session.id}/upload`, {
+            auth: caller.auth,
+            body: { results: [transaction('t-1', 'acc-1', 10, 1)] },
+          })
+        ).status,
+      ).toBe(200);
+      const ended = await http(front, 'POST', `${base}/dataset/${session.id}/endSession`, {
+        auth: caller.auth,
+        body: { status: 'Process' },
+      });
       expect(ended.status, ended.text).toBe(200);
 
       const waiting = await http(front, 'GET', `/companies/${target.companyId}/data/history/${session.id}`, { auth: caller.auth });
-      expect(waiting.body).toMatchObject({ status: 'ProcessingQueued', isCompleted: false, isErrored: false, statusDescription: expect.stringMatching(/^Queued after sync .* of banking-transactions, which is still in progress\.$/) });
+      expect(waiting.body).toMatchObject({
+        status: 'ProcessingQueued',
+        isCompleted: false,
+        isErrored: false,
+        statusDescription: expect.stringMatching(/^Queued after sync .* of banking-transactions, which is still in progress\.$/),
+      });
       checkOas('PullOperation', waiting.body);
 
       worker = await buildApp({ store: shared.store, logLevel: 'silent', jobs: { pollMs: 50 } });
       expect(await waitForOperation(front, caller, target.companyId, session.id)).toMatchObject({ status: 'Complete', isCompleted: true });
       await waitForSyncs(front, caller, target.companyId);
-      const ops = await shared.store.db.selectFrom('pull_operations').select(['id', 'status']).where('connection_id', '=', target.connectionId).where('data_type', '=', 'banking-transactions').orderBy('seq').execute();
+      const ops = await shared.store.db
+        .selectFrom('pull_operations')
+        .select(['id', 'status'])
+        .where('connection_id', '=', target.connectionId)
+        .where('data_type', '=', 'banking-transactions')
+        .orderBy('seq')
+        .execute();
       // The file's sync, then the session's, each once.
       expect(ops.map((o) => o.status)).toEqual(['Complete', 'Complete']);
       expect(ops[1].id).toBe(session.id);
@@ -175,12 +279,26 @@ describe('bank statement upload sessions', () => {
     // A file synced while the session is open: its version completes first.
     const form = new FormData();
     form.append('file', new Blob([statementSample('mt940/wolph-sberbank-171011_01234945.sta') as Uint8Array<ArrayBuffer>]), 'sberbank.sta');
-    expect((await fetch(`${server.url}/companies/${target.companyId}/connections/${target.connectionId}/files`, { method: 'POST', headers: { authorization: client.auth }, body: form })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${server.url}/companies/${target.companyId}/connections/${target.connectionId}/files`, {
+          method: 'POST',
+          headers: { authorization: client.auth },
+          body: form,
+        })
+      ).status,
+    ).toBe(200);
     await waitForSyncs(server, client, target.companyId);
     await viaHttp.upload(target, session.id, { results: [transaction('t-1', 'acc-1', 10, 1)] });
     await viaHttp.end(target, session.id, 'Process');
     await waitForSyncs(server, client, target.companyId);
-    const ops = await server.store.db.selectFrom('pull_operations').select(['id', 'seq', 'status']).where('connection_id', '=', target.connectionId).where('data_type', '=', 'banking-transactions').orderBy('seq').execute();
+    const ops = await server.store.db
+      .selectFrom('pull_operations')
+      .select(['id', 'seq', 'status'])
+      .where('connection_id', '=', target.connectionId)
+      .where('data_type', '=', 'banking-transactions')
+      .orderBy('seq')
+      .execute();
     expect(ops[ops.length - 1]).toMatchObject({ id: session.id, status: 'Complete' });
     expect(await allRecords(server, client.auth, target, 'banking-transactions')).toHaveLength(4);
   });
@@ -192,15 +310,28 @@ describe('bank statement upload sessions', () => {
     expectErrorBody(await http(server, 'GET', `${base}/configuration`, { auth: client.auth }), 404);
     expect((await post('/configuration', { source: 'codat', accountId: 'acc-1' })).status).toBe(200);
     expectErrorBody(await post('/configuration', { source: 'codat', accountId: 'acc-1' }), 400, { validation: true });
-    expect(expectErrorBody(await post('/configuration', { source: 'plaid', accountId: 'x', extra: 1 }), 400, { validation: true }).validation.errors.map((e: { itemId: string }) => e.itemId).sort()).toEqual(['extra', 'source']);
+    expect(
+      expectErrorBody(await post('/configuration', { source: 'plaid', accountId: 'x', extra: 1 }), 400, { validation: true })
+        .validation.errors.map((e: { itemId: string }) => e.itemId)
+        .sort(),
+    ).toEqual(['extra', 'source']);
 
     const session = (await post('/startSession', { dataType: 'banking-transactions' })).body;
-    expect(expectErrorBody(await post('/startSession', { dataType: 'banking-transactions' }), 400, { validation: true }).validation.errors[0].message).toMatch(/already active/);
+    expect(
+      expectErrorBody(await post('/startSession', { dataType: 'banking-transactions' }), 400, { validation: true }).validation.errors[0]
+        .message,
+    ).toMatch(/already active/);
     expectErrorBody(await post('/startSession', { dataType: 'invoices' }), 400, { validation: true });
     const unconfigured = await post(`/dataset/${session.id}/upload`, { results: [transaction('t-1', 'acc-2', 1, 1)] });
     expect(expectErrorBody(unconfigured, 400, { validation: true }).validation.errors[0]).toMatchObject({ itemId: 'results.0.accountId' });
-    const bad = await post(`/dataset/${session.id}/upload`, { results: [{ ...transaction('t-1', 'acc-1', 1, 1), amount: 'ten', currency: undefined }] });
-    expect(expectErrorBody(bad, 400, { validation: true }).validation.errors.map((e: { itemId: string }) => e.itemId).sort()).toEqual(['results.0.amount', 'results.0.currency']);
+    const bad = await post(`/dataset/${session.id}/upload`, {
+      results: [{ ...transaction('t-1', 'acc-1', 1, 1), amount: 'ten', currency: undefined }],
+    });
+    expect(
+      expectErrorBody(bad, 400, { validation: true })
+        .validation.errors.map((e: { itemId: string }) => e.itemId)
+        .sort(),
+    ).toEqual(['results.0.amount', 'results.0.currency']);
     expectErrorBody(await post(`/dataset/${session.id}/upload`, [1, 2]), 400, { validation: true });
     expectErrorBody(await post(`/dataset/${session.id}/endSession`, { status: 'Finish' }), 400, { validation: true });
     expectErrorBody(await post('/dataset/00000000-0000-4000-8000-000000000000/upload', { results: [] }), 404);
@@ -213,21 +344,34 @@ describe('bank statement upload sessions', () => {
     expect((await post('/startSession', { dataType: 'banking-transactions' })).status).toBe(200);
     expect(await server.store.db.selectFrom('uploads').select('id').where('connection_id', '=', target.connectionId).execute()).toEqual([]);
 
-    const sandbox = await http(server, 'POST', `/companies/${target.companyId}/connections`, { auth: client.auth, body: { platformKey: 'bsbx' } });
-    const other = await http(server, 'POST', `/companies/${target.companyId}/connections/${sandbox.body.id}/bankStatements/upload/startSession`, { auth: client.auth, body: { dataType: 'banking-accounts' } });
+    const sandbox = await http(server, 'POST', `/companies/${target.companyId}/connections`, {
+      auth: client.auth,
+      body: { platformKey: 'bsbx' },
+    });
+    const other = await http(
+      server,
+      'POST',
+      `/companies/${target.companyId}/connections/${sandbox.body.id}/bankStatements/upload/startSession`,
+      { auth: client.auth, body: { dataType: 'banking-accounts' } },
+    );
     expect(expectErrorBody(other, 400, { validation: true }).validation.errors[0].message).toMatch(/fstm/);
   });
 
   it('times a session out after 90 minutes without an upload', async () => {
     const target = await statementConnection(server, client);
     const base = `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload`;
-    const session = (await http(server, 'POST', `${base}/startSession`, { auth: client.auth, body: { dataType: 'banking-accounts' } })).body;
+    const session = (await http(server, 'POST', `${base}/startSession`, { auth: client.auth, body: { dataType: 'banking-accounts' } }))
+      .body;
     const longAgo = new Date(Date.now() - 91 * 60_000).toISOString();
     await server.store.db.updateTable('upload_sessions').set({ last_activity: longAgo }).where('id', '=', session.id).execute();
-    expectErrorBody(await http(server, 'POST', `${base}/dataset/${session.id}/upload`, { auth: client.auth, body: account('x') }), 400, { validation: true });
+    expectErrorBody(await http(server, 'POST', `${base}/dataset/${session.id}/upload`, { auth: client.auth, body: account('x') }), 400, {
+      validation: true,
+    });
     const op = await http(server, 'GET', `/companies/${target.companyId}/data/history/${session.id}`, { auth: client.auth });
     expect(op.body).toMatchObject({ status: 'Cancelled', statusDescription: expect.stringMatching(/timed out/) });
-    expect((await http(server, 'POST', `${base}/startSession`, { auth: client.auth, body: { dataType: 'banking-accounts' } })).status).toBe(200);
+    expect((await http(server, 'POST', `${base}/startSession`, { auth: client.auth, body: { dataType: 'banking-accounts' } })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -236,7 +380,11 @@ describe('@codat/lending (npm) against file upload and the banking data', () => 
     const sdk = new CodatLending({ security: { authHeader: client.auth }, serverURL: server.url });
     const target = await statementConnection(server, client);
     const bytes = statementSample('camt053/viafintech-valid_example.xml');
-    const uploaded = await sdk.fileUpload.upload({ companyId: target.companyId, connectionId: target.connectionId, fileUpload: { file: { content: bytes, fileName: 'camt.xml' } } });
+    const uploaded = await sdk.fileUpload.upload({
+      companyId: target.companyId,
+      connectionId: target.connectionId,
+      fileUpload: { file: { content: bytes, fileName: 'camt.xml' } },
+    });
     expect(uploaded.statusCode).toBe(200);
     const listed = await sdk.fileUpload.listUploaded({ companyId: target.companyId });
     expect(listed.files?.map((f) => f.fileName)).toEqual(['camt.xml']);
@@ -248,7 +396,12 @@ describe('@codat/lending (npm) against file upload and the banking data', () => 
     const opId = ops.pullOperations?.results?.[0]?.id as string;
     const op = await sdk.manageData.pullOperations.get({ companyId: target.companyId, datasetId: opId });
     expect(op.pullOperation?.status).toBe('Complete');
-    const transactions = await sdk.banking.transactions.list({ companyId: target.companyId, connectionId: target.connectionId, page: 1, pageSize: 100 });
+    const transactions = await sdk.banking.transactions.list({
+      companyId: target.companyId,
+      connectionId: target.connectionId,
+      page: 1,
+      pageSize: 100,
+    });
     expect(transactions.statusCode).toBe(200);
     expect(transactions.bankingTransactions?.results).toHaveLength(5);
     const accounts = await sdk.banking.accounts.list({ companyId: target.companyId, connectionId: target.connectionId, page: 1 });
@@ -259,11 +412,16 @@ describe('@codat/lending (npm) against file upload and the banking data', () => 
 /** A build of the repository's @codat/lending with `bankStatements` (not on npm): `CODAT_LENDING_SDK=<its folder>`. */
 const newerSdk = process.env.CODAT_LENDING_SDK ? resolve(process.env.CODAT_LENDING_SDK, 'index.js') : undefined;
 const newerSdkPresent = newerSdk !== undefined && fs.existsSync(newerSdk);
-if (!newerSdkPresent) console.log(`upload sessions through @codat/lending 7.x skipped: ${newerSdk ? `${newerSdk} is missing` : 'CODAT_LENDING_SDK is not set'} (npm has only 4.3.0, without bankStatements)`);
+if (!newerSdkPresent)
+  console.log(
+    `upload sessions through @codat/lending 7.x skipped: ${newerSdk ? `${newerSdk} is missing` : 'CODAT_LENDING_SDK is not set'} (npm has only 4.3.0, without bankStatements)`,
+  );
 
 describe.skipIf(!newerSdkPresent)('@codat/lending 7.x against upload sessions', () => {
   it('runs the session flow through bankStatements.*', async () => {
-    const { CodatLending: Lending7 } = (await import(pathToFileURL(newerSdk as string).href)) as { CodatLending: new (options: unknown) => any };
+    const { CodatLending: Lending7 } = (await import(pathToFileURL(newerSdk as string).href)) as {
+      CodatLending: new (options: unknown) => any;
+    };
     const sdk = new Lending7({ authHeader: client.auth, serverURL: server.url, retryConfig: { strategy: 'none' } });
     await sessionFlow({
       async setConfiguration(target, accountId) {

@@ -17,7 +17,9 @@ describe('webhook settings from the environment', () => {
 
   it('refuses values it cannot read', () => {
     expect(() => loadConfig({ WEBHOOKS_ALLOW_PRIVATE: 'yes' })).toThrow(/WEBHOOKS_ALLOW_PRIVATE must be true or false/);
-    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,5s' })).toThrow(/WEBHOOK_RETRY_SCHEDULE must be comma-separated durations in milliseconds/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,5s' })).toThrow(
+      /WEBHOOK_RETRY_SCHEDULE must be comma-separated durations in milliseconds/,
+    );
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,-5' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
 });

@@ -42,24 +42,39 @@ describe('the event type list', () => {
 describe('POST /webhooks', () => {
   it('answers 201 with the consumer and its secret, which the list never shows', async () => {
     const client = await server.newClient();
-    const res = await create(client, { url: 'https://hooks.example.com/codat?x=1', eventTypes: ['company.created', 'connection.connected'] });
+    const res = await create(client, {
+      url: 'https://hooks.example.com/codat?x=1',
+      eventTypes: ['company.created', 'connection.connected'],
+    });
     expect(res.status, res.text).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(['companyTags', 'disabled', 'eventTypes', 'id', 'secret', 'url']);
-    expect(res.body).toMatchObject({ url: 'https://hooks.example.com/codat?x=1', disabled: false, eventTypes: ['company.created', 'connection.connected'], companyTags: null });
+    expect(res.body).toMatchObject({
+      url: 'https://hooks.example.com/codat?x=1',
+      disabled: false,
+      eventTypes: ['company.created', 'connection.connected'],
+      companyTags: null,
+    });
     expect(res.body.id).toMatch(GUID);
     expect(res.body.secret).toMatch(SECRET);
     expect(Buffer.from(res.body.secret.slice(6), 'base64')).toHaveLength(24);
 
     const listed = await list(client);
     expect(listed.status, listed.text).toBe(200);
-    expect(listed.body).toEqual({ results: [{ id: res.body.id, url: res.body.url, disabled: false, eventTypes: res.body.eventTypes, companyTags: null }] });
+    expect(listed.body).toEqual({
+      results: [{ id: res.body.id, url: res.body.url, disabled: false, eventTypes: res.body.eventTypes, companyTags: null }],
+    });
     expect(listed.text).not.toContain(res.body.secret);
     expect(listed.text).not.toMatch(/secret/i);
   });
 
   it('keeps disabled and company tags, and gives every consumer its own secret', async () => {
     const client = await server.newClient();
-    const a = await create(client, { url: 'http://a.example.com/', disabled: true, eventTypes: ['company.deleted'], companyTags: ['region:uk', 'team:a:b'] });
+    const a = await create(client, {
+      url: 'http://a.example.com/',
+      disabled: true,
+      eventTypes: ['company.deleted'],
+      companyTags: ['region:uk', 'team:a:b'],
+    });
     const b = await create(client, { url: 'http://b.example.com/', disabled: null, eventTypes: ['read.completed'], companyTags: null });
     expect(a.status, a.text).toBe(201);
     expect(b.status, b.text).toBe(201);
@@ -77,25 +92,64 @@ describe('POST /webhooks', () => {
     await expectValidation(await create(client, { url: 'ftp://example.com/x', eventTypes: ['company.created'] }), ['url']);
     await expectValidation(await create(client, { url: 'https://example.com/' }), ['eventTypes']);
     await expectValidation(await create(client, { url: 'https://example.com/', eventTypes: [] }), ['eventTypes']);
-    const unknown = await expectValidation(await create(client, { url: 'https://example.com/', eventTypes: ['company.created', 'DataSyncCompleted', '*'] }), ['eventTypes.1', 'eventTypes.2']);
+    const unknown = await expectValidation(
+      await create(client, { url: 'https://example.com/', eventTypes: ['company.created', 'DataSyncCompleted', '*'] }),
+      ['eventTypes.1', 'eventTypes.2'],
+    );
     expect(unknown[0].message).toMatch(/^eventTypes\.1 \("DataSyncCompleted"\) is not a known event type/);
     expect(unknown[0].validatorName).toBe('CreateWebhookConsumer');
     const eleven = Array.from({ length: 11 }, (_, i) => `k${i}:v`);
-    const tooMany = await expectValidation(await create(client, { url: 'https://example.com/', eventTypes: ['company.created'], companyTags: eleven }), ['companyTags']);
+    const tooMany = await expectValidation(
+      await create(client, { url: 'https://example.com/', eventTypes: ['company.created'], companyTags: eleven }),
+      ['companyTags'],
+    );
     expect(tooMany[0].message).toMatch(/at most 10/);
-    await expectValidation(await create(client, { url: 'https://example.com/', eventTypes: ['company.created'], companyTags: ['x'.repeat(127) + ':v'] }), ['companyTags.0']);
-    const format = await expectValidation(await create(client, { url: 'https://example.com/', eventTypes: ['company.created'], companyTags: ['region:uk', 'nocolon', ':value'] }), ['companyTags.1', 'companyTags.2']);
+    await expectValidation(
+      await create(client, { url: 'https://example.com/', eventTypes: ['company.created'], companyTags: ['x'.repeat(127) + ':v'] }),
+      ['companyTags.0'],
+    );
+    const format = await expectValidation(
+      await create(client, {
+        url: 'https://example.com/',
+        eventTypes: ['company.created'],
+        companyTags: ['region:uk', 'nocolon', ':value'],
+      }),
+      ['companyTags.1', 'companyTags.2'],
+    );
     expect(format[0].message).toMatch(/tagKey:tagValue/);
-    await expectValidation(await create(client, { url: 'https://example.com/', eventTypes: ['company.created'], disabled: 'yes' }), ['disabled']);
+    await expectValidation(await create(client, { url: 'https://example.com/', eventTypes: ['company.created'], disabled: 'yes' }), [
+      'disabled',
+    ]);
     // Several problems at once.
-    await expectValidation(await create(client, { url: 'mailto:a@example.com', eventTypes: ['nope'], companyTags: ['bad'] }), ['url', 'eventTypes.0', 'companyTags.0']);
+    await expectValidation(await create(client, { url: 'mailto:a@example.com', eventTypes: ['nope'], companyTags: ['bad'] }), [
+      'url',
+      'eventTypes.0',
+      'companyTags.0',
+    ]);
     expect((await list(client)).body.results).toEqual([]);
   });
 
   it('refuses loopback, private and link-local hosts unless the server allows them', async () => {
     const client = await strict.newClient();
-    for (const url of ['http://127.0.0.1:8080/', 'http://localhost/hook', 'http://LocalHost.:8080/', 'http://api.localhost/', 'http://10.1.2.3/', 'http://192.168.0.1/', 'http://172.16.5.4/',
-      'http://169.254.169.254/latest/meta-data', 'http://100.64.0.1/', 'http://0.0.0.0/', 'http://[::1]/', 'http://[fd00::1]/', 'http://[fe80::1]/', 'http://[::ffff:127.0.0.1]/', 'http://224.0.0.1/', 'http://2130706433/', 'http://0x7f.0.0.1:80/']) {
+    for (const url of [
+      'http://127.0.0.1:8080/',
+      'http://localhost/hook',
+      'http://LocalHost.:8080/',
+      'http://api.localhost/',
+      'http://10.1.2.3/',
+      'http://192.168.0.1/',
+      'http://172.16.5.4/',
+      'http://169.254.169.254/latest/meta-data',
+      'http://100.64.0.1/',
+      'http://0.0.0.0/',
+      'http://[::1]/',
+      'http://[fd00::1]/',
+      'http://[fe80::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://224.0.0.1/',
+      'http://2130706433/',
+      'http://0x7f.0.0.1:80/',
+    ]) {
       const items = await expectValidation(await create(client, { url, eventTypes: ['company.created'] }, strict), ['url']);
       expect(items[0].message, url).toMatch(/must not point at a loopback, private or link-local address/);
     }
@@ -122,7 +176,7 @@ describe('POST /webhooks', () => {
 });
 
 describe('DELETE /webhooks/{webhookId}', () => {
-  it('deletes the caller\'s consumer (204); unknown or another client\'s answers 404', async () => {
+  it("deletes the caller's consumer (204); unknown or another client's answers 404", async () => {
     const owner = await server.newClient();
     const other = await server.newClient();
     const consumer = (await create(owner, { url: 'https://example.com/', eventTypes: ['company.created'] })).body;
@@ -139,7 +193,7 @@ describe('DELETE /webhooks/{webhookId}', () => {
     expectErrorBody(await http(server, 'DELETE', `/webhooks/${consumer.id}`, { auth: owner.auth }), 404);
   });
 
-  it('lists only the caller\'s own consumers', async () => {
+  it("lists only the caller's own consumers", async () => {
     const a = await server.newClient();
     const b = await server.newClient();
     await create(b, { url: 'https://b.example.com/', eventTypes: ['company.created'] });
@@ -149,7 +203,10 @@ describe('DELETE /webhooks/{webhookId}', () => {
 
   it('needs an API key', async () => {
     expectErrorBody(await http(server, 'GET', '/webhooks'), 401);
-    expectErrorBody(await http(server, 'POST', '/webhooks', { body: { url: 'https://example.com/', eventTypes: ['company.created'] } }), 401);
+    expectErrorBody(
+      await http(server, 'POST', '/webhooks', { body: { url: 'https://example.com/', eventTypes: ['company.created'] } }),
+      401,
+    );
   });
 });
 
@@ -170,8 +227,17 @@ describe('webhook consumers via @codat/platform', () => {
   it('creates, lists and deletes consumers without a validation error', async () => {
     const client = await server.newClient({ name: 'SDK webhooks' });
     const sdk = new CodatPlatform({ authHeader: client.auth, serverURL: server.url, retryConfig: { strategy: 'none' } });
-    const created = await sdk.webhooks.createConsumer({ url: 'https://example.com/sdk', eventTypes: ['company.created', 'invoices.write.successful'], companyTags: ['region:uk'] });
-    expect(created).toMatchObject({ url: 'https://example.com/sdk', disabled: false, eventTypes: ['company.created', 'invoices.write.successful'], companyTags: ['region:uk'] });
+    const created = await sdk.webhooks.createConsumer({
+      url: 'https://example.com/sdk',
+      eventTypes: ['company.created', 'invoices.write.successful'],
+      companyTags: ['region:uk'],
+    });
+    expect(created).toMatchObject({
+      url: 'https://example.com/sdk',
+      disabled: false,
+      eventTypes: ['company.created', 'invoices.write.successful'],
+      companyTags: ['region:uk'],
+    });
     expect(created.id).toMatch(GUID);
     const second = await sdk.webhooks.createConsumer({ url: 'https://example.com/sdk2', eventTypes: ['company.deleted'], disabled: true });
     expect(second.disabled).toBe(true);

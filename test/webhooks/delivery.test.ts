@@ -75,7 +75,11 @@ describe('retries', () => {
     });
     expect(delivery).toMatchObject({ id: first.headers['webhook-id'], last_response_status: 204, last_error: null });
     expect(Number(delivery.attempts)).toBe(2);
-    const row = await s.store.db.selectFrom('webhook_consumers').select(['failing_since', 'disabled']).where('id', '=', consumer.id).executeTakeFirstOrThrow();
+    const row = await s.store.db
+      .selectFrom('webhook_consumers')
+      .select(['failing_since', 'disabled'])
+      .where('id', '=', consumer.id)
+      .executeTakeFirstOrThrow();
     expect(row.failing_since).toBeNull();
     expect(Number(row.disabled)).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -101,7 +105,11 @@ describe('retries', () => {
     });
     expect(delivery).toMatchObject({ last_response_status: 302, last_error: 'the receiver answered 302', next_attempt: null });
     expect(Number(delivery.attempts)).toBe(4);
-    const row = await s.store.db.selectFrom('webhook_consumers').select('failing_since').where('id', '=', consumer.id).executeTakeFirstOrThrow();
+    const row = await s.store.db
+      .selectFrom('webhook_consumers')
+      .select('failing_since')
+      .where('id', '=', consumer.id)
+      .executeTakeFirstOrThrow();
     expect(row.failing_since).not.toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(r.received).toHaveLength(4);
@@ -158,7 +166,9 @@ describe('a consumer failing for too long', () => {
     const rows = await deliveriesOf(s.store.db, consumer.id);
     expect(rows.map((d) => d.status)).toEqual(['dropped', 'dropped']);
     for (const d of rows) expect(d.next_attempt).toBeNull();
-    const failingSince = (await s.store.db.selectFrom('webhook_consumers').select('failing_since').where('id', '=', consumer.id).executeTakeFirstOrThrow()).failing_since;
+    const failingSince = (
+      await s.store.db.selectFrom('webhook_consumers').select('failing_since').where('id', '=', consumer.id).executeTakeFirstOrThrow()
+    ).failing_since;
     const last = Math.max(...r.received.map((d) => d.at));
     expect(last - Date.parse(failingSince!)).toBeGreaterThanOrEqual(400);
 
@@ -183,10 +193,20 @@ describe('outbound address guard', () => {
     for (const url of [`http://127.0.0.1:${port}/hooks`, `http://localhost:${port}/hooks`]) {
       const id = randomUUID();
       ids.push(id);
-      await s.store.db.insertInto('webhook_consumers').values({
-        id, client_id: client.clientId, url, disabled: 0, event_types: JSON.stringify(['company.created']), company_tags: null,
-        secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`, created: new Date().toISOString(), failing_since: null,
-      }).execute();
+      await s.store.db
+        .insertInto('webhook_consumers')
+        .values({
+          id,
+          client_id: client.clientId,
+          url,
+          disabled: 0,
+          event_types: JSON.stringify(['company.created']),
+          company_tags: null,
+          secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+          created: new Date().toISOString(),
+          failing_since: null,
+        })
+        .execute();
     }
     await newCompany(s, client);
     for (const id of ids) {
@@ -214,7 +234,13 @@ describe('durability', () => {
   });
 
   async function start(jobs: AppOptions['jobs']): Promise<{ app: App; url: string }> {
-    const app = await buildApp({ store: store.store, logLevel: 'silent', maintenancePollMs: 100, jobs: { pollMs: 50, leaseMs: 500, ...jobs }, webhooks: { allowPrivate: true } });
+    const app = await buildApp({
+      store: store.store,
+      logLevel: 'silent',
+      maintenancePollMs: 100,
+      jobs: { pollMs: 50, leaseMs: 500, ...jobs },
+      webhooks: { allowPrivate: true },
+    });
     apps.push(app);
     return { app, url: await app.listen(0, '127.0.0.1') };
   }
@@ -256,7 +282,9 @@ describe('durability', () => {
     await stop(a.app);
     // What a process that claimed the job and died leaves behind: a job held by a worker that stopped answering.
     const [delivery] = await deliveriesOf(store.store.db, consumer.id);
-    const [job] = (await queuedJobs(store.store, 'webhook-delivery')).filter((j) => (j.payload as { deliveryId: string }).deliveryId === delivery.id);
+    const [job] = (await queuedJobs(store.store, 'webhook-delivery')).filter(
+      (j) => (j.payload as { deliveryId: string }).deliveryId === delivery.id,
+    );
     expect(await abandonJob(store.store, job.id, { registered })).toBe(1);
 
     const b = await start({});

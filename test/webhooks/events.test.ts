@@ -39,7 +39,14 @@ async function settled(consumerId: string, timeoutMs = 10_000): Promise<void> {
   }
 }
 
-const ALL_PLATFORM_EVENTS = ['company.created', 'company.deleted', 'connection.created', 'connection.connected', 'connection.disconnected', 'connection.deleted'];
+const ALL_PLATFORM_EVENTS = [
+  'company.created',
+  'company.deleted',
+  'connection.created',
+  'connection.connected',
+  'connection.disconnected',
+  'connection.deleted',
+];
 
 describe('company and connection events', () => {
   it('delivers each with the envelope, its payload and a valid signature', async () => {
@@ -47,7 +54,12 @@ describe('company and connection events', () => {
     const r = await receiver();
     const consumer = await createConsumer(server, client, { url: r.url, eventTypes: ALL_PLATFORM_EVENTS });
 
-    const company = (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Hooked Ltd', description: 'd', tags: { region: 'uk' } } })).body;
+    const company = (
+      await http(server, 'POST', '/companies', {
+        auth: client.auth,
+        body: { name: 'Hooked Ltd', description: 'd', tags: { region: 'uk' } },
+      })
+    ).body;
     const [created] = await r.waitFor(1);
     const createdPayload = expectEnvelope(verifySigned(consumer.secret, created), 'company.created');
     const { dataConnections, ...details } = company;
@@ -56,10 +68,21 @@ describe('company and connection events', () => {
     expect(createdPayload).not.toHaveProperty('dataConnections');
     expect(created.headers['webhook-id']).toBe((await deliveries(consumer.id))[0].id);
 
-    const connection = (await http(server, 'POST', `/companies/${company.id}/connections`, { auth: client.auth, body: { platformKey: 'mqjo' } })).body;
+    const connection = (
+      await http(server, 'POST', `/companies/${company.id}/connections`, { auth: client.auth, body: { platformKey: 'mqjo' } })
+    ).body;
     await r.waitFor(2);
-    const reference = { id: company.id, name: 'Hooked Ltd', description: 'd', links: { portal: `${server.url}/companies/${company.id}` }, tags: { region: 'uk' } };
-    expect(expectEnvelope(eventsOf(r, consumer.secret, 'connection.created')[0], 'connection.created')).toEqual({ referenceCompany: reference, connection });
+    const reference = {
+      id: company.id,
+      name: 'Hooked Ltd',
+      description: 'd',
+      links: { portal: `${server.url}/companies/${company.id}` },
+      tags: { region: 'uk' },
+    };
+    expect(expectEnvelope(eventsOf(r, consumer.secret, 'connection.created')[0], 'connection.created')).toEqual({
+      referenceCompany: reference,
+      connection,
+    });
 
     const base = `/companies/${company.id}/connections/${connection.id}`;
     const linked = (await http(server, 'PUT', `${base}/authorization`, { auth: client.auth, body: { size: 'small' } })).body;
@@ -73,13 +96,19 @@ describe('company and connection events', () => {
 
     const unlinked = (await http(server, 'PATCH', base, { auth: client.auth, body: { status: 'Unlinked' } })).body;
     await r.waitFor(4);
-    expect(expectEnvelope(eventsOf(r, consumer.secret, 'connection.disconnected')[0], 'connection.disconnected')).toEqual({ referenceCompany: reference, connection: unlinked });
+    expect(expectEnvelope(eventsOf(r, consumer.secret, 'connection.disconnected')[0], 'connection.disconnected')).toEqual({
+      referenceCompany: reference,
+      connection: unlinked,
+    });
     expect(unlinked.status).toBe('Unlinked');
 
     const current = (await http(server, 'GET', base, { auth: client.auth })).body;
     expect((await http(server, 'DELETE', base, { auth: client.auth })).status).toBe(200);
     await r.waitFor(5);
-    expect(expectEnvelope(eventsOf(r, consumer.secret, 'connection.deleted')[0], 'connection.deleted')).toEqual({ referenceCompany: reference, connection: current });
+    expect(expectEnvelope(eventsOf(r, consumer.secret, 'connection.deleted')[0], 'connection.deleted')).toEqual({
+      referenceCompany: reference,
+      connection: current,
+    });
 
     const beforeDelete = (await http(server, 'GET', `/companies/${company.id}`, { auth: client.auth })).body;
     expect((await http(server, 'DELETE', `/companies/${company.id}`, { auth: client.auth })).status).toBe(204);
@@ -93,7 +122,15 @@ describe('company and connection events', () => {
     await settled(consumer.id);
     const rows = await deliveries(consumer.id);
     expect(rows.map((d) => [d.status, Number(d.attempts), d.last_response_status])).toEqual(Array(6).fill(['delivered', 1, 200]));
-    expect(r.received.map((d) => JSON.parse(d.body).eventType)).toEqual(ALL_PLATFORM_EVENTS.slice(0, 1).concat(['connection.created', 'connection.connected', 'connection.disconnected', 'connection.deleted', 'company.deleted']));
+    expect(r.received.map((d) => JSON.parse(d.body).eventType)).toEqual(
+      ALL_PLATFORM_EVENTS.slice(0, 1).concat([
+        'connection.created',
+        'connection.connected',
+        'connection.disconnected',
+        'connection.deleted',
+        'company.deleted',
+      ]),
+    );
   });
 
   it('delivers connection.created and connection.connected for a connection made on the hosted Link page', async () => {
@@ -132,12 +169,24 @@ describe('filtering', () => {
     expect(deleted.received.map((d) => verifySigned(b.secret, d).eventType)).toEqual(['company.deleted']);
   });
 
-  it('sends a company\'s events only to consumers whose tags it holds (or without tags); none to disabled ones', async () => {
+  it("sends a company's events only to consumers whose tags it holds (or without tags); none to disabled ones", async () => {
     const client = await server.newClient();
     const [uk, any, us, off] = [await receiver(), await receiver(), await receiver(), await receiver()];
-    const ukConsumer = await createConsumer(server, client, { url: uk.url, eventTypes: ['company.created', 'company.deleted'], companyTags: ['region:us', 'region:uk'] });
-    const anyConsumer = await createConsumer(server, client, { url: any.url, eventTypes: ['company.created', 'company.deleted'], companyTags: [] });
-    const usConsumer = await createConsumer(server, client, { url: us.url, eventTypes: ['company.created', 'company.deleted'], companyTags: ['region:us', 'Region:uk'] });
+    const ukConsumer = await createConsumer(server, client, {
+      url: uk.url,
+      eventTypes: ['company.created', 'company.deleted'],
+      companyTags: ['region:us', 'region:uk'],
+    });
+    const anyConsumer = await createConsumer(server, client, {
+      url: any.url,
+      eventTypes: ['company.created', 'company.deleted'],
+      companyTags: [],
+    });
+    const usConsumer = await createConsumer(server, client, {
+      url: us.url,
+      eventTypes: ['company.created', 'company.deleted'],
+      companyTags: ['region:us', 'Region:uk'],
+    });
     await createConsumer(server, client, { url: off.url, eventTypes: ['company.created'], disabled: true });
 
     const tagged = (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'UK', tags: { region: 'uk' } } })).body;
@@ -149,14 +198,20 @@ describe('filtering', () => {
     for (const c of [ukConsumer, anyConsumer, usConsumer]) await settled(c.id);
 
     // Deliveries run concurrently, so their arrival order is not fixed.
-    const got = (r: Receiver, secret: string) => r.received.map((d) => verifySigned(secret, d)).map((e) => `${e.eventType} ${e.payload.id}`).sort();
+    const got = (r: Receiver, secret: string) =>
+      r.received
+        .map((d) => verifySigned(secret, d))
+        .map((e) => `${e.eventType} ${e.payload.id}`)
+        .sort();
     expect(got(uk, ukConsumer.secret)).toEqual([`company.created ${tagged.id}`, `company.deleted ${tagged.id}`]);
-    expect(got(any, anyConsumer.secret)).toEqual([`company.created ${tagged.id}`, `company.created ${untagged.id}`, `company.deleted ${tagged.id}`].sort());
+    expect(got(any, anyConsumer.secret)).toEqual(
+      [`company.created ${tagged.id}`, `company.created ${untagged.id}`, `company.deleted ${tagged.id}`].sort(),
+    );
     expect(us.received).toEqual([]);
     expect(off.received).toEqual([]);
   });
 
-  it('records nothing for another client\'s consumers', async () => {
+  it("records nothing for another client's consumers", async () => {
     const owner = await server.newClient();
     const other = await server.newClient();
     const r = await receiver();

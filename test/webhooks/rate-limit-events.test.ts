@@ -22,9 +22,16 @@ afterAll(async () => {
 describe('client.rateLimit.reached and client.rateLimit.reset', () => {
   it('fires reached once when the daily quota is first exceeded, and reset when the window ends', async () => {
     const client = await server.newClient();
-    const consumer = await createConsumer(server, client, { url: receiver.url, eventTypes: ['client.rateLimit.reached', 'client.rateLimit.reset'] });
+    const consumer = await createConsumer(server, client, {
+      url: receiver.url,
+      eventTypes: ['client.rateLimit.reached', 'client.rateLimit.reset'],
+    });
     // Client-level events have no company: a consumer filtering on company tags never gets them.
-    await createConsumer(server, client, { url: tagged.url, eventTypes: ['client.rateLimit.reached', 'client.rateLimit.reset'], companyTags: ['region:uk'] });
+    await createConsumer(server, client, {
+      url: tagged.url,
+      eventTypes: ['client.rateLimit.reached', 'client.rateLimit.reset'],
+      companyTags: ['region:uk'],
+    });
     // A tiny quota, set the way the operator CLI sets it.
     expect(await createClientsStore(server.store.db).setLimits(client.clientId, { dailyQuota: 2 })).toBe(true);
 
@@ -51,7 +58,11 @@ describe('client.rateLimit.reached and client.rateLimit.reset', () => {
     await runJobNow(server.store, jobs[0].id);
     const [, reset] = await receiver.waitFor(2);
     const resetPayload = expectEnvelope(verifySigned(consumer.secret, reset), 'client.rateLimit.reset');
-    expect(resetPayload).toEqual({ dailyQuota: 2, quotaRemaining: 2, expiryDate: new Date(Date.parse(resetAt) + 86_400_000).toISOString() });
+    expect(resetPayload).toEqual({
+      dailyQuota: 2,
+      quotaRemaining: 2,
+      expiryDate: new Date(Date.parse(resetAt) + 86_400_000).toISOString(),
+    });
     expect(reset.headers['webhook-id']).not.toBe(reached.headers['webhook-id']);
 
     await new Promise((resolve) => setTimeout(resolve, 300));

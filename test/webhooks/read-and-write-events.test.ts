@@ -38,7 +38,8 @@ async function eventually<T>(probe: () => T | undefined, timeoutMs = 10_000): Pr
   for (;;) {
     const value = probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not received in ${timeoutMs} ms; got ${receiver.received.map((d) => JSON.parse(d.body).eventType).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`not received in ${timeoutMs} ms; got ${receiver.received.map((d) => JSON.parse(d.body).eventType).join(', ')}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -51,7 +52,10 @@ async function eventually<T>(probe: () => T | undefined, timeoutMs = 10_000): Pr
 async function holdsRecords(dataType: string): Promise<boolean> {
   const path = DATA_PATHS.find((p) => p.dataType === dataType && p.kind === 'list');
   if (!path) return true;
-  const base = path.scope === 'company' ? `/companies/${linked.companyId}/data` : `/companies/${linked.companyId}/connections/${linked.connectionId}/data`;
+  const base =
+    path.scope === 'company'
+      ? `/companies/${linked.companyId}/data`
+      : `/companies/${linked.companyId}/connections/${linked.connectionId}/data`;
   const page = await http(server, 'GET', `${base}/${path.segment}?pageSize=1`, { auth: client.auth });
   expect(page.status, page.text).toBe(200);
   return page.body.totalResults > 0;
@@ -68,7 +72,13 @@ describe('read.completed', () => {
       expect(payload.dataTypes.map((d: { dataType: string }) => d.dataType).sort()).toEqual([...ACCOUNTING_DATA_TYPES].sort());
       for (const summary of payload.dataTypes) {
         const recordsModified = await holdsRecords(summary.dataType);
-        expect(summary).toEqual({ connectionId: linked.connectionId, dataType: summary.dataType, recordsModified, status: 'Complete', issues: [] });
+        expect(summary).toEqual({
+          connectionId: linked.connectionId,
+          dataType: summary.dataType,
+          recordsModified,
+          status: 'Complete',
+          issues: [],
+        });
       }
     }
     expect(initial.payload).toEqual(completed.payload);
@@ -80,7 +90,9 @@ describe('read.completed', () => {
     expect(queued.status, queued.text).toBe(200);
     await waitForOperation(server, client, linked.companyId, queued.body.id);
     const events = await eventually(() => (received('read.completed').length === 2 ? received('read.completed') : undefined));
-    expect(events[1].payload.dataTypes).toEqual([{ connectionId: linked.connectionId, dataType: 'suppliers', recordsModified: expect.any(Boolean), status: 'Complete', issues: [] }]);
+    expect(events[1].payload.dataTypes).toEqual([
+      { connectionId: linked.connectionId, dataType: 'suppliers', recordsModified: expect.any(Boolean), status: 'Complete', issues: [] },
+    ]);
     expect(received('read.completed.initial')).toHaveLength(1);
   });
 });
@@ -89,12 +101,22 @@ describe('{dataType}.write events', () => {
   it('delivers invoices.write.successful when a created invoice succeeds', async () => {
     const customers = await http(server, 'GET', `/companies/${linked.companyId}/data/customers?pageSize=1`, { auth: client.auth });
     const body = {
-      customerRef: { id: customers.body.results[0].id }, issueDate: '2024-05-01', status: 'Draft',
-      totalTaxAmount: 0, totalAmount: 10, amountDue: 10, lineItems: [{ unitAmount: 10, quantity: 1 }],
+      customerRef: { id: customers.body.results[0].id },
+      issueDate: '2024-05-01',
+      status: 'Draft',
+      totalTaxAmount: 0,
+      totalAmount: 10,
+      amountDue: 10,
+      lineItems: [{ unitAmount: 10, quantity: 1 }],
     };
-    const res = await http(server, 'POST', `/companies/${linked.companyId}/connections/${linked.connectionId}/push/invoices`, { auth: client.auth, body });
+    const res = await http(server, 'POST', `/companies/${linked.companyId}/connections/${linked.connectionId}/push/invoices`, {
+      auth: client.auth,
+      body,
+    });
     expect(res.status, res.text).toBe(200);
-    const [event] = await eventually(() => (received('invoices.write.successful').length ? received('invoices.write.successful') : undefined));
+    const [event] = await eventually(() =>
+      received('invoices.write.successful').length ? received('invoices.write.successful') : undefined,
+    );
     const payload = expectEnvelope(event, 'invoices.write.successful');
     const op = (await http(server, 'GET', `/companies/${linked.companyId}/push/${res.body.pushOperationKey}`, { auth: client.auth })).body;
     expect(payload).toEqual({
@@ -111,12 +133,24 @@ describe('{dataType}.write events', () => {
   });
 
   it('delivers customers.write.unsuccessful when the platform refuses a write', async () => {
-    const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/push/customers/missing-customer`, {
-      auth: client.auth,
-      body: { customerName: 'Ghost Ltd', status: 'Active' },
-    });
+    const res = await http(
+      server,
+      'PUT',
+      `/companies/${linked.companyId}/connections/${linked.connectionId}/push/customers/missing-customer`,
+      {
+        auth: client.auth,
+        body: { customerName: 'Ghost Ltd', status: 'Active' },
+      },
+    );
     expect(res.status, res.text).toBe(200);
-    const [event] = await eventually(() => (received('customers.write.unsuccessful').length ? received('customers.write.unsuccessful') : undefined));
-    expect(expectEnvelope(event, 'customers.write.unsuccessful')).toMatchObject({ id: res.body.pushOperationKey, type: 'Update', status: 'Failed', record: { id: 'missing-customer' } });
+    const [event] = await eventually(() =>
+      received('customers.write.unsuccessful').length ? received('customers.write.unsuccessful') : undefined,
+    );
+    expect(expectEnvelope(event, 'customers.write.unsuccessful')).toMatchObject({
+      id: res.body.pushOperationKey,
+      type: 'Update',
+      status: 'Failed',
+      record: { id: 'missing-customer' },
+    });
   });
 });

@@ -98,7 +98,11 @@ export function expectEnvelope(envelope: any, eventType: string): any {
 }
 
 /** Creates a consumer through the API; returns it with its secret. */
-export async function createConsumer(server: { url: string }, client: TestClient, body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
+export async function createConsumer(
+  server: { url: string },
+  client: TestClient,
+  body: Record<string, unknown>,
+): Promise<{ id: string; secret: string }> {
   const res = await api(server, 'POST', '/webhooks', { auth: client.auth, body });
   expect(res.status, res.text).toBe(201);
   return res.body;

@@ -69,9 +69,15 @@ function codeOf(bankCode: string | undefined): string {
   return CODE_TABLE.find(([re]) => re.test(code))?.[1] ?? 'Other';
 }
 const CODE_TABLE: [RegExp, string][] = [
-  [/^(FEE|SRVCHG|NCHG|NCOM)$|CHRG/, 'Fee'], [/^(INT|DIV|NINT)$|INTR/, 'Interest'], [/^(CHECK|NCHK|NCHQ)$|CHK/, 'Cheque'],
-  [/^(ATM|CASH|NCAS)$|CWDL/, 'Cash'], [/^(XFER|NTRF)$|ESCT|DMCT|ICCT/, 'Transfer'], [/^(DIRECTDEBIT|NDDT)$|DD$|ESDD/, 'DirectDebit'],
-  [/^(REPEATPMT|NSTO)$|STDO/, 'StandingOrder'], [/^(POS|DEBIT)$|POSD/, 'Purchase'], [/^(PAYMENT|NPAY)$/, 'Payment'],
+  [/^(FEE|SRVCHG|NCHG|NCOM)$|CHRG/, 'Fee'],
+  [/^(INT|DIV|NINT)$|INTR/, 'Interest'],
+  [/^(CHECK|NCHK|NCHQ)$|CHK/, 'Cheque'],
+  [/^(ATM|CASH|NCAS)$|CWDL/, 'Cash'],
+  [/^(XFER|NTRF)$|ESCT|DMCT|ICCT/, 'Transfer'],
+  [/^(DIRECTDEBIT|NDDT)$|DD$|ESDD/, 'DirectDebit'],
+  [/^(REPEATPMT|NSTO)$|STDO/, 'StandingOrder'],
+  [/^(POS|DEBIT)$|POSD/, 'Purchase'],
+  [/^(PAYMENT|NPAY)$/, 'Payment'],
   [/^(CREDIT|DEP|DIRECTDEP)$/, 'Credit'],
 ];
 
@@ -105,10 +111,19 @@ export function summaryOf(statement: ParsedStatement): StatementSummary {
 function transactionRecord(t: StatementTransaction, id: string, accountId: string, modified: string): SourceRecord {
   const category = t.bankCode ? categoryOf(t.bankCode) : undefined;
   return {
-    id, sourceModifiedDate: modified, data: {
-      id, accountId, description: t.description || null, amount: Number(t.amount), currency: t.currency,
-      postedDate: local(t.bookingDate), ...(t.valueDate ? { authorizedDate: local(t.valueDate) } : {}), code: codeOf(t.bankCode),
-      ...(category ? { transactionCategoryRef: category } : {}), sourceModifiedDate: modified,
+    id,
+    sourceModifiedDate: modified,
+    data: {
+      id,
+      accountId,
+      description: t.description || null,
+      amount: Number(t.amount),
+      currency: t.currency,
+      postedDate: local(t.bookingDate),
+      ...(t.valueDate ? { authorizedDate: local(t.valueDate) } : {}),
+      code: codeOf(t.bankCode),
+      ...(category ? { transactionCategoryRef: category } : {}),
+      sourceModifiedDate: modified,
     },
   };
 }
@@ -124,12 +139,26 @@ export function* transactionRecords(statement: ParsedStatement, modified: string
  * A transaction as a file keeps it among its records (see transactionLines): its id, its account's, then the
  * statement's fields. A sixth of a record's JSON, so a large file's records are small to keep, send and read.
  */
-export type TransactionLine = [id: string, accountId: string, bookingDate: string, valueDate: string | null, amount: string, currency: string, description: string, bankCode: string | null];
+export type TransactionLine = [
+  id: string,
+  accountId: string,
+  bookingDate: string,
+  valueDate: string | null,
+  amount: string,
+  currency: string,
+  description: string,
+  bankCode: string | null,
+];
 
 /** The record of a kept transaction line, stamped with when its file was uploaded. */
 export function recordOfLine(line: TransactionLine, modified: string): SourceRecord {
   const [id, accountId, bookingDate, valueDate, amount, currency, description, bankCode] = line;
-  return transactionRecord({ bookingDate, amount, currency, description, ...(valueDate ? { valueDate } : {}), ...(bankCode ? { bankCode } : {}) }, id, accountId, modified);
+  return transactionRecord(
+    { bookingDate, amount, currency, description, ...(valueDate ? { valueDate } : {}), ...(bankCode ? { bankCode } : {}) },
+    id,
+    accountId,
+    modified,
+  );
 }
 
 /**
@@ -186,14 +215,25 @@ export function bankingReferenceData(summaries: readonly UploadedSummary[], modi
     const balance = (date: string, amount: string, available?: string) => {
       const id = `bal-${hash(`${accountId}\u0000${date}`)}`;
       balances.set(id, {
-        id, sourceModifiedDate: stamp,
-        data: { id, accountId, balance: { current: Number(amount), available: available === undefined ? null : Number(available), limit: null }, date: local(date), sourceModifiedDate: stamp },
+        id,
+        sourceModifiedDate: stamp,
+        data: {
+          id,
+          accountId,
+          balance: { current: Number(amount), available: available === undefined ? null : Number(available), limit: null },
+          date: local(date),
+          sourceModifiedDate: stamp,
+        },
       });
     };
     for (const code of statement.codes) {
       const category = categoryOf(code);
       if (!categories.has(category.id)) {
-        categories.set(category.id, { id: category.id, sourceModifiedDate: stamp, data: { ...category, parentId: null, hasChildren: false, status: 'Active', sourceModifiedDate: stamp } });
+        categories.set(category.id, {
+          id: category.id,
+          sourceModifiedDate: stamp,
+          data: { ...category, parentId: null, hasChildren: false, status: 'Active', sourceModifiedDate: stamp },
+        });
       }
     }
     for (const [date, amount] of statement.days) balance(date, amount);
@@ -205,18 +245,38 @@ export function bankingReferenceData(summaries: readonly UploadedSummary[], modi
     const card = a.type === 'CREDITCARD';
     const stamp = latest.uploaded ?? modified;
     return {
-      id, sourceModifiedDate: stamp, data: {
-        id, name: a.iban ?? a.identifier, type: card ? 'Credit' : 'Debit',
-        balance: { current: latest.closing ? Number(latest.closing.amount) : undefined, available: latest.available ? Number(latest.available.amount) : null, limit: null },
+      id,
+      sourceModifiedDate: stamp,
+      data: {
+        id,
+        name: a.iban ?? a.identifier,
+        type: card ? 'Credit' : 'Debit',
+        balance: {
+          current: latest.closing ? Number(latest.closing.amount) : undefined,
+          available: latest.available ? Number(latest.available.amount) : null,
+          limit: null,
+        },
         identifiers: {
-          type: card ? 'Card' : 'Depository', subtype: a.type ?? null, number: a.number ?? null, bankCode: a.bankCode ?? null, iban: a.iban ?? null, bic: a.bic ?? null,
+          type: card ? 'Card' : 'Depository',
+          subtype: a.type ?? null,
+          number: a.number ?? null,
+          bankCode: a.bankCode ?? null,
+          iban: a.iban ?? null,
+          bic: a.bic ?? null,
           maskedAccountNumber: mask(a.iban ?? a.number ?? a.identifier),
         },
-        currency: a.currency, institution: { name: a.bic ?? a.bankCode ?? 'Bank statement files' }, sourceModifiedDate: stamp,
+        currency: a.currency,
+        institution: { name: a.bic ?? a.bankCode ?? 'Bank statement files' },
+        sourceModifiedDate: stamp,
       },
     } satisfies SourceRecord;
   });
-  return { accounts: accountRecords.sort(byId), balances: [...balances.values()].sort(byId), categories: [...categories.values()].sort(byId), warnings: warningsOf(summaries) };
+  return {
+    accounts: accountRecords.sort(byId),
+    balances: [...balances.values()].sort(byId),
+    categories: [...categories.values()].sort(byId),
+    warnings: warningsOf(summaries),
+  };
 }
 
 const byId = (a: SourceRecord, b: SourceRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -229,9 +289,13 @@ export type UploadedStatement = ParsedStatement & { uploaded?: string };
  * their summaries, transactions from their records, a later statement's record of an id replacing an earlier's).
  */
 export function bankingData(statements: readonly UploadedStatement[], modified: string): BankingData {
-  const reference = bankingReferenceData(statements.map((s) => Object.assign(summaryOf(s), { uploaded: s.uploaded })), modified);
+  const reference = bankingReferenceData(
+    statements.map((s) => Object.assign(summaryOf(s), { uploaded: s.uploaded })),
+    modified,
+  );
   const transactions = new Map<string, SourceRecord>();
-  for (const statement of statements) for (const record of transactionRecords(statement, statement.uploaded ?? modified)) transactions.set(record.id, record);
+  for (const statement of statements)
+    for (const record of transactionRecords(statement, statement.uploaded ?? modified)) transactions.set(record.id, record);
   return { ...reference, transactions: [...transactions.values()].sort(byId) };
 }
 

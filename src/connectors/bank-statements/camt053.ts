@@ -2,7 +2,15 @@ import { SaxesParser } from 'saxes';
 import { isCalendarDate } from '../../lib/calendar-date.js';
 import { addDecimals, compareDecimals, negateDecimal, parseDecimal } from '../../lib/decimal.js';
 import { reconciles } from './reconcile.js';
-import { own, ownAccount, keptTransaction, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import {
+  own,
+  ownAccount,
+  keptTransaction,
+  StatementError,
+  type ParsedStatement,
+  type StatementBalance,
+  type StatementTransaction,
+} from './statement.js';
 
 /**
  * ISO 20022 CAMT.053 (`BkToCstmrStmt`, versions 001.02 to 001.08), read with saxes (a streaming, strict XML parser:
@@ -60,7 +68,8 @@ function camtVersion(xml: string): number | undefined {
 
 export function parseCamt053(xml: string): ParsedStatement[] {
   const version = camtVersion(xml);
-  if (version !== undefined && (version < 2 || version > 8)) throw new StatementError(`camt.053.001.${String(version).padStart(2, '0')} is not a supported version (001.02 to 001.08)`, 'Document');
+  if (version !== undefined && (version < 2 || version > 8))
+    throw new StatementError(`camt.053.001.${String(version).padStart(2, '0')} is not a supported version (001.02 to 001.08)`, 'Document');
   const statements: ParsedStatement[] = [];
   /** Open elements, outermost first: local name, text, and a node once it has attributes or children (a leaf needs none). */
   const stack: { name: string; node: Node | undefined; text: string }[] = [];
@@ -99,7 +108,8 @@ export function parseCamt053(xml: string): ParsedStatement[] {
       entryCount++;
       const s = statements.length + 1;
       const n = entryCount;
-      for (const t of entryTransactions((value || {}) as Node, () => `Stmt[${s}]/Ntry[${n}]`, text(at(stack[2].node, 'Acct', 'Ccy')))) entries.push(t);
+      for (const t of entryTransactions((value || {}) as Node, () => `Stmt[${s}]/Ntry[${n}]`, text(at(stack[2].node, 'Acct', 'Ccy'))))
+        entries.push(t);
       return;
     }
     if (depth === 3 && element.name === 'Stmt' && inRoot()) {
@@ -161,7 +171,12 @@ function statementOf(stmt: Node, where: string, transactions: StatementTransacti
   }
   const statement: ParsedStatement = {
     format: 'CAMT.053',
-    account: ownAccount({ identifier, ...(iban ? { iban } : { number: other }), ...(text(at(acct, 'Svcr', 'FinInstnId', 'BIC')) ? { bic: text(at(acct, 'Svcr', 'FinInstnId', 'BIC')) } : {}), currency: accountCurrency }),
+    account: ownAccount({
+      identifier,
+      ...(iban ? { iban } : { number: other }),
+      ...(text(at(acct, 'Svcr', 'FinInstnId', 'BIC')) ? { bic: text(at(acct, 'Svcr', 'FinInstnId', 'BIC')) } : {}),
+      currency: accountCurrency,
+    }),
     ...(text(at(stmt, 'Id')) ? { reference: own(text(at(stmt, 'Id'))) } : {}),
     from: (text(at(period, 'FrDtTm')) ?? opening?.balance.date ?? first ?? closing?.balance.date ?? '').slice(0, 10),
     to: (text(at(period, 'ToDtTm')) ?? closing?.balance.date ?? last ?? '').slice(0, 10),
@@ -172,7 +187,8 @@ function statementOf(stmt: Node, where: string, transactions: StatementTransacti
     reconciles: null,
   };
   if (!statement.from || !statement.to) throw new StatementError('no period: no balances, no entries, no FrToDt', where);
-  if (!isCalendarDate(statement.from) || !isCalendarDate(statement.to)) throw new StatementError(`${statement.from} to ${statement.to} is not a period of dates`, `${where}/FrToDt`);
+  if (!isCalendarDate(statement.from) || !isCalendarDate(statement.to))
+    throw new StatementError(`${statement.from} to ${statement.to} is not a period of dates`, `${where}/FrToDt`);
   statement.reconciles = reconciles(statement);
   return statement;
 }
@@ -190,7 +206,15 @@ function entryTransactions(entry: Node, where: () => string, accountCurrency: st
   const details: Node[] = [];
   for (const d of list(at(entry, 'NtryDtls'))) for (const t of list(at(d, 'TxDtls'))) details.push(t);
   const make = (id: string | undefined, code: string | undefined, signedAmount: string, description: string): StatementTransaction => {
-    return keptTransaction({ id: id || undefined, bookingDate, valueDate, amount: signedAmount, currency: entryCurrency, description, bankCode: code || undefined });
+    return keptTransaction({
+      id: id || undefined,
+      bookingDate,
+      valueDate,
+      amount: signedAmount,
+      currency: entryCurrency,
+      description,
+      bankCode: code || undefined,
+    });
   };
   // One transaction per detail only when there are several, each with its own amount in the entry's currency, adding up to the entry's.
   let detailAmounts: string[] | undefined;
@@ -224,9 +248,16 @@ function entryTransactions(entry: Node, where: () => string, accountCurrency: st
 function detailText(d: Node): string {
   const indicator = text(at(d, 'CdtDbtInd'));
   const parties = at(d, 'RltdPties');
-  const party = text(at(parties, indicator === 'CRDT' ? 'Dbtr' : 'Cdtr', 'Nm')) ?? text(at(parties, 'Dbtr', 'Nm')) ?? text(at(parties, 'Cdtr', 'Nm'))
-    ?? text(at(parties, 'Dbtr', 'Pty', 'Nm')) ?? text(at(parties, 'Cdtr', 'Pty', 'Nm'));
-  const remittance = list(at(d, 'RmtInf', 'Ustrd')).map(text).filter(Boolean).join(' ');
+  const party =
+    text(at(parties, indicator === 'CRDT' ? 'Dbtr' : 'Cdtr', 'Nm')) ??
+    text(at(parties, 'Dbtr', 'Nm')) ??
+    text(at(parties, 'Cdtr', 'Nm')) ??
+    text(at(parties, 'Dbtr', 'Pty', 'Nm')) ??
+    text(at(parties, 'Cdtr', 'Pty', 'Nm'));
+  const remittance = list(at(d, 'RmtInf', 'Ustrd'))
+    .map(text)
+    .filter(Boolean)
+    .join(' ');
   return [party, remittance || text(at(d, 'AddtlTxInf'))].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();
 }
 

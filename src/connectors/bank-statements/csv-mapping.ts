@@ -1,9 +1,19 @@
 /** The shape of a CSV column mapping (see csv.ts), apart from the parser so presets can name it. */
 export type DateFormat =
-  | 'YYYY-MM-DD' | 'YYYY/MM/DD' | 'YYYYMMDD'
-  | 'DD.MM.YYYY' | 'DD/MM/YYYY' | 'DD-MM-YYYY' | 'MM/DD/YYYY' | 'MM-DD-YYYY'
-  | 'DD.MM.YY' | 'DD/MM/YY' | 'MM/DD/YY'
-  | 'DD MMM YYYY' | 'DD-MMM-YY' | 'DD-MMM-YYYY';
+  | 'YYYY-MM-DD'
+  | 'YYYY/MM/DD'
+  | 'YYYYMMDD'
+  | 'DD.MM.YYYY'
+  | 'DD/MM/YYYY'
+  | 'DD-MM-YYYY'
+  | 'MM/DD/YYYY'
+  | 'MM-DD-YYYY'
+  | 'DD.MM.YY'
+  | 'DD/MM/YY'
+  | 'MM/DD/YY'
+  | 'DD MMM YYYY'
+  | 'DD-MMM-YY'
+  | 'DD-MMM-YYYY';
 
 export interface CsvMapping {
   /** `,`, `;` or a tab; by default the one the header line uses most. */

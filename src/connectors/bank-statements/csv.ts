@@ -3,7 +3,15 @@ import { isCalendarDate } from '../../lib/calendar-date.js';
 import { CSV_PRESETS } from './csv-presets.js';
 import type { CsvMapping, DateFormat } from './csv-mapping.js';
 import { addDecimals, compareDecimals, negateDecimal, parseDecimal } from '../../lib/decimal.js';
-import { firstLinesOf, keptTransaction, own, ownAccount, StatementError, type ParsedStatement, type StatementTransaction } from './statement.js';
+import {
+  firstLinesOf,
+  keptTransaction,
+  own,
+  ownAccount,
+  StatementError,
+  type ParsedStatement,
+  type StatementTransaction,
+} from './statement.js';
 
 /**
  * CSV bank exports, read with csv-parse through a column mapping: the file says nothing about which column is
@@ -29,7 +37,7 @@ const month = (name: string) => String(MONTHS.indexOf(name.slice(0, 3).toLowerCa
 const DATE_PATTERNS: Record<DateFormat, [RegExp, (m: RegExpExecArray) => string]> = {
   'YYYY-MM-DD': [new RegExp(`^(\\d{4})-(\\d{1,2})-(\\d{1,2})${TIME}`), (m) => iso(m[1], m[2], m[3])],
   'YYYY/MM/DD': [new RegExp(`^(\\d{4})/(\\d{1,2})/(\\d{1,2})${TIME}`), (m) => iso(m[1], m[2], m[3])],
-  'YYYYMMDD': [/^(\d{4})(\d{2})(\d{2})$/, (m) => iso(m[1], m[2], m[3])],
+  YYYYMMDD: [/^(\d{4})(\d{2})(\d{2})$/, (m) => iso(m[1], m[2], m[3])],
   'DD.MM.YYYY': [new RegExp(`^(\\d{1,2})\\.(\\d{1,2})\\.(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
   'DD/MM/YYYY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
   'DD-MM-YYYY': [new RegExp(`^(\\d{1,2})-(\\d{1,2})-(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
@@ -91,7 +99,25 @@ function linesOf(text: string, count: number): string {
   return text.slice(0, end + 1);
 }
 
-const MAPPING_FIELDS = ['delimiter', 'date', 'valueDate', 'amount', 'debit', 'credit', 'decimal', 'thousands', 'description', 'balance', 'account', 'currency', 'id', 'negate', 'direction', 'skip', 'only'];
+const MAPPING_FIELDS = [
+  'delimiter',
+  'date',
+  'valueDate',
+  'amount',
+  'debit',
+  'credit',
+  'decimal',
+  'thousands',
+  'description',
+  'balance',
+  'account',
+  'currency',
+  'id',
+  'negate',
+  'direction',
+  'skip',
+  'only',
+];
 
 /**
  * A mapping as sent (JSON of any shape) checked field by field: a StatementError names the first field that is
@@ -103,7 +129,8 @@ function checkMapping(given: unknown): CsvMapping {
   };
   if (!given || typeof given !== 'object' || Array.isArray(given)) fail('', 'the mapping must be an object');
   const m = given as Record<string, unknown>;
-  for (const key of Object.keys(m)) if (!MAPPING_FIELDS.includes(key)) fail(key, `${key} is not a mapping field (${MAPPING_FIELDS.join(', ')})`);
+  for (const key of Object.keys(m))
+    if (!MAPPING_FIELDS.includes(key)) fail(key, `${key} is not a mapping field (${MAPPING_FIELDS.join(', ')})`);
   const column = (field: string, value: unknown): string | undefined => {
     if (value === undefined || value === null) return undefined;
     if (typeof value !== 'string' || value === '') fail(field, `${field} must be a column name`);
@@ -112,8 +139,10 @@ function checkMapping(given: unknown): CsvMapping {
   const dated = (field: string, value: unknown): { column: string; format: DateFormat } | undefined => {
     if (value === undefined || value === null) return undefined;
     const d = value as Record<string, unknown>;
-    if (typeof d !== 'object' || typeof d.column !== 'string' || d.column === '') fail(field, `${field} must be {"column": "<name>", "format": "<date format>"}`);
-    if (typeof d.format !== 'string' || !Object.hasOwn(DATE_PATTERNS, d.format)) fail(`${field}.format`, `${field}.format must be one of ${Object.keys(DATE_PATTERNS).join(', ')}`);
+    if (typeof d !== 'object' || typeof d.column !== 'string' || d.column === '')
+      fail(field, `${field} must be {"column": "<name>", "format": "<date format>"}`);
+    if (typeof d.format !== 'string' || !Object.hasOwn(DATE_PATTERNS, d.format))
+      fail(`${field}.format`, `${field}.format must be one of ${Object.keys(DATE_PATTERNS).join(', ')}`);
     return { column: d.column as string, format: d.format as DateFormat };
   };
   const where = (field: string, value: unknown): { column?: string; value?: string } | undefined => {
@@ -126,21 +155,45 @@ function checkMapping(given: unknown): CsvMapping {
   const date = dated('date', m.date);
   if (!date) return fail('date', 'the mapping needs the date column and its format');
   if (m.decimal !== undefined && m.decimal !== '.' && m.decimal !== ',') fail('decimal', 'decimal must be "." or ","');
-  if (m.delimiter !== undefined && ![',', ';', '\t', '|'].includes(m.delimiter as string)) fail('delimiter', 'delimiter must be ",", ";", "|" or a tab');
+  if (m.delimiter !== undefined && ![',', ';', '\t', '|'].includes(m.delimiter as string))
+    fail('delimiter', 'delimiter must be ",", ";", "|" or a tab');
   const decimalMark = m.decimal ?? '.';
-  if (m.thousands !== undefined && !(Array.isArray(m.thousands) && m.thousands.every((t) => typeof t === 'string' && t.length === 1 && !/[\d+-]/.test(t) && t !== decimalMark))) {
+  if (
+    m.thousands !== undefined &&
+    !(
+      Array.isArray(m.thousands) &&
+      m.thousands.every((t) => typeof t === 'string' && t.length === 1 && !/[\d+-]/.test(t) && t !== decimalMark)
+    )
+  ) {
     fail('thousands', 'thousands must be a list of single characters other than digits, signs and the decimal separator, e.g. [","]');
   }
   const description = m.description === undefined ? [] : typeof m.description === 'string' ? [m.description] : m.description;
-  if (!Array.isArray(description) || !description.every((d) => typeof d === 'string' && d !== '')) fail('description', 'description must be a column name or a list of them');
+  if (!Array.isArray(description) || !description.every((d) => typeof d === 'string' && d !== ''))
+    fail('description', 'description must be a column name or a list of them');
   if (m.negate !== undefined && typeof m.negate !== 'boolean') fail('negate', 'negate must be true or false');
   const direction = m.direction as { column?: unknown; debit?: unknown } | undefined;
-  if (direction !== undefined && (typeof direction !== 'object' || direction === null || typeof direction.column !== 'string' || !Array.isArray(direction.debit) || !direction.debit.every((v) => typeof v === 'string'))) {
+  if (
+    direction !== undefined &&
+    (typeof direction !== 'object' ||
+      direction === null ||
+      typeof direction.column !== 'string' ||
+      !Array.isArray(direction.debit) ||
+      !direction.debit.every((v) => typeof v === 'string'))
+  ) {
     fail('direction', 'direction must be {"column": "<name>", "debit": ["<value meaning money out>", …]}');
   }
   const rules = (field: string, value: unknown) => {
     if (value === undefined) return undefined;
-    const ok = Array.isArray(value) && value.every((r) => r && typeof r === 'object' && typeof r.column === 'string' && Array.isArray(r.values) && r.values.every((v: unknown) => typeof v === 'string'));
+    const ok =
+      Array.isArray(value) &&
+      value.every(
+        (r) =>
+          r &&
+          typeof r === 'object' &&
+          typeof r.column === 'string' &&
+          Array.isArray(r.values) &&
+          r.values.every((v: unknown) => typeof v === 'string'),
+      );
     if (!ok) fail(field, `${field} must be a list of {"column": "<name>", "values": ["…", …]}`);
     return value as { column: string; values: string[] }[];
   };
@@ -152,12 +205,16 @@ function checkMapping(given: unknown): CsvMapping {
     ...(rules('only', m.only) ? { only: rules('only', m.only) } : {}),
     date,
     ...(dated('valueDate', m.valueDate) ? { valueDate: dated('valueDate', m.valueDate) } : {}),
-    amount: column('amount', m.amount), debit: column('debit', m.debit), credit: column('credit', m.credit),
+    amount: column('amount', m.amount),
+    debit: column('debit', m.debit),
+    credit: column('credit', m.credit),
     decimal: (m.decimal as '.' | ',' | undefined) ?? '.',
     ...(m.thousands !== undefined ? { thousands: m.thousands as string[] } : {}),
     description: description as string[],
-    balance: column('balance', m.balance), id: column('id', m.id),
-    account: where('account', m.account), currency: where('currency', m.currency),
+    balance: column('balance', m.balance),
+    id: column('id', m.id),
+    account: where('account', m.account),
+    currency: where('currency', m.currency),
   };
 }
 
@@ -166,12 +223,19 @@ function checkMapping(given: unknown): CsvMapping {
  * `head` is the start of the file's text (where the delimiter and the header are looked for); `input` the whole
  * file, as text or as UTF-8 bytes. A plain string is both.
  */
-export function parseCsv(source: string | { head: string; input: string | Buffer }, given?: CsvMapping | { preset: string }): ParsedStatement[] {
+export function parseCsv(
+  source: string | { head: string; input: string | Buffer },
+  given?: CsvMapping | { preset: string },
+): ParsedStatement[] {
   const { head: text, input } = typeof source === 'string' ? { head: source, input: source } : source;
   let mapping: CsvMapping | undefined;
   if (given && typeof given === 'object' && 'preset' in given) {
     mapping = typeof given.preset === 'string' && Object.hasOwn(CSV_PRESETS, given.preset) ? CSV_PRESETS[given.preset].mapping : undefined;
-    if (!mapping) throw new StatementError(`${JSON.stringify(given.preset)} is not a CSV preset (${Object.keys(CSV_PRESETS).join(', ')})`, 'mapping.preset');
+    if (!mapping)
+      throw new StatementError(
+        `${JSON.stringify(given.preset)} is not a CSV preset (${Object.keys(CSV_PRESETS).join(', ')})`,
+        'mapping.preset',
+      );
   } else if (given !== undefined) mapping = checkMapping(given);
   // The delimiter the first lines use most (a preamble line alone may have none).
   const delimiter = mapping?.delimiter ?? delimiterOf(firstLinesOf(text));
@@ -188,8 +252,12 @@ export function parseCsv(source: string | { head: string; input: string | Buffer
   };
   // The header is the first row, or, after a bank's preamble lines (account, period…), the first of the first
   // rows that names the mapping's date column or is a preset's header.
-  const head = read<string[]>(linesOf(text, HEADER_SEARCH_LINES), { to_line: HEADER_SEARCH_LINES, relax_quotes: true, skip_records_with_error: true, info: true })
-    .map((r) => (r as unknown as { record: string[]; info: { lines: number } }));
+  const head = read<string[]>(linesOf(text, HEADER_SEARCH_LINES), {
+    to_line: HEADER_SEARCH_LINES,
+    relax_quotes: true,
+    skip_records_with_error: true,
+    info: true,
+  }).map((r) => r as unknown as { record: string[]; info: { lines: number } });
   const isHeader = (cells: string[]) => (mapping ? cells.includes(mapping.date.column) : presetForHeader(cells) !== undefined);
   const found = head.find((r) => isHeader(r.record.map((c) => c.trim())));
   const headerLine = found?.info.lines ?? 1;
@@ -211,21 +279,34 @@ export function parseCsv(source: string | { head: string; input: string | Buffer
     if (index < 0) throw new StatementError(`the ${what} column ${JSON.stringify(name)} is not in the header`, `mapping.${what}`);
     return index;
   };
-  if (m.amount === undefined && (m.debit === undefined || m.credit === undefined)) throw new StatementError('the mapping needs an amount column, or debit and credit columns', 'mapping.amount');
+  if (m.amount === undefined && (m.debit === undefined || m.credit === undefined))
+    throw new StatementError('the mapping needs an amount column, or debit and credit columns', 'mapping.amount');
   const c = {
-    date: column(m.date?.column, 'date'), valueDate: column(m.valueDate?.column, 'valueDate'), amount: column(m.amount, 'amount'), debit: column(m.debit, 'debit'),
-    credit: column(m.credit, 'credit'), balance: column(m.balance, 'balance'), account: column(m.account?.column, 'account'), currency: column(m.currency?.column, 'currency'),
-    id: column(m.id, 'id'), description: (m.description ?? []).map((d) => column(d, 'description')), direction: -1,
+    date: column(m.date?.column, 'date'),
+    valueDate: column(m.valueDate?.column, 'valueDate'),
+    amount: column(m.amount, 'amount'),
+    debit: column(m.debit, 'debit'),
+    credit: column(m.credit, 'credit'),
+    balance: column(m.balance, 'balance'),
+    account: column(m.account?.column, 'account'),
+    currency: column(m.currency?.column, 'currency'),
+    id: column(m.id, 'id'),
+    description: (m.description ?? []).map((d) => column(d, 'description')),
+    direction: -1,
   };
   if (c.date < 0) throw new StatementError('the mapping needs the date column and its format', 'mapping.date');
   const directionIndex = m.direction ? column(m.direction.column, 'direction') : -1;
   Object.assign(c, { direction: directionIndex });
   const directionDebits = new Set((m.direction?.debit ?? []).map((v) => v.trim().toLowerCase()));
-  const ruleOf = (what: string) => (r: { column: string; values: string[] }) => ({ index: column(r.column, what), values: new Set(r.values.map((v) => v.trim().toLowerCase())) });
+  const ruleOf = (what: string) => (r: { column: string; values: string[] }) => ({
+    index: column(r.column, what),
+    values: new Set(r.values.map((v) => v.trim().toLowerCase())),
+  });
   const filters = { skip: (m.skip ?? []).map(ruleOf('skip')), only: (m.only ?? []).map(ruleOf('only')) };
   const money = (value: string, where: string) => {
     const parsed = parseDecimal(value, m.decimal, m.thousands ?? []);
-    if (parsed === undefined) throw new StatementError(`${JSON.stringify(value)} is not an amount (decimal ${JSON.stringify(m.decimal)})`, where);
+    if (parsed === undefined)
+      throw new StatementError(`${JSON.stringify(value)} is not an amount (decimal ${JSON.stringify(m.decimal)})`, where);
     return parsed;
   };
 
@@ -253,7 +334,8 @@ export function parseCsv(source: string | { head: string; input: string | Buffer
         const debit = given(c.debit);
         const credit = given(c.credit);
         if (debit && credit) throw new StatementError('a row with both a debit and a credit', where);
-        if (!debit && !credit && !cell(c.debit) && !cell(c.credit)) throw new StatementError('a row with neither a debit nor a credit', where);
+        if (!debit && !credit && !cell(c.debit) && !cell(c.credit))
+          throw new StatementError('a row with neither a debit nor a credit', where);
         amount = debit ? negateDecimal(money(debit, where).replace('-', '')) : money(credit || '0', where).replace('-', '');
       }
       if (c.direction >= 0) {
@@ -264,13 +346,21 @@ export function parseCsv(source: string | { head: string; input: string | Buffer
       const currency = (cell(c.currency) || m.currency?.value)?.toUpperCase();
       if (!currency) throw new StatementError('no currency: map a currency column or give one value', 'mapping.currency');
       const balance = cell(c.balance);
-      const t = keptTransaction({
-        id: cell(c.id) || undefined,
-        bookingDate: dateOf(cell(c.date), m.date.format, where, dates),
-        valueDate: c.valueDate >= 0 && cell(c.valueDate) ? dateOf(cell(c.valueDate), (m.valueDate as { format: DateFormat }).format, where, valueDates) : undefined,
-        amount, currency, description: descriptionOf(c.description.map(cell).filter(Boolean)),
-        balance: balance ? money(balance, where) : undefined,
-      }, { descriptionIsOwn: true });
+      const t = keptTransaction(
+        {
+          id: cell(c.id) || undefined,
+          bookingDate: dateOf(cell(c.date), m.date.format, where, dates),
+          valueDate:
+            c.valueDate >= 0 && cell(c.valueDate)
+              ? dateOf(cell(c.valueDate), (m.valueDate as { format: DateFormat }).format, where, valueDates)
+              : undefined,
+          amount,
+          currency,
+          description: descriptionOf(c.description.map(cell).filter(Boolean)),
+          balance: balance ? money(balance, where) : undefined,
+        },
+        { descriptionIsOwn: true },
+      );
       const account = cell(c.account) || m.account?.value || 'CSV';
       let entry = accounts.get(account);
       if (!entry) accounts.set(account, (entry = { transactions: [], lines: [] }));
@@ -290,8 +380,22 @@ export function parseCsv(source: string | { head: string; input: string | Buffer
  * in order in place.
  */
 function statementOf(account: string, rows: StatementTransaction[], lines: number[]): ParsedStatement {
-  const chainsForward = () => rows.every((r, i) => i === 0 || !r.balance || !rows[i - 1].balance || compareDecimals(addDecimals([rows[i - 1].balance as string, r.amount]), r.balance) === 0);
-  const chainsBackward = () => rows.every((r, i) => i === rows.length - 1 || !r.balance || !rows[i + 1].balance || compareDecimals(addDecimals([rows[i + 1].balance as string, r.amount]), r.balance) === 0);
+  const chainsForward = () =>
+    rows.every(
+      (r, i) =>
+        i === 0 ||
+        !r.balance ||
+        !rows[i - 1].balance ||
+        compareDecimals(addDecimals([rows[i - 1].balance as string, r.amount]), r.balance) === 0,
+    );
+  const chainsBackward = () =>
+    rows.every(
+      (r, i) =>
+        i === rows.length - 1 ||
+        !r.balance ||
+        !rows[i + 1].balance ||
+        compareDecimals(addDecimals([rows[i + 1].balance as string, r.amount]), r.balance) === 0,
+    );
   const withBalance = rows.every((r) => r.balance !== undefined);
   let chained = false;
   if (withBalance && chainsForward()) chained = true;
@@ -300,7 +404,11 @@ function statementOf(account: string, rows: StatementTransaction[], lines: numbe
     lines.reverse();
     chained = true;
   } else {
-    const order = rows.map((_, i) => i).sort((a, b) => (rows[a].bookingDate < rows[b].bookingDate ? -1 : rows[a].bookingDate > rows[b].bookingDate ? 1 : lines[a] - lines[b]));
+    const order = rows
+      .map((_, i) => i)
+      .sort((a, b) =>
+        rows[a].bookingDate < rows[b].bookingDate ? -1 : rows[a].bookingDate > rows[b].bookingDate ? 1 : lines[a] - lines[b],
+      );
     const sorted = order.map((i) => rows[i]);
     for (let i = 0; i < sorted.length; i++) rows[i] = sorted[i];
   }
@@ -317,7 +425,12 @@ function statementOf(account: string, rows: StatementTransaction[], lines: numbe
     account: ownAccount({ identifier: account, ...(account !== 'CSV' ? { number: account } : {}), currency: first.currency }),
     from,
     to,
-    ...(withBalance ? { opening: { amount: addDecimals([first.balance as string, negateDecimal(first.amount)]), date: first.bookingDate }, closing: { amount: last.balance as string, date: last.bookingDate } } : {}),
+    ...(withBalance
+      ? {
+          opening: { amount: addDecimals([first.balance as string, negateDecimal(first.amount)]), date: first.bookingDate },
+          closing: { amount: last.balance as string, date: last.bookingDate },
+        }
+      : {}),
     transactions: rows,
     reconciles: withBalance ? chained : null,
   };

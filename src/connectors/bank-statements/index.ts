@@ -1,9 +1,29 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { AcceptedFile, Connector, DataTypeRead, DataTypeSource, IncomingFile, ReadContext, RecordPage, SourceRecord, UploadedItem, UploadSessionType } from '../connector.js';
+import type {
+  AcceptedFile,
+  Connector,
+  DataTypeRead,
+  DataTypeSource,
+  IncomingFile,
+  ReadContext,
+  RecordPage,
+  SourceRecord,
+  UploadedItem,
+  UploadSessionType,
+} from '../connector.js';
 import { FileRefused } from '../connector-error.js';
 import type { DataType } from '../data-types.js';
 import { BankingAccount, BankingAccountBalance, BankingTransaction, BankingTransactionCategory } from '../sandbox/banking/schemas.js';
-import { bankingReferenceData, recordOfLine, summaryOf, transactionLines, warningsOf, type StatementSummary, type TransactionLine, type UploadedSummary } from './banking-records.js';
+import {
+  bankingReferenceData,
+  recordOfLine,
+  summaryOf,
+  transactionLines,
+  warningsOf,
+  type StatementSummary,
+  type TransactionLine,
+  type UploadedSummary,
+} from './banking-records.js';
 import { mergeById } from '../../lib/merge-by-id.js';
 import type { CsvMapping } from './csv.js';
 import { CSV_PRESETS } from './csv-presets.js';
@@ -28,7 +48,12 @@ function mappingOf(fields: Readonly<Record<string, string>>): CsvMapping | { pre
   try {
     value = JSON.parse(text);
   } catch {
-    throw new FileRefused([{ itemId: 'mapping', message: 'mapping: not JSON; send {"preset": "<name>"} or the columns (see docs/connectors/bank-statements.md)' }]);
+    throw new FileRefused([
+      {
+        itemId: 'mapping',
+        message: 'mapping: not JSON; send {"preset": "<name>"} or the columns (see docs/connectors/bank-statements.md)',
+      },
+    ]);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new FileRefused([{ itemId: 'mapping', message: 'mapping: must be a JSON object, {"preset": "<name>"} or the columns' }]);
@@ -127,7 +152,12 @@ function sessionRecord(data: Record<string, unknown>, uploaded: string): SourceR
 }
 
 /** Accounts, balances or categories: few, from the summaries, then the sessions' (a later upload of an id replaces it). */
-function referenceSource(dataType: DataType, typeName: string, schema: TSchema, pick: (data: ReturnType<typeof bankingReferenceData>) => SourceRecord[]): DataTypeSource {
+function referenceSource(
+  dataType: DataType,
+  typeName: string,
+  schema: TSchema,
+  pick: (data: ReturnType<typeof bankingReferenceData>) => SourceRecord[],
+): DataTypeSource {
   return {
     dataType,
     typeName,
@@ -137,7 +167,8 @@ function referenceSource(dataType: DataType, typeName: string, schema: TSchema, 
       const data = bankingReferenceData(summaries, latest);
       const byId = new Map<string, SourceRecord>();
       for (const record of pick(data)) byId.set(record.id, record);
-      for (const session of sessions) if (session.dataType === dataType) for (const r of session.records) byId.set(String(r.id), sessionRecord(r, session.uploaded));
+      for (const session of sessions)
+        if (session.dataType === dataType) for (const r of session.records) byId.set(String(r.id), sessionRecord(r, session.uploaded));
       const list = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       async function* pages() {
         for (let i = 0; i < list.length; i += 500) yield { records: list.slice(i, i + 500) };
@@ -154,7 +185,8 @@ const MERGE_LIMIT = 64;
 async function* fileRecords(file: UploadedItem & { ordered: boolean }, signal: AbortSignal): AsyncGenerator<SourceRecord> {
   for await (const chunk of file.records()) {
     signal.throwIfAborted();
-    for (const line of chunk.split('\n')) yield file.ordered ? recordOfLine(JSON.parse(line) as TransactionLine, file.uploaded) : (JSON.parse(line) as SourceRecord);
+    for (const line of chunk.split('\n'))
+      yield file.ordered ? recordOfLine(JSON.parse(line) as TransactionLine, file.uploaded) : (JSON.parse(line) as SourceRecord);
   }
 }
 
@@ -184,7 +216,9 @@ const transactionsSource: DataTypeSource = {
   async read(ctx: ReadContext): Promise<DataTypeRead> {
     const { summaries, files, sessions } = await uploadsOf(ctx);
     const warnings = warningsOf(summaries);
-    const sessionRecords = sessions.filter((s) => s.dataType === 'banking-transactions').map((s) => s.records.map((r) => sessionRecord(r, s.uploaded)));
+    const sessionRecords = sessions
+      .filter((s) => s.dataType === 'banking-transactions')
+      .map((s) => s.records.map((r) => sessionRecord(r, s.uploaded)));
     const ordered = files.every((f) => f.ordered) && files.length + sessionRecords.length <= MERGE_LIMIT;
     async function* asTheyCome(): AsyncGenerator<SourceRecord> {
       for (const file of files) yield* fileRecords(file, ctx.signal);
@@ -212,10 +246,17 @@ const uploadSessions: UploadSessionType[] = [
 ];
 
 export const bankStatements: Connector = {
-  info: { key: 'fstm', name: 'Bank statement files', sourceType: 'Banking', brandColour: '#5b6770', dataTypes: sources.map((s) => s.dataType) },
+  info: {
+    key: 'fstm',
+    name: 'Bank statement files',
+    sourceType: 'Banking',
+    brandColour: '#5b6770',
+    dataTypes: sources.map((s) => s.dataType),
+  },
   authorization: {
     kind: 'files',
-    description: 'Upload the bank statement files of {company} (OFX/QFX, CAMT.053, MT940 or CSV, as your bank exports them) to share its bank accounts and transactions with {brand}.',
+    description:
+      'Upload the bank statement files of {company} (OFX/QFX, CAMT.053, MT940 or CSV, as your bank exports them) to share its bank accounts and transactions with {brand}.',
     accept: '.ofx,.qfx,.xml,.sta,.mt940,.940,.txt,.csv',
     choice: {
       name: 'preset',

@@ -1,7 +1,15 @@
 import { isCalendarDate } from '../../lib/calendar-date.js';
 import { negateDecimal, parseDecimal } from '../../lib/decimal.js';
 import { reconciles } from './reconcile.js';
-import { own, ownAccount, keptTransaction, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import {
+  own,
+  ownAccount,
+  keptTransaction,
+  StatementError,
+  type ParsedStatement,
+  type StatementBalance,
+  type StatementTransaction,
+} from './statement.js';
 
 /**
  * SWIFT MT940 customer statements. Written here: the maintained npm parser (mt940js 1.3) reads amounts as binary
@@ -32,7 +40,7 @@ function* fields(source: string): Generator<Field> {
   let current: Field | undefined;
   let inStatement = false;
   let lineNumber = 0;
-  for (let pos = 0; pos <= text.length; ) {
+  for (let pos = 0; pos <= text.length;) {
     let end = text.indexOf('\n', pos);
     if (end < 0) end = text.length;
     let stop = end;
@@ -107,7 +115,15 @@ function transaction(field: Field, currency: string): { transaction: StatementTr
   const signed = m[3] === 'D' || m[3] === 'RC' ? negateDecimal(value) : value;
   const [reference, bankReference] = m[7].split('//');
   const supplementary = rest.join(' ').trim();
-  const t = keptTransaction({ id: bankReference?.trim() || undefined, bookingDate, valueDate, amount: signed, currency, description: supplementary || reference.trim(), bankCode: m[6].trim() });
+  const t = keptTransaction({
+    id: bankReference?.trim() || undefined,
+    bookingDate,
+    valueDate,
+    amount: signed,
+    currency,
+    description: supplementary || reference.trim(),
+    bankCode: m[6].trim(),
+  });
   return { transaction: t, reference: reference.trim() };
 }
 
@@ -134,7 +150,10 @@ function description(info: string): string {
     const joined = [name, remittance].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();
     if (joined) return joined;
   }
-  return info.replace(/\s*\n\s*/g, ' ').replace(/\s+/g, ' ').trim();
+  return info
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** A statement being read. */
@@ -186,7 +205,8 @@ export function parseMt940(text: string): ParsedStatement[] {
       }
       case '86':
         // The description of the transaction just before; after the closing balance, of the statement (skipped).
-        if (r.transactions.length > 0 && !r.closing) r.transactions[r.transactions.length - 1].description = own(description(f.value) || r.lastReference);
+        if (r.transactions.length > 0 && !r.closing)
+          r.transactions[r.transactions.length - 1].description = own(description(f.value) || r.lastReference);
         break;
       case '62F':
       case '62M':

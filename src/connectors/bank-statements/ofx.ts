@@ -1,6 +1,13 @@
 import { isCalendarDate } from '../../lib/calendar-date.js';
 import { parseDecimal } from '../../lib/decimal.js';
-import { ownAccount, keptTransaction, StatementError, type ParsedStatement, type StatementBalance, type StatementTransaction } from './statement.js';
+import {
+  ownAccount,
+  keptTransaction,
+  StatementError,
+  type ParsedStatement,
+  type StatementBalance,
+  type StatementTransaction,
+} from './statement.js';
 
 /**
  * OFX and QFX statements: OFX 1.x SGML (leaf elements left unclosed, one-line files, `&` unescaped) and OFX 2.x XML
@@ -68,7 +75,8 @@ function decode(text: string): string {
     const code = name.startsWith('#x') ? parseInt(name.slice(2), 16) : name.startsWith('#') ? Number(name.slice(1)) : undefined;
     // A character that cannot be stored stays as written: one that does not exist, NUL and lone surrogate halves
     // (which Postgres' jsonb refuses in every document that holds them).
-    if (code !== undefined) return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : entity;
+    if (code !== undefined)
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : entity;
     return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[name] ?? entity;
   });
 }
@@ -123,7 +131,11 @@ function tree(body: string, takes: ReadonlySet<string>, onClose: (element: Eleme
   // At the end only a leaf may be left open (SGML); an aggregate taken by onClose is truncated, not closed.
   if (top().open && !takes.has(top().name)) stack.pop();
   const unclosed = stack.slice(1).filter((e) => e.children.length > 0 || e.value === undefined || takes.has(e.name));
-  if (unclosed.length > 0) throw new StatementError(`the file ends inside <${unclosed[unclosed.length - 1].name}> (truncated?)`, unclosed.map((e) => e.name).join('/'));
+  if (unclosed.length > 0)
+    throw new StatementError(
+      `the file ends inside <${unclosed[unclosed.length - 1].name}> (truncated?)`,
+      unclosed.map((e) => e.name).join('/'),
+    );
   return root;
 }
 
@@ -207,10 +219,14 @@ export function parseOfx(text: string): ParsedStatement[] {
     return {
       format: 'OFX' as const,
       account: ownAccount({
-        identifier: bankId ? `${bankId}/${number}` : number, number, ...(bankId ? { bankCode: bankId } : {}), currency,
+        identifier: bankId ? `${bankId}/${number}` : number,
+        number,
+        ...(bankId ? { bankCode: bankId } : {}),
+        currency,
         type: card ? 'CREDITCARD' : (valueOf(bank, 'ACCTTYPE') ?? 'CHECKING'),
       }),
-      from, to,
+      from,
+      to,
       ...(closing ? { closing } : {}),
       ...(available ? { available } : {}),
       transactions,

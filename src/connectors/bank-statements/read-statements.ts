@@ -43,12 +43,44 @@ export function decodeStatementText(bytes: Uint8Array): string {
 
 /** Windows-1252: ISO-8859-1 (Node's 'latin1') except 0x80–0x9F, which are Windows-1252's own (€, ‚, „, …, Š, ž…). */
 function decodeWindows1252(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1').replace(/[\x80-\x9f]/g, (c) => CP1252[c.charCodeAt(0) - 0x80] ?? c);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    .toString('latin1')
+    .replace(/[\x80-\x9f]/g, (c) => CP1252[c.charCodeAt(0) - 0x80] ?? c);
 }
 
 const CP1252 = [
-  '€', undefined, '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', undefined, 'Ž', undefined,
-  undefined, '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', undefined, 'ž', 'Ÿ',
+  '€',
+  undefined,
+  '‚',
+  'ƒ',
+  '„',
+  '…',
+  '†',
+  '‡',
+  'ˆ',
+  '‰',
+  'Š',
+  '‹',
+  'Œ',
+  undefined,
+  'Ž',
+  undefined,
+  undefined,
+  '‘',
+  '’',
+  '“',
+  '”',
+  '•',
+  '–',
+  '—',
+  '˜',
+  '™',
+  'š',
+  '›',
+  'œ',
+  undefined,
+  'ž',
+  'Ÿ',
 ];
 
 /** How much of a file is looked at to tell its format (and a CSV's delimiter and header). */
@@ -79,7 +111,10 @@ export function readStatements(bytes: Uint8Array, mapping?: CsvMapping | { prese
     // Delimited text in its first lines (a bank's preamble may come first), and no markup; or the delimiter the
     // mapping names.
     const firstLines = firstLinesOf(head);
-    const delimiter = mapping && 'delimiter' in mapping && typeof mapping.delimiter === 'string' && mapping.delimiter !== '' ? mapping.delimiter : undefined;
+    const delimiter =
+      mapping && 'delimiter' in mapping && typeof mapping.delimiter === 'string' && mapping.delimiter !== ''
+        ? mapping.delimiter
+        : undefined;
     if (delimiter ? firstLines.includes(delimiter) : /[,;\t|]/.test(firstLines) && !firstLines.includes('<')) {
       const input = utf8 ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : decode(body);
       const statements = parseCsv({ head, input }, mapping);

@@ -98,8 +98,18 @@ export function keptTransaction(t: StatementTransaction, options: { descriptionI
   const bookingDate = shared(t.bookingDate);
   const currency = shared(t.currency);
   const description = options.descriptionIsOwn ? t.description : own(t.description);
-  if (t.id === undefined && t.valueDate === undefined && t.bankCode === undefined && t.balance === undefined) return { bookingDate, amount: t.amount, currency, description };
-  return { id: own(t.id), bookingDate, valueDate: shared(t.valueDate), amount: t.amount, currency, description, bankCode: shared(t.bankCode), balance: t.balance };
+  if (t.id === undefined && t.valueDate === undefined && t.bankCode === undefined && t.balance === undefined)
+    return { bookingDate, amount: t.amount, currency, description };
+  return {
+    id: own(t.id),
+    bookingDate,
+    valueDate: shared(t.valueDate),
+    amount: t.amount,
+    currency,
+    description,
+    bankCode: shared(t.bankCode),
+    balance: t.balance,
+  };
 }
 
 /** One string for each repeated short text (a statement repeats a few hundred dates and codes a hundred thousand times). */
@@ -112,6 +122,10 @@ const sharedText = memoize((text: string) => own(text));
 
 /** The first few lines with something on them (exports may begin with blank lines and a preamble). */
 export function firstLinesOf(text: string, count = 6): string {
-  return text.slice(0, 65_536).split(/\r\n|\r|\n/).filter((line) => line.trim() !== '').slice(0, count).join('\n');
+  return text
+    .slice(0, 65_536)
+    .split(/\r\n|\r|\n/)
+    .filter((line) => line.trim() !== '')
+    .slice(0, count)
+    .join('\n');
 }
-

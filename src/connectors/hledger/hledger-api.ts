@@ -55,7 +55,12 @@ export interface HledgerCredentials {
 
 export const PLATFORM = HLEDGER.name;
 
-export function endpointOf(settings: HledgerSettings, credentials: HledgerCredentials | null, allowPrivate: boolean, signal?: AbortSignal): PlatformEndpoint {
+export function endpointOf(
+  settings: HledgerSettings,
+  credentials: HledgerCredentials | null,
+  allowPrivate: boolean,
+  signal?: AbortSignal,
+): PlatformEndpoint {
   const basicAuth = credentials?.username ? { username: credentials.username, password: credentials.password ?? '' } : undefined;
   return { platform: PLATFORM, baseUrl: settings.url, basicAuth, allowPrivate, signal, ...transportOf(HLEDGER) };
 }

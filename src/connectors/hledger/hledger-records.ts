@@ -14,8 +14,20 @@ import { quantity, quantityIn, type HledgerAccount, type HledgerTransaction } fr
  */
 
 const TYPE_TAGS: Record<string, AccountClass | 'Cash'> = {
-  a: 'Asset', asset: 'Asset', l: 'Liability', liability: 'Liability', e: 'Equity', equity: 'Equity', v: 'Equity', conversion: 'Equity',
-  r: 'Income', revenue: 'Income', x: 'Expense', expense: 'Expense', c: 'Cash', cash: 'Cash',
+  a: 'Asset',
+  asset: 'Asset',
+  l: 'Liability',
+  liability: 'Liability',
+  e: 'Equity',
+  equity: 'Equity',
+  v: 'Equity',
+  conversion: 'Equity',
+  r: 'Income',
+  revenue: 'Income',
+  x: 'Expense',
+  expense: 'Expense',
+  c: 'Cash',
+  cash: 'Cash',
 };
 
 /** hledger's own rule for accounts without a declared type: by the top-level name. */
@@ -35,7 +47,10 @@ function typeByName(name: string): AccountClass | undefined {
  * declares types, an account with neither a declared type nor a declared ancestor is in no statement (its type
  * is Unknown here).
  */
-export function accountTypes(names: readonly string[], transactions: readonly HledgerTransaction[]): Map<string, { type: AccountClass | 'Unknown'; cash: boolean }> {
+export function accountTypes(
+  names: readonly string[],
+  transactions: readonly HledgerTransaction[],
+): Map<string, { type: AccountClass | 'Unknown'; cash: boolean }> {
   const declared = new Map<string, AccountClass | 'Cash'>();
   for (const t of transactions) {
     for (const p of t.tpostings) {
@@ -49,7 +64,9 @@ export function accountTypes(names: readonly string[], transactions: readonly Hl
   for (const name of names) {
     let found: AccountClass | 'Cash' | undefined;
     for (let n = name; n && !found; n = n.includes(':') ? n.slice(0, n.lastIndexOf(':')) : '') found = declared.get(n);
-    const cash = found === 'Cash' || (found === undefined && byName && /(^|:)(bank|cash|checking|current|savings)(:|$)/i.test(name) && typeByName(name) === 'Asset');
+    const cash =
+      found === 'Cash' ||
+      (found === undefined && byName && /(^|:)(bank|cash|checking|current|savings)(:|$)/i.test(name) && typeByName(name) === 'Asset');
     const type = found === 'Cash' ? 'Asset' : (found ?? (byName ? typeByName(name) : undefined) ?? 'Unknown');
     out.set(name, { type, cash });
   }
@@ -58,7 +75,10 @@ export function accountTypes(names: readonly string[], transactions: readonly Hl
   const posted = new Set(transactions.flatMap((t) => t.tpostings.map((p) => p.paccount)));
   for (const name of names) {
     if (out.get(name)?.type !== 'Unknown' || posted.has(name)) continue;
-    const below = names.filter((n) => n.startsWith(`${name}:`)).map((n) => out.get(n)?.type).filter((t) => t && t !== 'Unknown');
+    const below = names
+      .filter((n) => n.startsWith(`${name}:`))
+      .map((n) => out.get(n)?.type)
+      .filter((t) => t && t !== 'Unknown');
     if (below.length > 0 && below.every((t) => t === below[0])) out.set(name, { type: below[0] as AccountClass, cash: false });
   }
   return out;
@@ -67,7 +87,8 @@ export function accountTypes(names: readonly string[], transactions: readonly Hl
 /** The commodity most postings use: the statements' currency. Others are left out of the statements. */
 export function baseCommodity(transactions: readonly HledgerTransaction[]): string | undefined {
   const counts = new Map<string, number>();
-  for (const t of transactions) for (const p of t.tpostings) for (const a of p.pamount) counts.set(a.acommodity, (counts.get(a.acommodity) ?? 0) + 1);
+  for (const t of transactions)
+    for (const p of t.tpostings) for (const a of p.pamount) counts.set(a.acommodity, (counts.get(a.acommodity) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
 }
 
@@ -85,7 +106,11 @@ export function transactionIds(transactions: readonly HledgerTransaction[]): str
   const seen = new Map<string, number>();
   return transactions.map((t) => {
     if (t.tcode && codes.get(t.tcode) === 1) return t.tcode;
-    const content = JSON.stringify([t.tdate, t.tdescription, t.tpostings.map((p) => [p.paccount, p.pamount.map((a) => [a.acommodity, quantity(a)])])]);
+    const content = JSON.stringify([
+      t.tdate,
+      t.tdescription,
+      t.tpostings.map((p) => [p.paccount, p.pamount.map((a) => [a.acommodity, quantity(a)])]),
+    ]);
     const hash = `hl-${createHash('sha1').update(content).digest('hex').slice(0, 16)}`;
     const n = (seen.get(hash) ?? 0) + 1;
     seen.set(hash, n);
@@ -95,32 +120,35 @@ export function transactionIds(transactions: readonly HledgerTransaction[]): str
 
 const day = (date: string) => `${date}T00:00:00`;
 const instant = (date: string) => `${date}T00:00:00Z`;
-const latestDate = (transactions: readonly HledgerTransaction[]) => transactions.reduce((max, t) => (t.tdate > max ? t.tdate : max), '1970-01-01');
+const latestDate = (transactions: readonly HledgerTransaction[]) =>
+  transactions.reduce((max, t) => (t.tdate > max ? t.tdate : max), '1970-01-01');
 
 export function accountRecords(list: readonly HledgerAccount[], transactions: readonly HledgerTransaction[]): SourceRecord[] {
   const names = list.map((a) => a.aname).filter((n) => n !== 'root');
   const types = accountTypes(names, transactions);
   const base = baseCommodity(transactions);
   const modified = instant(latestDate(transactions));
-  return list.filter((a) => a.aname !== 'root').map((a) => {
-    const { type, cash } = types.get(a.aname)!;
-    const own = a.aebalance.filter((x) => x.acommodity === base).reduce((sum, x) => sum + quantity(x), 0);
-    const segments = a.aname.split(':');
-    const data: Record<string, unknown> = {
-      id: a.aname,
-      name: segments[segments.length - 1],
-      fullyQualifiedName: a.aname,
-      fullyQualifiedCategory: segments.length > 1 ? `${type}.${segments.slice(0, -1).join('.')}` : type,
-      currency: base && currencyCode(base),
-      currentBalance: round(own),
-      type,
-      status: 'Active',
-      isBankAccount: cash,
-      sourceModifiedDate: modified,
-    };
-    if (data.currency === undefined) delete data.currency;
-    return { id: a.aname, sourceModifiedDate: modified, data };
-  });
+  return list
+    .filter((a) => a.aname !== 'root')
+    .map((a) => {
+      const { type, cash } = types.get(a.aname)!;
+      const own = a.aebalance.filter((x) => x.acommodity === base).reduce((sum, x) => sum + quantity(x), 0);
+      const segments = a.aname.split(':');
+      const data: Record<string, unknown> = {
+        id: a.aname,
+        name: segments[segments.length - 1],
+        fullyQualifiedName: a.aname,
+        fullyQualifiedCategory: segments.length > 1 ? `${type}.${segments.slice(0, -1).join('.')}` : type,
+        currency: base && currencyCode(base),
+        currentBalance: round(own),
+        type,
+        status: 'Active',
+        isBankAccount: cash,
+        sourceModifiedDate: modified,
+      };
+      if (data.currency === undefined) delete data.currency;
+      return { id: a.aname, sourceModifiedDate: modified, data };
+    });
 }
 
 export function journalEntryRecords(transactions: readonly HledgerTransaction[]): SourceRecord[] {
@@ -138,8 +166,12 @@ export function journalEntryRecords(transactions: readonly HledgerTransaction[])
       }),
     );
     const data = {
-      id: ids[i], description: t.tdescription, postedOn: day(t.tdate), journalRef: { id: 'general', name: 'General journal' },
-      journalLines: lines, sourceModifiedDate: instant(t.tdate),
+      id: ids[i],
+      description: t.tdescription,
+      postedOn: day(t.tdate),
+      journalRef: { id: 'general', name: 'General journal' },
+      journalLines: lines,
+      sourceModifiedDate: instant(t.tdate),
     };
     return { id: ids[i], sourceModifiedDate: instant(t.tdate), data };
   });
@@ -158,16 +190,24 @@ export function accountTransactionRecords(list: readonly HledgerAccount[], trans
   const ids = transactionIds(transactions);
   const out: SourceRecord[] = [];
   transactions.forEach((t, i) => {
-    const amountOf = (p: HledgerTransaction['tpostings'][number]) => p.pamount.reduce((sum, a) => sum + ((base && quantityIn(a, base)) || 0), 0);
+    const amountOf = (p: HledgerTransaction['tpostings'][number]) =>
+      p.pamount.reduce((sum, a) => sum + ((base && quantityIn(a, base)) || 0), 0);
     const cashAccounts = [...new Set(t.tpostings.filter((p) => types.get(p.paccount)?.cash).map((p) => p.paccount))];
     for (const account of cashAccounts) {
       const total = t.tpostings.filter((p) => p.paccount === account).reduce((sum, p) => sum + amountOf(p), 0);
       const id = `${ids[i]}:${account}`;
       const data: Record<string, unknown> = {
-        id, transactionId: ids[i], note: t.tdescription, bankAccountRef: { id: account, name: account.split(':').pop() }, date: day(t.tdate),
+        id,
+        transactionId: ids[i],
+        note: t.tdescription,
+        bankAccountRef: { id: account, name: account.split(':').pop() },
+        date: day(t.tdate),
         status: t.tstatus === 'Cleared' ? 'Reconciled' : 'Unreconciled',
-        lines: t.tpostings.filter((p) => p.paccount !== account).map((p) => ({ description: p.paccount, recordRef: { id: ids[i], dataType: 'journalEntries' }, amount: round(-amountOf(p)) })),
-        totalAmount: round(total), sourceModifiedDate: instant(t.tdate),
+        lines: t.tpostings
+          .filter((p) => p.paccount !== account)
+          .map((p) => ({ description: p.paccount, recordRef: { id: ids[i], dataType: 'journalEntries' }, amount: round(-amountOf(p)) })),
+        totalAmount: round(total),
+        sourceModifiedDate: instant(t.tdate),
       };
       if (currency) data.currency = currency;
       out.push({ id, sourceModifiedDate: instant(t.tdate), data });
@@ -179,23 +219,53 @@ export function accountTransactionRecords(list: readonly HledgerAccount[], trans
 /** hledger has one journal; Codat's `journals` is that one. */
 export function journalRecords(transactions: readonly HledgerTransaction[]): SourceRecord[] {
   const modified = instant(latestDate(transactions));
-  return [{ id: 'general', sourceModifiedDate: modified, data: { id: 'general', journalCode: 'GJ', name: 'General journal', type: 'General', status: 'Active', hasChildren: false, sourceModifiedDate: modified } }];
+  return [
+    {
+      id: 'general',
+      sourceModifiedDate: modified,
+      data: {
+        id: 'general',
+        journalCode: 'GJ',
+        name: 'General journal',
+        type: 'General',
+        status: 'Active',
+        hasChildren: false,
+        sourceModifiedDate: modified,
+      },
+    },
+  ];
 }
 
 export function companyRecord(url: string, transactions: readonly HledgerTransaction[]): SourceRecord {
   const file = transactions[0]?.tsourcepos?.[0]?.sourceName;
-  const name = file ? file.split(/[\\/]/).pop()!.replace(/\.(journal|hledger|j|ledger)$/i, '') : 'hledger journal';
+  const name = file
+    ? file
+        .split(/[\\/]/)
+        .pop()!
+        .replace(/\.(journal|hledger|j|ledger)$/i, '')
+    : 'hledger journal';
   const base = baseCommodity(transactions);
   const currency = base && currencyCode(base);
   const modified = instant(latestDate(transactions));
-  const data: Record<string, unknown> = { id: 'company', companyName: name, accountingPlatformRef: url, sourceUrls: { journal: url }, sourceModifiedDate: modified };
+  const data: Record<string, unknown> = {
+    id: 'company',
+    companyName: name,
+    accountingPlatformRef: url,
+    sourceUrls: { journal: url },
+    sourceModifiedDate: modified,
+  };
   if (currency) data.baseCurrency = currency;
   return { id: 'company', sourceModifiedDate: modified, data };
 }
 
 /** The ledger the statements engine reads: accounts by class, postings in the base commodity only. */
-export function ledgerOf(list: readonly HledgerAccount[], transactions: readonly HledgerTransaction[]): { accounts: LedgerAccount[]; postings: LedgerPosting[] } {
-  const names = [...new Set([...list.map((a) => a.aname), ...transactions.flatMap((t) => t.tpostings.map((p) => p.paccount))])].filter((n) => n !== 'root');
+export function ledgerOf(
+  list: readonly HledgerAccount[],
+  transactions: readonly HledgerTransaction[],
+): { accounts: LedgerAccount[]; postings: LedgerPosting[] } {
+  const names = [...new Set([...list.map((a) => a.aname), ...transactions.flatMap((t) => t.tpostings.map((p) => p.paccount))])].filter(
+    (n) => n !== 'root',
+  );
   const types = accountTypes(names, transactions);
   const base = baseCommodity(transactions);
   // Accounts of no known class stay out of the statements' lines; their postings still count towards the
@@ -208,10 +278,12 @@ export function ledgerOf(list: readonly HledgerAccount[], transactions: readonly
   const ids = transactionIds(transactions);
   // In the base commodity, priced amounts at their cost; other amounts are left out.
   const postings: LedgerPosting[] = transactions.flatMap((t, i) =>
-    t.tpostings.flatMap((p) => p.pamount.flatMap((a) => {
-      const amount = base === undefined ? undefined : quantityIn(a, base);
-      return amount === undefined ? [] : [{ transactionId: ids[i], date: t.tdate, accountId: p.paccount, amount }];
-    })),
+    t.tpostings.flatMap((p) =>
+      p.pamount.flatMap((a) => {
+        const amount = base === undefined ? undefined : quantityIn(a, base);
+        return amount === undefined ? [] : [{ transactionId: ids[i], date: t.tdate, accountId: p.paccount, amount }];
+      }),
+    ),
   );
   return { accounts, postings };
 }

@@ -38,12 +38,23 @@ function check(record: Record<string, unknown>): { itemId: string; message: stri
   const totals = new Map<string, string[]>();
   lines.forEach((line, i) => {
     const account = line.accountRef?.id;
-    if (!account) problems.push({ itemId: `journalLines.${i}.accountRef.id`, message: 'every line needs accountRef.id (an hledger account name, e.g. assets:bank:checking)' });
+    if (!account)
+      problems.push({
+        itemId: `journalLines.${i}.accountRef.id`,
+        message: 'every line needs accountRef.id (an hledger account name, e.g. assets:bank:checking)',
+      });
     else if (UNSAFE_TEXT.test(account) || account !== account.trim() || /^[([]|[)\]]$/.test(account)) {
-      problems.push({ itemId: `journalLines.${i}.accountRef.id`, message: 'an hledger account name has no line breaks, tabs or double spaces, no spaces at either end, and no enclosing parentheses or brackets' });
+      problems.push({
+        itemId: `journalLines.${i}.accountRef.id`,
+        message:
+          'an hledger account name has no line breaks, tabs or double spaces, no spaces at either end, and no enclosing parentheses or brackets',
+      });
     }
     if (line.currency !== undefined && !/^[^\s\d.,;"'-]+$/.test(line.currency)) {
-      problems.push({ itemId: `journalLines.${i}.currency`, message: 'currency must be a commodity symbol hledger reads back (no spaces, digits or punctuation)' });
+      problems.push({
+        itemId: `journalLines.${i}.currency`,
+        message: 'currency must be a commodity symbol hledger reads back (no spaces, digits or punctuation)',
+      });
     }
     const amount = decimalOf(line.netAmount);
     if (amount === undefined) problems.push({ itemId: `journalLines.${i}.netAmount`, message: 'netAmount must be a plain decimal number' });
@@ -52,23 +63,43 @@ function check(record: Record<string, unknown>): { itemId: string; message: stri
   for (const [currency, amounts] of totals) {
     const total = addDecimals(['0.00', ...amounts]);
     if (compareDecimals(total, '0') !== 0) {
-      problems.push({ itemId: 'journalLines', message: `the lines do not balance${currency ? ` in ${currency}` : ''}: they add up to ${total}, not 0` });
+      problems.push({
+        itemId: 'journalLines',
+        message: `the lines do not balance${currency ? ` in ${currency}` : ''}: they add up to ${total}, not 0`,
+      });
     }
   }
   return problems;
 }
 
 /** Appends the entry with a code of its own (its record id from then on) and reads it back from hledger. */
-async function submit(ctx: ReadContext, write: { record: Record<string, unknown> | null }): Promise<{ recordId: string; record: Record<string, unknown> | null }> {
+async function submit(
+  ctx: ReadContext,
+  write: { record: Record<string, unknown> | null },
+): Promise<{ recordId: string; record: Record<string, unknown> | null }> {
   const record = write.record ?? {};
-  const endpoint = api.endpointOf(ctx.settings as unknown as api.HledgerSettings, ctx.credentials as api.HledgerCredentials | null, ctx.allowPrivate, ctx.signal);
+  const endpoint = api.endpointOf(
+    ctx.settings as unknown as api.HledgerSettings,
+    ctx.credentials as api.HledgerCredentials | null,
+    ctx.allowPrivate,
+    ctx.signal,
+  );
   const code = `lp-${randomUUID().slice(0, 8)}`;
   const date = String(record.postedOn ?? new Date().toISOString()).slice(0, 10);
   const lines = (record.journalLines ?? []) as JournalLine[];
   const transaction: api.HledgerTransaction = {
-    tindex: 0, tdate: date, tdate2: null, tcode: code, tdescription: String(record.description ?? ''), tcomment: '', tstatus: 'Unmarked',
+    tindex: 0,
+    tdate: date,
+    tdate2: null,
+    tcode: code,
+    tdescription: String(record.description ?? ''),
+    tcomment: '',
+    tstatus: 'Unmarked',
     tpostings: lines.map((line) => ({
-      paccount: String(line.accountRef?.id), pcomment: line.description ?? '', ptags: [], ptype: 'RegularPosting',
+      paccount: String(line.accountRef?.id),
+      pcomment: line.description ?? '',
+      ptags: [],
+      ptype: 'RegularPosting',
       pamount: [amount(line)],
     })),
     tsourcepos: [],
@@ -89,7 +120,10 @@ function amount(line: JournalLine): api.HledgerAmount {
     acommodity: line.currency ?? '',
     aquantity: { decimalMantissa: mantissa, decimalPlaces: places, floatingPoint: mantissa / 10 ** places },
     // hledger-web parses the full Amount; these are its defaults for a plain amount.
-    ...({ aprice: null, astyle: { ascommodityside: 'R', ascommodityspaced: true, asdecimalpoint: '.', asdigitgroups: null, asprecision: Math.max(places, 2) } } as object),
+    ...({
+      aprice: null,
+      astyle: { ascommodityside: 'R', ascommodityspaced: true, asdecimalpoint: '.', asdigitgroups: null, asprecision: Math.max(places, 2) },
+    } as object),
   } as api.HledgerAmount;
 }
 
@@ -99,9 +133,18 @@ function postable(t: api.HledgerTransaction): api.HledgerTransaction {
     ...t,
     tprecedingcomment: '',
     ttags: [],
-    tsourcepos: [{ sourceName: '', sourceLine: 1, sourceColumn: 1 }, { sourceName: '', sourceLine: 1, sourceColumn: 1 }],
+    tsourcepos: [
+      { sourceName: '', sourceLine: 1, sourceColumn: 1 },
+      { sourceName: '', sourceLine: 1, sourceColumn: 1 },
+    ],
     tpostings: t.tpostings.map((p) => ({
-      ...p, pdate: null, pdate2: null, pstatus: 'Unmarked', pbalanceassertion: null, ptransaction_: '0', poriginal: null,
+      ...p,
+      pdate: null,
+      pdate2: null,
+      pstatus: 'Unmarked',
+      pbalanceassertion: null,
+      ptransaction_: '0',
+      poriginal: null,
     })),
   } as unknown as api.HledgerTransaction;
 }

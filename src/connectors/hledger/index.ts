@@ -8,7 +8,14 @@ import { AccountSchema, CompanyInfoSchema, JournalEntrySchema, JournalSchema } f
 import { AccountTransactionSchema } from '../sandbox/accounting/schemas/banking.js';
 import { BalanceSheetSchema, CashFlowStatementSchema, ProfitAndLossSchema } from '../sandbox/accounting/schemas/reports.js';
 import * as api from './hledger-api.js';
-import { accountRecords, accountTransactionRecords, companyRecord, journalEntryRecords, journalRecords, ledgerOf } from './hledger-records.js';
+import {
+  accountRecords,
+  accountTransactionRecords,
+  companyRecord,
+  journalEntryRecords,
+  journalRecords,
+  ledgerOf,
+} from './hledger-records.js';
 import { journalEntryWrites } from './hledger-writes.js';
 import { HLEDGER } from './platform.js';
 
@@ -20,12 +27,22 @@ import { HLEDGER } from './platform.js';
 
 /** One read of the journal, shared by the data types a sync reads from it. */
 async function journal(ctx: ReadContext) {
-  const endpoint = api.endpointOf(ctx.settings as unknown as api.HledgerSettings, ctx.credentials as api.HledgerCredentials | null, ctx.allowPrivate, ctx.signal);
+  const endpoint = api.endpointOf(
+    ctx.settings as unknown as api.HledgerSettings,
+    ctx.credentials as api.HledgerCredentials | null,
+    ctx.allowPrivate,
+    ctx.signal,
+  );
   const [accounts, transactions] = await Promise.all([api.accounts(endpoint), api.transactions(endpoint)]);
   return { accounts, transactions, url: (ctx.settings as unknown as api.HledgerSettings).url };
 }
 
-function source(dataType: DataType, typeName: string, schema: TSchema, records: (j: Awaited<ReturnType<typeof journal>>) => SourceRecord[]): DataTypeSource {
+function source(
+  dataType: DataType,
+  typeName: string,
+  schema: TSchema,
+  records: (j: Awaited<ReturnType<typeof journal>>) => SourceRecord[],
+): DataTypeSource {
   return {
     dataType,
     typeName,
@@ -50,7 +67,9 @@ const sources: DataTypeSource[] = [
   source('chartOfAccounts', 'Account', AccountSchema, (j) => accountRecords(j.accounts, j.transactions)),
   source('journalEntries', 'JournalEntry', JournalEntrySchema, (j) => journalEntryRecords(j.transactions)),
   source('journals', 'Journal', JournalSchema, (j) => journalRecords(j.transactions)),
-  source('accountTransactions', 'AccountTransaction', AccountTransactionSchema, (j) => accountTransactionRecords(j.accounts, j.transactions)),
+  source('accountTransactions', 'AccountTransaction', AccountTransactionSchema, (j) =>
+    accountTransactionRecords(j.accounts, j.transactions),
+  ),
   source('company', 'CompanyInfo', CompanyInfoSchema, (j) => [companyRecord(j.url, j.transactions)]),
   source('balanceSheet', 'BalanceSheet', BalanceSheetSchema, (j) => statements(j).balanceSheet),
   source('profitAndLoss', 'ProfitAndLossReport', ProfitAndLossSchema, (j) => statements(j).profitAndLoss),
@@ -78,7 +97,13 @@ async function link(input: Record<string, unknown>, ctx: LinkContext): Promise<L
 }
 
 export const hledger: Connector = {
-  info: { key: HLEDGER.key, name: HLEDGER.name, sourceType: HLEDGER.sourceType, brandColour: HLEDGER.brandColour, dataTypes: sources.map((s) => s.dataType) },
+  info: {
+    key: HLEDGER.key,
+    name: HLEDGER.name,
+    sourceType: HLEDGER.sourceType,
+    brandColour: HLEDGER.brandColour,
+    dataTypes: sources.map((s) => s.dataType),
+  },
   authorization: HLEDGER.authorization,
   link,
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),

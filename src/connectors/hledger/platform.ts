@@ -9,8 +9,20 @@ export const HLEDGER = declarePlatform({
   authorization: {
     kind: 'credentials',
     fields: [
-      { name: 'url', label: 'hledger-web address', type: 'url', required: true, hint: 'Where `hledger-web --serve-api` answers, e.g. http://127.0.0.1:5000' },
-      { name: 'username', label: 'Username', type: 'text', required: false, hint: 'Only for a proxy with HTTP Basic authentication in front of it' },
+      {
+        name: 'url',
+        label: 'hledger-web address',
+        type: 'url',
+        required: true,
+        hint: 'Where `hledger-web --serve-api` answers, e.g. http://127.0.0.1:5000',
+      },
+      {
+        name: 'username',
+        label: 'Username',
+        type: 'text',
+        required: false,
+        hint: 'Only for a proxy with HTTP Basic authentication in front of it',
+      },
       { name: 'password', label: 'Password', type: 'password', required: false },
     ],
   },

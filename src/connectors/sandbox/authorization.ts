@@ -31,10 +31,15 @@ export function sandboxSettings(connectionId: string, body: Record<string, unkno
     count = SANDBOX_SIZES[size as SandboxSize];
   }
   if (invoices !== undefined) {
-    const n = typeof invoices === 'number' ? invoices : typeof invoices === 'string' && /^\d+$/.test(invoices.trim()) ? Number(invoices) : NaN;
+    const n =
+      typeof invoices === 'number' ? invoices : typeof invoices === 'string' && /^\d+$/.test(invoices.trim()) ? Number(invoices) : NaN;
     if (!Number.isInteger(n) || n < 1 || n > MAX_SANDBOX_INVOICES) {
       throw validationError('ValidationException: The Sandbox invoice count is invalid.', [
-        { itemId: 'invoices', message: `invoices must be a whole number from 1 to ${MAX_SANDBOX_INVOICES}`, validatorName: 'SandboxAuthorization' },
+        {
+          itemId: 'invoices',
+          message: `invoices must be a whole number from 1 to ${MAX_SANDBOX_INVOICES}`,
+          validatorName: 'SandboxAuthorization',
+        },
       ]);
     }
     count = n;
@@ -62,6 +67,7 @@ export const SANDBOX_AUTHORIZATION: AuthorizationKind = {
 /** Links a Sandbox connection: a new data set when a size or count is given, else the one it had (or small). */
 export async function linkSandbox(input: Record<string, unknown>, ctx: LinkContext): Promise<LinkResult> {
   const hasChoice = input.size !== undefined || input.invoices !== undefined;
-  const settings = ctx.current && !hasChoice ? ctx.current : (sandboxSettings(ctx.connectionId, input, ctx.now) as unknown as Record<string, unknown>);
+  const settings =
+    ctx.current && !hasChoice ? ctx.current : (sandboxSettings(ctx.connectionId, input, ctx.now) as unknown as Record<string, unknown>);
   return { settings, credentials: null };
 }

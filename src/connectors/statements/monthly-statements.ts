@@ -69,7 +69,12 @@ const MAX_MONTHS = 1200;
  * cash accounts net to nothing), a receipt or a payment, from customers (income) or to suppliers (expenses) by its
  * other postings. `modified` is every record's `sourceModifiedDate`.
  */
-export function monthlyStatements(accounts: readonly LedgerAccount[], postings: readonly LedgerPosting[], modified: string, lastMonth?: string): MonthlyStatements {
+export function monthlyStatements(
+  accounts: readonly LedgerAccount[],
+  postings: readonly LedgerPosting[],
+  modified: string,
+  lastMonth?: string,
+): MonthlyStatements {
   const out: MonthlyStatements = { profitAndLoss: [], balanceSheet: [], cashFlowStatement: [] };
   if (postings.length === 0) return out;
   const byId = new Map(accounts.map((a) => [a.id, a]));
@@ -86,7 +91,10 @@ export function monthlyStatements(accounts: readonly LedgerAccount[], postings: 
   // Also when `lastMonth` is no month (NaN): nothing to state, never an array of NaN length.
   if (!(months > 0)) return out;
   if (months > MAX_MONTHS) {
-    throw new ConnectorError('unavailable', `the journal spans ${months} months (from its first posting to its last); statements cover at most ${MAX_MONTHS}`);
+    throw new ConnectorError(
+      'unavailable',
+      `the journal spans ${months} months (from its first posting to its last); statements cover at most ${MAX_MONTHS}`,
+    );
   }
   const used = new Set(postings.map((p) => p.accountId));
   const ofType = (type: AccountClass) => accounts.filter((a) => a.type === type && used.has(a.id)).sort((x, y) => (x.id < y.id ? -1 : 1));
@@ -94,7 +102,12 @@ export function monthlyStatements(accounts: readonly LedgerAccount[], postings: 
   // Movement per account per month, in cents.
   const movement = new Map<string, Int32Array | Float64Array>();
   for (const a of accounts) movement.set(a.id, new Float64Array(months));
-  const cash = { customers: new Float64Array(months), otherReceipts: new Float64Array(months), suppliers: new Float64Array(months), otherPayments: new Float64Array(months) };
+  const cash = {
+    customers: new Float64Array(months),
+    otherReceipts: new Float64Array(months),
+    suppliers: new Float64Array(months),
+    otherPayments: new Float64Array(months),
+  };
   const byTransaction = new Map<string, LedgerPosting[]>();
   // Postings to accounts off the balance sheet (income, expenses, and accounts of no known class), per month.
   const offSheet = new Float64Array(months);
@@ -125,7 +138,8 @@ export function monthlyStatements(accounts: readonly LedgerAccount[], postings: 
     else if (net < 0) (expense ? cash.suppliers : cash.otherPayments)[m] += net;
   }
 
-  const lines = (list: LedgerAccount[], value: (a: LedgerAccount) => number): Line[] => list.map((a) => ({ accountId: a.id, name: a.name, value: money(value(a)) }));
+  const lines = (list: LedgerAccount[], value: (a: LedgerAccount) => number): Line[] =>
+    list.map((a) => ({ accountId: a.id, name: a.name, value: money(value(a)) }));
   const balance = new Map<string, number>(accounts.map((a) => [a.id, 0]));
   let unclosed = 0;
   const income = ofType('Income');
@@ -135,32 +149,74 @@ export function monthlyStatements(accounts: readonly LedgerAccount[], postings: 
     const moved = (a: LedgerAccount) => movement.get(a.id)?.[m] ?? 0;
     for (const a of accounts) balance.set(a.id, (balance.get(a.id) ?? 0) + moved(a));
 
-    const incomeGroup = group('Income', lines(income, (a) => -moved(a)));
+    const incomeGroup = group(
+      'Income',
+      lines(income, (a) => -moved(a)),
+    );
     const expenseGroup = group('Expenses', lines(expenses, moved));
     const empty = (name: string) => group(name, []);
     const gross = cents(incomeGroup.value);
     const operating = gross - cents(expenseGroup.value);
-    out.profitAndLoss.push({ id, sourceModifiedDate: modified, data: {
-      id, fromDate: monthStart(first + m), toDate: monthEnd(first + m), income: incomeGroup, costOfSales: empty('Cost of Sales'), grossProfit: money(gross),
-      expenses: expenseGroup, netOperatingProfit: money(operating), otherIncome: empty('Other Income'), otherExpenses: empty('Other Expenses'),
-      netOtherIncome: 0, netProfit: money(operating), sourceModifiedDate: modified,
-    } });
+    out.profitAndLoss.push({
+      id,
+      sourceModifiedDate: modified,
+      data: {
+        id,
+        fromDate: monthStart(first + m),
+        toDate: monthEnd(first + m),
+        income: incomeGroup,
+        costOfSales: empty('Cost of Sales'),
+        grossProfit: money(gross),
+        expenses: expenseGroup,
+        netOperatingProfit: money(operating),
+        otherIncome: empty('Other Income'),
+        otherExpenses: empty('Other Expenses'),
+        netOtherIncome: 0,
+        netProfit: money(operating),
+        sourceModifiedDate: modified,
+      },
+    });
 
     const held = (a: LedgerAccount) => balance.get(a.id) ?? 0;
     const assets = group('Assets', lines(ofType('Asset'), held));
-    const liabilities = group('Liabilities', lines(ofType('Liability'), (a) => -held(a)));
+    const liabilities = group(
+      'Liabilities',
+      lines(ofType('Liability'), (a) => -held(a)),
+    );
     unclosed -= offSheet[m];
     const equity = group('Equity', [...lines(ofType('Equity'), (a) => -held(a)), { name: 'Net income to date', value: money(unclosed) }]);
-    out.balanceSheet.push({ id, sourceModifiedDate: modified, data: {
-      id, date: monthEnd(first + m), assets, liabilities, equity, netAssets: money(cents(assets.value) - cents(liabilities.value)), sourceModifiedDate: modified,
-    } });
-
-    out.cashFlowStatement.push({ id, sourceModifiedDate: modified, data: {
-      id, fromDate: monthStart(first + m), toDate: monthEnd(first + m),
-      cashReceipts: group('Cash Receipts', [{ name: 'Receipts from customers', value: money(cash.customers[m]) }, { name: 'Other receipts', value: money(cash.otherReceipts[m]) }]),
-      cashPayments: group('Cash Payments', [{ name: 'Payments to suppliers', value: money(cash.suppliers[m]) }, { name: 'Other payments', value: money(cash.otherPayments[m]) }]),
+    out.balanceSheet.push({
+      id,
       sourceModifiedDate: modified,
-    } });
+      data: {
+        id,
+        date: monthEnd(first + m),
+        assets,
+        liabilities,
+        equity,
+        netAssets: money(cents(assets.value) - cents(liabilities.value)),
+        sourceModifiedDate: modified,
+      },
+    });
+
+    out.cashFlowStatement.push({
+      id,
+      sourceModifiedDate: modified,
+      data: {
+        id,
+        fromDate: monthStart(first + m),
+        toDate: monthEnd(first + m),
+        cashReceipts: group('Cash Receipts', [
+          { name: 'Receipts from customers', value: money(cash.customers[m]) },
+          { name: 'Other receipts', value: money(cash.otherReceipts[m]) },
+        ]),
+        cashPayments: group('Cash Payments', [
+          { name: 'Payments to suppliers', value: money(cash.suppliers[m]) },
+          { name: 'Other payments', value: money(cash.otherPayments[m]) },
+        ]),
+        sourceModifiedDate: modified,
+      },
+    });
   }
   return out;
 }

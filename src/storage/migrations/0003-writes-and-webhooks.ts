@@ -10,7 +10,10 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const serialKey = (c: any) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement());
 
   // read.completed reports every finished sync once, when the company has no sync left running.
-  await db.schema.alterTable('pull_operations').addColumn('read_reported', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('pull_operations')
+    .addColumn('read_reported', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('pull_operations').addColumn('records_modified', 'integer').execute();
 
   await db.schema
@@ -58,7 +61,12 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('doc', 'text')
     .addColumn('source_modified_date', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('platform_writes_record').on('platform_writes').columns(['connection_id', 'data_type', 'record_id']).unique().execute();
+  await db.schema
+    .createIndex('platform_writes_record')
+    .on('platform_writes')
+    .columns(['connection_id', 'data_type', 'record_id'])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('webhook_consumers')

@@ -52,7 +52,9 @@ async function split(db: Kysely<any>, dialect: DialectName): Promise<void> {
     if (!paths) continue;
     const sets = COLUMNS.filter((c) => paths[c]).map((column) => {
       const path = (paths[column] as string).split('.');
-      const value = pg ? sql.raw(`(doc::jsonb #>> '{${path.join(',')}}')${column === 'amount' ? '::numeric' : ''}`) : sql.raw(`json_extract(doc, '$.${path.join('.')}')`);
+      const value = pg
+        ? sql.raw(`(doc::jsonb #>> '{${path.join(',')}}')${column === 'amount' ? '::numeric' : ''}`)
+        : sql.raw(`json_extract(doc, '$.${path.join('.')}')`);
       return sql`${sql.ref(`f_${column}`)} = (SELECT ${value} FROM records r WHERE r.version = record_index.version AND r.record_id = record_index.record_id)`;
     });
     if (sets.length === 0) continue;

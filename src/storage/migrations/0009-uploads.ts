@@ -66,7 +66,11 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('started', 'text', (c) => c.notNull())
     .addColumn('last_activity', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('upload_sessions_connection').on('upload_sessions').columns(['connection_id', 'data_type', 'status']).execute();
+  await db.schema
+    .createIndex('upload_sessions_connection')
+    .on('upload_sessions')
+    .columns(['connection_id', 'data_type', 'status'])
+    .execute();
 
   await db.schema
     .createTable('upload_session_pages')

@@ -6,18 +6,34 @@ import { describe, expect, it } from 'vitest';
 import { bankingData, recordOfLine, transactionIdsOf, transactionLines } from '../../../src/connectors/bank-statements/banking-records.js';
 import { readStatements } from '../../../src/connectors/bank-statements/read-statements.js';
 import type { ParsedStatement } from '../../../src/connectors/bank-statements/statement.js';
-import { BankingAccount, BankingAccountBalance, BankingTransaction, BankingTransactionCategory } from '../../../src/connectors/sandbox/banking/schemas.js';
+import {
+  BankingAccount,
+  BankingAccountBalance,
+  BankingTransaction,
+  BankingTransactionCategory,
+} from '../../../src/connectors/sandbox/banking/schemas.js';
 import { addDecimals, compareDecimals } from '../../../src/lib/decimal.js';
 
 /** Statements as Codat's banking data: the served shape, exact balances, and ids that make re-uploads harmless. */
 const NOW = '2026-11-24T00:00:00Z';
-if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)));
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set('date-time', (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)));
 const DIR = fileURLToPath(new URL('./samples/', import.meta.url));
 const VALID = [
-  'mt940/wolph-betterplace-sepa_mt9401.sta', 'mt940/wolph-cmxl-mt940.sta', 'mt940/wolph-jejik-abnamro.sta', 'mt940/wolph-sberbank-171011_01234945.sta',
-  'camt053/genkgo-camt053.v2.multi.statement.xml', 'camt053/viafintech-valid_example.xml', 'camt053/viafintech-valid_example_v4.xml',
-  'ofx/ofxparse-checking.ofx', 'ofx/ofxparse-suncorp.ofx', 'ofx/ofx-data-extractor-example.ofx', 'ofx/actual-html-vals.qfx',
-  'csv/csv2ofx-schwab-checking.csv', 'csv/csv2ofx-gls.csv', 'csv/csv2ofx-ubs-ch-fr_trimmed.csv',
+  'mt940/wolph-betterplace-sepa_mt9401.sta',
+  'mt940/wolph-cmxl-mt940.sta',
+  'mt940/wolph-jejik-abnamro.sta',
+  'mt940/wolph-sberbank-171011_01234945.sta',
+  'camt053/genkgo-camt053.v2.multi.statement.xml',
+  'camt053/viafintech-valid_example.xml',
+  'camt053/viafintech-valid_example_v4.xml',
+  'ofx/ofxparse-checking.ofx',
+  'ofx/ofxparse-suncorp.ofx',
+  'ofx/ofx-data-extractor-example.ofx',
+  'ofx/actual-html-vals.qfx',
+  'csv/csv2ofx-schwab-checking.csv',
+  'csv/csv2ofx-gls.csv',
+  'csv/csv2ofx-ubs-ch-fr_trimmed.csv',
 ];
 const statementsOf = (path: string): ParsedStatement[] => readStatements(new Uint8Array(fs.readFileSync(DIR + path))).statements;
 
@@ -25,7 +41,8 @@ describe('banking data from statement files', () => {
   it.each(VALID)('%s: every record in the served shape; the statement balances hold to the cent in the data served', (path) => {
     const statements = statementsOf(path);
     const data = bankingData(statements, NOW);
-    for (const r of data.accounts) expect(Value.Check(BankingAccount, r.data), JSON.stringify([...Value.Errors(BankingAccount, r.data)][0])).toBe(true);
+    for (const r of data.accounts)
+      expect(Value.Check(BankingAccount, r.data), JSON.stringify([...Value.Errors(BankingAccount, r.data)][0])).toBe(true);
     for (const r of data.transactions) expect(Value.Check(BankingTransaction, r.data), JSON.stringify(r.data)).toBe(true);
     for (const r of data.balances) expect(Value.Check(BankingAccountBalance, r.data)).toBe(true);
     for (const r of data.categories) expect(Value.Check(BankingTransactionCategory, r.data)).toBe(true);
@@ -39,7 +56,10 @@ describe('banking data from statement files', () => {
     }
     // OFX: the account's current balance is the ledger balance.
     if (path.startsWith('ofx/')) {
-      for (const s of statements) expect(data.accounts.find((a) => a.data.name === s.account.identifier)?.data.balance).toMatchObject({ current: Number(s.closing!.amount) });
+      for (const s of statements)
+        expect(data.accounts.find((a) => a.data.name === s.account.identifier)?.data.balance).toMatchObject({
+          current: Number(s.closing!.amount),
+        });
     }
   });
 
@@ -75,15 +95,18 @@ describe('banking data from statement files', () => {
     ]);
   });
 
-  it.each(VALID)('%s: what a file keeps (its transaction lines) is in ascending id order, each id once, and makes the same records', (path) => {
-    const statements = statementsOf(path);
-    const lines = [...transactionLines(statements)];
-    const ids = lines.map(([id]) => id);
-    expect(ids).toEqual([...ids].sort());
-    expect(new Set(ids).size).toBe(ids.length);
-    // The same records as the statements make directly (the later statement's where a file repeats one).
-    expect(lines.map((line) => recordOfLine(line, NOW))).toEqual(bankingData(statements, NOW).transactions);
-  });
+  it.each(VALID)(
+    '%s: what a file keeps (its transaction lines) is in ascending id order, each id once, and makes the same records',
+    (path) => {
+      const statements = statementsOf(path);
+      const lines = [...transactionLines(statements)];
+      const ids = lines.map(([id]) => id);
+      expect(ids).toEqual([...ids].sort());
+      expect(new Set(ids).size).toBe(ids.length);
+      // The same records as the statements make directly (the later statement's where a file repeats one).
+      expect(lines.map((line) => recordOfLine(line, NOW))).toEqual(bankingData(statements, NOW).transactions);
+    },
+  );
 
   it('keeps the later statement of a transaction a file repeats, in its lines too', () => {
     const [first] = statementsOf('mt940/wolph-cmxl-mt940.sta');

@@ -48,7 +48,10 @@ describe('CSV presets', () => {
     expect(read.format).toBe('CSV');
     const all = read.statements.flatMap((s) => s.transactions);
     expect(all).toHaveLength(transactions);
-    expect(compareDecimals(addDecimals(['0', ...all.map((t) => t.amount)]), sum), `sum ${addDecimals(['0', ...all.map((t) => t.amount)])}`).toBe(0);
+    expect(
+      compareDecimals(addDecimals(['0', ...all.map((t) => t.amount)]), sum),
+      `sum ${addDecimals(['0', ...all.map((t) => t.amount)])}`,
+    ).toBe(0);
     if (chains !== null) expect(read.statements.every((s) => s.reconciles === chains)).toBe(true);
     for (const t of all) expect(t.bookingDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     // And by name.

@@ -12,8 +12,13 @@ import { addDecimals, compareDecimals, parseDecimal } from '../../../src/lib/dec
 const sample = (path: string) => new Uint8Array(fs.readFileSync(fileURLToPath(new URL(`./samples/${path}`, import.meta.url))));
 const summary = (path: string) =>
   readStatements(sample(path)).statements.map((s) => ({
-    account: s.account.identifier, currency: s.account.currency, opening: s.opening?.amount, closing: s.closing?.amount,
-    count: s.transactions.length, sum: addDecimals(['0.00', ...s.transactions.map((t) => t.amount)]), reconciles: s.reconciles,
+    account: s.account.identifier,
+    currency: s.account.currency,
+    opening: s.opening?.amount,
+    closing: s.closing?.amount,
+    count: s.transactions.length,
+    sum: addDecimals(['0.00', ...s.transactions.map((t) => t.amount)]),
+    reconciles: s.reconciles,
   }));
 const refusal = (path: string) => {
   try {
@@ -37,9 +42,25 @@ describe('MT940', () => {
 
   it('reads several statements in several currencies, with amounts like `6800,` and `620,3` (cmxl sample)', () => {
     expect(summary('mt940/wolph-cmxl-mt940.sta')).toEqual([
-      { account: '45050050/76198810', currency: 'DEM', opening: '84349.74', closing: '84437.04', count: 11, sum: '87.30', reconciles: true },
+      {
+        account: '45050050/76198810',
+        currency: 'DEM',
+        opening: '84349.74',
+        closing: '84437.04',
+        count: 11,
+        sum: '87.30',
+        reconciles: true,
+      },
       { account: '10020030/1234567', currency: 'EUR', opening: '2187.95', closing: '4387.95', count: 2, sum: '2200.00', reconciles: true },
-      { account: 'BPHKPLPK/320000546101', currency: 'PLN', opening: '40000.00', closing: '50040.00', count: 3, sum: '10040.00', reconciles: true },
+      {
+        account: 'BPHKPLPK/320000546101',
+        currency: 'PLN',
+        opening: '40000.00',
+        closing: '50040.00',
+        count: 3,
+        sum: '10040.00',
+        reconciles: true,
+      },
     ]);
   });
 
@@ -52,7 +73,15 @@ describe('MT940', () => {
 
   it('reads CRLF, `:NS:` fields and a funds code after the D mark (Sberbank)', () => {
     expect(summary('mt940/wolph-sberbank-171011_01234945.sta')).toEqual([
-      { account: '1966315302010001', currency: 'HUF', opening: '627311.30', closing: '617874.30', count: 3, sum: '-9437.00', reconciles: true },
+      {
+        account: '1966315302010001',
+        currency: 'HUF',
+        opening: '627311.30',
+        closing: '617874.30',
+        count: 3,
+        sum: '-9437.00',
+        reconciles: true,
+      },
     ]);
   });
 
@@ -75,7 +104,9 @@ describe('CAMT.053', () => {
       { account: 'NL26VAYB8060476890', currency: 'EUR', opening: '18.15', closing: '27.00', count: 1, sum: '8.85', reconciles: true },
       { account: 'NL26VAYB8060476890', currency: 'EUR', opening: '27.00', closing: '20.00', count: 1, sum: '-7.00', reconciles: true },
     ]);
-    const expected = JSON.parse(fs.readFileSync(fileURLToPath(new URL('./samples/camt053/expected/genkgo-camt053.v2.multi.statement.json', import.meta.url)), 'utf8'));
+    const expected = JSON.parse(
+      fs.readFileSync(fileURLToPath(new URL('./samples/camt053/expected/genkgo-camt053.v2.multi.statement.json', import.meta.url)), 'utf8'),
+    );
     const entry = expected.getEntries[0];
     const ours = readStatements(sample('camt053/genkgo-camt053.v2.multi.statement.xml')).statements[1].transactions[0];
     // genkgo writes money in minor units: -700 is -7.00.
@@ -93,7 +124,15 @@ describe('CAMT.053', () => {
 
   it('reads v4 with 13 entries as their 32 transaction details, and the currency from the amounts (Swiss sample)', () => {
     expect(summary('camt053/viafintech-valid_example_v4.xml')).toEqual([
-      { account: 'CH0309000000250090342', currency: 'CHF', opening: '322152.16', closing: '322689.77', count: 32, sum: '537.61', reconciles: true },
+      {
+        account: 'CH0309000000250090342',
+        currency: 'CHF',
+        opening: '322152.16',
+        closing: '322689.77',
+        count: 32,
+        sum: '537.61',
+        reconciles: true,
+      },
     ]);
   });
 
@@ -110,7 +149,9 @@ describe('OFX and QFX', () => {
   });
 
   it('reads OFX 2 XML with CDATA and CRLF (Suncorp)', () => {
-    expect(summary('ofx/ofxparse-suncorp.ofx')).toEqual([{ account: 'SUNCORP/123456789', currency: 'AUD', opening: undefined, closing: '1234.12', count: 1, sum: '-16.85', reconciles: null }]);
+    expect(summary('ofx/ofxparse-suncorp.ofx')).toEqual([
+      { account: 'SUNCORP/123456789', currency: 'AUD', opening: undefined, closing: '1234.12', count: 1, sum: '-16.85', reconciles: null },
+    ]);
   });
 
   it('reads a bank and a credit card statement with decimal commas, as the source project does (18 + 2)', () => {
@@ -119,7 +160,10 @@ describe('OFX and QFX', () => {
       ['364/1459950-11', 'CHECKING', 'BRL', '635.50', 18],
       ['123412341234', 'CREDITCARD', 'USD', '-562.00', 2],
     ]);
-    const snapshot = fs.readFileSync(fileURLToPath(new URL('./samples/ofx/expected/ofx-data-extractor-ofx.spec.ts.snap', import.meta.url)), 'utf8');
+    const snapshot = fs.readFileSync(
+      fileURLToPath(new URL('./samples/ofx/expected/ofx-data-extractor-ofx.spec.ts.snap', import.meta.url)),
+      'utf8',
+    );
     const block = snapshot.slice(snapshot.indexOf('snapshot 1`'), snapshot.indexOf('Should correctly read an online ofx'));
     const expected = [...block.matchAll(/"TRNAMT": "([^"]+)"/g)].map((m) => m[1]);
     expect(s.flatMap((x) => x.transactions.map((t) => t.amount)).sort()).toEqual(expected.sort());
@@ -162,13 +206,17 @@ describe('any format', () => {
     const twice = new TextEncoder().encode(wrapped + wrapped);
     const statements = readStatements(twice).statements;
     expect(statements.map((s) => [s.transactions.length, s.opening?.amount, s.closing?.amount, s.reconciles])).toEqual([
-      [3, '627311.30', '617874.30', true], [3, '627311.30', '617874.30', true],
+      [3, '627311.30', '617874.30', true],
+      [3, '627311.30', '617874.30', true],
     ]);
     expect(statements[0].transactions.every((t) => !t.description.includes('{5:'))).toBe(true);
   });
 
   it('reads an MT940 account that is an IBAN, with or without the currency written after it', () => {
-    const statement = (account: string) => new TextEncoder().encode(`:20:X\n:25:${account}\n:28C:1/1\n:60F:C240101EUR10,00\n:61:2401020102D1,50NTRFNONREF\n:86:Coffee\n:62F:C240102EUR8,50\n-\n`);
+    const statement = (account: string) =>
+      new TextEncoder().encode(
+        `:20:X\n:25:${account}\n:28C:1/1\n:60F:C240101EUR10,00\n:61:2401020102D1,50NTRFNONREF\n:86:Coffee\n:62F:C240102EUR8,50\n-\n`,
+      );
     const accountOf = (account: string) => readStatements(statement(account)).statements[0].account;
     expect(accountOf('NL91ABNA0417164300')).toMatchObject({ iban: 'NL91ABNA0417164300' });
     expect(accountOf('NL91ABNA0417164300 EUR')).toMatchObject({ iban: 'NL91ABNA0417164300' });
@@ -179,25 +227,45 @@ describe('any format', () => {
   });
 
   it('reads MT940 :86: descriptions in the ways banks structure them', () => {
-    const descriptionOf = (info: string) => readStatements(new TextEncoder().encode(
-      `:20:X\n:25:123/456\n:28C:1/1\n:60F:C240101EUR10,00\n:61:2401020102D1,50NTRFNONREF\n:86:${info}\n:62F:C240102EUR8,50\n-\n`,
-    )).statements[0].transactions[0].description;
+    const descriptionOf = (info: string) =>
+      readStatements(
+        new TextEncoder().encode(
+          `:20:X\n:25:123/456\n:28C:1/1\n:60F:C240101EUR10,00\n:61:2401020102D1,50NTRFNONREF\n:86:${info}\n:62F:C240102EUR8,50\n-\n`,
+        ),
+      ).statements[0].transactions[0].description;
     expect(descriptionOf('166?00GUTSCHRIFT?20Invoice 7?32ACME GmbH')).toBe('ACME GmbH Invoice 7');
     expect(descriptionOf('020~00Przelew~20Faktura 1/2024~32Firma ABC')).toBe('Firma ABC Faktura 1/2024');
-    expect(descriptionOf('/TRCD/00100/BENM//NAME/Coffee Shop BV/REMI/USTD//Invoice 42 payment/EREF/NOTPROVIDED/')).toBe('Coffee Shop BV Invoice 42 payment');
+    expect(descriptionOf('/TRCD/00100/BENM//NAME/Coffee Shop BV/REMI/USTD//Invoice 42 payment/EREF/NOTPROVIDED/')).toBe(
+      'Coffee Shop BV Invoice 42 payment',
+    );
     expect(descriptionOf('plain text\nline two')).toBe('plain text line two');
   });
 
   it('reads OFX amounts with a decimal comma or grouped thousands', () => {
-    const ofx = (amounts: string[]) => new TextEncoder().encode(`OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR<BANKACCTFROM><BANKID>1<ACCTID>2</BANKACCTFROM><BANKTRANLIST>${
-      amounts.map((a, i) => `<STMTTRN><TRNTYPE>OTHER<DTPOSTED>2024010${i + 1}<TRNAMT>${a}<FITID>${i}<NAME>x</STMTTRN>`).join('')}</BANKTRANLIST><LEDGERBAL><BALAMT>1<DTASOF>20240110</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`);
-    expect(readStatements(ofx(['1,234.56', '-1.000,50', '74,40', '-0.5'])).statements[0].transactions.map((t) => t.amount)).toEqual(['1234.56', '-1000.50', '74.40', '-0.5']);
+    const ofx = (amounts: string[]) =>
+      new TextEncoder().encode(
+        `OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR<BANKACCTFROM><BANKID>1<ACCTID>2</BANKACCTFROM><BANKTRANLIST>${amounts
+          .map((a, i) => `<STMTTRN><TRNTYPE>OTHER<DTPOSTED>2024010${i + 1}<TRNAMT>${a}<FITID>${i}<NAME>x</STMTTRN>`)
+          .join('')}</BANKTRANLIST><LEDGERBAL><BALAMT>1<DTASOF>20240110</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`,
+      );
+    expect(readStatements(ofx(['1,234.56', '-1.000,50', '74,40', '-0.5'])).statements[0].transactions.map((t) => t.amount)).toEqual([
+      '1234.56',
+      '-1000.50',
+      '74.40',
+      '-0.5',
+    ]);
   });
 
   it('finds a CSV header below a bank preamble', () => {
-    const csv = 'Account;DE89370400440532013000\nPeriod;01.01.2024 - 31.01.2024\n\nBooked;Text;Value;Balance\n02.01.2024;Coffee;-3,50;96,50\n03.01.2024;Salary;1000,00;1096,50\n';
+    const csv =
+      'Account;DE89370400440532013000\nPeriod;01.01.2024 - 31.01.2024\n\nBooked;Text;Value;Balance\n02.01.2024;Coffee;-3,50;96,50\n03.01.2024;Salary;1000,00;1096,50\n';
     const [statement] = readStatements(new TextEncoder().encode(csv), {
-      date: { column: 'Booked', format: 'DD.MM.YYYY' }, amount: 'Value', decimal: ',', description: ['Text'], balance: 'Balance', currency: { value: 'EUR' },
+      date: { column: 'Booked', format: 'DD.MM.YYYY' },
+      amount: 'Value',
+      decimal: ',',
+      description: ['Text'],
+      balance: 'Balance',
+      currency: { value: 'EUR' },
     } as never).statements;
     expect(statement.transactions.map((t) => t.amount)).toEqual(['-3.50', '1000.00']);
     expect(statement).toMatchObject({ opening: { amount: '100.00' }, closing: { amount: '1096.50' }, reconciles: true });
@@ -227,17 +295,23 @@ describe('any format', () => {
     };
     // Dates that are no days: refused where they are, not stored to break every later sync.
     expect(refused(enc(camt.replace(/<BookgDt>\s*<Dt>[^<]*<\/Dt>/, '<BookgDt><Dt>2013-02-30</Dt>')))).toBeInstanceOf(StatementError);
-    expect(refused(enc(':20:X\n:25:1/2\n:28C:1/1\n:60F:C240101EUR10,00\n:61:2401021340D1,50NTRFNONREF\n:62F:C240102EUR8,50\n-\n'))).toBeInstanceOf(StatementError);
+    expect(
+      refused(enc(':20:X\n:25:1/2\n:28C:1/1\n:60F:C240101EUR10,00\n:61:2401021340D1,50NTRFNONREF\n:62F:C240102EUR8,50\n-\n')),
+    ).toBeInstanceOf(StatementError);
     // Deep nesting, unterminated processing instructions, code points that do not exist.
     expect(refused(enc(`<OFX>${'<A>'.repeat(5000)}`))).toBeInstanceOf(StatementError);
     expect(refused(enc(`OFXHEADER:100\n<OFX>${'<?'.repeat(200_000)}`))).toBeInstanceOf(StatementError);
     const ofx = new TextDecoder().decode(sample('ofx/ofxparse-checking.ofx')).replace(/<NAME>[^<\n]*/, '<NAME>A &#99999999; B');
     expect(readStatements(enc(ofx)).statements[0].transactions.some((t) => t.description.includes('&#99999999;'))).toBe(true);
     // Characters no stored document may hold: a NUL byte is refused where it is; NUL and lone surrogate entities stay as written.
-    const withNul = enc(':20:X\n:25:1/2\n:28C:1/1\n:60F:C240101EUR10,00\n:61:240102D1,50NTRFNONREF\n:86:A\u0000B\n:62F:C240102EUR8,50\n-\n');
+    const withNul = enc(
+      ':20:X\n:25:1/2\n:28C:1/1\n:60F:C240101EUR10,00\n:61:240102D1,50NTRFNONREF\n:86:A\u0000B\n:62F:C240102EUR8,50\n-\n',
+    );
     expect(refused(withNul)).toMatchObject({ name: 'StatementError', message: expect.stringMatching(/^line 6: a NUL character/) });
     const entities = new TextDecoder().decode(sample('ofx/ofxparse-checking.ofx')).replace(/<NAME>[^<\n]*/, '<NAME>A &#0; B &#xD800; C');
-    expect(readStatements(enc(entities)).statements[0].transactions.some((t) => t.description.startsWith('A &#0; B &#xD800; C'))).toBe(true);
+    expect(readStatements(enc(entities)).statements[0].transactions.some((t) => t.description.startsWith('A &#0; B &#xD800; C'))).toBe(
+      true,
+    );
     // A CDATA section, comment or processing instruction that never ends is a broken file.
     expect(refused(enc(`OFXHEADER:100\n<OFX><BANKMSGSRSV1><!-- ${'x'.repeat(100_000)}`))).toBeInstanceOf(StatementError);
     expect(refused(enc(`OFXHEADER:100\n<OFX><BANKMSGSRSV1><![CDATA[ ${'<x>'.repeat(50_000)}`))).toBeInstanceOf(StatementError);
@@ -246,7 +320,8 @@ describe('any format', () => {
   });
 
   it('keeps what OFX CDATA holds (markup and entities as text), and skips comments that hold markup', () => {
-    const text = new TextDecoder().decode(sample('ofx/ofxparse-checking.ofx'))
+    const text = new TextDecoder()
+      .decode(sample('ofx/ofxparse-checking.ofx'))
       .replace(/<NAME>[^<\n]*/, '<NAME><![CDATA[AT&T <ONLINE> & co]]>')
       .replace('<BANKTRANLIST>', '<BANKTRANLIST><!-- <STMTTRN><TRNAMT>99</STMTTRN> -->');
     const plain = readStatements(sample('ofx/ofxparse-checking.ofx')).statements[0];
@@ -258,7 +333,9 @@ describe('any format', () => {
   it('tells a CAMT.053 version from the namespace its root declares, not from text further on', () => {
     const camt = new TextDecoder().decode(sample('camt053/viafintech-valid_example_v4.xml'));
     const enc = (text: string) => new TextEncoder().encode(text);
-    expect(() => readStatements(enc(camt.replace(/camt\.053\.001\.04/g, 'camt.053.001.09')))).toThrow(/camt\.053\.001\.09 is not a supported version/);
+    expect(() => readStatements(enc(camt.replace(/camt\.053\.001\.04/g, 'camt.053.001.09')))).toThrow(
+      /camt\.053\.001\.09 is not a supported version/,
+    );
     // Without a version in its namespace, a remittance text naming another version does not make it one.
     const mentioning = camt.replace(/camt\.053\.001\.04/g, 'camt.053').replace(/<Ustrd>/, '<Ustrd>see camt.053.001.09 ');
     expect(mentioning).toContain('see camt.053.001.09');
@@ -266,9 +343,14 @@ describe('any format', () => {
   });
 
   it('reads CSV dates with two-digit years, dashes and a time after them', () => {
-    const read = (rows: string, format: string) => readStatements(new TextEncoder().encode(`When;What;How much\n${rows}`), {
-      date: { column: 'When', format }, amount: 'How much', decimal: ',', description: 'What', currency: { value: 'EUR' },
-    } as never).statements[0].transactions.map((t) => t.bookingDate);
+    const read = (rows: string, format: string) =>
+      readStatements(new TextEncoder().encode(`When;What;How much\n${rows}`), {
+        date: { column: 'When', format },
+        amount: 'How much',
+        decimal: ',',
+        description: 'What',
+        currency: { value: 'EUR' },
+      } as never).statements[0].transactions.map((t) => t.bookingDate);
     expect(read('05.01.24;a;1,00\n31.12.99;b;2,00\n', 'DD.MM.YY')).toEqual(['1999-12-31', '2024-01-05']);
     expect(read('01/05/24;a;1,00\n', 'MM/DD/YY')).toEqual(['2024-01-05']);
     expect(read('05-01-2024;a;1,00\n', 'DD-MM-YYYY')).toEqual(['2024-01-05']);
@@ -303,36 +385,68 @@ describe('decimal amounts', () => {
 
 describe('CSV', () => {
   it('reads the exports it has presets for without a mapping, from their exact headers (csv2ofx samples)', () => {
-    expect(summary('csv/csv2ofx-schwab-checking.csv')).toEqual([{ account: 'CSV', currency: 'USD', opening: '1093.74', closing: '878.47', count: 4, sum: '-215.27', reconciles: true }]);
+    expect(summary('csv/csv2ofx-schwab-checking.csv')).toEqual([
+      { account: 'CSV', currency: 'USD', opening: '1093.74', closing: '878.47', count: 4, sum: '-215.27', reconciles: true },
+    ]);
     // ISO-8859-1, `;`, decimal comma and dot thousands.
-    expect(summary('csv/csv2ofx-gls.csv')).toEqual([{ account: '1234567890', currency: 'EUR', opening: '1333.32', closing: '1234.56', count: 1, sum: '-98.76', reconciles: true }]);
+    expect(summary('csv/csv2ofx-gls.csv')).toEqual([
+      { account: '1234567890', currency: 'EUR', opening: '1333.32', closing: '1234.56', count: 1, sum: '-98.76', reconciles: true },
+    ]);
     // Apostrophe thousands, debit and credit columns; the running balance chains in file order, not date order.
-    expect(summary('csv/csv2ofx-ubs-ch-fr_trimmed.csv')).toEqual([{ account: '0123 45678901.23A', currency: 'CHF', opening: '11383.94', closing: '11413.94', count: 3, sum: '30.00', reconciles: true }]);
+    expect(summary('csv/csv2ofx-ubs-ch-fr_trimmed.csv')).toEqual([
+      { account: '0123 45678901.23A', currency: 'CHF', opening: '11383.94', closing: '11413.94', count: 3, sum: '30.00', reconciles: true },
+    ]);
   });
 
   it('takes a mapping for any other export, and names what a mapping lacks', () => {
     const csv = new TextEncoder().encode('When,What,Value,Cur\n2024-02-01,Coffee,"-3,50",EUR\n2024-02-02,Refund,"10,00",EUR\n');
     expect(() => readStatements(csv)).toThrow(/mapping: the header matches no preset/);
-    expect(() => readStatements(csv, { date: { column: 'When', format: 'YYYY-MM-DD' }, decimal: ',', description: ['What'] })).toThrow(/mapping.amount: the mapping needs an amount column, or debit and credit columns/);
-    expect(() => readStatements(csv, { date: { column: 'Day', format: 'YYYY-MM-DD' }, amount: 'Value', decimal: ',', description: ['What'] })).toThrow(/mapping.date: the date column "Day" is not in the header/);
-    const { statements } = readStatements(csv, { date: { column: 'When', format: 'YYYY-MM-DD' }, amount: 'Value', decimal: ',', description: ['What'], currency: { column: 'Cur' } });
-    expect(statements[0].transactions.map((t) => [t.bookingDate, t.amount, t.description])).toEqual([['2024-02-01', '-3.50', 'Coffee'], ['2024-02-02', '10.00', 'Refund']]);
+    expect(() => readStatements(csv, { date: { column: 'When', format: 'YYYY-MM-DD' }, decimal: ',', description: ['What'] })).toThrow(
+      /mapping.amount: the mapping needs an amount column, or debit and credit columns/,
+    );
+    expect(() =>
+      readStatements(csv, { date: { column: 'Day', format: 'YYYY-MM-DD' }, amount: 'Value', decimal: ',', description: ['What'] }),
+    ).toThrow(/mapping.date: the date column "Day" is not in the header/);
+    const { statements } = readStatements(csv, {
+      date: { column: 'When', format: 'YYYY-MM-DD' },
+      amount: 'Value',
+      decimal: ',',
+      description: ['What'],
+      currency: { column: 'Cur' },
+    });
+    expect(statements[0].transactions.map((t) => [t.bookingDate, t.amount, t.description])).toEqual([
+      ['2024-02-01', '-3.50', 'Coffee'],
+      ['2024-02-02', '10.00', 'Refund'],
+    ]);
     expect(statements[0].reconciles).toBeNull();
     expect(() => readStatements(csv, { preset: 'nope' })).toThrow(/mapping.preset: "nope" is not a CSV preset/);
     // A format named like a property of every object is no format.
-    expect(() => readStatements(csv, { date: { column: 'When', format: 'toString' as never }, amount: 'Value', decimal: ',', description: ['What'] })).toThrow(/mapping.date.format: date.format must be one of/);
+    expect(() =>
+      readStatements(csv, { date: { column: 'When', format: 'toString' as never }, amount: 'Value', decimal: ',', description: ['What'] }),
+    ).toThrow(/mapping.date.format: date.format must be one of/);
   });
 
   it('reads a CSV with the delimiter its mapping names, a pipe too', () => {
     const csv = new TextEncoder().encode('When|What|Value\n2024-02-01|Coffee|-3.50\n2024-02-02|Refund|10.00\n');
-    const { format, statements } = readStatements(csv, { delimiter: '|', date: { column: 'When', format: 'YYYY-MM-DD' }, amount: 'Value', decimal: '.', description: ['What'], currency: { value: 'EUR' } });
+    const { format, statements } = readStatements(csv, {
+      delimiter: '|',
+      date: { column: 'When', format: 'YYYY-MM-DD' },
+      amount: 'Value',
+      decimal: '.',
+      description: ['What'],
+      currency: { value: 'EUR' },
+    });
     expect(format).toBe('CSV');
-    expect(statements[0].transactions.map((t) => [t.bookingDate, t.amount, t.description])).toEqual([['2024-02-01', '-3.50', 'Coffee'], ['2024-02-02', '10.00', 'Refund']]);
+    expect(statements[0].transactions.map((t) => [t.bookingDate, t.amount, t.description])).toEqual([
+      ['2024-02-01', '-3.50', 'Coffee'],
+      ['2024-02-02', '10.00', 'Refund'],
+    ]);
   });
 
   it('refuses a row it cannot read, naming the line', () => {
-    const csv = new TextEncoder().encode('"Date","Status","Type","CheckNumber","Description","Withdrawal","Deposit","RunningBalance"\n"13/45/2022","Posted","ATM","","X","$1.00","","$2.00"\n');
+    const csv = new TextEncoder().encode(
+      '"Date","Status","Type","CheckNumber","Description","Withdrawal","Deposit","RunningBalance"\n"13/45/2022","Posted","ATM","","X","$1.00","","$2.00"\n',
+    );
     expect(() => readStatements(csv)).toThrow(/line 2: "13\/45\/2022" is not a date in MM\/DD\/YYYY/);
   });
 });
-

@@ -29,7 +29,16 @@ describe.skipIf(missing !== undefined)('Linking hledger in a browser', { timeout
     client = await server.newClient();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {
@@ -49,15 +58,21 @@ describe.skipIf(missing !== undefined)('Linking hledger in a browser', { timeout
 
     await page.getByLabel('hledger-web address').fill('http://127.0.0.1:9');
     await page.getByRole('button', { name: 'Connect' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/hledger could not be connected: hledger at http:\/\/127\.0\.0\.1:9 did not answer/);
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(
+      /hledger could not be connected: hledger at http:\/\/127\.0\.0\.1:9 did not answer/,
+    );
     // What was typed is still there (a password would not be).
     await expect(page.getByLabel('hledger-web address').inputValue()).resolves.toBe('http://127.0.0.1:9');
-    expect((await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}`, { auth: client.auth })).body.status).toBe('PendingAuth');
+    expect((await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}`, { auth: client.auth })).body.status).toBe(
+      'PendingAuth',
+    );
 
     await page.getByLabel('hledger-web address').fill(web.url);
     await page.getByRole('button', { name: 'Connect' }).click();
     await expect(page.locator('h1').textContent()).resolves.toBe('Connected');
-    expect((await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}`, { auth: client.auth })).body.status).toBe('Linked');
+    expect((await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}`, { auth: client.auth })).body.status).toBe(
+      'Linked',
+    );
     await page.close();
   });
 });

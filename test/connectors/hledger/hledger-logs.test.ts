@@ -45,7 +45,10 @@ describe.skipIf(missing !== undefined)('hledger credentials in logs', { timeout:
     const client = { auth: basicAuth(key.apiKey) };
     const linked = await companyWithConnection(service, client, 'hldg');
     const path = `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`;
-    const wrong = await http(service, 'PUT', path, { auth: client.auth, body: { url: proxy.url, username: 'books', password: `${PASSWORD}-wrong` } });
+    const wrong = await http(service, 'PUT', path, {
+      auth: client.auth,
+      body: { url: proxy.url, username: 'books', password: `${PASSWORD}-wrong` },
+    });
     expect(wrong.status).toBe(400);
     const right = await http(service, 'PUT', path, { auth: client.auth, body: { url: proxy.url, username: 'books', password: PASSWORD } });
     expect(right.status, right.text).toBe(200);

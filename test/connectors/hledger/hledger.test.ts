@@ -16,7 +16,16 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/books.journal', import.meta.ur
 const missing = hledgerMissing();
 if (missing) console.log(`skipping the hledger-web tests: ${missing}`);
 
-const TYPES = ['chartOfAccounts', 'journalEntries', 'journals', 'accountTransactions', 'company', 'balanceSheet', 'profitAndLoss', 'cashFlowStatement'];
+const TYPES = [
+  'chartOfAccounts',
+  'journalEntries',
+  'journals',
+  'accountTransactions',
+  'company',
+  'balanceSheet',
+  'profitAndLoss',
+  'cashFlowStatement',
+];
 
 describe.skipIf(missing !== undefined)('hledger-web as a platform', () => {
   let web: HledgerWeb;
@@ -46,7 +55,9 @@ describe.skipIf(missing !== undefined)('hledger-web as a platform', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.body.validation.errors[0]).toMatchObject({ itemId: 'url' });
     expect(res.body.error).toMatch(/hledger at http:\/\/127\.0\.0\.1:9 did not answer/);
-    const connection = await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`, { auth: client.auth });
+    const connection = await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`, {
+      auth: client.auth,
+    });
     expect(connection.body.status).toBe('PendingAuth');
   });
 
@@ -62,7 +73,13 @@ describe.skipIf(missing !== undefined)('hledger-web as a platform', () => {
     const accounts = await sdk.accounts.list({ companyId: linked.companyId, page: 1, pageSize: 100 });
     expect(accounts.statusCode).toBe(200);
     const byId = new Map(accounts.accounts!.results!.map((a) => [a.id, a]));
-    expect(byId.get('assets:bank:current')).toMatchObject({ name: 'current', type: 'Asset', isBankAccount: true, currency: 'GBP', currentBalance: 5000 - 800 + 2400 - 1000 + 1200 - 800 });
+    expect(byId.get('assets:bank:current')).toMatchObject({
+      name: 'current',
+      type: 'Asset',
+      isBankAccount: true,
+      currency: 'GBP',
+      currentBalance: 5000 - 800 + 2400 - 1000 + 1200 - 800,
+    });
     expect(byId.get('revenues:consulting')).toMatchObject({ type: 'Income' });
     expect(byId.get('expenses:travel:rail')).toMatchObject({ type: 'Expense', fullyQualifiedName: 'expenses:travel:rail' });
     expect(byId.get('liabilities:vat')).toMatchObject({ type: 'Liability' });
@@ -75,18 +92,34 @@ describe.skipIf(missing !== undefined)('hledger-web as a platform', () => {
     const results = entries.journalEntries!.results!;
     expect(results).toHaveLength(9);
     // Money in and out of the bank: one account transaction per entry and cash account (a transfer touches two).
-    const moves = await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}/data/accountTransactions?pageSize=100`, { auth: client.auth });
+    const moves = await http(
+      server,
+      'GET',
+      `/companies/${linked.companyId}/connections/${linked.connectionId}/data/accountTransactions?pageSize=100`,
+      { auth: client.auth },
+    );
     expect(moves.status, moves.text).toBe(200);
-    const transfer = moves.body.results.filter((m: any) => m.note === 'Move to savings').map((m: any) => [m.bankAccountRef.id, m.totalAmount]);
-    expect(transfer.sort()).toEqual([['assets:bank:current', -1000], ['assets:bank:savings', 1000]]);
-    expect(moves.body.results.find((m: any) => m.transactionId === 'CAP-1')).toMatchObject({ status: 'Reconciled', currency: 'GBP', totalAmount: 5000, lines: [{ description: 'equity:capital', amount: 5000 }] });
+    const transfer = moves.body.results
+      .filter((m: any) => m.note === 'Move to savings')
+      .map((m: any) => [m.bankAccountRef.id, m.totalAmount]);
+    expect(transfer.sort()).toEqual([
+      ['assets:bank:current', -1000],
+      ['assets:bank:savings', 1000],
+    ]);
+    expect(moves.body.results.find((m: any) => m.transactionId === 'CAP-1')).toMatchObject({
+      status: 'Reconciled',
+      currency: 'GBP',
+      totalAmount: 5000,
+      lines: [{ description: 'equity:capital', amount: 5000 }],
+    });
     const invoice = results.find((e) => e.id === 'INV-101')!;
     expect(invoice.description).toBe('Acme Ltd | consulting, January');
     expect(invoice.journalLines!.map((l) => [l.accountRef?.id, l.netAmount])).toEqual([
-      ['assets:receivable', 2400], ['revenues:consulting', -2000], ['liabilities:vat', -400],
+      ['assets:receivable', 2400],
+      ['revenues:consulting', -2000],
+      ['liabilities:vat', -400],
     ]);
   });
-
 
   async function expectStatementsMatchHledger() {
     await expectMatchingStatements(server, client, linked, web.journal, 'GBP');
@@ -104,13 +137,19 @@ describe.skipIf(missing !== undefined)('hledger-web as a platform', () => {
 
   it('writes a journal entry into the journal file; the next sync shows it, and the statements still match', async () => {
     const entry = {
-      description: 'Client lunch', postedOn: '2025-03-20T00:00:00',
+      description: 'Client lunch',
+      postedOn: '2025-03-20T00:00:00',
       journalLines: [
         { netAmount: 64.5, currency: 'GBP', accountRef: { id: 'expenses:travel:meals' } },
         { netAmount: -64.5, currency: 'GBP', accountRef: { id: 'liabilities:card' } },
       ],
     };
-    const res = await http(server, 'POST', `/companies/${linked.companyId}/connections/${linked.connectionId}/push/journalEntries?allowSyncOnPushComplete=false`, { auth: client.auth, body: entry });
+    const res = await http(
+      server,
+      'POST',
+      `/companies/${linked.companyId}/connections/${linked.connectionId}/push/journalEntries?allowSyncOnPushComplete=false`,
+      { auth: client.auth, body: entry },
+    );
     expect(res.status, res.text).toBe(200);
     const deadline = Date.now() + 20_000;
     let op: any;
@@ -124,7 +163,10 @@ describe.skipIf(missing !== undefined)('hledger-web as a platform', () => {
     expect(fs.readFileSync(web.journal, 'utf8')).toMatch(new RegExp(`2025-03-20 \\(${code}\\) Client lunch`));
     expect((await resync('journalEntries')).status).toBe('Complete');
     const written = await http(server, 'GET', `/companies/${linked.companyId}/data/journalEntries/${code}`, { auth: client.auth });
-    expect(written.body.journalLines.map((l: any) => [l.accountRef.id, l.netAmount])).toEqual([['expenses:travel:meals', 64.5], ['liabilities:card', -64.5]]);
+    expect(written.body.journalLines.map((l: any) => [l.accountRef.id, l.netAmount])).toEqual([
+      ['expenses:travel:meals', 64.5],
+      ['liabilities:card', -64.5],
+    ]);
     for (const type of ['chartOfAccounts', 'balanceSheet', 'profitAndLoss']) expect((await resync(type)).status).toBe('Complete');
     await expectStatementsMatchHledger();
   });
@@ -133,10 +175,19 @@ describe.skipIf(missing !== undefined)('hledger-web as a platform', () => {
     const before = fs.readFileSync(web.journal, 'utf8');
     const res = await http(server, 'POST', `/companies/${linked.companyId}/connections/${linked.connectionId}/push/journalEntries`, {
       auth: client.auth,
-      body: { description: 'Typo', postedOn: '2025-03-21T00:00:00', journalLines: [{ netAmount: 10, currency: 'GBP', accountRef: { id: 'expenses:rent' } }, { netAmount: -1, currency: 'GBP', accountRef: { id: 'assets:bank:current' } }] },
+      body: {
+        description: 'Typo',
+        postedOn: '2025-03-21T00:00:00',
+        journalLines: [
+          { netAmount: 10, currency: 'GBP', accountRef: { id: 'expenses:rent' } },
+          { netAmount: -1, currency: 'GBP', accountRef: { id: 'assets:bank:current' } },
+        ],
+      },
     });
     expect(res.status, res.text).toBe(400);
-    expect(res.body.validation.errors).toEqual([expect.objectContaining({ itemId: 'journalLines', message: expect.stringMatching(/do not balance in GBP: they add up to 9\.00/) })]);
+    expect(res.body.validation.errors).toEqual([
+      expect.objectContaining({ itemId: 'journalLines', message: expect.stringMatching(/do not balance in GBP: they add up to 9\.00/) }),
+    ]);
     expect(fs.readFileSync(web.journal, 'utf8')).toBe(before);
   });
 
@@ -145,12 +196,20 @@ describe.skipIf(missing !== undefined)('hledger-web as a platform', () => {
     const res = await http(server, 'POST', `/companies/${linked.companyId}/connections/${linked.connectionId}/push/journalEntries`, {
       auth: client.auth,
       body: {
-        description: 'Two\nlines', postedOn: '2025-03-21T00:00:00',
-        journalLines: [{ netAmount: 10.125, currency: 'GBP', accountRef: { id: 'expenses:rent  extra' } }, { netAmount: -10.125, currency: 'GBP', accountRef: { id: 'assets:bank\ncurrent' } }],
+        description: 'Two\nlines',
+        postedOn: '2025-03-21T00:00:00',
+        journalLines: [
+          { netAmount: 10.125, currency: 'GBP', accountRef: { id: 'expenses:rent  extra' } },
+          { netAmount: -10.125, currency: 'GBP', accountRef: { id: 'assets:bank\ncurrent' } },
+        ],
       },
     });
     expect(res.status, res.text).toBe(400);
-    expect(res.body.validation.errors.map((e: any) => e.itemId).sort()).toEqual(['description', 'journalLines.0.accountRef.id', 'journalLines.1.accountRef.id']);
+    expect(res.body.validation.errors.map((e: any) => e.itemId).sort()).toEqual([
+      'description',
+      'journalLines.0.accountRef.id',
+      'journalLines.1.accountRef.id',
+    ]);
     expect(fs.readFileSync(web.journal, 'utf8')).toBe(before);
   });
 });
@@ -163,15 +222,23 @@ describe.skipIf(missing !== undefined)('hledger-web on a journal without declare
       const client = await server.newClient();
       const linked = await companyWithConnection(server, client, 'hldg');
       await fetchOnFirstLinkOnly(server, client, linked.companyId, ['chartOfAccounts', 'balanceSheet', 'profitAndLoss', 'company']);
-      const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, { auth: client.auth, body: { url: web.url } });
+      const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, {
+        auth: client.auth,
+        body: { url: web.url },
+      });
       expect(res.status, res.text).toBe(200);
       await waitForSyncs(server, client, linked.companyId);
       await expectMatchingStatements(server, client, linked, web.journal, '$');
       const company = await http(server, 'GET', `/companies/${linked.companyId}/data/info`, { auth: client.auth });
       expect(company.body).toMatchObject({ companyName: 'household', baseCurrency: 'USD' });
-      const accounts = (await http(server, 'GET', `/companies/${linked.companyId}/data/accounts?pageSize=100`, { auth: client.auth })).body.results;
+      const accounts = (await http(server, 'GET', `/companies/${linked.companyId}/data/accounts?pageSize=100`, { auth: client.auth })).body
+        .results;
       expect(accounts.find((a: any) => a.id === 'income:salary')).toMatchObject({ type: 'Income' });
-      expect(accounts.find((a: any) => a.id === 'assets:checking')).toMatchObject({ type: 'Asset', isBankAccount: true, currentBalance: 3106.35 });
+      expect(accounts.find((a: any) => a.id === 'assets:checking')).toMatchObject({
+        type: 'Asset',
+        isBankAccount: true,
+        currentBalance: 3106.35,
+      });
       expect(accounts.find((a: any) => a.id === 'budget:envelopes:food')).toMatchObject({ type: 'Unknown' });
     } finally {
       await server.close();
@@ -201,7 +268,8 @@ describe.skipIf(missing !== undefined)('hledger-web behind a proxy', () => {
     await web?.stop();
   });
 
-  const link = (body: Record<string, unknown>) => http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, { auth: client.auth, body });
+  const link = (body: Record<string, unknown>) =>
+    http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, { auth: client.auth, body });
 
   it('links with the proxy credentials (a wrong password is a 400 naming password) and never shows them', async () => {
     const wrong = await link({ url: proxy.url, username: 'books', password: 'nope' });
@@ -240,14 +308,27 @@ describe.skipIf(missing !== undefined)('hledger-web behind a proxy', () => {
       const op = await waitForOperation(server, client, linked.companyId, queued.body.id);
       expect(op.status).toBe('AuthError');
       expect(op.errorMessage).toMatch(/hledger at .* refused the connection's credentials \(HTTP 401\)/);
-      const connection = (await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`, { auth: client.auth })).body;
+      const connection = (
+        await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`, { auth: client.auth })
+      ).body;
       expect(connection.status).toBe('Deauthorized');
-      expect(connection.dataConnectionErrors).toEqual([expect.objectContaining({ statusCode: '401', status: 'Active', errorMessage: expect.stringMatching(/refused the connection's credentials/) })]);
+      expect(connection.dataConnectionErrors).toEqual([
+        expect.objectContaining({
+          statusCode: '401',
+          status: 'Active',
+          errorMessage: expect.stringMatching(/refused the connection's credentials/),
+        }),
+      ]);
       const [delivery] = await receiver.waitFor(1);
       const payload = expectEnvelope(verifySigned(consumer.secret, delivery), 'connection.disconnected');
       expect(payload.connection).toMatchObject({ id: linked.connectionId, status: 'Deauthorized' });
       // Syncs stop until it is linked again.
-      const refused = await http(server, 'POST', `/companies/${linked.companyId}/data/queue/journalEntries?connectionId=${linked.connectionId}`, { auth: client.auth });
+      const refused = await http(
+        server,
+        'POST',
+        `/companies/${linked.companyId}/data/queue/journalEntries?connectionId=${linked.connectionId}`,
+        { auth: client.auth },
+      );
       expect(refused.status).toBe(400);
     } finally {
       await receiver.close();
@@ -262,9 +343,15 @@ describe.skipIf(missing !== undefined)('hledger-web on a private address without
     try {
       const client = await server.newClient();
       const linked = await companyWithConnection(server, client, 'hldg');
-      const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, { auth: client.auth, body: { url: web.url } });
+      const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, {
+        auth: client.auth,
+        body: { url: web.url },
+      });
       expect(res.status, res.text).toBe(400);
-      expect(res.body.validation.errors[0]).toMatchObject({ itemId: 'url', message: expect.stringMatching(/loopback.*CONNECTORS_ALLOW_PRIVATE=true/) });
+      expect(res.body.validation.errors[0]).toMatchObject({
+        itemId: 'url',
+        message: expect.stringMatching(/loopback.*CONNECTORS_ALLOW_PRIVATE=true/),
+      });
     } finally {
       await server.close();
       await web.stop();
@@ -287,7 +374,12 @@ async function expectMatchingStatements(server: TestServer, client: TestClient, 
   const months = bse.cbrDates.length;
   const first = bse.cbrDates[0][0];
   const monthly = async (statement: string) => {
-    const res = await http(server, 'GET', `/companies/${linked.companyId}/data/financials/${statement}?periodLength=1&periodsToCompare=${months}&startMonth=${first}`, { auth: client.auth });
+    const res = await http(
+      server,
+      'GET',
+      `/companies/${linked.companyId}/data/financials/${statement}?periodLength=1&periodsToCompare=${months}&startMonth=${first}`,
+      { auth: client.auth },
+    );
     expect(res.status, res.text).toBe(200);
     return [...res.body.reports].reverse();
   };
@@ -299,8 +391,14 @@ async function expectMatchingStatements(server: TestServer, client: TestClient, 
   const ours = (line: any) => new Map<string, number>(line.items.filter((i: any) => i.accountId).map((i: any) => [i.accountId, i.value]));
   const check = (hledgerSection: any, line: any, m: number, withTotal = true) => {
     const mine = ours(line);
-    for (const row of hledgerSection.prRows) expect(mine.get(row.prrName) ?? 0, `${row.prrName}, month ${m}`).toBeCloseTo(amount(row.prrAmounts[m]), 2);
-    for (const [account, value] of mine) if (value !== 0) expect(hledgerSection.prRows.some((r: any) => r.prrName === account), `${account} in hledger's report`).toBe(true);
+    for (const row of hledgerSection.prRows)
+      expect(mine.get(row.prrName) ?? 0, `${row.prrName}, month ${m}`).toBeCloseTo(amount(row.prrAmounts[m]), 2);
+    for (const [account, value] of mine)
+      if (value !== 0)
+        expect(
+          hledgerSection.prRows.some((r: any) => r.prrName === account),
+          `${account} in hledger's report`,
+        ).toBe(true);
     const total = amount(hledgerSection.prTotals.prrAmounts[m]);
     if (withTotal) expect(line.value, `total, month ${m}`).toBeCloseTo(total, 2);
     else expect([...mine.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(total, 2);

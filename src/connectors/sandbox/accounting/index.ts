@@ -16,9 +16,7 @@ import { journalEntries } from './types/journal-entries.js';
 import { customers, suppliers } from './types/parties.js';
 import { payments } from './types/payments.js';
 import { itemReceipts, purchaseOrders } from './types/purchase-orders.js';
-import {
-  chartOfAccounts, journalsSource, paymentMethodsSource, taxRatesSource, trackingCategoriesSource,
-} from './types/reference.js';
+import { chartOfAccounts, journalsSource, paymentMethodsSource, taxRatesSource, trackingCategoriesSource } from './types/reference.js';
 import { balanceSheetSource, cashFlowStatementSource, profitAndLossSource } from './types/reports.js';
 import { salesOrders } from './types/sales-orders.js';
 import { accountingWrites } from './writes.js';
@@ -29,10 +27,34 @@ import { accountingWrites } from './writes.js';
  * docs/sandbox.md for what it generates and the consistency it guarantees.
  */
 const sources: GeneratedSource[] = [
-  accountTransactionsSource, balanceSheetSource, bankAccounts, bankTransactionsSource, billCreditNotes, billPayments, bills,
-  cashFlowStatementSource, chartOfAccounts, company, creditNotes, customers, directCosts, directIncomes, invoices,
-  itemReceipts, items, journalEntries, journalsSource, paymentMethodsSource, payments, profitAndLossSource, purchaseOrders,
-  salesOrders, suppliers, taxRatesSource, trackingCategoriesSource, transfers,
+  accountTransactionsSource,
+  balanceSheetSource,
+  bankAccounts,
+  bankTransactionsSource,
+  billCreditNotes,
+  billPayments,
+  bills,
+  cashFlowStatementSource,
+  chartOfAccounts,
+  company,
+  creditNotes,
+  customers,
+  directCosts,
+  directIncomes,
+  invoices,
+  itemReceipts,
+  items,
+  journalEntries,
+  journalsSource,
+  paymentMethodsSource,
+  payments,
+  profitAndLossSource,
+  purchaseOrders,
+  salesOrders,
+  suppliers,
+  taxRatesSource,
+  trackingCategoriesSource,
+  transfers,
 ];
 
 const info: PlatformInfo = {

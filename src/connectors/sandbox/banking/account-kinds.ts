@@ -21,16 +21,96 @@ export interface AccountKind {
  * currency, which funds them.
  */
 export const ACCOUNT_KINDS: readonly AccountKind[] = [
-  { role: 'current', currency: 'GBP', name: 'Business Current Account', informalName: 'Main account', identifierType: 'Depository', subtype: 'checking', weight: 44 },
-  { role: 'card', currency: 'GBP', name: 'Business Credit Card', informalName: 'Company card', identifierType: 'Credit', subtype: 'credit card', weight: 17 },
-  { role: 'current', currency: 'USD', name: 'USD Business Checking', informalName: 'US operations', identifierType: 'Depository', subtype: 'checking', weight: 15 },
-  { role: 'current', currency: 'EUR', name: 'EUR Business Account', informalName: 'Eurozone', identifierType: 'Depository', subtype: 'checking', weight: 11 },
-  { role: 'savings', currency: 'GBP', name: 'Business Savings Account', informalName: 'Tax reserve', identifierType: 'Depository', subtype: 'savings', weight: 0 },
-  { role: 'card', currency: 'USD', name: 'Corporate Card (USD)', informalName: null, identifierType: 'Credit', subtype: 'credit card', weight: 6 },
-  { role: 'savings', currency: 'EUR', name: 'EUR Deposit Account', informalName: null, identifierType: 'Depository', subtype: 'savings', weight: 0 },
-  { role: 'current', currency: 'GBP', name: 'Payroll Account', informalName: 'Payroll', identifierType: 'Depository', subtype: 'checking', weight: 5 },
-  { role: 'savings', currency: 'USD', name: 'USD Money Market Account', informalName: null, identifierType: 'Investment', subtype: 'money market', weight: 0 },
-  { role: 'card', currency: 'EUR', name: 'Travel Card (EUR)', informalName: 'Travel', identifierType: 'Card', subtype: 'prepaid', weight: 2 },
+  {
+    role: 'current',
+    currency: 'GBP',
+    name: 'Business Current Account',
+    informalName: 'Main account',
+    identifierType: 'Depository',
+    subtype: 'checking',
+    weight: 44,
+  },
+  {
+    role: 'card',
+    currency: 'GBP',
+    name: 'Business Credit Card',
+    informalName: 'Company card',
+    identifierType: 'Credit',
+    subtype: 'credit card',
+    weight: 17,
+  },
+  {
+    role: 'current',
+    currency: 'USD',
+    name: 'USD Business Checking',
+    informalName: 'US operations',
+    identifierType: 'Depository',
+    subtype: 'checking',
+    weight: 15,
+  },
+  {
+    role: 'current',
+    currency: 'EUR',
+    name: 'EUR Business Account',
+    informalName: 'Eurozone',
+    identifierType: 'Depository',
+    subtype: 'checking',
+    weight: 11,
+  },
+  {
+    role: 'savings',
+    currency: 'GBP',
+    name: 'Business Savings Account',
+    informalName: 'Tax reserve',
+    identifierType: 'Depository',
+    subtype: 'savings',
+    weight: 0,
+  },
+  {
+    role: 'card',
+    currency: 'USD',
+    name: 'Corporate Card (USD)',
+    informalName: null,
+    identifierType: 'Credit',
+    subtype: 'credit card',
+    weight: 6,
+  },
+  {
+    role: 'savings',
+    currency: 'EUR',
+    name: 'EUR Deposit Account',
+    informalName: null,
+    identifierType: 'Depository',
+    subtype: 'savings',
+    weight: 0,
+  },
+  {
+    role: 'current',
+    currency: 'GBP',
+    name: 'Payroll Account',
+    informalName: 'Payroll',
+    identifierType: 'Depository',
+    subtype: 'checking',
+    weight: 5,
+  },
+  {
+    role: 'savings',
+    currency: 'USD',
+    name: 'USD Money Market Account',
+    informalName: null,
+    identifierType: 'Investment',
+    subtype: 'money market',
+    weight: 0,
+  },
+  {
+    role: 'card',
+    currency: 'EUR',
+    name: 'Travel Card (EUR)',
+    informalName: 'Travel',
+    identifierType: 'Card',
+    subtype: 'prepaid',
+    weight: 2,
+  },
 ];
 
 export function accountKind(index: number): AccountKind {
@@ -123,14 +203,30 @@ export function accountIdentity(seed: number, index: number): AccountIdentity {
     const last4 = digitsOf(4, key);
     return {
       institution,
-      identifiers: { type: kind.identifierType, subtype: kind.subtype, number: null, bankCode: null, iban: null, bic: bank.bic, maskedAccountNumber: `**** **** **** ${last4}` },
+      identifiers: {
+        type: kind.identifierType,
+        subtype: kind.subtype,
+        number: null,
+        bankCode: null,
+        iban: null,
+        bic: bank.bic,
+        maskedAccountNumber: `**** **** **** ${last4}`,
+      },
     };
   }
   if (bank.routing) {
     const number = digitsOf(10, key);
     return {
       institution,
-      identifiers: { type: kind.identifierType, subtype: kind.subtype, number, bankCode: routingNumber(bank.routing), iban: null, bic: bank.bic, maskedAccountNumber: `******${number.slice(-4)}` },
+      identifiers: {
+        type: kind.identifierType,
+        subtype: kind.subtype,
+        number,
+        bankCode: routingNumber(bank.routing),
+        iban: null,
+        bic: bank.bic,
+        maskedAccountNumber: `******${number.slice(-4)}`,
+      },
     };
   }
   const iban = bank.iban!;
@@ -150,7 +246,8 @@ export function accountIdentity(seed: number, index: number): AccountIdentity {
     number = digitsOf(10, key);
     bban = `${iban.bank}${number}`;
   }
-  const sortCode = iban.country === 'GB' || iban.country === 'IE' ? `${bankCode.slice(0, 2)}-${bankCode.slice(2, 4)}-${bankCode.slice(4, 6)}` : bankCode;
+  const sortCode =
+    iban.country === 'GB' || iban.country === 'IE' ? `${bankCode.slice(0, 2)}-${bankCode.slice(2, 4)}-${bankCode.slice(4, 6)}` : bankCode;
   return {
     institution,
     identifiers: {

@@ -18,7 +18,10 @@ export function accountRecord(plan: BankingPlan, a: AccountPlan, cents: number, 
   const changed = Math.max(plan.accountMoves.changedAt(a.index, a.createdEpoch), touched > a.createdEpoch ? touched : 0);
   const renamed = plan.accountMoves.changedAt(a.index, a.createdEpoch);
   const { institution, identifiers } = accountIdentity(plan.seed, a.index);
-  const created = a.createdEpoch === 0 ? plan.cal.created(openedDay(plan, a), Math.floor(u3(plan.seed, a.index, 0x71) * 86400)) : plan.cal.epochStamp(a.createdEpoch);
+  const created =
+    a.createdEpoch === 0
+      ? plan.cal.created(openedDay(plan, a), Math.floor(u3(plan.seed, a.index, 0x71) * 86400))
+      : plan.cal.epochStamp(a.createdEpoch);
   const modified = plan.cal.modified(created, changed);
   return {
     id: a.id,

@@ -10,22 +10,141 @@ export interface CategoryNode {
 }
 
 const TREE: ReadonlyArray<[string, string, ReadonlyArray<[string, string]>]> = [
-  ['income', 'Income', [['income-sales', 'Sales receipts'], ['income-interest', 'Interest income'], ['income-refunds', 'Refunds received'], ['income-grants', 'Grants & funding']]],
-  ['transfers', 'Transfers', [['transfers-internal', 'Internal transfer'], ['transfers-card-repayment', 'Credit card repayment'], ['transfers-treasury', 'Treasury sweep']]],
-  ['bank-fees', 'Bank fees', [['bank-fees-account', 'Account fees'], ['bank-fees-foreign-exchange', 'Foreign exchange fees'], ['bank-fees-card', 'Card fees']]],
-  ['payroll', 'Payroll', [['payroll-salaries', 'Salaries'], ['payroll-pensions', 'Pensions'], ['payroll-contractors', 'Contractors']]],
-  ['taxes', 'Taxes', [['taxes-vat', 'VAT & sales tax'], ['taxes-payroll', 'Payroll taxes'], ['taxes-corporate', 'Corporation tax']]],
-  ['rent-and-utilities', 'Rent & utilities', [['rent-and-utilities-rent', 'Rent'], ['rent-and-utilities-energy', 'Energy'], ['rent-and-utilities-telecoms', 'Telecoms & internet'], ['rent-and-utilities-water', 'Water']]],
-  ['software', 'Software & subscriptions', [['software-cloud', 'Cloud hosting'], ['software-saas', 'Business software']]],
-  ['marketing', 'Marketing & advertising', [['marketing-online-ads', 'Online advertising'], ['marketing-events', 'Events & sponsorship']]],
-  ['travel', 'Travel', [['travel-air', 'Air travel'], ['travel-rail', 'Rail'], ['travel-hotels', 'Hotels'], ['travel-taxi', 'Taxis & rideshare'], ['travel-fuel', 'Fuel']]],
-  ['food-and-drink', 'Food & drink', [['food-and-drink-restaurants', 'Restaurants'], ['food-and-drink-coffee', 'Coffee shops'], ['food-and-drink-groceries', 'Groceries']]],
-  ['office', 'Office & supplies', [['office-supplies', 'Office supplies'], ['office-equipment', 'Equipment'], ['office-postage', 'Postage & shipping']]],
-  ['professional-services', 'Professional services', [['professional-services-accounting', 'Accounting'], ['professional-services-legal', 'Legal'], ['professional-services-consulting', 'Consulting']]],
-  ['suppliers', 'Suppliers', [['suppliers-stock', 'Stock purchases'], ['suppliers-services', 'Supplier services']]],
+  [
+    'income',
+    'Income',
+    [
+      ['income-sales', 'Sales receipts'],
+      ['income-interest', 'Interest income'],
+      ['income-refunds', 'Refunds received'],
+      ['income-grants', 'Grants & funding'],
+    ],
+  ],
+  [
+    'transfers',
+    'Transfers',
+    [
+      ['transfers-internal', 'Internal transfer'],
+      ['transfers-card-repayment', 'Credit card repayment'],
+      ['transfers-treasury', 'Treasury sweep'],
+    ],
+  ],
+  [
+    'bank-fees',
+    'Bank fees',
+    [
+      ['bank-fees-account', 'Account fees'],
+      ['bank-fees-foreign-exchange', 'Foreign exchange fees'],
+      ['bank-fees-card', 'Card fees'],
+    ],
+  ],
+  [
+    'payroll',
+    'Payroll',
+    [
+      ['payroll-salaries', 'Salaries'],
+      ['payroll-pensions', 'Pensions'],
+      ['payroll-contractors', 'Contractors'],
+    ],
+  ],
+  [
+    'taxes',
+    'Taxes',
+    [
+      ['taxes-vat', 'VAT & sales tax'],
+      ['taxes-payroll', 'Payroll taxes'],
+      ['taxes-corporate', 'Corporation tax'],
+    ],
+  ],
+  [
+    'rent-and-utilities',
+    'Rent & utilities',
+    [
+      ['rent-and-utilities-rent', 'Rent'],
+      ['rent-and-utilities-energy', 'Energy'],
+      ['rent-and-utilities-telecoms', 'Telecoms & internet'],
+      ['rent-and-utilities-water', 'Water'],
+    ],
+  ],
+  [
+    'software',
+    'Software & subscriptions',
+    [
+      ['software-cloud', 'Cloud hosting'],
+      ['software-saas', 'Business software'],
+    ],
+  ],
+  [
+    'marketing',
+    'Marketing & advertising',
+    [
+      ['marketing-online-ads', 'Online advertising'],
+      ['marketing-events', 'Events & sponsorship'],
+    ],
+  ],
+  [
+    'travel',
+    'Travel',
+    [
+      ['travel-air', 'Air travel'],
+      ['travel-rail', 'Rail'],
+      ['travel-hotels', 'Hotels'],
+      ['travel-taxi', 'Taxis & rideshare'],
+      ['travel-fuel', 'Fuel'],
+    ],
+  ],
+  [
+    'food-and-drink',
+    'Food & drink',
+    [
+      ['food-and-drink-restaurants', 'Restaurants'],
+      ['food-and-drink-coffee', 'Coffee shops'],
+      ['food-and-drink-groceries', 'Groceries'],
+    ],
+  ],
+  [
+    'office',
+    'Office & supplies',
+    [
+      ['office-supplies', 'Office supplies'],
+      ['office-equipment', 'Equipment'],
+      ['office-postage', 'Postage & shipping'],
+    ],
+  ],
+  [
+    'professional-services',
+    'Professional services',
+    [
+      ['professional-services-accounting', 'Accounting'],
+      ['professional-services-legal', 'Legal'],
+      ['professional-services-consulting', 'Consulting'],
+    ],
+  ],
+  [
+    'suppliers',
+    'Suppliers',
+    [
+      ['suppliers-stock', 'Stock purchases'],
+      ['suppliers-services', 'Supplier services'],
+    ],
+  ],
   ['insurance', 'Insurance', []],
-  ['cash', 'Cash', [['cash-withdrawals', 'Cash withdrawals'], ['cash-deposits', 'Cash & cheque deposits']]],
-  ['other', 'Other', [['other-general', 'General'], ['other-entertainment', 'Entertainment (legacy)']]],
+  [
+    'cash',
+    'Cash',
+    [
+      ['cash-withdrawals', 'Cash withdrawals'],
+      ['cash-deposits', 'Cash & cheque deposits'],
+    ],
+  ],
+  [
+    'other',
+    'Other',
+    [
+      ['other-general', 'General'],
+      ['other-entertainment', 'Entertainment (legacy)'],
+    ],
+  ],
 ];
 
 /** Every category of the base tree in ascending id order (the order they are served in). */
@@ -48,6 +167,16 @@ export function parentOf(id: string): string {
 
 /** Names for the categories a company adds over time (custom categories live under `other`). */
 export const CUSTOM_CATEGORY_NAMES = [
-  'Client entertainment', 'Training & courses', 'Charitable donations', 'Vehicle leasing', 'Research & development',
-  'Team offsite', 'Recruitment', 'Subscriptions & media', 'Packaging', 'Trade shows', 'Security', 'Cleaning',
+  'Client entertainment',
+  'Training & courses',
+  'Charitable donations',
+  'Vehicle leasing',
+  'Research & development',
+  'Team offsite',
+  'Recruitment',
+  'Subscriptions & media',
+  'Packaging',
+  'Trade shows',
+  'Security',
+  'Cleaning',
 ];

@@ -2,7 +2,16 @@ import { u2, u3 } from './kit/fast.js';
 import type { AccountPlan, BankingPlan } from './plan.js';
 
 /** Hash keys of the independent draws of a day-to-day transaction. */
-export const DRAW = { day: 0x1da7, account: 0xacc0, template: 0x7e3d, amount: 0xa301, time: 0x71e5, party: 0xc0de, ref: 0x4ef0, lag: 0x1a90 };
+export const DRAW = {
+  day: 0x1da7,
+  account: 0xacc0,
+  template: 0x7e3d,
+  amount: 0xa301,
+  time: 0x71e5,
+  party: 0xc0de,
+  ref: 0x4ef0,
+  lag: 0x1a90,
+};
 
 /** The money facts of day-to-day transaction `t`: enough for balances, without building the record. */
 export interface Core {

@@ -102,10 +102,22 @@ export class BankingPlan {
     const templateCum = new Float64Array(templates.length);
     let acc = 0;
     templates.forEach((t, i) => (templateCum[i] = acc += t.weight));
-    const recurring = primary ? RECURRING.filter((r) => r.currency === kind.currency && r.tier <= tier).map((item) => ({ item, cents: 0 })) : [];
+    const recurring = primary
+      ? RECURRING.filter((r) => r.currency === kind.currency && r.tier <= tier).map((item) => ({ item, cents: 0 }))
+      : [];
     return {
-      index, id: guid(this.seed, KEY.accounts, index), name: accountName(index), kind, createdEpoch, fundedBy, primary,
-      templates, templateCum, recurring, level: 0, limit: null,
+      index,
+      id: guid(this.seed, KEY.accounts, index),
+      name: accountName(index),
+      kind,
+      createdEpoch,
+      fundedBy,
+      primary,
+      templates,
+      templateCum,
+      recurring,
+      level: 0,
+      limit: null,
     };
   }
 
@@ -182,7 +194,8 @@ export class BankingPlan {
   /** Recurring amount (cents) in month m: salaries rise each year, other bills vary a little. */
   recurringAmount(a: AccountPlan, r: number, m: number): number {
     const { item, cents } = a.recurring[r];
-    if (item.category === 'payroll-salaries' || item.category === 'rent-and-utilities-rent') return Math.round(cents * (0.9 + 0.05 * Math.floor(m / 12)));
+    if (item.category === 'payroll-salaries' || item.category === 'rent-and-utilities-rent')
+      return Math.round(cents * (0.9 + 0.05 * Math.floor(m / 12)));
     return Math.round(cents * (0.85 + 0.3 * u3(this.seed, a.index * 64 + r, m)));
   }
 
@@ -203,7 +216,9 @@ export class BankingPlan {
    * The derived transactions of month m in slot order: [slot, kind, account index, extra]. `extra` is the
    * recurring item for `recurring` entries.
    */
-  derivedSlots(m: number): [number, 'recurring' | 'interest' | 'card' | 'cardFunding' | 'savings' | 'savingsFunding' | 'sweep', number, number][] {
+  derivedSlots(
+    m: number,
+  ): [number, 'recurring' | 'interest' | 'card' | 'cardFunding' | 'savings' | 'savingsFunding' | 'sweep', number, number][] {
     const out: ReturnType<BankingPlan['derivedSlots']> = [];
     const base = this.accounts.filter((a) => a.createdEpoch === 0);
     let r = 0;
@@ -216,14 +231,18 @@ export class BankingPlan {
     if (m >= this.completedMonths) return out;
     base.filter((a) => a.kind.role === 'savings').forEach((a, i) => out.push([SLOT.interest + i, 'interest', a.index, 0]));
     if (m % this.period !== this.period - 1 || this.periodOfMonth(m) < 0) return out;
-    base.filter((a) => a.kind.role === 'card').forEach((a, i) => {
-      out.push([SLOT.card + 2 * i, 'card', a.index, 0]);
-      if (a.fundedBy >= 0) out.push([SLOT.card + 2 * i + 1, 'cardFunding', a.index, 0]);
-    });
-    base.filter((a) => a.kind.role === 'savings').forEach((a, i) => {
-      out.push([SLOT.savings + 2 * i, 'savings', a.index, 0]);
-      if (a.fundedBy >= 0) out.push([SLOT.savings + 2 * i + 1, 'savingsFunding', a.index, 0]);
-    });
+    base
+      .filter((a) => a.kind.role === 'card')
+      .forEach((a, i) => {
+        out.push([SLOT.card + 2 * i, 'card', a.index, 0]);
+        if (a.fundedBy >= 0) out.push([SLOT.card + 2 * i + 1, 'cardFunding', a.index, 0]);
+      });
+    base
+      .filter((a) => a.kind.role === 'savings')
+      .forEach((a, i) => {
+        out.push([SLOT.savings + 2 * i, 'savings', a.index, 0]);
+        if (a.fundedBy >= 0) out.push([SLOT.savings + 2 * i + 1, 'savingsFunding', a.index, 0]);
+      });
     base.filter((a) => a.kind.role === 'current').forEach((a, i) => out.push([SLOT.sweep + i, 'sweep', a.index, 0]));
     return out;
   }

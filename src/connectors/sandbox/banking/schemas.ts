@@ -14,8 +14,21 @@ const ModifiedDates = {
 };
 
 export const TRANSACTION_CODES = [
-  'Unknown', 'Fee', 'Payment', 'Cash', 'Transfer', 'Interest', 'Cashback', 'Cheque', 'DirectDebit', 'Purchase',
-  'StandingOrder', 'Adjustment', 'Credit', 'Other', 'NotSupported',
+  'Unknown',
+  'Fee',
+  'Payment',
+  'Cash',
+  'Transfer',
+  'Interest',
+  'Cashback',
+  'Cheque',
+  'DirectDebit',
+  'Purchase',
+  'StandingOrder',
+  'Adjustment',
+  'Credit',
+  'Other',
+  'NotSupported',
 ] as const;
 
 export const BalanceAmounts = Type.Object(
@@ -47,10 +60,7 @@ export const BankingAccount = Type.Object({
     { additionalProperties: false },
   ),
   currency: Type.String({ minLength: 1 }),
-  institution: Type.Object(
-    { id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) },
-    { additionalProperties: false },
-  ),
+  institution: Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }, { additionalProperties: false }),
   ...ModifiedDates,
 });
 
@@ -72,9 +82,7 @@ export const BankingTransaction = Type.Object({
   authorizedDate: Type.Optional(LocalDate),
   code: Type.Optional(literals(TRANSACTION_CODES)),
   merchantName: Type.Optional(nullable(Type.String())),
-  transactionCategoryRef: Type.Optional(
-    Type.Object({ id: Type.String({ minLength: 1 }), name: Type.Optional(nullable(Type.String())) }),
-  ),
+  transactionCategoryRef: Type.Optional(Type.Object({ id: Type.String({ minLength: 1 }), name: Type.Optional(nullable(Type.String())) })),
   ...ModifiedDates,
 });
 

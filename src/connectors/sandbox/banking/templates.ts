@@ -2,8 +2,21 @@ import type { AccountRole, Currency } from './account-kinds.js';
 import { categoryName, parentOf } from './category-tree.js';
 
 export type TransactionCode =
-  | 'Unknown' | 'Fee' | 'Payment' | 'Cash' | 'Transfer' | 'Interest' | 'Cashback' | 'Cheque' | 'DirectDebit'
-  | 'Purchase' | 'StandingOrder' | 'Adjustment' | 'Credit' | 'Other' | 'NotSupported';
+  | 'Unknown'
+  | 'Fee'
+  | 'Payment'
+  | 'Cash'
+  | 'Transfer'
+  | 'Interest'
+  | 'Cashback'
+  | 'Cheque'
+  | 'DirectDebit'
+  | 'Purchase'
+  | 'StandingOrder'
+  | 'Adjustment'
+  | 'Credit'
+  | 'Other'
+  | 'NotSupported';
 
 /** A kind of day-to-day bank transaction: who, how, which category and how much. */
 export interface Template {
@@ -28,14 +41,34 @@ export interface Template {
   authLagDays: number;
 }
 
-type Row = [weight: number, sign: 1 | -1, code: TransactionCode, category: string, min: number, max: number, merchant: string | null, description: string, alt?: string];
+type Row = [
+  weight: number,
+  sign: 1 | -1,
+  code: TransactionCode,
+  category: string,
+  min: number,
+  max: number,
+  merchant: string | null,
+  description: string,
+  alt?: string,
+];
 
 function build(rows: Row[]): Template[] {
   return rows.map(([weight, sign, code, category, min, max, merchant, description, alt]) => {
     const altCategory = alt ?? parentOf(category);
     return {
-      weight, sign, code, category, categoryName: categoryName(category), altCategory, altCategoryName: categoryName(altCategory),
-      min, max, merchant, description, parts: description.split(/\{([ncs])\}/).map((p, i) => (i % 2 && p !== 'n' ? 'party' : p)),
+      weight,
+      sign,
+      code,
+      category,
+      categoryName: categoryName(category),
+      altCategory,
+      altCategoryName: categoryName(altCategory),
+      min,
+      max,
+      merchant,
+      description,
+      parts: description.split(/\{([ncs])\}/).map((p, i) => (i % 2 && p !== 'n' ? 'party' : p)),
       authLagDays: code === 'Purchase' ? 3 : 0,
     };
   });
@@ -128,8 +161,12 @@ const CARD_EUR = build([
 ]);
 
 const TEMPLATES: Record<string, readonly Template[]> = {
-  'current:GBP': CURRENT_GBP, 'current:USD': CURRENT_USD, 'current:EUR': CURRENT_EUR,
-  'card:GBP': CARD_GBP, 'card:USD': CARD_USD, 'card:EUR': CARD_EUR,
+  'current:GBP': CURRENT_GBP,
+  'current:USD': CURRENT_USD,
+  'current:EUR': CURRENT_EUR,
+  'card:GBP': CARD_GBP,
+  'card:USD': CARD_USD,
+  'card:EUR': CARD_EUR,
 };
 
 export function templatesFor(role: AccountRole, currency: Currency): readonly Template[] {
@@ -143,15 +180,54 @@ export function templateMean(t: Template): number {
 
 const COUNTERPARTIES: Record<Currency, { customers: string[]; suppliers: string[] }> = {
   GBP: {
-    customers: ['Acme Retail Ltd', 'Brightside Interiors', 'Castle Foods Ltd', 'Denholm Logistics', 'Elm Street Dental', 'Foxglove Events', 'Greenway Builders', 'Hollis & Reed', 'Ivy Lane Studios', 'Juniper Health', 'Kingfisher Media', 'Lowther Estates'],
-    suppliers: ['Northern Packaging Ltd', 'Orchard Wholesale', 'Pennine Print Co', 'Quayside Freight', 'Riverside Textiles', 'Saxon Components', 'Thames Office Supplies', 'Union Coffee Roasters'],
+    customers: [
+      'Acme Retail Ltd',
+      'Brightside Interiors',
+      'Castle Foods Ltd',
+      'Denholm Logistics',
+      'Elm Street Dental',
+      'Foxglove Events',
+      'Greenway Builders',
+      'Hollis & Reed',
+      'Ivy Lane Studios',
+      'Juniper Health',
+      'Kingfisher Media',
+      'Lowther Estates',
+    ],
+    suppliers: [
+      'Northern Packaging Ltd',
+      'Orchard Wholesale',
+      'Pennine Print Co',
+      'Quayside Freight',
+      'Riverside Textiles',
+      'Saxon Components',
+      'Thames Office Supplies',
+      'Union Coffee Roasters',
+    ],
   },
   USD: {
-    customers: ['Bluewater Holdings Inc', 'Cedar Point Marketing', 'Evergreen Clinics LLC', 'Granite State Goods', 'Hudson Valley Grocers', 'Lakeshore Design Co', 'Maple & Main LLC', 'Redwood Analytics Inc'],
+    customers: [
+      'Bluewater Holdings Inc',
+      'Cedar Point Marketing',
+      'Evergreen Clinics LLC',
+      'Granite State Goods',
+      'Hudson Valley Grocers',
+      'Lakeshore Design Co',
+      'Maple & Main LLC',
+      'Redwood Analytics Inc',
+    ],
     suppliers: ['Atlas Supply Co', 'Keystone Distributors', 'Pacific Paper Inc', 'Summit Electronics LLC', 'Prairie Logistics'],
   },
   EUR: {
-    customers: ['Alpenblick GmbH', 'Boulangerie Martin SARL', 'Canal Huis B.V.', 'Dublin Digital Ltd', 'Elbe Handels GmbH', 'Fiori Design S.r.l.', 'Grafton Retail DAC'],
+    customers: [
+      'Alpenblick GmbH',
+      'Boulangerie Martin SARL',
+      'Canal Huis B.V.',
+      'Dublin Digital Ltd',
+      'Elbe Handels GmbH',
+      'Fiori Design S.r.l.',
+      'Grafton Retail DAC',
+    ],
     suppliers: ['Rheinland Verpackung GmbH', 'Van Dijk Groothandel B.V.', 'Lyon Textiles SAS', 'Nordsee Logistik GmbH'],
   },
 };
@@ -191,17 +267,134 @@ export interface Recurring {
 }
 
 export const RECURRING: readonly Recurring[] = [
-  { currency: 'GBP', tier: 0, dayOfMonth: 1, share: 0.08, code: 'StandingOrder', category: 'rent-and-utilities-rent', merchant: 'Fairview Property Management', description: 'STANDING ORDER FAIRVIEW PROPERTY RENT {m}' },
-  { currency: 'GBP', tier: 0, dayOfMonth: 25, share: 0.34, code: 'Payment', category: 'payroll-salaries', merchant: null, description: 'BULK PAYMENT SALARIES {m}' },
-  { currency: 'GBP', tier: 1, dayOfMonth: 22, share: 0.1, code: 'DirectDebit', category: 'taxes-payroll', merchant: 'HMRC', description: 'DIRECT DEBIT HMRC PAYE NIC {m}' },
-  { currency: 'GBP', tier: 1, dayOfMonth: 27, share: 0.03, code: 'DirectDebit', category: 'payroll-pensions', merchant: 'NEST', description: 'DIRECT DEBIT NEST PENSIONS {m}' },
-  { currency: 'GBP', tier: 2, dayOfMonth: 15, share: 0.006, code: 'DirectDebit', category: 'rent-and-utilities-energy', merchant: 'British Gas', description: 'DIRECT DEBIT BRITISH GAS BUSINESS {m}' },
-  { currency: 'GBP', tier: 2, dayOfMonth: 18, share: 0.004, code: 'DirectDebit', category: 'rent-and-utilities-telecoms', merchant: 'BT Business', description: 'DIRECT DEBIT BT BUSINESS {m}' },
-  { currency: 'GBP', tier: 2, dayOfMonth: 5, share: 0.002, code: 'DirectDebit', category: 'software-saas', merchant: 'Xero', description: 'DIRECT DEBIT XERO UK {m}' },
-  { currency: 'USD', tier: 1, dayOfMonth: 1, share: 0.1, code: 'Payment', category: 'rent-and-utilities-rent', merchant: 'WeWork', description: 'WEWORK MEMBERSHIP {m}' },
-  { currency: 'USD', tier: 1, dayOfMonth: 15, share: 0.32, code: 'Payment', category: 'payroll-salaries', merchant: 'Gusto', description: 'GUSTO PAYROLL {m}' },
-  { currency: 'USD', tier: 2, dayOfMonth: 16, share: 0.09, code: 'Payment', category: 'taxes-payroll', merchant: 'IRS', description: 'IRS USATAXPYMT {m}' },
-  { currency: 'EUR', tier: 1, dayOfMonth: 3, share: 0.1, code: 'StandingOrder', category: 'rent-and-utilities-rent', merchant: null, description: 'DAUERAUFTRAG MIETE BUERO {m}' },
-  { currency: 'EUR', tier: 1, dayOfMonth: 28, share: 0.3, code: 'Payment', category: 'payroll-salaries', merchant: null, description: 'SAMMELUEBERWEISUNG GEHAELTER {m}' },
-  { currency: 'EUR', tier: 2, dayOfMonth: 10, share: 0.09, code: 'Payment', category: 'taxes-payroll', merchant: 'Finanzamt', description: 'FINANZAMT LOHNSTEUER {m}' },
+  {
+    currency: 'GBP',
+    tier: 0,
+    dayOfMonth: 1,
+    share: 0.08,
+    code: 'StandingOrder',
+    category: 'rent-and-utilities-rent',
+    merchant: 'Fairview Property Management',
+    description: 'STANDING ORDER FAIRVIEW PROPERTY RENT {m}',
+  },
+  {
+    currency: 'GBP',
+    tier: 0,
+    dayOfMonth: 25,
+    share: 0.34,
+    code: 'Payment',
+    category: 'payroll-salaries',
+    merchant: null,
+    description: 'BULK PAYMENT SALARIES {m}',
+  },
+  {
+    currency: 'GBP',
+    tier: 1,
+    dayOfMonth: 22,
+    share: 0.1,
+    code: 'DirectDebit',
+    category: 'taxes-payroll',
+    merchant: 'HMRC',
+    description: 'DIRECT DEBIT HMRC PAYE NIC {m}',
+  },
+  {
+    currency: 'GBP',
+    tier: 1,
+    dayOfMonth: 27,
+    share: 0.03,
+    code: 'DirectDebit',
+    category: 'payroll-pensions',
+    merchant: 'NEST',
+    description: 'DIRECT DEBIT NEST PENSIONS {m}',
+  },
+  {
+    currency: 'GBP',
+    tier: 2,
+    dayOfMonth: 15,
+    share: 0.006,
+    code: 'DirectDebit',
+    category: 'rent-and-utilities-energy',
+    merchant: 'British Gas',
+    description: 'DIRECT DEBIT BRITISH GAS BUSINESS {m}',
+  },
+  {
+    currency: 'GBP',
+    tier: 2,
+    dayOfMonth: 18,
+    share: 0.004,
+    code: 'DirectDebit',
+    category: 'rent-and-utilities-telecoms',
+    merchant: 'BT Business',
+    description: 'DIRECT DEBIT BT BUSINESS {m}',
+  },
+  {
+    currency: 'GBP',
+    tier: 2,
+    dayOfMonth: 5,
+    share: 0.002,
+    code: 'DirectDebit',
+    category: 'software-saas',
+    merchant: 'Xero',
+    description: 'DIRECT DEBIT XERO UK {m}',
+  },
+  {
+    currency: 'USD',
+    tier: 1,
+    dayOfMonth: 1,
+    share: 0.1,
+    code: 'Payment',
+    category: 'rent-and-utilities-rent',
+    merchant: 'WeWork',
+    description: 'WEWORK MEMBERSHIP {m}',
+  },
+  {
+    currency: 'USD',
+    tier: 1,
+    dayOfMonth: 15,
+    share: 0.32,
+    code: 'Payment',
+    category: 'payroll-salaries',
+    merchant: 'Gusto',
+    description: 'GUSTO PAYROLL {m}',
+  },
+  {
+    currency: 'USD',
+    tier: 2,
+    dayOfMonth: 16,
+    share: 0.09,
+    code: 'Payment',
+    category: 'taxes-payroll',
+    merchant: 'IRS',
+    description: 'IRS USATAXPYMT {m}',
+  },
+  {
+    currency: 'EUR',
+    tier: 1,
+    dayOfMonth: 3,
+    share: 0.1,
+    code: 'StandingOrder',
+    category: 'rent-and-utilities-rent',
+    merchant: null,
+    description: 'DAUERAUFTRAG MIETE BUERO {m}',
+  },
+  {
+    currency: 'EUR',
+    tier: 1,
+    dayOfMonth: 28,
+    share: 0.3,
+    code: 'Payment',
+    category: 'payroll-salaries',
+    merchant: null,
+    description: 'SAMMELUEBERWEISUNG GEHAELTER {m}',
+  },
+  {
+    currency: 'EUR',
+    tier: 2,
+    dayOfMonth: 10,
+    share: 0.09,
+    code: 'Payment',
+    category: 'taxes-payroll',
+    merchant: 'Finanzamt',
+    description: 'FINANZAMT LOHNSTEUER {m}',
+  },
 ];

@@ -34,7 +34,8 @@ function* categories(ctx: FetchContext): Generator<SourceRecord> {
     const createdEpoch = moves.createdAt(i);
     // Leaves can be archived by a later epoch; parents stay active.
     const changed = parents.has(node.id) ? 0 : moves.changedAt(i, createdEpoch);
-    const created = createdEpoch === 0 ? cal.created(-400 - (i % 90), Math.floor(u3(ctx.settings.seed, i, 0xca7) * 86400)) : cal.epochStamp(createdEpoch);
+    const created =
+      createdEpoch === 0 ? cal.created(-400 - (i % 90), Math.floor(u3(ctx.settings.seed, i, 0xca7) * 86400)) : cal.epochStamp(createdEpoch);
     const modified = cal.modified(created, changed);
     yield {
       id: node.id,

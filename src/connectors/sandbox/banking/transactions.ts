@@ -63,7 +63,17 @@ function* transactions(ctx: FetchContext): Generator<SourceRecord> {
   const parties = plan.accounts.map((a) => counterparties(a.kind.currency));
   const core = newCore();
   const ids = new Ids(seed, KEY.transactions);
-  const fields: Fields = { description: '', cents: 0, posted: '', authorized: '', code: '', merchant: null, category: '', categoryName: '', modified: '' };
+  const fields: Fields = {
+    description: '',
+    cents: 0,
+    posted: '',
+    authorized: '',
+    code: '',
+    merchant: null,
+    category: '',
+    categoryName: '',
+    modified: '',
+  };
   const total = plan.txnMoves.total;
   for (let t = 0; t < total; t++) {
     coreOf(plan, t, core);
@@ -115,21 +125,35 @@ function* derived(plan: BankingPlan, sums: Float64Array, touched: Int32Array): G
       const a = plan.accounts[accountIndex];
       const id = guid(seed, KEY.transactions, DERIVED_BASE + m * SLOTS_PER_MONTH + slot);
       const funder = a.fundedBy >= 0 ? plan.accounts[a.fundedBy] : a;
-      const at = (day: number, seconds: number, changed = 0) => ({ posted: cal.local(day), authorized: cal.local(day), modified: cal.modified(cal.created(day, seconds), changed) });
+      const at = (day: number, seconds: number, changed = 0) => ({
+        posted: cal.local(day),
+        authorized: cal.local(day),
+        modified: cal.modified(cal.created(day, seconds), changed),
+      });
       switch (kind) {
         case 'recurring': {
           const item = a.recurring[extra].item;
           const day = plan.recurringDay(item, m);
           yield record(id, a, {
-            description: item.description.replace('{m}', label), cents: -plan.recurringAmount(a, extra, m), ...at(day, 3600 + Math.floor(u3(seed, slot, m) * 14400)),
-            code: item.code, merchant: item.merchant, category: item.category, categoryName: categoryName(item.category),
+            description: item.description.replace('{m}', label),
+            cents: -plan.recurringAmount(a, extra, m),
+            ...at(day, 3600 + Math.floor(u3(seed, slot, m) * 14400)),
+            code: item.code,
+            merchant: item.merchant,
+            category: item.category,
+            categoryName: categoryName(item.category),
           });
           break;
         }
         case 'interest':
           yield record(id, a, {
-            description: `GROSS INTEREST ${label}`, cents: plan.interest(a, m), ...at(end, 82800), code: 'Interest', merchant: null,
-            category: 'income-interest', categoryName: categoryName('income-interest'),
+            description: `GROSS INTEREST ${label}`,
+            cents: plan.interest(a, m),
+            ...at(end, 82800),
+            code: 'Interest',
+            merchant: null,
+            category: 'income-interest',
+            categoryName: categoryName('income-interest'),
           });
           break;
         case 'card':
@@ -138,8 +162,12 @@ function* derived(plan: BankingPlan, sums: Float64Array, touched: Int32Array): G
           const card = kind === 'card';
           yield record(id, card ? a : funder, {
             description: card ? 'DIRECT DEBIT PAYMENT - THANK YOU' : `DIRECT DEBIT ${a.name.toUpperCase()} ${label}`,
-            cents: card ? cents : -cents, ...at(end, 79200, touchedOf(a.index, p)), code: card ? 'Payment' : 'DirectDebit', merchant: null,
-            category: 'transfers-card-repayment', categoryName: categoryName('transfers-card-repayment'),
+            cents: card ? cents : -cents,
+            ...at(end, 79200, touchedOf(a.index, p)),
+            code: card ? 'Payment' : 'DirectDebit',
+            merchant: null,
+            category: 'transfers-card-repayment',
+            categoryName: categoryName('transfers-card-repayment'),
           });
           break;
         }
@@ -150,8 +178,13 @@ function* derived(plan: BankingPlan, sums: Float64Array, touched: Int32Array): G
           const other = inward ? funder : a;
           const sign = inward ? cents : -cents;
           yield record(id, inward ? a : funder, {
-            description: `${sign >= 0 ? 'TRANSFER FROM' : 'TRANSFER TO'} ${other.name.toUpperCase()}`, cents: sign, ...at(end, 79500),
-            code: 'Transfer', merchant: null, category: 'transfers-internal', categoryName: categoryName('transfers-internal'),
+            description: `${sign >= 0 ? 'TRANSFER FROM' : 'TRANSFER TO'} ${other.name.toUpperCase()}`,
+            cents: sign,
+            ...at(end, 79500),
+            code: 'Transfer',
+            merchant: null,
+            category: 'transfers-internal',
+            categoryName: categoryName('transfers-internal'),
           });
           break;
         }
@@ -171,8 +204,13 @@ function* derived(plan: BankingPlan, sums: Float64Array, touched: Int32Array): G
             } else cents += plan.savingsTransfer(other, p);
           }
           yield record(id, a, {
-            description: `${cents >= 0 ? 'SWEEP FROM' : 'SWEEP TO'} TREASURY RESERVE ${label}`, cents, ...at(end, 84600, changed),
-            code: 'Transfer', merchant: null, category: 'transfers-treasury', categoryName: categoryName('transfers-treasury'),
+            description: `${cents >= 0 ? 'SWEEP FROM' : 'SWEEP TO'} TREASURY RESERVE ${label}`,
+            cents,
+            ...at(end, 84600, changed),
+            code: 'Transfer',
+            merchant: null,
+            category: 'transfers-treasury',
+            categoryName: categoryName('transfers-treasury'),
           });
           break;
         }

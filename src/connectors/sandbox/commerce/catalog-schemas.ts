@@ -13,12 +13,23 @@ export const CommerceCompanyInfo = Type.Object({
   commercePlatformRef: opt(Type.String()),
   companyLegalName: opt(Type.String()),
   addresses: opt(Type.Array(Address)),
-  phoneNumbers: opt(Type.Array(Type.Object({ number: opt(nullable(Type.String())), type: literals(['Primary', 'Landline', 'Mobile', 'Fax', 'Unknown']) }))),
-  webLinks: opt(Type.Array(Type.Object({ type: opt(literals(['Website', 'Social', 'Unknown'])), url: opt(Type.String({ format: 'uri' })) }))),
+  phoneNumbers: opt(
+    Type.Array(Type.Object({ number: opt(nullable(Type.String())), type: literals(['Primary', 'Landline', 'Mobile', 'Fax', 'Unknown']) })),
+  ),
+  webLinks: opt(
+    Type.Array(Type.Object({ type: opt(literals(['Website', 'Social', 'Unknown'])), url: opt(Type.String({ format: 'uri' })) })),
+  ),
   registrationNumber: opt(Type.String()),
   baseCurrency: opt(Type.String()),
   accountBalances: opt(
-    Type.Array(Type.Object({ available: opt(Type.Number()), pending: opt(Type.Number()), reserved: opt(Type.Number()), currency: opt(Type.String()) })),
+    Type.Array(
+      Type.Object({
+        available: opt(Type.Number()),
+        pending: opt(Type.Number()),
+        reserved: opt(Type.Number()),
+        currency: opt(Type.String()),
+      }),
+    ),
   ),
   sourceUrls: opt(Type.Record(Type.String(), Type.String())),
   ...CreatedDate,
@@ -79,7 +90,11 @@ export const ProductVariant = Type.Object({
   inventory: opt(
     Type.Object({
       totalQuantity: opt(nullable(Type.Number())),
-      locations: opt(Type.Array(Type.Object({ quantity: opt(Type.Number()), locationRef: opt(Type.Object({ id: Type.String(), name: opt(Type.String()) })) }))),
+      locations: opt(
+        Type.Array(
+          Type.Object({ quantity: opt(Type.Number()), locationRef: opt(Type.Object({ id: Type.String(), name: opt(Type.String()) })) }),
+        ),
+      ),
     }),
   ),
   shippingRequired: opt(Type.Boolean()),

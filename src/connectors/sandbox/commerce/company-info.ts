@@ -30,7 +30,15 @@ function* companyInfo(ctx: FetchContext): Generator<SourceRecord> {
       commercePlatformRef: `acct_${digitsOf(8, h2(seed, 0xacc))}`,
       companyLegalName: name.legal,
       addresses: [
-        { type: 'Billing', line1: office.line1, ...(office.line2 ? { line2: office.line2 } : {}), city: office.city, region: office.region, country: 'United Kingdom', postalCode: office.postalCode },
+        {
+          type: 'Billing',
+          line1: office.line1,
+          ...(office.line2 ? { line2: office.line2 } : {}),
+          city: office.city,
+          region: office.region,
+          country: 'United Kingdom',
+          postalCode: office.postalCode,
+        },
       ],
       phoneNumbers: [{ number: phone, type: 'Primary' }],
       webLinks: [

@@ -3,7 +3,19 @@ import { CUSTOMER_COUNTRIES, CUSTOMER_NOTES, EMAIL_DOMAINS, fillPattern, PEOPLE 
 import { COUNTRIES, type Country } from './places.js';
 
 /** Draw keys of a customer. */
-const C = { country: 0xc01, first: 0xc02, last: 0xc03, email: 0xc04, phone: 0xc05, city: 0xc06, street: 0xc07, number: 0xc08, delivery: 0xc09, note: 0xc0a, postcode: 0xc0b };
+const C = {
+  country: 0xc01,
+  first: 0xc02,
+  last: 0xc03,
+  email: 0xc04,
+  phone: 0xc05,
+  city: 0xc06,
+  street: 0xc07,
+  number: 0xc08,
+  delivery: 0xc09,
+  note: 0xc0a,
+  postcode: 0xc0b,
+};
 
 /** Index (in CUSTOMER_COUNTRIES) of customer `c`'s country; `state` is `seedState(seed)`. */
 export function customerCountryIndex(state: number, c: number): number {
@@ -25,11 +37,17 @@ const FULL_NAMES: string[][] = CUSTOMER_COUNTRIES.map(([country]) =>
 /** The customer's name (as orders name them); `state` is `seedState(seed)`, `country` their country index if known. */
 export function customerName(state: number, c: number, country = customerCountryIndex(state, c)): string {
   const people = PEOPLE[CUSTOMER_COUNTRIES[country][0]];
-  return FULL_NAMES[country][(h3s(state, c, C.first) % people.first.length) * people.last.length + (h3s(state, c, C.last) % people.last.length)];
+  return FULL_NAMES[country][
+    (h3s(state, c, C.first) % people.first.length) * people.last.length + (h3s(state, c, C.last) % people.last.length)
+  ];
 }
 
 function ascii(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z]/g, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase();
 }
 
 export interface CustomerAddress {
@@ -49,9 +67,15 @@ function address(seed: number, c: number, country: Country, type: CustomerAddres
   const street = people.streets[h3(seed, key, C.street) % people.streets.length];
   const number = 1 + (h3(seed, key, C.number) % 180);
   const line1 = people.numberFirst ? `${number} ${street}` : `${street} ${number}`;
-  const flat = h3(seed, key, C.delivery) % 5 === 0 ? (country === 'USA' ? `Apt ${1 + (number % 40)}` : `Flat ${1 + (number % 12)}`) : undefined;
+  const flat =
+    h3(seed, key, C.delivery) % 5 === 0 ? (country === 'USA' ? `Apt ${1 + (number % 40)}` : `Flat ${1 + (number % 12)}`) : undefined;
   return {
-    type, line1, ...(flat ? { line2: flat } : {}), city, region, country: COUNTRIES[country].name,
+    type,
+    line1,
+    ...(flat ? { line2: flat } : {}),
+    city,
+    region,
+    country: COUNTRIES[country].name,
     postalCode: fillPattern(pattern, h3(seed, key, C.postcode)),
   };
 }

@@ -19,9 +19,10 @@ function* customers(ctx: FetchContext): Generator<SourceRecord> {
     if (moves.deletedAt(c, created)) continue;
     const changed = moves.changedAt(c, created);
     const day = created === 0 ? plan.customerDay(c) : cal.days - 1;
-    const createdLocal = created === 0
-      ? cal.localTime(day, day === cal.days - 1 ? Math.floor(u3(seed, c, 0x71) * 3600) : Math.floor(u3(seed, c, 0x71) * 86400))
-      : plan.appendedLocal(created, KEY.customers, c);
+    const createdLocal =
+      created === 0
+        ? cal.localTime(day, day === cal.days - 1 ? Math.floor(u3(seed, c, 0x71) * 3600) : Math.floor(u3(seed, c, 0x71) * 86400))
+        : plan.appendedLocal(created, KEY.customers, c);
     const modified = changed ? cal.epochStamp(changed) : `${createdLocal}Z`;
     const id = plan.ids.customers.of(c);
     const { note, ...fields } = customerFields(seed, c, changed);

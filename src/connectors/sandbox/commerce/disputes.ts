@@ -11,8 +11,23 @@ import { CommerceDispute, DISPUTE_STATUSES } from './schemas.js';
 
 type Status = (typeof DISPUTE_STATUSES)[number];
 
-const REASONS = ['Fraudulent', 'Product not received', 'Product unacceptable', 'Duplicate', 'Credit not processed', 'Unrecognised', 'General'];
-const OPEN: readonly Status[] = ['EvidenceRequired', 'EvidenceRequired', 'InquiryEvidenceRequired', 'Processing', 'WaitingThirdParty', 'InquiryProcessing'];
+const REASONS = [
+  'Fraudulent',
+  'Product not received',
+  'Product unacceptable',
+  'Duplicate',
+  'Credit not processed',
+  'Unrecognised',
+  'General',
+];
+const OPEN: readonly Status[] = [
+  'EvidenceRequired',
+  'EvidenceRequired',
+  'InquiryEvidenceRequired',
+  'Processing',
+  'WaitingThirdParty',
+  'InquiryProcessing',
+];
 const CLOSED: readonly Status[] = ['Won', 'Won', 'Won', 'Lost', 'Lost', 'Accepted', 'ChargeRefunded', 'InquiryClosed'];
 /** Disputes opened by later epochs are numbered after every order's dispute. */
 const APPENDED_BASE = 2 ** 40;
@@ -27,7 +42,16 @@ function statusOf(plan: CommercePlan, index: number, base: Status, changes: numb
 }
 
 /** The dispute of payment `i` (an index into the order's payments) of `order`. */
-function record(plan: CommercePlan, index: number, order: OrderState, i: number, createdLocal: string, createdDay: number, base: Status, changes: number[]): SourceRecord {
+function record(
+  plan: CommercePlan,
+  index: number,
+  order: OrderState,
+  i: number,
+  createdLocal: string,
+  createdDay: number,
+  base: Status,
+  changes: number[],
+): SourceRecord {
   const id = guid(plan.seed, KEY.disputes, index);
   const status = statusOf(plan, index, base, changes);
   const changed = status === base ? 0 : changes[Math.min(changes.length, 2) - 1];
@@ -113,7 +137,8 @@ function* disputes(ctx: FetchContext): Generator<SourceRecord> {
     baseCount++;
     if (order.deleted) continue;
     const createdDay = openedDay(plan, order, o);
-    const base = last - createdDay > DECIDED_AFTER ? CLOSED[h3(plan.seed, c, 0xc1) % CLOSED.length] : OPEN[h3(plan.seed, c, 0x0e) % OPEN.length];
+    const base =
+      last - createdDay > DECIDED_AFTER ? CLOSED[h3(plan.seed, c, 0xc1) % CLOSED.length] : OPEN[h3(plan.seed, c, 0x0e) % OPEN.length];
     const createdLocal = cal.localTime(createdDay, createdDay === last ? 900 : 32400 + (h3(plan.seed, o, 0x7) % 28800));
     yield record(plan, c, order, order.disputable, createdLocal, createdDay, base, disputeMoves.changes(c, 0));
   }
@@ -133,7 +158,16 @@ function* disputes(ctx: FetchContext): Generator<SourceRecord> {
         if (order.disputable < 0 || (order.deleted && order.deleted <= k)) continue;
         if (!order.deleted) {
           const index = APPENDED_BASE + k * 65536 + j;
-          yield record(plan, index, order, order.disputable, cal.epochLocal(k), last, OPEN[h3(plan.seed, index, 0x0e) % 2 ? 0 : 2], disputeMoves.changes(index, k));
+          yield record(
+            plan,
+            index,
+            order,
+            order.disputable,
+            cal.epochLocal(k),
+            last,
+            OPEN[h3(plan.seed, index, 0x0e) % 2 ? 0 : 2],
+            disputeMoves.changes(index, k),
+          );
         }
         break;
       }

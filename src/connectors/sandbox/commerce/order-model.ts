@@ -138,7 +138,8 @@ export class OrderState extends OrderPayments {
     this.currency = currency;
 
     // Lines: popular products, mostly one unit, an occasional discount code on the whole order.
-    const discountCode = (this.discountCode = ((flags >>> 16) & 255) * U8 < 0.12 ? DISCOUNT_CODES[(customerDraw >>> 24) % DISCOUNT_CODES.length] : null);
+    const discountCode = (this.discountCode =
+      ((flags >>> 16) & 255) * U8 < 0.12 ? DISCOUNT_CODES[(customerDraw >>> 24) % DISCOUNT_CODES.length] : null);
     const discountRate = discountCode === null ? 0 : Number(discountCode.slice(-2)) / 100;
     const uLines = ((flags >>> 8) & 255) * U8;
     const lineCount = (this.lineCount = online ? 1 + Math.floor(uLines * uLines * 4) : 1 + Math.floor(uLines * uLines * uLines * 3));
@@ -152,7 +153,7 @@ export class OrderState extends OrderPayments {
       const product = popularProduct(productsAvailable, (draw & 0x3fffff) / 4_194_304);
       const slot = this.products.slot(product);
       const base = slot * PF.stride;
-      const variant = (draw >>> 22) % 32 % facts[base + PF.variants];
+      const variant = ((draw >>> 22) % 32) % facts[base + PF.variants];
       const giftCard = facts[base + PF.giftCard] === 1;
       const q = (draw >>> 27) / 32;
       const quantity = giftCard || q < 0.8 ? 1 : q < 0.95 ? 2 : 3;
@@ -215,10 +216,15 @@ export class OrderState extends OrderPayments {
     this.disputable = -1;
     if (created === 0) {
       for (let i = 0; i < this.paymentCount && this.disputable < 0; i++) {
-        if (this.paySlot[i] < REFUND_SLOT && plan.methods[this.payMethod[i]].def.processed && this.payChanged[i] === 0 && this.payStatus[i] === 'Paid') this.disputable = i;
+        if (
+          this.paySlot[i] < REFUND_SLOT &&
+          plan.methods[this.payMethod[i]].def.processed &&
+          this.payChanged[i] === 0 &&
+          this.payStatus[i] === 'Paid'
+        )
+          this.disputable = i;
       }
     }
     return this;
   }
 }
-

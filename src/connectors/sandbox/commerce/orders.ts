@@ -30,27 +30,42 @@ function lineItem(orderId: string, order: OrderState, n: number): Record<string,
   // Two literal shapes rather than deleting keys: a deleted product's line keeps its amounts, not its refs.
   return order.lineLinked[n]
     ? {
-        id, quantity: order.lineQty[n], taxPercentage: rule.percentage, totalAmount: order.lineTotal[n] / 100,
-        totalTaxAmount: order.lineTax[n] / 100, unitPrice: order.lineUnit[n] / 100, taxes,
-        productRef: order.lineProductRef[n], productVariantRef: order.lineVariantRef[n], discountAllocations: discounts,
+        id,
+        quantity: order.lineQty[n],
+        taxPercentage: rule.percentage,
+        totalAmount: order.lineTotal[n] / 100,
+        totalTaxAmount: order.lineTax[n] / 100,
+        unitPrice: order.lineUnit[n] / 100,
+        taxes,
+        productRef: order.lineProductRef[n],
+        productVariantRef: order.lineVariantRef[n],
+        discountAllocations: discounts,
       }
     : {
-        id, quantity: order.lineQty[n], taxPercentage: rule.percentage, totalAmount: order.lineTotal[n] / 100,
-        totalTaxAmount: order.lineTax[n] / 100, unitPrice: order.lineUnit[n] / 100, taxes, discountAllocations: discounts,
+        id,
+        quantity: order.lineQty[n],
+        taxPercentage: rule.percentage,
+        totalAmount: order.lineTotal[n] / 100,
+        totalTaxAmount: order.lineTax[n] / 100,
+        unitPrice: order.lineUnit[n] / 100,
+        taxes,
+        discountAllocations: discounts,
       };
 }
 
 function serviceCharges(order: OrderState): readonly Record<string, unknown>[] {
   if (!order.shipFee) return NONE;
-  return [{
-    description: order.shipExpress ? 'Express shipping' : 'Standard shipping',
-    totalAmount: (order.shipFee + order.shipTax) / 100,
-    taxPercentage: order.shipRule.percentage,
-    taxAmount: order.shipTax / 100,
-    taxes: allocations(order.shipRule, order.shipTaxes, 0),
-    quantity: 1,
-    type: 'Shipping',
-  }];
+  return [
+    {
+      description: order.shipExpress ? 'Express shipping' : 'Standard shipping',
+      totalAmount: (order.shipFee + order.shipTax) / 100,
+      taxPercentage: order.shipRule.percentage,
+      taxAmount: order.shipTax / 100,
+      taxes: allocations(order.shipRule, order.shipTaxes, 0),
+      quantity: 1,
+      type: 'Shipping',
+    },
+  ];
 }
 
 export interface PaymentRefData {
@@ -72,7 +87,16 @@ export function paymentRef(plan: CommercePlan, order: OrderState, orderId: strin
   const amount = order.payAmount[i] / 100;
   return method.provider === undefined
     ? { id, amount, currency, type: method.type, status: order.payStatus[i], dueDate: order.payDue[i], createdDate: order.payCreated[i] }
-    : { id, amount, currency, type: method.type, status: order.payStatus[i], paymentProvider: method.provider, dueDate: order.payDue[i], createdDate: order.payCreated[i] };
+    : {
+        id,
+        amount,
+        currency,
+        type: method.type,
+        status: order.payStatus[i],
+        paymentProvider: method.provider,
+        dueDate: order.payDue[i],
+        createdDate: order.payCreated[i],
+      };
 }
 
 /**
@@ -127,7 +151,10 @@ export function orderRecord(plan: CommercePlan, order: OrderState): SourceRecord
   // Added only when present (absent rather than null: neither is nullable in the OAS).
   if (order.closedLocal !== null) data.closedDate = order.closedLocal;
   if (order.customer >= 0 && order.customerDeleted === 0) {
-    const name = order.customerCountry >= 0 ? customerName(plan.seedState, order.customer, order.customerCountry) : customerName(plan.seedState, order.customer);
+    const name =
+      order.customerCountry >= 0
+        ? customerName(plan.seedState, order.customer, order.customerCountry)
+        : customerName(plan.seedState, order.customer);
     data.customerRef = { id: plan.ids.customers.of(order.customer), name };
   }
   return { id, sourceModifiedDate: modified, data };

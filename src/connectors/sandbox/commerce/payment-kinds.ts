@@ -1,7 +1,7 @@
 /** How the shop's customers pay: the payment methods and what each means for processing and settlement. */
 
 export type PaymentType =
-  | 'Cash' | 'Card' | 'Invoice' | 'OnlineCard' | 'Swish' | 'Vipps' | 'Mobile' | 'StoreCredit' | 'Paypal' | 'Custom' | 'Prepaid' | 'Unknown';
+  'Cash' | 'Card' | 'Invoice' | 'OnlineCard' | 'Swish' | 'Vipps' | 'Mobile' | 'StoreCredit' | 'Paypal' | 'Custom' | 'Prepaid' | 'Unknown';
 
 export interface PaymentMethodDef {
   name: string;

@@ -49,7 +49,11 @@ const LEVIES = ['Tourism Levy', 'Packaging Levy', 'Environmental Fee', 'Luxury S
 export function customTaxComponent(i: number): TaxComponentDef {
   const n = i - TAX_COMPONENTS.length;
   const rate = [0.01, 0.005, 0.02, 0.015, 0.0025][n % 5];
-  return { name: `${LEVIES[n % LEVIES.length]} ${Math.floor(n / LEVIES.length) + 1} (${+(rate * 100).toFixed(3)}%)`, rate, isCompound: n % 3 === 2 };
+  return {
+    name: `${LEVIES[n % LEVIES.length]} ${Math.floor(n / LEVIES.length) + 1} (${+(rate * 100).toFixed(3)}%)`,
+    rate,
+    isCompound: n % 3 === 2,
+  };
 }
 
 /** Component indices charged per regime and tax class. */
@@ -88,16 +92,86 @@ export interface LocationDef {
 
 /** Base locations in opening order: every company has the first four (GBP, USD and EUR sales). */
 export const LOCATIONS: readonly LocationDef[] = [
-  { name: 'Online Store', kind: 'online', country: 'GBR', regime: 'GB', weight: 45, address: { line1: 'Unit 4, Riverside Business Park', line2: 'Lyon Road', city: 'London', region: 'England', postalCode: 'SW19 2RL' } },
-  { name: 'London Flagship', kind: 'store', country: 'GBR', regime: 'GB', weight: 18, address: { line1: '112 Redchurch Street', city: 'London', region: 'England', postalCode: 'E2 7DJ' } },
-  { name: 'New York SoHo', kind: 'store', country: 'USA', regime: 'US-NY', weight: 12, address: { line1: '85 Mercer Street', city: 'New York', region: 'NY', postalCode: '10012' } },
-  { name: 'Berlin Mitte', kind: 'store', country: 'DEU', regime: 'DE', weight: 9, address: { line1: 'Alte Schönhauser Straße 6', city: 'Berlin', region: 'Berlin', postalCode: '10119' } },
-  { name: 'Manchester Northern Quarter', kind: 'store', country: 'GBR', regime: 'GB', weight: 7, address: { line1: '44 Oldham Street', city: 'Manchester', region: 'England', postalCode: 'M4 1LE' } },
-  { name: 'UK Fulfilment Centre', kind: 'warehouse', country: 'GBR', regime: 'GB', weight: 0, address: { line1: 'Plot 9, Magna Park', line2: 'Mill Road', city: 'Lutterworth', region: 'England', postalCode: 'LE17 4XH' } },
-  { name: 'Dublin Grafton Street', kind: 'store', country: 'IRL', regime: 'IE', weight: 5, address: { line1: '27 Grafton Street', city: 'Dublin', region: 'Dublin', postalCode: 'D02 X285' } },
-  { name: 'Los Angeles Arts District', kind: 'store', country: 'USA', regime: 'US-CA', weight: 6, address: { line1: '900 East 4th Place', city: 'Los Angeles', region: 'CA', postalCode: '90013' } },
-  { name: 'Paris Le Marais', kind: 'store', country: 'FRA', regime: 'FR', weight: 5, address: { line1: '38 Rue de Turenne', city: 'Paris', region: 'Île-de-France', postalCode: '75003' } },
-  { name: 'Amsterdam Jordaan', kind: 'store', country: 'NLD', regime: 'NL', weight: 4, address: { line1: 'Westerstraat 101', city: 'Amsterdam', region: 'Noord-Holland', postalCode: '1015 LZ' } },
+  {
+    name: 'Online Store',
+    kind: 'online',
+    country: 'GBR',
+    regime: 'GB',
+    weight: 45,
+    address: { line1: 'Unit 4, Riverside Business Park', line2: 'Lyon Road', city: 'London', region: 'England', postalCode: 'SW19 2RL' },
+  },
+  {
+    name: 'London Flagship',
+    kind: 'store',
+    country: 'GBR',
+    regime: 'GB',
+    weight: 18,
+    address: { line1: '112 Redchurch Street', city: 'London', region: 'England', postalCode: 'E2 7DJ' },
+  },
+  {
+    name: 'New York SoHo',
+    kind: 'store',
+    country: 'USA',
+    regime: 'US-NY',
+    weight: 12,
+    address: { line1: '85 Mercer Street', city: 'New York', region: 'NY', postalCode: '10012' },
+  },
+  {
+    name: 'Berlin Mitte',
+    kind: 'store',
+    country: 'DEU',
+    regime: 'DE',
+    weight: 9,
+    address: { line1: 'Alte Schönhauser Straße 6', city: 'Berlin', region: 'Berlin', postalCode: '10119' },
+  },
+  {
+    name: 'Manchester Northern Quarter',
+    kind: 'store',
+    country: 'GBR',
+    regime: 'GB',
+    weight: 7,
+    address: { line1: '44 Oldham Street', city: 'Manchester', region: 'England', postalCode: 'M4 1LE' },
+  },
+  {
+    name: 'UK Fulfilment Centre',
+    kind: 'warehouse',
+    country: 'GBR',
+    regime: 'GB',
+    weight: 0,
+    address: { line1: 'Plot 9, Magna Park', line2: 'Mill Road', city: 'Lutterworth', region: 'England', postalCode: 'LE17 4XH' },
+  },
+  {
+    name: 'Dublin Grafton Street',
+    kind: 'store',
+    country: 'IRL',
+    regime: 'IE',
+    weight: 5,
+    address: { line1: '27 Grafton Street', city: 'Dublin', region: 'Dublin', postalCode: 'D02 X285' },
+  },
+  {
+    name: 'Los Angeles Arts District',
+    kind: 'store',
+    country: 'USA',
+    regime: 'US-CA',
+    weight: 6,
+    address: { line1: '900 East 4th Place', city: 'Los Angeles', region: 'CA', postalCode: '90013' },
+  },
+  {
+    name: 'Paris Le Marais',
+    kind: 'store',
+    country: 'FRA',
+    regime: 'FR',
+    weight: 5,
+    address: { line1: '38 Rue de Turenne', city: 'Paris', region: 'Île-de-France', postalCode: '75003' },
+  },
+  {
+    name: 'Amsterdam Jordaan',
+    kind: 'store',
+    country: 'NLD',
+    regime: 'NL',
+    weight: 4,
+    address: { line1: 'Westerstraat 101', city: 'Amsterdam', region: 'Noord-Holland', postalCode: '1015 LZ' },
+  },
 ];
 
 const POPUPS: ReadonlyArray<[string, Country, Regime, LocationDef['address']]> = [

@@ -6,8 +6,21 @@ import { DEFAULT_RATES, Movement } from '../banking/kit/movement.js';
 import { CATEGORIES } from './catalog.js';
 import { PAYMENT_METHODS, paymentMethodDef, type PaymentMethodDef } from './payment-kinds.js';
 import {
-  baseLocations, componentsFor, COUNTRIES, CURRENCIES, customTaxComponent, locationDef, REGIME_LIST, TAX_CLASSES, TAX_COMPONENTS,
-  type Country, type Currency, type LocationDef, type Regime, type TaxClass, type TaxComponentDef,
+  baseLocations,
+  componentsFor,
+  COUNTRIES,
+  CURRENCIES,
+  customTaxComponent,
+  locationDef,
+  REGIME_LIST,
+  TAX_CLASSES,
+  TAX_COMPONENTS,
+  type Country,
+  type Currency,
+  type LocationDef,
+  type Regime,
+  type TaxClass,
+  type TaxComponentDef,
 } from './places.js';
 
 export const KEY = {
@@ -88,7 +101,8 @@ export class CommercePlan {
     this.invoices = invoices;
     this.ids = {
       orders: new Ids(seed, KEY.orders),
-      customers: new Ids(seed, KEY.customers), transactions: new Ids(seed, KEY.transactions),
+      customers: new Ids(seed, KEY.customers),
+      transactions: new Ids(seed, KEY.transactions),
     };
     this.cal = new Calendar(asOf);
     const e = ctx.epoch;
@@ -105,8 +119,14 @@ export class CommercePlan {
       const def = locationDef(i);
       const id = guid(seed, KEY.locations, i);
       this.locations.push({
-        index: i, id, name: def.name, def, ref: Object.freeze({ id, name: def.name }), regimeBase: REGIME_LIST.indexOf(def.regime) * 4,
-        currency: CURRENCIES.indexOf(COUNTRIES[def.country].currency), createdEpoch: this.locationMoves.createdAt(i),
+        index: i,
+        id,
+        name: def.name,
+        def,
+        ref: Object.freeze({ id, name: def.name }),
+        regimeBase: REGIME_LIST.indexOf(def.regime) * 4,
+        currency: CURRENCIES.indexOf(COUNTRIES[def.country].currency),
+        createdEpoch: this.locationMoves.createdAt(i),
       });
     }
     for (let i = 0; i < this.taxMoves.total; i++) {

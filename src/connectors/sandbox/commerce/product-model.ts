@@ -1,5 +1,15 @@
 import { guid, h3, u3, u4 } from '../banking/kit/fast.js';
-import { ADJECTIVES, APPAREL_SIZES, CATEGORIES, COLOURS, GIFT_DENOMINATIONS, LEAF_CUM, LEAVES, SHOE_SIZES, type CategoryDef } from './catalog.js';
+import {
+  ADJECTIVES,
+  APPAREL_SIZES,
+  CATEGORIES,
+  COLOURS,
+  GIFT_DENOMINATIONS,
+  LEAF_CUM,
+  LEAVES,
+  SHOE_SIZES,
+  type CategoryDef,
+} from './catalog.js';
 import { TAX_CLASSES, type TaxClass } from './places.js';
 import { KEY, type CommercePlan } from './plan.js';
 
@@ -99,10 +109,20 @@ export function productSummary(plan: CommercePlan, p: number): ProductSummary {
   }
   const id = guid(seed, KEY.products, p);
   return {
-    variantCount: variants.length, priceTable,
-    index: p, id, name, material, category, taxClass: leaf.taxClass, taxClassIndex: TAX_CLASSES.indexOf(leaf.taxClass), isGiftCard,
+    variantCount: variants.length,
+    priceTable,
+    index: p,
+    id,
+    name,
+    material,
+    category,
+    taxClass: leaf.taxClass,
+    taxClassIndex: TAX_CLASSES.indexOf(leaf.taxClass),
+    isGiftCard,
     ref: Object.freeze({ id, name }),
-    discontinued: !isGiftCard && u3(seed, p, P.discontinued) < 0.05, variants, deleted: plan.productMoves.deletedAt(p),
+    discontinued: !isGiftCard && u3(seed, p, P.discontinued) < 0.05,
+    variants,
+    deleted: plan.productMoves.deletedAt(p),
   };
 }
 

@@ -26,9 +26,8 @@ function* products(ctx: FetchContext): Generator<SourceRecord> {
     const summary = productSummary(plan, p);
     const leaf = CATEGORIES[summary.category].leaf!;
     const day = created === 0 ? plan.productDay(p) : cal.days - 1;
-    const createdLocal = created === 0
-      ? cal.localTime(day, 32400 + Math.floor(u3(seed, p, 0x71) * 28800))
-      : plan.appendedLocal(created, KEY.products, p);
+    const createdLocal =
+      created === 0 ? cal.localTime(day, 32400 + Math.floor(u3(seed, p, 0x71) * 28800)) : plan.appendedLocal(created, KEY.products, p);
     const modified = changed ? cal.epochStamp(changed) : `${createdLocal}Z`;
     const vat = componentsFor('GB', summary.taxClass).reduce((s, c) => s + TAX_COMPONENTS[c].rate * 100, 0);
     // Stock is listed where the product was stocked as of its last change: a shop opened later gets it at a restock.

@@ -3,9 +3,7 @@ import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { guid, u3 } from '../banking/kit/fast.js';
 import type { Movement } from '../banking/kit/movement.js';
 import { ancestorsOf, categoryDef, CATEGORIES } from './catalog.js';
-import {
-  CommerceLocation, CommercePaymentMethod, CommerceProductCategory, CommerceTaxComponent,
-} from './catalog-schemas.js';
+import { CommerceLocation, CommercePaymentMethod, CommerceProductCategory, CommerceTaxComponent } from './catalog-schemas.js';
 import { COUNTRIES } from './places.js';
 import { CommercePlan, KEY } from './plan.js';
 
@@ -16,14 +14,19 @@ import { CommercePlan, KEY } from './plan.js';
  */
 
 /** Walks the records of a small type: creation stamp (before the span for base entries) and latest change. */
-function* walk(plan: CommercePlan, moves: Movement, key: number): Generator<{ i: number; changed: number; modified: string; createdLocal: string }> {
+function* walk(
+  plan: CommercePlan,
+  moves: Movement,
+  key: number,
+): Generator<{ i: number; changed: number; modified: string; createdLocal: string }> {
   const { cal } = plan;
   for (let i = 0; i < moves.total; i++) {
     const created = moves.createdAt(i);
     const changed = moves.changedAt(i, created);
-    const createdLocal = created === 0
-      ? cal.localTime(-30 - (i % 300), 32400 + Math.floor(u3(plan.seed, i, key) * 28800))
-      : plan.appendedLocal(created, key, i);
+    const createdLocal =
+      created === 0
+        ? cal.localTime(-30 - (i % 300), 32400 + Math.floor(u3(plan.seed, i, key) * 28800))
+        : plan.appendedLocal(created, key, i);
     yield { i, changed, createdLocal, modified: changed ? cal.epochStamp(changed) : `${createdLocal}Z` };
   }
 }
@@ -87,7 +90,11 @@ function* taxComponents(ctx: FetchContext): Generator<SourceRecord> {
   for (const { i, modified } of walk(plan, plan.taxMoves, KEY.taxComponents)) {
     const { id, name, def } = plan.taxComponents[i];
     // Rates are what orders were charged, so a change never alters them; it is a restatement of the record.
-    yield { id, sourceModifiedDate: modified, data: { id, name, rate: def.rate, isCompound: def.isCompound, sourceModifiedDate: modified } };
+    yield {
+      id,
+      sourceModifiedDate: modified,
+      data: { id, name, rate: def.rate, isCompound: def.isCompound, sourceModifiedDate: modified },
+    };
   }
 }
 
@@ -97,19 +104,35 @@ function* paymentMethods(ctx: FetchContext): Generator<SourceRecord> {
     const { id, name, def } = plan.methods[i];
     // A change archives a method nobody pays with any more (methods orders use stay active).
     const unused = def.store === 0 && def.online === 0 && i !== 9;
-    yield { id, sourceModifiedDate: modified, data: { id, name, status: def.archived || (changed && unused) ? 'Archived' : 'Active', sourceModifiedDate: modified } };
+    yield {
+      id,
+      sourceModifiedDate: modified,
+      data: { id, name, status: def.archived || (changed && unused) ? 'Archived' : 'Active', sourceModifiedDate: modified },
+    };
   }
 }
 
 export const commerceProductCategories: GeneratedSource = {
-  dataType: 'commerce-productCategories', typeName: 'ProductCategory', schema: CommerceProductCategory, fetch: productCategories,
+  dataType: 'commerce-productCategories',
+  typeName: 'ProductCategory',
+  schema: CommerceProductCategory,
+  fetch: productCategories,
 };
 export const commerceLocations: GeneratedSource = {
-  dataType: 'commerce-locations', typeName: 'Location', schema: CommerceLocation, fetch: locations,
+  dataType: 'commerce-locations',
+  typeName: 'Location',
+  schema: CommerceLocation,
+  fetch: locations,
 };
 export const commerceTaxComponents: GeneratedSource = {
-  dataType: 'commerce-taxComponents', typeName: 'TaxComponent', schema: CommerceTaxComponent, fetch: taxComponents,
+  dataType: 'commerce-taxComponents',
+  typeName: 'TaxComponent',
+  schema: CommerceTaxComponent,
+  fetch: taxComponents,
 };
 export const commercePaymentMethods: GeneratedSource = {
-  dataType: 'commerce-paymentMethods', typeName: 'PaymentMethod', schema: CommercePaymentMethod, fetch: paymentMethods,
+  dataType: 'commerce-paymentMethods',
+  typeName: 'PaymentMethod',
+  schema: CommercePaymentMethod,
+  fetch: paymentMethods,
 };

@@ -26,13 +26,44 @@ export const Address = Type.Object({
   postalCode: opt(Type.String()),
 });
 
-export const PAYMENT_TYPES = ['Cash', 'Card', 'Invoice', 'OnlineCard', 'Swish', 'Vipps', 'Mobile', 'StoreCredit', 'Paypal', 'Custom', 'Prepaid', 'Unknown'] as const;
+export const PAYMENT_TYPES = [
+  'Cash',
+  'Card',
+  'Invoice',
+  'OnlineCard',
+  'Swish',
+  'Vipps',
+  'Mobile',
+  'StoreCredit',
+  'Paypal',
+  'Custom',
+  'Prepaid',
+  'Unknown',
+] as const;
 export const PAYMENT_STATUSES = ['Pending', 'Authorized', 'Paid', 'Failed', 'Cancelled', 'Unknown'] as const;
-export const TRANSACTION_TYPES = ['Payment', 'Refund', 'Payout', 'FailedPayout', 'Transfer', 'PaymentFee', 'PaymentFeeRefund', 'Unknown'] as const;
+export const TRANSACTION_TYPES = [
+  'Payment',
+  'Refund',
+  'Payout',
+  'FailedPayout',
+  'Transfer',
+  'PaymentFee',
+  'PaymentFeeRefund',
+  'Unknown',
+] as const;
 export const SOURCE_TYPES = ['Fee', 'Order', 'Payment', 'ServiceCharge', 'Unknown'] as const;
 export const DISPUTE_STATUSES = [
-  'Won', 'Lost', 'Accepted', 'Processing', 'ChargeRefunded', 'EvidenceRequired', 'InquiryEvidenceRequired', 'InquiryProcessing',
-  'InquiryClosed', 'WaitingThirdParty', 'Unknown',
+  'Won',
+  'Lost',
+  'Accepted',
+  'Processing',
+  'ChargeRefunded',
+  'EvidenceRequired',
+  'InquiryEvidenceRequired',
+  'InquiryProcessing',
+  'InquiryClosed',
+  'WaitingThirdParty',
+  'Unknown',
 ] as const;
 
 const TaxAllocation = Type.Object({

@@ -26,9 +26,19 @@ export function payoutDay(plan: CommercePlan, bucket: number): number {
   return (bucket + 1) * payoutPeriod(plan) - 1 + PAYOUT_LAG;
 }
 
-function txn(plan: CommercePlan, index: number, fields: {
-  amount: number; currency: number; type: string; subType: string; source: { id: string; type: string } | null; local: string; modified: string;
-}): SourceRecord {
+function txn(
+  plan: CommercePlan,
+  index: number,
+  fields: {
+    amount: number;
+    currency: number;
+    type: string;
+    subType: string;
+    source: { id: string; type: string } | null;
+    local: string;
+    modified: string;
+  },
+): SourceRecord {
   const id = plan.ids.transactions.of(index);
   return {
     id,
@@ -93,11 +103,23 @@ function* transactions(ctx: FetchContext): Generator<SourceRecord> {
       const modified = order.payChanged[i] ? cal.epochStamp(order.payChanged[i]) : `${local}Z`;
       const refund = slot === REFUND_SLOT;
       yield txn(plan, o * SLOTS_PER_ORDER + slot * 2, {
-        amount, currency: order.currency, type: refund ? 'Refund' : 'Payment', subType: refund ? 'refund' : 'charge', source, local, modified,
+        amount,
+        currency: order.currency,
+        type: refund ? 'Refund' : 'Payment',
+        subType: refund ? 'refund' : 'charge',
+        source,
+        local,
+        modified,
       });
       if (fee) {
         yield txn(plan, o * SLOTS_PER_ORDER + slot * 2 + 1, {
-          amount: -fee, currency: order.currency, type: 'PaymentFee', subType: 'stripe_fee', source, local, modified,
+          amount: -fee,
+          currency: order.currency,
+          type: 'PaymentFee',
+          subType: 'stripe_fee',
+          source,
+          local,
+          modified,
         });
       }
     }
@@ -110,7 +132,12 @@ function* transactions(ctx: FetchContext): Generator<SourceRecord> {
       if (amount <= 0) continue;
       const local = cal.localTime(day, day === cal.days - 1 ? 1800 : 21600);
       yield txn(plan, PAYOUT_BASE + b * 4 + c, {
-        amount: -amount, currency: c, type: 'Payout', subType: 'bank_transfer', source: null, local,
+        amount: -amount,
+        currency: c,
+        type: 'Payout',
+        subType: 'bank_transfer',
+        source: null,
+        local,
         modified: touched[b * 3 + c] ? cal.epochStamp(touched[b * 3 + c]) : `${local}Z`,
       });
     }

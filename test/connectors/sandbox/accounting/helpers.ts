@@ -6,7 +6,10 @@ import { accountingSandbox } from '../../../../src/connectors/sandbox/accounting
 
 /** Formats the schemas use (TypeBox checks only registered formats). */
 if (!FormatRegistry.Has('date-time')) {
-  FormatRegistry.Set('date-time', (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/.test(v) && !Number.isNaN(Date.parse(v)));
+  FormatRegistry.Set(
+    'date-time',
+    (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/.test(v) && !Number.isNaN(Date.parse(v)),
+  );
 }
 if (!FormatRegistry.Has('uri')) FormatRegistry.Set('uri', (v) => /^https?:\/\/\S+$/.test(v));
 

@@ -23,7 +23,8 @@ describe.each([0, 1, 3])('ledger at epoch %i', (epoch) => {
       c.ok(journals.has(je.journalRef.id), `${id} journal`);
       for (const line of je.journalLines) {
         c.eq(accounts.get(line.accountRef.id)?.name, line.accountRef.name, `${id} account`);
-        if (line.contactRef) c.ok((line.contactRef.dataType === 'customers' ? customers : suppliers).has(line.contactRef.id), `${id} contact`);
+        if (line.contactRef)
+          c.ok((line.contactRef.dataType === 'customers' ? customers : suppliers).has(line.contactRef.id), `${id} contact`);
       }
       const type = je.recordRef.dataType as DataType;
       if (!records.has(type)) records.set(type, ids(type));
@@ -41,7 +42,16 @@ describe.each([0, 1, 3])('ledger at epoch %i', (epoch) => {
     };
     expectOne('invoices', (d) => POSTED.has(d.status));
     expectOne('bills', (d) => POSTED.has(d.status));
-    for (const t of ['creditNotes', 'payments', 'billCreditNotes', 'billPayments', 'directCosts', 'directIncomes', 'transfers'] as DataType[]) expectOne(t, () => true);
+    for (const t of [
+      'creditNotes',
+      'payments',
+      'billCreditNotes',
+      'billPayments',
+      'directCosts',
+      'directIncomes',
+      'transfers',
+    ] as DataType[])
+      expectOne(t, () => true);
     expect(c.failures).toEqual([]);
   });
 
@@ -56,7 +66,7 @@ describe.each([0, 1, 3])('ledger at epoch %i', (epoch) => {
       }
     }
     for (const [id, account] of accounts) {
-      const expected = account.currency === 'GBP' ? base.get(id) ?? 0 : native.get(id) ?? 0;
+      const expected = account.currency === 'GBP' ? (base.get(id) ?? 0) : (native.get(id) ?? 0);
       c.eq(cents(account.currentBalance), expected, `${account.name} balance`);
     }
     expect(c.failures).toEqual([]);
@@ -94,7 +104,8 @@ describe.each([0, 1, 3])('ledger at epoch %i', (epoch) => {
       c.eq(Math.sign(at.totalAmount), sign, `${id} sign`);
     }
     for (const type of ['payments', 'billPayments', 'directCosts', 'directIncomes', 'transfers'] as DataType[]) {
-      for (const { id } of fetchAll(type, S, epoch)) c.eq(seen.get(id) ?? 0, type === 'transfers' ? 2 : 1, `${type} ${id} account transactions`);
+      for (const { id } of fetchAll(type, S, epoch))
+        c.eq(seen.get(id) ?? 0, type === 'transfers' ? 2 : 1, `${type} ${id} account transactions`);
     }
     expect(c.failures).toEqual([]);
   });

@@ -26,7 +26,11 @@ describe.each([0, 1, 3])('purchase side at epoch %i', (epoch) => {
       c.eq(due, cents(bill.totalAmount) - allocated, `${id} amountDue`);
       if (bill.status === 'Paid') c.ok(due === 0 && allocated === cents(bill.totalAmount), `${id} paid`);
       else if (bill.status === 'PartiallyPaid') c.ok(due > 0 && due < cents(bill.totalAmount), `${id} part paid`);
-      else c.ok(['Open', 'Void', 'Draft'].includes(bill.status) && bill.paymentAllocations.length === 0, `${id} ${bill.status} has allocations`);
+      else
+        c.ok(
+          ['Open', 'Void', 'Draft'].includes(bill.status) && bill.paymentAllocations.length === 0,
+          `${id} ${bill.status} has allocations`,
+        );
       c.ok(bill.issueDate.slice(0, 10) <= AS_OF && bill.dueDate > bill.issueDate, `${id} dates`);
       for (const a of bill.paymentAllocations) {
         const other = paymentById.get(a.payment.id) ?? creditById.get(a.payment.id);
@@ -46,7 +50,10 @@ describe.each([0, 1, 3])('purchase side at epoch %i', (epoch) => {
       c.ok(link.type === 'Bill' && bill, `${id} bill`);
       if (!bill) continue;
       const allocation = bill.paymentAllocations.find((a: any) => a.payment.id === id);
-      c.ok(allocation && allocation.allocation.totalAmount === p.totalAmount && allocation.allocation.allocatedOnDate === p.date, `${id} allocation`);
+      c.ok(
+        allocation && allocation.allocation.totalAmount === p.totalAmount && allocation.allocation.allocatedOnDate === p.date,
+        `${id} allocation`,
+      );
       c.eq(cents(link.amount), -cents(p.totalAmount), `${id} link amount`);
       c.eq(p.supplierRef.id, bill.supplierRef.id, `${id} supplier`);
       c.eq(p.currency, bill.currency, `${id} currency`);
@@ -91,7 +98,11 @@ describe.each([0, 1, 3])('purchase side at epoch %i', (epoch) => {
       c.ok(r.receivedDate <= bill.issueDate, `${id} received before billed`);
       c.eq(r.supplierRef.id, bill.supplierRef.id, `${id} supplier`);
       c.eq(cents(r.subTotal), sum(r.lineItems.map((l: any) => cents(l.subTotal))), `${id} subTotal`);
-      for (const line of r.lineItems) c.ok(bill.lineItems.some((b: any) => b.itemRef?.id === line.itemRef.id && b.quantity === line.quantity), `${id} line`);
+      for (const line of r.lineItems)
+        c.ok(
+          bill.lineItems.some((b: any) => b.itemRef?.id === line.itemRef.id && b.quantity === line.quantity),
+          `${id} line`,
+        );
     }
     expect(c.failures).toEqual([]);
     expect(receipts.length).toBeGreaterThan(0);

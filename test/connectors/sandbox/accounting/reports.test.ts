@@ -6,7 +6,12 @@ const POSTED = new Set(['Submitted', 'Open', 'PartiallyPaid', 'Paid']);
 const month = (date: string) => date.slice(0, 7);
 const base = (amount: number, rate: number) => Math.round(cents(amount) * rate);
 
-interface Line { accountId?: string; name: string; value: number; items?: Line[] }
+interface Line {
+  accountId?: string;
+  name: string;
+  value: number;
+  items?: Line[];
+}
 /** Each group's value is the sum of its items, all the way down. */
 function sums(line: Line, c: Checks, where: string): void {
   if (!line.items) return;
@@ -56,7 +61,11 @@ describe.each([0, 1, 3])('reports at epoch %i', (epoch) => {
     }
     const equity = (m: any, name: string) => cents(m.equity.items.find((i: Line) => i.name === name).value);
     const profit = sum(pl.map((m) => cents(m.netProfit)));
-    c.eq(equity(bs.at(-1), 'Retained Earnings') - equity(bs[0], 'Retained Earnings') + equity(bs.at(-1), 'Current Year Earnings'), profit, 'profit in equity');
+    c.eq(
+      equity(bs.at(-1), 'Retained Earnings') - equity(bs[0], 'Retained Earnings') + equity(bs.at(-1), 'Current Year Earnings'),
+      profit,
+      'profit in equity',
+    );
     expect(c.failures).toEqual([]);
     expect(profit).toBeGreaterThan(0);
   });
@@ -71,18 +80,28 @@ describe.each([0, 1, 3])('reports at epoch %i', (epoch) => {
     for (const { data: d } of fetchAll('invoices', S, epoch)) {
       if (POSTED.has(d.status)) for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, -base(l.subTotal, d.currencyRate));
     }
-    for (const { data: d } of fetchAll('creditNotes', S, epoch)) for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, base(l.subTotal, d.currencyRate));
+    for (const { data: d } of fetchAll('creditNotes', S, epoch))
+      for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, base(l.subTotal, d.currencyRate));
     for (const { data: d } of fetchAll('bills', S, epoch)) {
       if (POSTED.has(d.status)) for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, base(l.subTotal, d.currencyRate));
     }
-    for (const { data: d } of fetchAll('billCreditNotes', S, epoch)) for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, -base(l.subTotal, d.currencyRate));
-    for (const { data: d } of fetchAll('directCosts', S, epoch)) for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, cents(l.subTotal));
-    for (const { data: d } of fetchAll('directIncomes', S, epoch)) for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, -cents(l.subTotal));
+    for (const { data: d } of fetchAll('billCreditNotes', S, epoch))
+      for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, -base(l.subTotal, d.currencyRate));
+    for (const { data: d } of fetchAll('directCosts', S, epoch))
+      for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, cents(l.subTotal));
+    for (const { data: d } of fetchAll('directIncomes', S, epoch))
+      for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, -cents(l.subTotal));
 
     const c = new Checks();
     let lines = 0;
     for (const m of pl) {
-      for (const [section, sign] of [[m.income, -1], [m.otherIncome, -1], [m.costOfSales, 1], [m.expenses, 1], [m.otherExpenses, 1]] as const) {
+      for (const [section, sign] of [
+        [m.income, -1],
+        [m.otherIncome, -1],
+        [m.costOfSales, 1],
+        [m.expenses, 1],
+        [m.otherExpenses, 1],
+      ] as const) {
         for (const line of leaves(section)) {
           lines++;
           c.eq(cents(line.value), sign * (expected.get(`${m.id}|${line.accountId}`) ?? 0) || 0, `${m.id} ${line.name}`);
@@ -108,8 +127,16 @@ describe.each([0, 1, 3])('reports at epoch %i', (epoch) => {
     for (const { data: d } of fetchAll('directCosts', S, epoch)) add(d.issueDate, 3, cents(d.totalAmount));
     const banks = new Set([...accounts].filter(([, a]) => a.isBankAccount).map(([id]) => id));
     const cash = (m: any) =>
-      sum(leaves(m.assets).filter((l) => banks.has(l.accountId!)).map((l) => cents(l.value))) -
-      sum(leaves(m.liabilities).filter((l) => banks.has(l.accountId!)).map((l) => cents(l.value)));
+      sum(
+        leaves(m.assets)
+          .filter((l) => banks.has(l.accountId!))
+          .map((l) => cents(l.value)),
+      ) -
+      sum(
+        leaves(m.liabilities)
+          .filter((l) => banks.has(l.accountId!))
+          .map((l) => cents(l.value)),
+      );
 
     const c = new Checks();
     cf.forEach((m, k) => {

@@ -38,7 +38,14 @@ describe.each([0, 1, 3])('sales side at epoch %i', (epoch) => {
       for (const a of inv.paymentAllocations) c.eq(cents(a.payment.totalAmount), cents(a.allocation.totalAmount), `${id} allocation`);
       if (inv.status === 'Paid') {
         c.ok(due === 0 && allocated === total, `${id} Paid but due ${due}`);
-        c.eq(inv.paidOnDate, inv.paymentAllocations.map((a: any) => a.allocation.allocatedOnDate).sort().at(-1), `${id} paidOnDate`);
+        c.eq(
+          inv.paidOnDate,
+          inv.paymentAllocations
+            .map((a: any) => a.allocation.allocatedOnDate)
+            .sort()
+            .at(-1),
+          `${id} paidOnDate`,
+        );
       } else if (inv.status === 'PartiallyPaid') {
         c.ok(due > 0 && due < total && inv.paymentAllocations.length > 0, `${id} PartiallyPaid but due ${due} of ${total}`);
       } else {
@@ -59,7 +66,11 @@ describe.each([0, 1, 3])('sales side at epoch %i', (epoch) => {
         c.ok(a.allocation.currency === inv.currency && a.allocation.currencyRate === inv.currencyRate, `${id} allocation currency`);
       }
       if (inv.currency === 'GBP') c.eq(inv.currencyRate, 1, `${id} rate`);
-      else c.ok(['USD', 'EUR'].includes(inv.currency) && inv.currencyRate > 0.7 && inv.currencyRate < 0.95, `${id} ${inv.currency} ${inv.currencyRate}`);
+      else
+        c.ok(
+          ['USD', 'EUR'].includes(inv.currency) && inv.currencyRate > 0.7 && inv.currencyRate < 0.95,
+          `${id} ${inv.currency} ${inv.currencyRate}`,
+        );
     }
     expect(c.failures).toEqual([]);
   });
@@ -72,7 +83,10 @@ describe.each([0, 1, 3])('sales side at epoch %i', (epoch) => {
       c.ok(link.type === 'Invoice' && inv, `${id} invoice ${link.id}`);
       if (!inv) continue;
       const allocation = inv.paymentAllocations.find((a: any) => a.payment.id === id);
-      c.ok(allocation && allocation.allocation.totalAmount === p.totalAmount && allocation.allocation.allocatedOnDate === p.date, `${id} allocation`);
+      c.ok(
+        allocation && allocation.allocation.totalAmount === p.totalAmount && allocation.allocation.allocatedOnDate === p.date,
+        `${id} allocation`,
+      );
       c.eq(p.lines[0].amount, p.totalAmount, `${id} line`);
       c.eq(cents(link.amount), -cents(p.totalAmount), `${id} link amount`);
       c.eq(JSON.stringify(p.customerRef), JSON.stringify(inv.customerRef), `${id} customer`);
@@ -107,7 +121,10 @@ describe.each([0, 1, 3])('sales side at epoch %i', (epoch) => {
         c.ok(cn.remainingCredit === 0 && cn.paymentAllocations[0].payment.id === invoiceId, `${id} allocated`);
         c.ok(allocation && allocation.allocation.totalAmount === cn.totalAmount, `${id} invoice allocation`);
       } else {
-        c.ok(cn.status === 'Submitted' && cn.remainingCredit === cn.totalAmount && cn.paymentAllocations.length === 0 && !allocation, `${id} unallocated`);
+        c.ok(
+          cn.status === 'Submitted' && cn.remainingCredit === cn.totalAmount && cn.paymentAllocations.length === 0 && !allocation,
+          `${id} unallocated`,
+        );
       }
     }
     expect(c.failures).toEqual([]);
@@ -125,10 +142,14 @@ describe.each([0, 1, 3])('sales side at epoch %i', (epoch) => {
         c.ok(so, `${inv.invoiceNumber} sales order`);
         if (!so) continue;
         c.ok(so.status === 'Closed' && so.invoicingStatus === 'Invoiced', `${ref.id} status`);
-        c.ok(so.customerRef.id === inv.customerRef.id && so.totalAmount === inv.totalAmount && so.issueDate <= inv.issueDate, `${ref.id} matches`);
+        c.ok(
+          so.customerRef.id === inv.customerRef.id && so.totalAmount === inv.totalAmount && so.issueDate <= inv.issueDate,
+          `${ref.id} matches`,
+        );
       }
     }
-    for (const [id, so] of orders) c.ok(so.status === 'Closed' ? referenced.has(id) : so.invoicingStatus === 'NotInvoiced', `${id} ${so.status}`);
+    for (const [id, so] of orders)
+      c.ok(so.status === 'Closed' ? referenced.has(id) : so.invoicingStatus === 'NotInvoiced', `${id} ${so.status}`);
     expect(c.failures).toEqual([]);
   });
 
@@ -141,7 +162,8 @@ describe.each([0, 1, 3])('sales side at epoch %i', (epoch) => {
     const tracking = byId(fetchAll('trackingCategories', S, epoch));
     const methods = byId(fetchAll('paymentMethods', S, epoch));
     const docs = [...invoices, ...creditNotes, ...fetchAll('salesOrders', S, epoch)];
-    for (const { id, data } of [...docs, ...payments]) c.eq(customers.get(data.customerRef.id)?.customerName, data.customerRef.companyName, `${id} customer`);
+    for (const { id, data } of [...docs, ...payments])
+      c.eq(customers.get(data.customerRef.id)?.customerName, data.customerRef.companyName, `${id} customer`);
     for (const { id, data } of docs) {
       for (const line of data.lineItems) {
         c.eq(items.get(line.itemRef.id)?.name, line.itemRef.name, `${id} item`);
@@ -164,14 +186,21 @@ describe('sales data is realistic', () => {
     const count = (status: string) => invoices.filter((i) => i.status === status).length;
     expect(count('Paid') / invoices.length).toBeGreaterThan(0.6);
     for (const status of ['PartiallyPaid', 'Submitted', 'Void', 'Draft']) expect(count(status), status).toBeGreaterThan(0);
-    for (const currency of ['GBP', 'USD', 'EUR']) expect(invoices.some((i) => i.currency === currency), currency).toBe(true);
+    for (const currency of ['GBP', 'USD', 'EUR'])
+      expect(
+        invoices.some((i) => i.currency === currency),
+        currency,
+      ).toBe(true);
     expect(new Set(invoices.map((i) => i.issueDate.slice(0, 4))).size).toBeGreaterThanOrEqual(4);
     const c = new Checks();
     for (const { id, data: cu } of fetchAll('customers', S, 0)) {
       c.ok(/^[A-Z][a-z]+ [A-Z][A-Za-z]+ /.test(cu.customerName), `${id} name ${cu.customerName}`);
       c.ok(/^[a-z]+\.[a-z]+@[a-z]+\.(co\.uk|com|eu)$/.test(cu.emailAddress), `${id} email ${cu.emailAddress}`);
       c.ok(/^\+\d/.test(cu.phone), `${id} phone`);
-      c.ok(cu.addresses[0].type === 'Billing' && cu.addresses[0].line1 && cu.addresses[0].city && cu.addresses[0].postalCode, `${id} address`);
+      c.ok(
+        cu.addresses[0].type === 'Billing' && cu.addresses[0].line1 && cu.addresses[0].city && cu.addresses[0].postalCode,
+        `${id} address`,
+      );
     }
     expect(c.failures).toEqual([]);
   });

@@ -46,7 +46,15 @@ describe('sizes', () => {
   });
 
   it('reference data grows by at least one record per epoch', () => {
-    for (const t of ['chartOfAccounts', 'taxRates', 'trackingCategories', 'paymentMethods', 'journals', 'bankAccounts', 'items'] as DataType[]) {
+    for (const t of [
+      'chartOfAccounts',
+      'taxRates',
+      'trackingCategories',
+      'paymentMethods',
+      'journals',
+      'bankAccounts',
+      'items',
+    ] as DataType[]) {
       expect(count(t, 200, 2), t).toBeGreaterThan(count(t, 200, 0));
     }
   });

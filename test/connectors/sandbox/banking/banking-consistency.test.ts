@@ -9,7 +9,10 @@ const load = (dataType: BankingType, invoices: number, epoch: number, asOf = '20
 const cents = (amount: number) => Math.round(amount * 100);
 
 describe.each([
-  [200, '2024-05-15'], [1500, '2024-05-15'], [6000, '2024-05-15'], [1500, '2023-12-31'],
+  [200, '2024-05-15'],
+  [1500, '2024-05-15'],
+  [6000, '2024-05-15'],
+  [1500, '2023-12-31'],
 ])('banking Sandbox consistency (%i invoices, asOf %s)', (invoices, asOf) => {
   it.each([0, 1, 3])('epoch %i: transactions, accounts and balances agree', (epoch) => {
     const accounts = new Map(load('banking-accounts', invoices, epoch, asOf).map((a) => [a.id as string, a]));
@@ -41,7 +44,9 @@ describe.each([
     }
 
     for (const account of accounts.values()) {
-      const own = (byAccount.get(account.id) ?? []).slice().sort((a, b) => (a.postedDate < b.postedDate ? -1 : a.postedDate > b.postedDate ? 1 : 0));
+      const own = (byAccount.get(account.id) ?? [])
+        .slice()
+        .sort((a, b) => (a.postedDate < b.postedDate ? -1 : a.postedDate > b.postedDate ? 1 : 0));
       const total = own.reduce((s, t) => s + cents(t.amount), 0);
       // Opening balance + every transaction = the account's current balance.
       const opening = cents(account.balance.current) - total;

@@ -23,7 +23,12 @@ describe('banking Sandbox: shape', () => {
   });
 
   it.each([
-    [0, 200], [1, 200], [3, 200], [0, 1500], [3, 1500], [1, 6000],
+    [0, 200],
+    [1, 200],
+    [3, 200],
+    [0, 1500],
+    [3, 1500],
+    [1, 6000],
   ])('epoch %i, %i invoices: ascending unique ids, TypeBox schema and Codat OAS for every type', (epoch, invoices) => {
     {
       for (const dataType of BANKING_DATA_TYPES) {
@@ -37,7 +42,7 @@ describe('banking Sandbox: shape', () => {
     }
   });
 
-  it.skipIf(!codatOasOrSkip())('has an OAS validator that rejects records breaking Codat\'s schemas (so passing means something)', () => {
+  it.skipIf(!codatOasOrSkip())("has an OAS validator that rejects records breaking Codat's schemas (so passing means something)", () => {
     const txn = served(collect(source('banking-transactions'), settings(200), 0)[0], source('banking-transactions').schema);
     const validate = oasValidator('Codat-Banking.json', 'Transaction');
     expect(validate(txn)).toBe(true);

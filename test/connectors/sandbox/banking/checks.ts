@@ -10,7 +10,8 @@ import { codatOasOrSkip, oasErrors, oasValidator, type OasFile } from '../../../
 
 // TypeBox only checks formats it knows: ISO date-times (with or without a zone, as Codat sends them) and URIs.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
-if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v.length === 19 ? `${v}Z` : v)));
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set('date-time', (v) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v.length === 19 ? `${v}Z` : v)));
 if (!FormatRegistry.Has('uri')) FormatRegistry.Set('uri', (v) => /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(v));
 
 export function collect(source: DataTypeSource, settings: ConnectionSettings, epoch: number): SourceRecord[] {
@@ -28,10 +29,13 @@ export function served(record: SourceRecord, schema: TSchema): Record<string, un
 export function expectWellFormed(records: SourceRecord[], source: DataTypeSource): void {
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
-    if (i > 0 && !(records[i - 1].id < r.id)) throw new Error(`${source.dataType}: ids not ascending at ${i}: ${records[i - 1].id} then ${r.id}`);
+    if (i > 0 && !(records[i - 1].id < r.id))
+      throw new Error(`${source.dataType}: ids not ascending at ${i}: ${records[i - 1].id} then ${r.id}`);
     if (r.data.id !== r.id) throw new Error(`${source.dataType}: data.id ${String(r.data.id)} differs from id ${r.id}`);
-    if (r.sourceModifiedDate === null || r.data.sourceModifiedDate !== r.sourceModifiedDate) throw new Error(`${source.dataType}: sourceModifiedDate mismatch on ${r.id}`);
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(r.sourceModifiedDate)) throw new Error(`${source.dataType}: sourceModifiedDate ${r.sourceModifiedDate} is not UTC`);
+    if (r.sourceModifiedDate === null || r.data.sourceModifiedDate !== r.sourceModifiedDate)
+      throw new Error(`${source.dataType}: sourceModifiedDate mismatch on ${r.id}`);
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(r.sourceModifiedDate))
+      throw new Error(`${source.dataType}: sourceModifiedDate ${r.sourceModifiedDate} is not UTC`);
     if (!Value.Check(source.schema, r.data)) {
       const first = [...Value.Errors(source.schema, r.data)][0];
       throw new Error(`${source.dataType} ${r.id} fails its TypeBox schema: ${first?.path} ${first?.message}`);
@@ -46,7 +50,8 @@ export function expectOasValid(records: SourceRecord[], source: DataTypeSource, 
   if (!codatOasOrSkip()) return;
   const validate = oasValidator(file, schemaName);
   for (const r of records) {
-    if (!validate(served(r, source.schema))) throw new Error(`${source.dataType} ${r.id} fails ${file} ${schemaName}: ${oasErrors(validate)}`);
+    if (!validate(served(r, source.schema)))
+      throw new Error(`${source.dataType} ${r.id} fails ${file} ${schemaName}: ${oasErrors(validate)}`);
   }
 }
 
@@ -56,8 +61,14 @@ export function expectOasPageValid(records: SourceRecord[], source: DataTypeSour
   const validate = oasValidator(file, pageSchema);
   const results = records.slice(0, 100).map((r) => served(r, source.schema));
   const page = {
-    results, pageNumber: 1, pageSize: 100, totalResults: records.length,
-    _links: { self: { href: '/companies/x/connections/y/data/z' }, current: { href: '/companies/x/connections/y/data/z?page=1&pageSize=100' } },
+    results,
+    pageNumber: 1,
+    pageSize: 100,
+    totalResults: records.length,
+    _links: {
+      self: { href: '/companies/x/connections/y/data/z' },
+      current: { href: '/companies/x/connections/y/data/z?page=1&pageSize=100' },
+    },
   };
   if (!validate(page)) throw new Error(`${source.dataType} page fails ${file} ${pageSchema}: ${oasErrors(validate)}`);
 }

@@ -12,10 +12,15 @@ describe('sandbox kit', () => {
     for (let i = 0; i < 5000; i++) {
       const index = i < 4000 ? i * 7919 : 2 ** 40 + i * 104_729;
       const same =
-        guid(12345, 0xdeadbeef, index) === sortableGuid(12345, 0xdeadbeef, index) && h2(i, 3) === hash32(i, 3) &&
-        h3(i, 3, -i) === hash32(i, 3, -i) && h4(1, i, 2, 3) === hash32(1, i, 2, 3) && h5(1, i, 2, 3, 4) === hash32(1, i, 2, 3, 4) &&
-        u3(7, i, 9) === unit(7, i, 9) && ids.of(index) === sortableGuid(12345, 0xdeadbeef, index) &&
-        h3s(seedState(77), i, 5) === hash32(77, i, 5) && h4p(pairState(77, 88), i, 3) === hash32(77, 88, i, 3);
+        guid(12345, 0xdeadbeef, index) === sortableGuid(12345, 0xdeadbeef, index) &&
+        h2(i, 3) === hash32(i, 3) &&
+        h3(i, 3, -i) === hash32(i, 3, -i) &&
+        h4(1, i, 2, 3) === hash32(1, i, 2, 3) &&
+        h5(1, i, 2, 3, 4) === hash32(1, i, 2, 3, 4) &&
+        u3(7, i, 9) === unit(7, i, 9) &&
+        ids.of(index) === sortableGuid(12345, 0xdeadbeef, index) &&
+        h3s(seedState(77), i, 5) === hash32(77, i, 5) &&
+        h4p(pairState(77, 88), i, 3) === hash32(77, 88, i, 3);
       if (!same) mismatches.push(i);
     }
     expect(mismatches).toEqual([]);

@@ -30,7 +30,9 @@ function load(invoices: number, epoch: number, asOf = '2024-05-15') {
 }
 
 describe.each([
-  [200, '2024-05-15'], [2500, '2024-05-15'], [300, '2023-12-31'],
+  [200, '2024-05-15'],
+  [2500, '2024-05-15'],
+  [300, '2023-12-31'],
 ])('commerce Sandbox consistency (%i invoices, asOf %s)', (invoices, asOf) => {
   it.each([0, 1, 3])('epoch %i: orders, catalogue, payments, transactions and disputes agree', (epoch) => {
     const data = load(invoices, epoch, asOf);
@@ -75,7 +77,10 @@ describe.each([
           check(!found || found.variant.createdDate < order.createdDate, `${where}: product created after the order`);
         } else check(!line.productVariantRef, `${where}: variant without product`);
         const discount = sumCents(line.discountAllocations.map((d: Row) => d.totalAmount));
-        check(cents(line.quantity * line.unitPrice) - discount + cents(line.totalTaxAmount) === cents(line.totalAmount), `${where}: line total`);
+        check(
+          cents(line.quantity * line.unitPrice) - discount + cents(line.totalTaxAmount) === cents(line.totalAmount),
+          `${where}: line total`,
+        );
         checkTaxes(where, line.taxes, line.totalTaxAmount, line.taxPercentage);
         lines += cents(line.totalAmount);
         lineTax += cents(line.totalTaxAmount);
@@ -94,7 +99,10 @@ describe.each([
         paymentIdsInOrders.add(ref.id);
         const payment = data.payments.get(ref.id);
         check(
-          payment !== undefined && payment.amount === ref.amount && payment.status === ref.status && payment.currency === order.currency &&
+          payment !== undefined &&
+            payment.amount === ref.amount &&
+            payment.status === ref.status &&
+            payment.currency === order.currency &&
             payment.createdDate === ref.createdDate,
           `${where}: payment ${ref.id} differs from its record`,
         );
@@ -109,7 +117,8 @@ describe.each([
     // Processor transactions reference settled card payments; payouts pay out each period's net, per currency.
     const plan = new CommercePlan({ settings: data.settings, epoch });
     const cal = new Calendar(asOf);
-    const dayOf = (local: string) => Math.round((Date.parse(`${local.slice(0, 10)}T00:00:00Z`) - Date.parse(`${cal.day(0)}T00:00:00Z`)) / 86_400_000);
+    const dayOf = (local: string) =>
+      Math.round((Date.parse(`${local.slice(0, 10)}T00:00:00Z`) - Date.parse(`${cal.day(0)}T00:00:00Z`)) / 86_400_000);
     const period = payoutPeriod(plan);
     const net = new Map<string, number>();
     const payouts = new Map<string, number>();
@@ -123,12 +132,14 @@ describe.each([
       check(t.transactionSourceRef?.type === 'Payment' && payment !== undefined, `transaction ${t.id}: source`);
       check(payment?.currency === t.currency && payment?.status === 'Paid', `transaction ${t.id}: currency or status`);
       if (t.type === 'Payment' || t.type === 'Refund') check(payment?.amount === t.totalAmount, `transaction ${t.id}: amount`);
-      if (t.type === 'PaymentFee') check(t.totalAmount < 0 && -t.totalAmount < 0.05 * (payment?.amount ?? 0) + 0.5, `transaction ${t.id}: fee`);
+      if (t.type === 'PaymentFee')
+        check(t.totalAmount < 0 && -t.totalAmount < 0.05 * (payment?.amount ?? 0) + 0.5, `transaction ${t.id}: fee`);
       net.set(`${bucket}|${t.currency}`, (net.get(`${bucket}|${t.currency}`) ?? 0) + cents(t.totalAmount));
     }
     for (const [key, amount] of net) {
       const bucket = Number(key.split('|')[0]);
-      if (payoutDay(plan, bucket) <= cal.days - 1 && amount > 0) check(payouts.get(key) === -amount, `payout ${key}: ${payouts.get(key)} ≠ ${-amount}`);
+      if (payoutDay(plan, bucket) <= cal.days - 1 && amount > 0)
+        check(payouts.get(key) === -amount, `payout ${key}: ${payouts.get(key)} ≠ ${-amount}`);
       else check(!payouts.has(key), `payout ${key} before it is due`);
     }
     for (const key of payouts.keys()) check(net.has(key), `payout ${key} of nothing`);
@@ -138,7 +149,10 @@ describe.each([
       const payment = data.payments.get(ref.id);
       check(ref.type === 'Payment' && payment !== undefined, `dispute ${d.id}: payment`);
       check(payment?.currency === d.currency && cents(payment?.amount ?? 0) === -cents(d.totalAmount), `dispute ${d.id}: amount`);
-      check(String(payment?.paymentProvider).startsWith('Stripe') && payment?.status === 'Paid', `dispute ${d.id}: not a settled card payment`);
+      check(
+        String(payment?.paymentProvider).startsWith('Stripe') && payment?.status === 'Paid',
+        `dispute ${d.id}: not a settled card payment`,
+      );
     }
 
     // Catalogue: prices in three currencies, stock adds up at existing locations, categories form a tree.
@@ -148,12 +162,22 @@ describe.each([
       for (const variant of product.variants) {
         check(variant.prices.map((p: Row) => p.currency).join() === 'GBP,USD,EUR', `variant ${variant.id}: prices`);
         const stock = variant.inventory.locations;
-        check(stock.every((l: Row) => data.locations.get(l.locationRef.id)?.name === l.locationRef.name), `variant ${variant.id}: stock location`);
-        if (variant.inventory.totalQuantity !== null) check(variant.inventory.totalQuantity === stock.reduce((s: number, l: Row) => s + l.quantity, 0), `variant ${variant.id}: stock total`);
+        check(
+          stock.every((l: Row) => data.locations.get(l.locationRef.id)?.name === l.locationRef.name),
+          `variant ${variant.id}: stock location`,
+        );
+        if (variant.inventory.totalQuantity !== null)
+          check(
+            variant.inventory.totalQuantity === stock.reduce((s: number, l: Row) => s + l.quantity, 0),
+            `variant ${variant.id}: stock total`,
+          );
       }
     }
     for (const category of data.categories.values()) {
-      check(category.ancestorRefs.every((a: Row) => data.categories.get(a.id)?.hasChildren === true), `category ${category.id}: ancestors`);
+      check(
+        category.ancestorRefs.every((a: Row) => data.categories.get(a.id)?.hasChildren === true),
+        `category ${category.id}: ancestors`,
+      );
     }
     expect(problems.slice(0, 10)).toEqual([]);
     expect(data.orders.length).toBeGreaterThan(invoices * 0.98);

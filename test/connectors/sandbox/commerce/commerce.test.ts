@@ -30,7 +30,10 @@ describe('commerce Sandbox: shape', () => {
   });
 
   it.each([
-    [0, 200], [1, 200], [3, 200], [1, 2500],
+    [0, 200],
+    [1, 200],
+    [3, 200],
+    [1, 2500],
   ])('epoch %i, %i invoices: ascending unique ids, TypeBox schema and Codat OAS for every type', (epoch, invoices) => {
     {
       for (const dataType of COMMERCE_DATA_TYPES) {

@@ -8,9 +8,14 @@ import { DEPT_ADMIN, DEPT_MARKETING, DEPT_OPERATIONS, TAX_PERCENT } from './invo
 
 /** Overheads billed by suppliers: [account, min pounds, max pounds, department, weight]. */
 const OVERHEADS: readonly (readonly [number, number, number, number, number])[] = [
-  [A.Rent, 1_500, 6_000, DEPT_ADMIN, 6], [A.Utilities, 80, 600, DEPT_ADMIN, 8], [A.Software, 20, 800, DEPT_ADMIN, 12],
-  [A.ProfessionalFees, 300, 4_000, DEPT_ADMIN, 6], [A.Marketing, 200, 5_000, DEPT_MARKETING, 8],
-  [A.Travel, 50, 1_200, DEPT_OPERATIONS, 8], [A.Insurance, 200, 2_000, DEPT_ADMIN, 3], [A.Telephone, 40, 300, DEPT_ADMIN, 6],
+  [A.Rent, 1_500, 6_000, DEPT_ADMIN, 6],
+  [A.Utilities, 80, 600, DEPT_ADMIN, 8],
+  [A.Software, 20, 800, DEPT_ADMIN, 12],
+  [A.ProfessionalFees, 300, 4_000, DEPT_ADMIN, 6],
+  [A.Marketing, 200, 5_000, DEPT_MARKETING, 8],
+  [A.Travel, 50, 1_200, DEPT_OPERATIONS, 8],
+  [A.Insurance, 200, 2_000, DEPT_ADMIN, 3],
+  [A.Telephone, 40, 300, DEPT_ADMIN, 6],
   [A.Repairs, 80, 1_500, DEPT_OPERATIONS, 5],
 ];
 const OVERHEAD_PICK: number[] = OVERHEADS.flatMap((o, i) => Array<number>(o[4]).fill(i));
@@ -36,7 +41,11 @@ export function loadBill(ctx: Ctx, j: number, epoch: number, s: DocState): boole
   for (let l = 0; l < s.n; l++) {
     const u = rng.next() * INV30;
     const q = rng.next() * INV30;
-    let qty = 1, unit: number, acct: number, dept = DEPT_OPERATIONS, item = -1;
+    let qty = 1,
+      unit: number,
+      acct: number,
+      dept = DEPT_OPERATIONS,
+      item = -1;
     let tr: number = s.cur === GBP ? T.Standard : T.NoVat;
     if (u < 0.5) {
       item = asBillItem(Math.floor((u / 0.5) * items.count));

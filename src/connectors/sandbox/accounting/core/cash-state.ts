@@ -39,10 +39,14 @@ export class CashState {
 
 /** [account, min pounds, max pounds, bank, tax rate, weight]. */
 const COSTS: readonly (readonly [number, number, number, number, number, number])[] = [
-  [A.BankCharges, 5, 40, B.Current, T.Exempt, 20], [A.OfficeSupplies, 10, 300, B.Card, T.Standard, 20],
-  [A.Travel, 20, 600, B.Card, T.Standard, 15], [A.Meals, 15, 250, B.Card, T.Standard, 15],
-  [A.Software, 10, 200, B.Card, T.Standard, 12], [A.Freight, 20, 400, B.Current, T.Standard, 8],
-  [A.InterestExpense, 20, 400, B.Current, T.Exempt, 5], [A.Repairs, 40, 500, B.Current, T.Standard, 5],
+  [A.BankCharges, 5, 40, B.Current, T.Exempt, 20],
+  [A.OfficeSupplies, 10, 300, B.Card, T.Standard, 20],
+  [A.Travel, 20, 600, B.Card, T.Standard, 15],
+  [A.Meals, 15, 250, B.Card, T.Standard, 15],
+  [A.Software, 10, 200, B.Card, T.Standard, 12],
+  [A.Freight, 20, 400, B.Current, T.Standard, 8],
+  [A.InterestExpense, 20, 400, B.Current, T.Exempt, 5],
+  [A.Repairs, 40, 500, B.Current, T.Standard, 5],
 ];
 const COST_PICK: number[] = COSTS.flatMap((c, i) => Array<number>(c[5]).fill(i));
 
@@ -80,9 +84,10 @@ export function loadDirectCost(ctx: Ctx, j: number, epoch: number, s: CashState)
   // Prices include VAT: take the tax out so that sub + tax = total exactly.
   s.sub = Math.round((s.total * 100) / (100 + TAX_PERCENT[s.taxRate]));
   s.tax = s.total - s.sub;
-  s.party = s.acct !== A.BankCharges && s.acct !== A.InterestExpense && uniform() < 0.5
-    ? pickParty(ctx.hs, ctx.lc.suppliers, s.created, rng) : -1;
-  s.paymentMethod = s.bank === B.Card ? PM.CreditCard : s.acct === A.BankCharges || s.acct === A.InterestExpense ? PM.DirectDebit : PM.DebitCard;
+  s.party =
+    s.acct !== A.BankCharges && s.acct !== A.InterestExpense && uniform() < 0.5 ? pickParty(ctx.hs, ctx.lc.suppliers, s.created, rng) : -1;
+  s.paymentMethod =
+    s.bank === B.Card ? PM.CreditCard : s.acct === A.BankCharges || s.acct === A.InterestExpense ? PM.DirectDebit : PM.DebitCard;
   return true;
 }
 

@@ -77,7 +77,11 @@ export class DocState {
 
   /** Allocated to the document: allocated credit note and payments. */
   get allocated(): number {
-    return (this.cnKind === CN_ALLOCATED ? this.cnSub + this.cnTax : 0) + (this.p1Epoch !== NEVER ? this.p1 : 0) + (this.p2Epoch !== NEVER ? this.p2 : 0);
+    return (
+      (this.cnKind === CN_ALLOCATED ? this.cnSub + this.cnTax : 0) +
+      (this.p1Epoch !== NEVER ? this.p1 : 0) +
+      (this.p2Epoch !== NEVER ? this.p2 : 0)
+    );
   }
 
   get amountDue(): number {
@@ -110,7 +114,10 @@ export function identify(ctx: Ctx, lc: Lifecycle, index: number, epoch: number, 
 
 /** Sets totals and base-currency amounts after the lines are filled. */
 export function totals(s: DocState): void {
-  let sub = 0, tax = 0, disc = 0, base = 0;
+  let sub = 0,
+    tax = 0,
+    disc = 0,
+    base = 0;
   for (let l = 0; l < s.n; l++) {
     sub += s.sub[l];
     tax += s.tax[l];

@@ -55,4 +55,3 @@ export function monthlyFlows(ctx: Ctx): Float64Array {
 export function flowOf(flows: Float64Array, month: number, column: number): number {
   return flows[month * COLUMNS + column];
 }
-

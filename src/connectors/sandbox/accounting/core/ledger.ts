@@ -7,8 +7,19 @@ import { loadTransfer } from './transfers.js';
 import { DocState } from './doc-state.js';
 import { loadInvoice } from './invoice-state.js';
 import {
-  P_BILL, P_BILL_PAYMENT_1, P_BILL_PAYMENT_2, P_DIRECT_COST, P_DIRECT_INCOME, P_INVOICE, P_PAYMENT_1, P_PAYMENT_2,
-  P_TRANSFER, Postings, cashPostings, documentPostings, openingPostings,
+  P_BILL,
+  P_BILL_PAYMENT_1,
+  P_BILL_PAYMENT_2,
+  P_DIRECT_COST,
+  P_DIRECT_INCOME,
+  P_INVOICE,
+  P_PAYMENT_1,
+  P_PAYMENT_2,
+  P_TRANSFER,
+  Postings,
+  cashPostings,
+  documentPostings,
+  openingPostings,
 } from './postings.js';
 
 export const NA = CORE_ACCOUNTS.length;
@@ -106,11 +117,18 @@ function compute(ctx: Ctx, epoch: number): Ledger {
 
 function cashColumn(code: number): number {
   switch (code) {
-    case P_PAYMENT_1: case P_PAYMENT_2: return CF_CUSTOMERS;
-    case P_DIRECT_INCOME: return CF_OTHER_RECEIPTS;
-    case P_BILL_PAYMENT_1: case P_BILL_PAYMENT_2: return CF_SUPPLIERS;
-    case P_DIRECT_COST: return CF_DIRECT;
-    default: return -1;
+    case P_PAYMENT_1:
+    case P_PAYMENT_2:
+      return CF_CUSTOMERS;
+    case P_DIRECT_INCOME:
+      return CF_OTHER_RECEIPTS;
+    case P_BILL_PAYMENT_1:
+    case P_BILL_PAYMENT_2:
+      return CF_SUPPLIERS;
+    case P_DIRECT_COST:
+      return CF_DIRECT;
+    default:
+      return -1;
   }
 }
 

@@ -60,7 +60,17 @@ export function bankLedgerAccount(bank: number): number {
   return CORE_BANKS[bank][1];
 }
 
-function start(p: Postings, code: number, source: number, day: number, from: number, to: number, cur: number, rate: number, journal: number): void {
+function start(
+  p: Postings,
+  code: number,
+  source: number,
+  day: number,
+  from: number,
+  to: number,
+  cur: number,
+  rate: number,
+  journal: number,
+): void {
   p.code = code;
   p.source = source;
   p.day = day;
@@ -87,7 +97,8 @@ export function documentPostings(s: DocState, code: number, p: Postings): boolea
     if (s.postEpoch === NEVER) return false;
     start(p, code, s.index, s.day, s.postEpoch, s.endEpoch, s.cur, s.rate, sales ? J.Sales : J.Purchases);
     p.add(control, sign * s.baseTotal, sign * s.total);
-    let taxBase = 0, tax = 0;
+    let taxBase = 0,
+      tax = 0;
     for (let l = 0; l < s.n; l++) {
       p.add(s.acct[l], -sign * s.subBase[l], -sign * s.sub[l], l);
       taxBase += s.taxBase[l];
@@ -124,7 +135,17 @@ export function bankOfCurrency(cur: number): number {
 
 /** Postings of a direct cost (P_DIRECT_COST), direct income (P_DIRECT_INCOME) or transfer (P_TRANSFER). */
 export function cashPostings(s: CashState, code: number, p: Postings): void {
-  start(p, code, s.index, s.day, s.created, s.deleted, GBP, 1, code === P_TRANSFER ? J.Bank : code === P_DIRECT_COST ? J.Payments : J.Receipts);
+  start(
+    p,
+    code,
+    s.index,
+    s.day,
+    s.created,
+    s.deleted,
+    GBP,
+    1,
+    code === P_TRANSFER ? J.Bank : code === P_DIRECT_COST ? J.Payments : J.Receipts,
+  );
   if (code === P_TRANSFER) {
     // The receiving side is in GBP or the same currency, so its amount is the base amount of the transfer.
     p.cur = CORE_BANKS[s.bank][2];

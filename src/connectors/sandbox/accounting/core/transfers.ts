@@ -41,7 +41,10 @@ export function loadTransfer(ctx: Ctx, j: number, epoch: number, s: CashState): 
   const usd = 0.9 * flowOf(flows, prev, F_USD);
   const eur = 0.9 * flowOf(flows, prev, F_EUR);
   const card = flowOf(flows, prev, F_CARD);
-  let native: number, from: number, to: number, cur = GBP;
+  let native: number,
+    from: number,
+    to: number,
+    cur = GBP;
   if (kind === USD_SWEEP || kind === EUR_SWEEP) {
     const amount = kind === USD_SWEEP ? usd : eur;
     cur = kind === USD_SWEEP ? USD : EUR;

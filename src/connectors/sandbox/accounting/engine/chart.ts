@@ -10,8 +10,17 @@ export const USD = 1;
 export const EUR = 2;
 
 export type Section =
-  | 'bank' | 'currentAsset' | 'fixedAsset' | 'currentLiability' | 'nonCurrentLiability' | 'equity'
-  | 'income' | 'otherIncome' | 'costOfSales' | 'expenses' | 'otherExpenses';
+  | 'bank'
+  | 'currentAsset'
+  | 'fixedAsset'
+  | 'currentLiability'
+  | 'nonCurrentLiability'
+  | 'equity'
+  | 'income'
+  | 'otherIncome'
+  | 'costOfSales'
+  | 'expenses'
+  | 'otherExpenses';
 
 export type AccountType = 'Asset' | 'Liability' | 'Equity' | 'Income' | 'Expense';
 
@@ -27,15 +36,51 @@ export interface AccountDef {
 
 /** Account indices used by the generators. */
 export const A = {
-  Current: 0, Savings: 1, UsdCurrent: 2, EurCurrent: 3, Receivable: 4, Equipment: 5, Payable: 6, Vat: 7, CreditCard: 8,
-  Loan: 9, ShareCapital: 10, RetainedEarnings: 11, SalesProducts: 12, SalesServices: 13, Consulting: 14, SalesReturns: 15,
-  InterestIncome: 16, OtherIncome: 17, Cogs: 18, Subcontractors: 19, Freight: 20, Rent: 21, Utilities: 22, Software: 23,
-  ProfessionalFees: 24, Marketing: 25, Travel: 26, Insurance: 27, Telephone: 28, OfficeSupplies: 29, Repairs: 30,
-  BankCharges: 31, Meals: 32, InterestExpense: 33,
+  Current: 0,
+  Savings: 1,
+  UsdCurrent: 2,
+  EurCurrent: 3,
+  Receivable: 4,
+  Equipment: 5,
+  Payable: 6,
+  Vat: 7,
+  CreditCard: 8,
+  Loan: 9,
+  ShareCapital: 10,
+  RetainedEarnings: 11,
+  SalesProducts: 12,
+  SalesServices: 13,
+  Consulting: 14,
+  SalesReturns: 15,
+  InterestIncome: 16,
+  OtherIncome: 17,
+  Cogs: 18,
+  Subcontractors: 19,
+  Freight: 20,
+  Rent: 21,
+  Utilities: 22,
+  Software: 23,
+  ProfessionalFees: 24,
+  Marketing: 25,
+  Travel: 26,
+  Insurance: 27,
+  Telephone: 28,
+  OfficeSupplies: 29,
+  Repairs: 30,
+  BankCharges: 31,
+  Meals: 32,
+  InterestExpense: 33,
 } as const;
 
-const acc = (code: string, name: string, type: AccountType, category: string, section: Section, description: string, currency = GBP): AccountDef =>
-  ({ code, name, type, category, section, currency, description });
+const acc = (
+  code: string,
+  name: string,
+  type: AccountType,
+  category: string,
+  section: Section,
+  description: string,
+  currency = GBP,
+): AccountDef => ({ code, name, type, category, section, currency, description });
 
 export const CORE_ACCOUNTS: readonly AccountDef[] = [
   acc('1200', 'Business Current Account', 'Asset', 'Asset.Current.Bank', 'bank', 'Main GBP operating account'),
@@ -88,28 +133,52 @@ export const BANK_OF_CURRENCY = [B.Current, B.Usd, B.Eur] as const;
 
 /** Tax rates: [name, code, rate %]. */
 export const CORE_TAX_RATES: readonly (readonly [string, string, number])[] = [
-  ['Standard Rate', 'SR', 20], ['Reduced Rate', 'RR', 5], ['Zero Rated', 'ZR', 0], ['Exempt', 'EX', 0], ['No VAT', 'NV', 0],
-  ['Zero Rated EC Goods', 'ECG', 0], ['Zero Rated Services Outside UK', 'ZRS', 0],
+  ['Standard Rate', 'SR', 20],
+  ['Reduced Rate', 'RR', 5],
+  ['Zero Rated', 'ZR', 0],
+  ['Exempt', 'EX', 0],
+  ['No VAT', 'NV', 0],
+  ['Zero Rated EC Goods', 'ECG', 0],
+  ['Zero Rated Services Outside UK', 'ZRS', 0],
 ];
 export const T = { Standard: 0, Reduced: 1, Zero: 2, Exempt: 3, NoVat: 4, EcGoods: 5, ExportServices: 6 } as const;
 
 /** Tracking categories: [name, parent index or -1]. */
 export const CORE_TRACKING: readonly (readonly [string, number])[] = [
-  ['Department', -1], ['Sales', 0], ['Operations', 0], ['Marketing', 0], ['Administration', 0],
-  ['Region', -1], ['United Kingdom', 5], ['Europe', 5], ['North America', 5],
+  ['Department', -1],
+  ['Sales', 0],
+  ['Operations', 0],
+  ['Marketing', 0],
+  ['Administration', 0],
+  ['Region', -1],
+  ['United Kingdom', 5],
+  ['Europe', 5],
+  ['North America', 5],
 ];
 /** Region tracking category of each currency's customers and suppliers. */
 export const REGION_OF_CURRENCY = [6, 8, 7] as const;
 
-export const CORE_PAYMENT_METHODS: readonly (readonly [string, 'Cash' | 'Check' | 'CreditCard' | 'DebitCard' | 'BankTransfer' | 'Other'])[] = [
-  ['Bank Transfer', 'BankTransfer'], ['Cheque', 'Check'], ['Credit Card', 'CreditCard'], ['Debit Card', 'DebitCard'],
-  ['Cash', 'Cash'], ['Direct Debit', 'Other'], ['PayPal', 'Other'],
+export const CORE_PAYMENT_METHODS: readonly (readonly [
+  string,
+  'Cash' | 'Check' | 'CreditCard' | 'DebitCard' | 'BankTransfer' | 'Other',
+])[] = [
+  ['Bank Transfer', 'BankTransfer'],
+  ['Cheque', 'Check'],
+  ['Credit Card', 'CreditCard'],
+  ['Debit Card', 'DebitCard'],
+  ['Cash', 'Cash'],
+  ['Direct Debit', 'Other'],
+  ['PayPal', 'Other'],
 ];
 export const PM = { BankTransfer: 0, Cheque: 1, CreditCard: 2, DebitCard: 3, Cash: 4, DirectDebit: 5, PayPal: 6 } as const;
 
 /** Journals: [name, code, type]. */
 export const CORE_JOURNALS: readonly (readonly [string, string, string])[] = [
-  ['Sales Journal', 'SJ', 'Sales'], ['Purchases Journal', 'PJ', 'Purchases'], ['Cash Receipts Journal', 'CRJ', 'CashReceipts'],
-  ['Cash Payments Journal', 'CPJ', 'CashPayments'], ['General Journal', 'GJ', 'General'], ['Bank Journal', 'BJ', 'Bank'],
+  ['Sales Journal', 'SJ', 'Sales'],
+  ['Purchases Journal', 'PJ', 'Purchases'],
+  ['Cash Receipts Journal', 'CRJ', 'CashReceipts'],
+  ['Cash Payments Journal', 'CPJ', 'CashPayments'],
+  ['General Journal', 'GJ', 'General'],
+  ['Bank Journal', 'BJ', 'Bank'],
 ];
 export const J = { Sales: 0, Purchases: 1, Receipts: 2, Payments: 3, General: 4, Bank: 5 } as const;

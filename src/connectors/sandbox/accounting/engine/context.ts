@@ -11,17 +11,37 @@ export const MONTHS = 48;
 
 /** Keys of the data types in hashes and ids (`keyOf(dataType)`). */
 export const K = {
-  accountTransactions: keyOf('accountTransactions'), bankAccounts: keyOf('bankAccounts'), bankTransactions: keyOf('bankTransactions'),
-  billCreditNotes: keyOf('billCreditNotes'), billPayments: keyOf('billPayments'), bills: keyOf('bills'),
-  chartOfAccounts: keyOf('chartOfAccounts'), company: keyOf('company'), creditNotes: keyOf('creditNotes'),
-  customers: keyOf('customers'), directCosts: keyOf('directCosts'), directIncomes: keyOf('directIncomes'),
-  invoices: keyOf('invoices'), itemReceipts: keyOf('itemReceipts'), items: keyOf('items'), journalEntries: keyOf('journalEntries'),
-  journals: keyOf('journals'), paymentMethods: keyOf('paymentMethods'), payments: keyOf('payments'),
-  purchaseOrders: keyOf('purchaseOrders'), salesOrders: keyOf('salesOrders'), suppliers: keyOf('suppliers'),
-  taxRates: keyOf('taxRates'), trackingCategories: keyOf('trackingCategories'), transfers: keyOf('transfers'),
+  accountTransactions: keyOf('accountTransactions'),
+  bankAccounts: keyOf('bankAccounts'),
+  bankTransactions: keyOf('bankTransactions'),
+  billCreditNotes: keyOf('billCreditNotes'),
+  billPayments: keyOf('billPayments'),
+  bills: keyOf('bills'),
+  chartOfAccounts: keyOf('chartOfAccounts'),
+  company: keyOf('company'),
+  creditNotes: keyOf('creditNotes'),
+  customers: keyOf('customers'),
+  directCosts: keyOf('directCosts'),
+  directIncomes: keyOf('directIncomes'),
+  invoices: keyOf('invoices'),
+  itemReceipts: keyOf('itemReceipts'),
+  items: keyOf('items'),
+  journalEntries: keyOf('journalEntries'),
+  journals: keyOf('journals'),
+  paymentMethods: keyOf('paymentMethods'),
+  payments: keyOf('payments'),
+  purchaseOrders: keyOf('purchaseOrders'),
+  salesOrders: keyOf('salesOrders'),
+  suppliers: keyOf('suppliers'),
+  taxRates: keyOf('taxRates'),
+  trackingCategories: keyOf('trackingCategories'),
+  transfers: keyOf('transfers'),
 } as const;
 
-export interface Ref { id: string; name: string }
+export interface Ref {
+  id: string;
+  name: string;
+}
 
 /** Everything about a Sandbox company that does not depend on a record index: sizes, calendar, reference tables. */
 export interface Ctx {
@@ -42,12 +62,29 @@ export interface Ctx {
   /** First month of the financial year (0 = January). */
   fyStartMonth: number;
   lc: {
-    invoices: Lifecycle; bills: Lifecycle; customers: Lifecycle; suppliers: Lifecycle; items: Lifecycle;
-    directCosts: Lifecycle; directIncomes: Lifecycle; transfers: Lifecycle; accounts: Lifecycle; taxRates: Lifecycle;
-    trackingCategories: Lifecycle; paymentMethods: Lifecycle; journals: Lifecycle; bankAccounts: Lifecycle; company: Lifecycle;
+    invoices: Lifecycle;
+    bills: Lifecycle;
+    customers: Lifecycle;
+    suppliers: Lifecycle;
+    items: Lifecycle;
+    directCosts: Lifecycle;
+    directIncomes: Lifecycle;
+    transfers: Lifecycle;
+    accounts: Lifecycle;
+    taxRates: Lifecycle;
+    trackingCategories: Lifecycle;
+    paymentMethods: Lifecycle;
+    journals: Lifecycle;
+    bankAccounts: Lifecycle;
+    company: Lifecycle;
     /** Cosmetic changes of records whose existence follows a parent (payments, credit notes, ...). */
-    payments: Lifecycle; creditNotes: Lifecycle; salesOrders: Lifecycle; billPayments: Lifecycle; billCreditNotes: Lifecycle;
-    purchaseOrders: Lifecycle; itemReceipts: Lifecycle;
+    payments: Lifecycle;
+    creditNotes: Lifecycle;
+    salesOrders: Lifecycle;
+    billPayments: Lifecycle;
+    billCreditNotes: Lifecycle;
+    purchaseOrders: Lifecycle;
+    itemReceipts: Lifecycle;
   };
   accountRefs: Ref[];
   bankRefs: Ref[];
@@ -101,12 +138,11 @@ function build(settings: ConnectionSettings): Ctx {
   const phase = u4(hs, 0x7a7e, 0, 0) * 6.283;
   for (let m = 0; m <= months; m++) {
     rates[m] = 1;
-    rates[(months + 1) + m] = round6(0.79 * (1 + 0.045 * Math.sin(m / 5 + phase) + 0.012 * (u4(hs, 0x7a7e, 1, m) - 0.5)));
+    rates[months + 1 + m] = round6(0.79 * (1 + 0.045 * Math.sin(m / 5 + phase) + 0.012 * (u4(hs, 0x7a7e, 1, m) - 0.5)));
     rates[2 * (months + 1) + m] = round6(0.86 * (1 + 0.03 * Math.sin(m / 7 + phase * 1.3) + 0.01 * (u4(hs, 0x7a7e, 2, m) - 0.5)));
   }
 
-  const refs = (typeKey: number, names: readonly string[]): Ref[] =>
-    names.map((name, i) => ({ id: guidOf(seed, typeKey, i), name }));
+  const refs = (typeKey: number, names: readonly string[]): Ref[] => names.map((name, i) => ({ id: guidOf(seed, typeKey, i), name }));
 
   return {
     seed,
@@ -144,12 +180,27 @@ function build(settings: ConnectionSettings): Ctx {
       purchaseOrders: derived(K.purchaseOrders),
       itemReceipts: derived(K.itemReceipts),
     },
-    accountRefs: refs(K.chartOfAccounts, CORE_ACCOUNTS.map((a) => a.name)),
-    bankRefs: refs(K.bankAccounts, CORE_BANKS.map((b) => b[0])),
+    accountRefs: refs(
+      K.chartOfAccounts,
+      CORE_ACCOUNTS.map((a) => a.name),
+    ),
+    bankRefs: refs(
+      K.bankAccounts,
+      CORE_BANKS.map((b) => b[0]),
+    ),
     taxRefs: CORE_TAX_RATES.map(([name, , rate], i) => ({ id: guidOf(seed, K.taxRates, i), name, effectiveTaxRate: rate })),
-    trackingRefs: refs(K.trackingCategories, CORE_TRACKING.map((t) => t[0])),
-    paymentMethodRefs: refs(K.paymentMethods, CORE_PAYMENT_METHODS.map((p) => p[0])),
-    journalRefs: refs(K.journals, CORE_JOURNALS.map((j) => j[0])),
+    trackingRefs: refs(
+      K.trackingCategories,
+      CORE_TRACKING.map((t) => t[0]),
+    ),
+    paymentMethodRefs: refs(
+      K.paymentMethods,
+      CORE_PAYMENT_METHODS.map((p) => p[0]),
+    ),
+    journalRefs: refs(
+      K.journals,
+      CORE_JOURNALS.map((j) => j[0]),
+    ),
   };
 }
 

@@ -2,8 +2,18 @@ import { EUR, GBP, USD } from './chart.js';
 import { INV30, type Rng, r3, r4 } from './hash.js';
 import { type Lifecycle, countAt } from './lifecycle.js';
 import {
-  BUSINESS_WORDS, CITIES_EU, CITIES_GB, CITIES_US, FIRST_NAMES, LAST_NAMES, STREET_TYPES_GB, STREET_TYPES_US, STREETS,
-  SUFFIX_EU, SUFFIX_GB, SUFFIX_US,
+  BUSINESS_WORDS,
+  CITIES_EU,
+  CITIES_GB,
+  CITIES_US,
+  FIRST_NAMES,
+  LAST_NAMES,
+  STREET_TYPES_GB,
+  STREET_TYPES_US,
+  STREETS,
+  SUFFIX_EU,
+  SUFFIX_GB,
+  SUFFIX_US,
 } from './words.js';
 
 /**
@@ -58,7 +68,11 @@ export function partyName(hs: number, hk: number, index: number, currency: numbe
   return `${last} ${word} ${suffix}`;
 }
 
-export interface Person { first: string; last: string; name: string }
+export interface Person {
+  first: string;
+  last: string;
+  name: string;
+}
 
 export function person(seed: number, key: number, index: number, salt: number): Person {
   const first = FIRST_NAMES[r4(seed, key, index, 0x100 + salt) % FIRST_NAMES.length];
@@ -67,7 +81,13 @@ export function person(seed: number, key: number, index: number, salt: number): 
 }
 
 export function domainOf(companyName: string, currency: number): string {
-  const words = companyName.toLowerCase().replace(/[^a-z ]/g, '').split(' ').filter(Boolean).slice(0, 2).join('');
+  const words = companyName
+    .toLowerCase()
+    .replace(/[^a-z ]/g, '')
+    .split(' ')
+    .filter(Boolean)
+    .slice(0, 2)
+    .join('');
   return `${words}${currency === GBP ? '.co.uk' : currency === USD ? '.com' : '.eu'}`;
 }
 
@@ -88,7 +108,12 @@ export function phone(seed: number, key: number, index: number, salt: number, cu
 }
 
 export interface PostalAddress {
-  line1: string; line2?: string; city: string; region: string; country: string; postalCode: string;
+  line1: string;
+  line2?: string;
+  city: string;
+  region: string;
+  country: string;
+  postalCode: string;
 }
 
 export function address(seed: number, key: number, index: number, salt: number, currency: number): PostalAddress {
@@ -102,7 +127,10 @@ export function address(seed: number, key: number, index: number, salt: number, 
     return {
       line1: `${number} ${street} ${STREET_TYPES_GB[(h >>> 14) % STREET_TYPES_GB.length]}`,
       ...(unit ? { line2: unit } : {}),
-      city, region, country: 'United Kingdom', postalCode: `${area} ${1 + ((h >>> 22) % 9)}${letters}`,
+      city,
+      region,
+      country: 'United Kingdom',
+      postalCode: `${area} ${1 + ((h >>> 22) % 9)}${letters}`,
     };
   }
   if (currency === USD) {
@@ -110,18 +138,26 @@ export function address(seed: number, key: number, index: number, salt: number, 
     return {
       line1: `${number * 10} ${street} ${STREET_TYPES_US[(h >>> 14) % STREET_TYPES_US.length]}`,
       ...(unit ? { line2: `Suite ${100 + ((h >>> 24) % 400)}` } : {}),
-      city, region: state, country: 'United States', postalCode: `${zip}${digits(h >>> 9, 2)}`,
+      city,
+      region: state,
+      country: 'United States',
+      postalCode: `${zip}${digits(h >>> 9, 2)}`,
     };
   }
   const [city, region, country, , postDigits] = CITIES_EU[(h >>> 4) % CITIES_EU.length];
   const postalCode = postDigits === 0 ? `D0${1 + ((h >>> 9) % 8)}` : digits(h >>> 9, postDigits).replace(/^0/, '1');
   const line1 =
-    country === 'Germany' || country === 'Austria' ? `${street}straße ${number}`
-    : country === 'Netherlands' ? `${street}straat ${number}`
-    : country === 'France' ? `${number} rue ${street}`
-    : country === 'Spain' ? `Calle ${street} ${number}`
-    : country === 'Italy' ? `Via ${street} ${number}`
-    : `${number} ${street} Street`;
+    country === 'Germany' || country === 'Austria'
+      ? `${street}straße ${number}`
+      : country === 'Netherlands'
+        ? `${street}straat ${number}`
+        : country === 'France'
+          ? `${number} rue ${street}`
+          : country === 'Spain'
+            ? `Calle ${street} ${number}`
+            : country === 'Italy'
+              ? `Via ${street} ${number}`
+              : `${number} ${street} Street`;
   return { line1, city, region, country, postalCode };
 }
 

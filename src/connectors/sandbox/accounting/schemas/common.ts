@@ -22,7 +22,10 @@ export const SupplementalData = Type.Object({
 });
 
 /** A served record: the type's fields plus `id`, `modifiedDate`, `sourceModifiedDate` and `metadata`. */
-export function DataRecord<T extends TProperties>(properties: T, options: { title: string; description?: string; supplementalData?: boolean }) {
+export function DataRecord<T extends TProperties>(
+  properties: T,
+  options: { title: string; description?: string; supplementalData?: boolean },
+) {
   return Type.Object(
     {
       id: Type.String(),

@@ -1,6 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import {
-  AccountRef, Address, Currency, DataRecord, Enum, Instant, LocalDate, Money, Opt, PhoneNumber, TaxRateRef,
+  AccountRef,
+  Address,
+  Currency,
+  DataRecord,
+  Enum,
+  Instant,
+  LocalDate,
+  Money,
+  Opt,
+  PhoneNumber,
+  TaxRateRef,
   ValidDatatypeLinks,
 } from './common.js';
 
@@ -39,7 +49,9 @@ export const JournalEntrySchema = DataRecord(
           accountRef: Opt(AccountRef),
           tracking: Opt(
             Type.Object({
-              recordRefs: Opt(Type.Array(Type.Object({ id: Opt(Type.String()), dataType: Opt(Enum('customers', 'suppliers', 'trackingCategories')) }))),
+              recordRefs: Opt(
+                Type.Array(Type.Object({ id: Opt(Type.String()), dataType: Opt(Enum('customers', 'suppliers', 'trackingCategories')) })),
+              ),
             }),
           ),
           contactRef: Opt(Type.Object({ id: Type.String(), dataType: Opt(Enum('customers', 'suppliers')) })),
@@ -50,7 +62,19 @@ export const JournalEntrySchema = DataRecord(
       Type.Object({
         id: Opt(Type.String()),
         dataType: Opt(
-          Enum('bankTransactions', 'billCreditNotes', 'billPayments', 'bills', 'creditNotes', 'directCosts', 'directIncomes', 'invoices', 'journalEntries', 'payments', 'transfers'),
+          Enum(
+            'bankTransactions',
+            'billCreditNotes',
+            'billPayments',
+            'bills',
+            'creditNotes',
+            'directCosts',
+            'directIncomes',
+            'invoices',
+            'journalEntries',
+            'payments',
+            'transfers',
+          ),
         ),
       }),
     ),

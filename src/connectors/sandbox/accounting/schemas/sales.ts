@@ -1,7 +1,22 @@
 import { Type } from '@sinclair/typebox';
 import {
-  AccountRef, Address, Currency, CurrencyRate, CustomerRef, DataRecord, Enum, LocalDate, Money, Opt, PaymentAllocation,
-  PaymentLines, PaymentMethodRef, PhoneNumber, SalesLineItem, ShipTo, WithholdingTax,
+  AccountRef,
+  Address,
+  Currency,
+  CurrencyRate,
+  CustomerRef,
+  DataRecord,
+  Enum,
+  LocalDate,
+  Money,
+  Opt,
+  PaymentAllocation,
+  PaymentLines,
+  PaymentMethodRef,
+  PhoneNumber,
+  SalesLineItem,
+  ShipTo,
+  WithholdingTax,
 } from './common.js';
 
 export const InvoiceSchema = DataRecord(
@@ -67,7 +82,20 @@ export const PaymentSchema = DataRecord(
     date: LocalDate,
     note: Opt(Type.String()),
     reference: Opt(Type.String()),
-    lines: Opt(PaymentLines(['Unknown', 'Unlinked', 'Invoice', 'CreditNote', 'Other', 'Refund', 'Payment', 'PaymentOnAccount', 'ManualJournal', 'Discount'])),
+    lines: Opt(
+      PaymentLines([
+        'Unknown',
+        'Unlinked',
+        'Invoice',
+        'CreditNote',
+        'Other',
+        'Refund',
+        'Payment',
+        'PaymentOnAccount',
+        'ManualJournal',
+        'Discount',
+      ]),
+    ),
   },
   { title: 'Payment' },
 );

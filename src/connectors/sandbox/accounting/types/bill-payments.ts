@@ -10,7 +10,16 @@ import { BillPaymentSchema } from '../schemas/purchases.js';
 import { paymentIndex } from './invoices.js';
 import { currencyCode, modifiedAt, pad, record, source, supplierRef } from './shared.js';
 
-const METHODS = [PM.BankTransfer, PM.BankTransfer, PM.BankTransfer, PM.BankTransfer, PM.BankTransfer, PM.DirectDebit, PM.DirectDebit, PM.Cheque];
+const METHODS = [
+  PM.BankTransfer,
+  PM.BankTransfer,
+  PM.BankTransfer,
+  PM.BankTransfer,
+  PM.BankTransfer,
+  PM.DirectDebit,
+  PM.DirectDebit,
+  PM.Cheque,
+];
 
 /** Payments of bills: up to two per bill, in slots 2j and 2j + 1, recomputed from the bill (see payments). */
 export function billPaymentRecord(ctx: Ctx, s: DocState, second: boolean, epoch: number): SourceRecord {

@@ -28,7 +28,13 @@ export function purchaseLines(ctx: Ctx, s: DocState, poId: string | undefined): 
     const lineNumber = String(l + 1);
     lines.push({
       lineNumber,
-      description: item ? item.name : acct === A.Subcontractors ? `Subcontracted work, ${period}` : acct === A.Freight ? `Carriage, ${period}` : `${CORE_ACCOUNTS[acct].name}, ${period}`,
+      description: item
+        ? item.name
+        : acct === A.Subcontractors
+          ? `Subcontracted work, ${period}`
+          : acct === A.Freight
+            ? `Carriage, ${period}`
+            : `${CORE_ACCOUNTS[acct].name}, ${period}`,
       unitAmount: money(s.unit[l]),
       quantity: s.qty[l],
       unitOfMeasurement: k >= 0 ? itemUnit(k) : undefined,

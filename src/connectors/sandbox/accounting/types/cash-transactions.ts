@@ -11,7 +11,14 @@ import { guid } from '../engine/hash.js';
 import { countAt } from '../engine/lifecycle.js';
 import { AccountTransactionSchema, BankTransactionSchema } from '../schemas/index.js';
 import {
-  C_BILL_PAYMENT_1, C_DIRECT_COST, C_DIRECT_INCOME, C_OPENING, C_PAYMENT_1, C_TRANSFER_IN, C_TRANSFER_OUT, cashIndex,
+  C_BILL_PAYMENT_1,
+  C_DIRECT_COST,
+  C_DIRECT_INCOME,
+  C_OPENING,
+  C_PAYMENT_1,
+  C_TRANSFER_IN,
+  C_TRANSFER_OUT,
+  cashIndex,
 } from './cash-codes.js';
 import { transferDescription } from './direct.js';
 import { invoiceNumber, paymentIndex } from './invoices.js';
@@ -41,8 +48,11 @@ function* moves(ctx: Ctx, epoch: number, withOpening: boolean): Generator<Move> 
   const doc = new DocState();
   const cash = new CashState();
   const counts = {
-    invoices: countAt(ctx.lc.invoices, epoch), bills: countAt(ctx.lc.bills, epoch), costs: countAt(ctx.lc.directCosts, epoch),
-    incomes: countAt(ctx.lc.directIncomes, epoch), transfers: countAt(ctx.lc.transfers, epoch),
+    invoices: countAt(ctx.lc.invoices, epoch),
+    bills: countAt(ctx.lc.bills, epoch),
+    costs: countAt(ctx.lc.directCosts, epoch),
+    incomes: countAt(ctx.lc.directIncomes, epoch),
+    transfers: countAt(ctx.lc.transfers, epoch),
   };
   const n = Math.max(counts.invoices, counts.bills, counts.costs, counts.incomes, counts.transfers, 1);
   const set = (code: number, src: number, bank: number, amount: number, day: number, created: number, cur: number, rate: number) => {
@@ -66,7 +76,16 @@ function* moves(ctx: Ctx, epoch: number, withOpening: boolean): Generator<Move> 
         const epochOf = k === 0 ? doc.p1Epoch : doc.p2Epoch;
         if (epochOf === NEVER) continue;
         const amount = k === 0 ? doc.p1 : doc.p2;
-        set((sales ? C_PAYMENT_1 : C_BILL_PAYMENT_1) + k, src, bankOfCurrency(doc.cur), sales ? amount : -amount, k === 0 ? doc.p1Day : doc.p2Day, epochOf, doc.cur, doc.rate);
+        set(
+          (sales ? C_PAYMENT_1 : C_BILL_PAYMENT_1) + k,
+          src,
+          bankOfCurrency(doc.cur),
+          sales ? amount : -amount,
+          k === 0 ? doc.p1Day : doc.p2Day,
+          epochOf,
+          doc.cur,
+          doc.rate,
+        );
         m.childKey = sales ? K.payments : K.billPayments;
         m.childIndex = paymentIndex(src, k === 1);
         m.childType = sales ? 'payments' : 'billPayments';
@@ -81,7 +100,8 @@ function* moves(ctx: Ctx, epoch: number, withOpening: boolean): Generator<Move> 
       m.childIndex = src;
       m.childType = 'directCosts';
       m.description = cash.bank === B.Card ? `Card purchase DC-${src + 1}` : `Direct payment DC-${src + 1}`;
-      m.type = cash.acct === A.BankCharges ? 'Fee' : cash.acct === A.InterestExpense ? 'SerChg' : cash.bank === B.Card ? 'Pos' : 'DirectDebit';
+      m.type =
+        cash.acct === A.BankCharges ? 'Fee' : cash.acct === A.InterestExpense ? 'SerChg' : cash.bank === B.Card ? 'Pos' : 'DirectDebit';
       yield m;
     }
     if (src < counts.incomes && loadDirectIncome(ctx, src, epoch, cash) && cash.deleted > epoch) {

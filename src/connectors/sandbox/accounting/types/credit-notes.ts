@@ -66,7 +66,14 @@ export function creditNoteRecord(ctx: Ctx, s: DocState, epoch: number): SourceRe
     paymentAllocations: allocated
       ? [
           {
-            payment: { id: invoiceId, note: `Allocated to ${invoiceNumber(i)}`, currency, currencyRate: s.rate, paidOnDate: date, totalAmount: total },
+            payment: {
+              id: invoiceId,
+              note: `Allocated to ${invoiceNumber(i)}`,
+              currency,
+              currencyRate: s.rate,
+              paidOnDate: date,
+              totalAmount: total,
+            },
             allocation: { currency, currencyRate: s.rate, allocatedOnDate: date, totalAmount: total },
           },
         ]

@@ -37,7 +37,10 @@ function cashRecord(ctx: Ctx, s: CashState, cost: boolean): SourceRecord {
     id,
     reference: `${cost ? 'DC' : 'DI'}-${pad(s.index + 1, 6)}`,
     note: s.lastChange > 0 ? `${description} (receipt attached)` : undefined,
-    contactRef: s.party >= 0 ? { id: guid(ctx.seed, cost ? K.suppliers : K.customers, s.party), dataType: cost ? 'suppliers' : 'customers' } : undefined,
+    contactRef:
+      s.party >= 0
+        ? { id: guid(ctx.seed, cost ? K.suppliers : K.customers, s.party), dataType: cost ? 'suppliers' : 'customers' }
+        : undefined,
     issueDate: date,
     currency: 'GBP',
     currencyRate: 1,
@@ -77,7 +80,13 @@ function cashRecord(ctx: Ctx, s: CashState, cost: boolean): SourceRecord {
 }
 
 /** By transfer kind (`core/cash-state.ts`). */
-const TRANSFER_DESCRIPTIONS = ['Transfer to savings', 'Transfer from savings', 'Credit card repayment', 'USD to GBP conversion', 'EUR to GBP conversion'];
+const TRANSFER_DESCRIPTIONS = [
+  'Transfer to savings',
+  'Transfer from savings',
+  'Credit card repayment',
+  'USD to GBP conversion',
+  'EUR to GBP conversion',
+];
 export const transferDescription = (s: CashState): string => TRANSFER_DESCRIPTIONS[s.acct];
 
 function transferRecord(ctx: Ctx, s: CashState): SourceRecord {
@@ -89,7 +98,11 @@ function transferRecord(ctx: Ctx, s: CashState): SourceRecord {
     description: s.lastChange > 0 ? `${transferDescription(s)} (ref ${pad(s.variant % 10_000, 4)})` : transferDescription(s),
     date: ctx.cal.local(s.day),
     from: { accountRef: ctx.accountRefs[bankLedgerAccount(s.bank)], amount, currency: currencyCode(CORE_BANKS[s.bank][2]) },
-    to: { accountRef: ctx.accountRefs[bankLedgerAccount(s.toBank)], amount: money(s.toTotal), currency: currencyCode(CORE_BANKS[s.toBank][2]) },
+    to: {
+      accountRef: ctx.accountRefs[bankLedgerAccount(s.toBank)],
+      amount: money(s.toTotal),
+      currency: currencyCode(CORE_BANKS[s.toBank][2]),
+    },
     trackingCategoryRefs: NONE,
     depositedRecordRefs: NONE,
     sourceModifiedDate: modified,

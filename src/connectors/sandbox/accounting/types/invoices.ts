@@ -10,8 +10,10 @@ import { InvoiceSchema } from '../schemas/sales.js';
 import { NONE, currencyCode, customerRef, lineTracking, modifiedAt, pad, record, source } from './shared.js';
 
 const NOTES = [
-  'Thank you for your business.', 'Payment by bank transfer please, quoting the invoice number.',
-  'Goods remain our property until paid in full.', 'Late payments may incur interest under the Late Payment Act.',
+  'Thank you for your business.',
+  'Payment by bank transfer please, quoting the invoice number.',
+  'Goods remain our property until paid in full.',
+  'Late payments may incur interest under the Late Payment Act.',
 ];
 
 export const invoiceNumber = (i: number): string => `INV-${pad(i + 1, 6)}`;
@@ -47,7 +49,13 @@ export function salesLines(ctx: Ctx, s: DocState): Record<string, unknown>[] {
 }
 
 /** Payment allocations of an invoice or bill in state `s` (credit note first, then payments). */
-export function allocations(ctx: Ctx, s: DocState, paymentKey: number, creditNoteKey: number, creditNoteLabel: (index: number) => string): readonly Record<string, unknown>[] {
+export function allocations(
+  ctx: Ctx,
+  s: DocState,
+  paymentKey: number,
+  creditNoteKey: number,
+  creditNoteLabel: (index: number) => string,
+): readonly Record<string, unknown>[] {
   if (s.p1Epoch === NEVER && s.cnKind !== CN_ALLOCATED) return NONE;
   const currency = currencyCode(s.cur);
   const list: Record<string, unknown>[] = [];
@@ -55,7 +63,14 @@ export function allocations(ctx: Ctx, s: DocState, paymentKey: number, creditNot
     const date = ctx.cal.local(s.cnDay);
     const total = money(s.cnSub + s.cnTax);
     list.push({
-      payment: { id: guid(ctx.seed, creditNoteKey, s.index), note: creditNoteLabel(s.index), currency, currencyRate: s.rate, paidOnDate: date, totalAmount: total },
+      payment: {
+        id: guid(ctx.seed, creditNoteKey, s.index),
+        note: creditNoteLabel(s.index),
+        currency,
+        currencyRate: s.rate,
+        paidOnDate: date,
+        totalAmount: total,
+      },
       allocation: { currency, currencyRate: s.rate, allocatedOnDate: date, totalAmount: total },
     });
   }

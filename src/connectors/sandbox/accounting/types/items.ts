@@ -24,18 +24,24 @@ function* generate(ctx: Ctx, epoch: number): Generator<SourceRecord> {
       type: TYPES[kind],
       isBillItem: kind !== SERVICE,
       isInvoiceItem: kind !== MATERIAL,
-      billItem: kind === SERVICE ? undefined : {
-        description: changed > 0 ? `${name} (supplier price list updated)` : name,
-        unitPrice: itemCost(ctx.hs, k) / 100,
-        accountRef: ctx.accountRefs[A.Cogs],
-        taxRateRef: tax,
-      },
-      invoiceItem: kind === MATERIAL ? undefined : {
-        description: kind === INVENTORY ? `${name}, supplied boxed` : `${name}, billed per hour`,
-        unitPrice: itemPrice(ctx.hs, k) / 100,
-        accountRef: ctx.accountRefs[itemSalesAccount(ctx.hs, k)],
-        taxRateRef: tax,
-      },
+      billItem:
+        kind === SERVICE
+          ? undefined
+          : {
+              description: changed > 0 ? `${name} (supplier price list updated)` : name,
+              unitPrice: itemCost(ctx.hs, k) / 100,
+              accountRef: ctx.accountRefs[A.Cogs],
+              taxRateRef: tax,
+            },
+      invoiceItem:
+        kind === MATERIAL
+          ? undefined
+          : {
+              description: kind === INVENTORY ? `${name}, supplied boxed` : `${name}, billed per hour`,
+              unitPrice: itemPrice(ctx.hs, k) / 100,
+              accountRef: ctx.accountRefs[itemSalesAccount(ctx.hs, k)],
+              taxRateRef: tax,
+            },
       sourceModifiedDate: modified,
     });
   });

@@ -3,7 +3,17 @@ import { type Ctx, K } from '../engine/context.js';
 import { guid } from '../engine/hash.js';
 import { countAt, createdEpoch, deletedEpoch, lastChange } from '../engine/lifecycle.js';
 import {
-  address, currencyOf, domainOf, email, isProspect, partyBits, partyName, person, phone, registrationNumber, taxNumber,
+  address,
+  currencyOf,
+  domainOf,
+  email,
+  isProspect,
+  partyBits,
+  partyName,
+  person,
+  phone,
+  registrationNumber,
+  taxNumber,
 } from '../engine/parties.js';
 import { CustomerSchema, SupplierSchema } from '../schemas/index.js';
 import { currencyCode, modifiedAt, record, setupDay, source } from './shared.js';

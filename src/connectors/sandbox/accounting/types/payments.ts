@@ -10,7 +10,18 @@ import { PaymentSchema } from '../schemas/sales.js';
 import { invoiceNumber, paymentIndex } from './invoices.js';
 import { currencyCode, customerRef, modifiedAt, pad, record, source } from './shared.js';
 
-const GBP_METHODS = [PM.BankTransfer, PM.BankTransfer, PM.BankTransfer, PM.BankTransfer, PM.DirectDebit, PM.DirectDebit, PM.Cheque, PM.CreditCard, PM.CreditCard, PM.PayPal];
+const GBP_METHODS = [
+  PM.BankTransfer,
+  PM.BankTransfer,
+  PM.BankTransfer,
+  PM.BankTransfer,
+  PM.DirectDebit,
+  PM.DirectDebit,
+  PM.Cheque,
+  PM.CreditCard,
+  PM.CreditCard,
+  PM.PayPal,
+];
 const NOTES = ['Remittance received', 'Paid in full, thank you', 'Part payment', 'Payment matched from bank feed'];
 
 /**

@@ -69,7 +69,8 @@ export function itemReceiptRecord(ctx: Ctx, s: DocState, epoch: number): SourceR
   const items = itemTable(ctx);
   const supplier = supplierRef(ctx, s.party, s.cur);
   const lines: Record<string, unknown>[] = [];
-  let sub = 0, total = 0;
+  let sub = 0,
+    total = 0;
   for (let l = 0; l < s.n; l++) {
     const k = s.item[l];
     if (k < 0) continue;

@@ -1,8 +1,6 @@
 import type { SourceRecord } from '../../../connector.js';
 import { NA, ledgerOf } from '../core/ledger.js';
-import {
-  CORE_ACCOUNTS, CORE_BANKS, CORE_JOURNALS, CORE_PAYMENT_METHODS, CORE_TAX_RATES, CORE_TRACKING, T,
-} from '../engine/chart.js';
+import { CORE_ACCOUNTS, CORE_BANKS, CORE_JOURNALS, CORE_PAYMENT_METHODS, CORE_TAX_RATES, CORE_TRACKING, T } from '../engine/chart.js';
 import { type Ctx, K } from '../engine/context.js';
 import { guid, r3 } from '../engine/hash.js';
 import { type Lifecycle, countAt, createdEpoch, deletedEpoch, lastChange } from '../engine/lifecycle.js';
@@ -30,8 +28,16 @@ export function* referenceRecords(
 }
 
 const EXTRA_ACCOUNTS = [
-  'Staff Training', 'Subscriptions and Memberships', 'Charitable Donations', 'Postage and Courier', 'Cleaning',
-  'Recruitment Fees', 'Vehicle Expenses', 'Research and Development', 'Equipment Hire', 'Sundry Expenses',
+  'Staff Training',
+  'Subscriptions and Memberships',
+  'Charitable Donations',
+  'Postage and Courier',
+  'Cleaning',
+  'Recruitment Fees',
+  'Vehicle Expenses',
+  'Research and Development',
+  'Equipment Hire',
+  'Sundry Expenses',
 ];
 
 function extraName(list: readonly string[], n: number): string {
@@ -43,29 +49,35 @@ function* accounts(ctx: Ctx, epoch: number): Generator<SourceRecord> {
   const ledger = ledgerOf(ctx, epoch);
   const balance = new Float64Array(NA);
   for (let m = 0; m < ledger.months; m++) for (let a = 0; a < NA; a++) balance[a] += ledger.movement[m * NA + a];
-  yield* referenceRecords(ctx, ctx.lc.accounts, epoch, (a, modified) => {
-    const id = guid(ctx.seed, K.chartOfAccounts, a);
-    const core = a < CORE_ACCOUNTS.length ? CORE_ACCOUNTS[a] : undefined;
-    const n = a - CORE_ACCOUNTS.length;
-    const bank = CORE_BANKS.findIndex((b) => b[1] === a);
-    const name = core ? core.name : extraName(EXTRA_ACCOUNTS, n);
-    const category = core ? core.category : 'Expense.Operating.Other';
-    const cents = !core ? 0 : bank >= 0 && core.currency !== 0 ? ledger.bankNative[bank] : balance[a];
-    return record(id, modified, {
-      id,
-      nominalCode: core ? core.code : String(6500 + n),
-      name,
-      description: core ? core.description : `${name} (added ${ctx.asOf})`,
-      fullyQualifiedCategory: category,
-      fullyQualifiedName: `${category}.${name}`,
-      currency: currencyCode(core ? core.currency : 0),
-      currentBalance: cents / 100,
-      type: core ? core.type : 'Expense',
-      status: 'Active',
-      isBankAccount: bank >= 0,
-      sourceModifiedDate: modified,
-    });
-  }, (a) => (a < NA ? ledger.accountLast[a] : 0));
+  yield* referenceRecords(
+    ctx,
+    ctx.lc.accounts,
+    epoch,
+    (a, modified) => {
+      const id = guid(ctx.seed, K.chartOfAccounts, a);
+      const core = a < CORE_ACCOUNTS.length ? CORE_ACCOUNTS[a] : undefined;
+      const n = a - CORE_ACCOUNTS.length;
+      const bank = CORE_BANKS.findIndex((b) => b[1] === a);
+      const name = core ? core.name : extraName(EXTRA_ACCOUNTS, n);
+      const category = core ? core.category : 'Expense.Operating.Other';
+      const cents = !core ? 0 : bank >= 0 && core.currency !== 0 ? ledger.bankNative[bank] : balance[a];
+      return record(id, modified, {
+        id,
+        nominalCode: core ? core.code : String(6500 + n),
+        name,
+        description: core ? core.description : `${name} (added ${ctx.asOf})`,
+        fullyQualifiedCategory: category,
+        fullyQualifiedName: `${category}.${name}`,
+        currency: currencyCode(core ? core.currency : 0),
+        currentBalance: cents / 100,
+        type: core ? core.type : 'Expense',
+        status: 'Active',
+        isBankAccount: bank >= 0,
+        sourceModifiedDate: modified,
+      });
+    },
+    (a) => (a < NA ? ledger.accountLast[a] : 0),
+  );
 }
 
 function* taxRates(ctx: Ctx, epoch: number): Generator<SourceRecord> {

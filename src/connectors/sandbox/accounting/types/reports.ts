@@ -12,10 +12,16 @@ import { epochInstant, record, source } from './shared.js';
 
 const accountsOf = (section: Section): number[] => CORE_ACCOUNTS.flatMap((a, i) => (a.section === section ? [i] : []));
 const SECTIONS = {
-  income: accountsOf('income'), costOfSales: accountsOf('costOfSales'), expenses: accountsOf('expenses'),
-  otherIncome: accountsOf('otherIncome'), otherExpenses: accountsOf('otherExpenses'),
-  bank: accountsOf('bank'), currentAsset: accountsOf('currentAsset'), fixedAsset: accountsOf('fixedAsset'),
-  currentLiability: accountsOf('currentLiability'), nonCurrentLiability: accountsOf('nonCurrentLiability'),
+  income: accountsOf('income'),
+  costOfSales: accountsOf('costOfSales'),
+  expenses: accountsOf('expenses'),
+  otherIncome: accountsOf('otherIncome'),
+  otherExpenses: accountsOf('otherExpenses'),
+  bank: accountsOf('bank'),
+  currentAsset: accountsOf('currentAsset'),
+  fixedAsset: accountsOf('fixedAsset'),
+  currentLiability: accountsOf('currentLiability'),
+  nonCurrentLiability: accountsOf('nonCurrentLiability'),
   equity: accountsOf('equity'),
 };
 const PL_ACCOUNTS = [...SECTIONS.income, ...SECTIONS.costOfSales, ...SECTIONS.expenses, ...SECTIONS.otherIncome, ...SECTIONS.otherExpenses];
@@ -102,7 +108,11 @@ function* balanceSheet(ctx: Ctx, epoch: number): Generator<SourceRecord> {
     ]);
     const retained = -balances[A.RetainedEarnings] + priorYears;
     const equity = group('Equity', [
-      { accountId: ctx.accountRefs[A.ShareCapital].id, name: CORE_ACCOUNTS[A.ShareCapital].name, value: -balances[A.ShareCapital] / 100 || 0 },
+      {
+        accountId: ctx.accountRefs[A.ShareCapital].id,
+        name: CORE_ACCOUNTS[A.ShareCapital].name,
+        value: -balances[A.ShareCapital] / 100 || 0,
+      },
       { accountId: ctx.accountRefs[A.RetainedEarnings].id, name: CORE_ACCOUNTS[A.RetainedEarnings].name, value: retained / 100 || 0 },
       { name: 'Current Year Earnings', value: thisYear / 100 || 0 },
     ]);

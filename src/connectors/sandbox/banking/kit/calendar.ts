@@ -90,8 +90,25 @@ export class Calendar {
     const m = Math.floor((seconds % 3600) / 60);
     const s = seconds % 60;
     return String.fromCharCode(
-      c[o], c[o + 1], c[o + 2], c[o + 3], c[o + 4], c[o + 5], c[o + 6], c[o + 7], c[o + 8], c[o + 9], c[o + 10],
-      48 + Math.floor(h / 10), 48 + (h % 10), 58, 48 + Math.floor(m / 10), 48 + (m % 10), 58, 48 + Math.floor(s / 10), 48 + (s % 10),
+      c[o],
+      c[o + 1],
+      c[o + 2],
+      c[o + 3],
+      c[o + 4],
+      c[o + 5],
+      c[o + 6],
+      c[o + 7],
+      c[o + 8],
+      c[o + 9],
+      c[o + 10],
+      48 + Math.floor(h / 10),
+      48 + (h % 10),
+      58,
+      48 + Math.floor(m / 10),
+      48 + (m % 10),
+      58,
+      48 + Math.floor(s / 10),
+      48 + (s % 10),
     );
   }
 

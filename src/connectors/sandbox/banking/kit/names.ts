@@ -1,10 +1,41 @@
 import { h2 } from './fast.js';
 
 const FIRST = [
-  'Northwind', 'Bluebird', 'Harbour', 'Copperleaf', 'Meridian', 'Oakridge', 'Silverline', 'Brightwater', 'Fernhill',
-  'Kestrel', 'Larkspur', 'Redstone', 'Thistle', 'Wildflower', 'Ashgrove', 'Beacon', 'Marlow', 'Quill', 'Saltmarsh', 'Tidewell',
+  'Northwind',
+  'Bluebird',
+  'Harbour',
+  'Copperleaf',
+  'Meridian',
+  'Oakridge',
+  'Silverline',
+  'Brightwater',
+  'Fernhill',
+  'Kestrel',
+  'Larkspur',
+  'Redstone',
+  'Thistle',
+  'Wildflower',
+  'Ashgrove',
+  'Beacon',
+  'Marlow',
+  'Quill',
+  'Saltmarsh',
+  'Tidewell',
 ];
-const SECOND = ['Trading', 'Studio', 'Supply Co', 'Outfitters', 'Digital', 'Consulting', 'Goods', 'Labs', 'Partners', 'Works', 'Home', 'Collective'];
+const SECOND = [
+  'Trading',
+  'Studio',
+  'Supply Co',
+  'Outfitters',
+  'Digital',
+  'Consulting',
+  'Goods',
+  'Labs',
+  'Partners',
+  'Works',
+  'Home',
+  'Collective',
+];
 
 /** The Sandbox company of a seed: its trading and legal names (the same for every platform). */
 export function companyName(seed: number): { trading: string; legal: string; slug: string } {

@@ -13,6 +13,19 @@ import { openOperation, releaseOperation } from '../syncs/sync-queue.js';
 import { createSyncsStore } from '../syncs/syncs.store.js';
 import { asStored, schemaProblems } from '../push/write-validation.js';
 import { saveUpload } from './uploads.store.js';
+import {
+  activeSessionIds,
+  appendPage,
+  closeSession,
+  configuredAccounts,
+  idleSessionIds,
+  insertConfiguration,
+  insertSession,
+  latestConfiguration,
+  sessionOf,
+  sessionPages,
+  type UploadSessionRow,
+} from './upload-sessions.store.js';
 
 export interface UploadSessionsDeps {
   db: Kysely<Database>;
@@ -73,13 +86,8 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
   }
 
   /** The session; 404 when it is not this connection's. */
-  async function sessionOf(trx: Kysely<Database>, connectionId: string, datasetId: string) {
-    const session = await trx
-      .selectFrom('upload_sessions')
-      .selectAll()
-      .where('id', '=', datasetId)
-      .where('connection_id', '=', connectionId)
-      .executeTakeFirst();
+  async function sessionFound(trx: Kysely<Database>, client: Client, connectionId: string, datasetId: string) {
+    const session = await sessionOf(trx, client.id, connectionId, datasetId);
     if (!session) throw notFound(`No upload session (dataset ${datasetId}) was found for connection ${connectionId}`);
     return session;
   }
@@ -90,18 +98,12 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
    */
   async function expireIdle(client: Client, connectionId: string): Promise<void> {
     const cutoff = new Date(now().getTime() - SESSION_TIMEOUT_MS).toISOString();
-    const idle = await db
-      .selectFrom('upload_sessions')
-      .select('id')
-      .where('connection_id', '=', connectionId)
-      .where('status', '=', 'Active')
-      .where('last_activity', '<=', cutoff)
-      .execute();
+    const idle = await idleSessionIds(db, client.id, connectionId, cutoff);
     if (idle.length === 0) return;
     await db.transaction().execute(async (trx) => {
       await lockClient(trx, client.id, true);
-      for (const { id } of idle) {
-        const session = await sessionOf(trx, connectionId, id);
+      for (const id of idle) {
+        const session = await sessionFound(trx, client, connectionId, id);
         if (session.status === 'Active')
           await endSession(trx, session, 'Expired', 'The upload session timed out: nothing was uploaded to it for 90 minutes.');
       }
@@ -109,14 +111,8 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
   }
 
   /** Ends a session without processing it: its pages go, and its pull operation is Cancelled. */
-  async function endSession(
-    trx: Kysely<Database>,
-    session: Database['upload_sessions'],
-    status: 'Cancelled' | 'Expired',
-    description: string,
-  ) {
-    await trx.updateTable('upload_sessions').set({ status }).where('id', '=', session.id).execute();
-    await trx.deleteFrom('upload_session_pages').where('session_id', '=', session.id).execute();
+  async function endSession(trx: Kysely<Database>, session: UploadSessionRow, status: 'Cancelled' | 'Expired', description: string) {
+    await closeSession(trx, session.client_id, session.id, status);
     const op = await syncs.operation(session.id, trx);
     if (op) await syncs.update(trx, op, { status: 'Cancelled', statusDescription: description, completed: now().toISOString() });
   }
@@ -144,15 +140,9 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
     /** The stored configuration, as JSON text. */
     async getConfiguration(client: Client, companyId: string, connectionId: string): Promise<string> {
       await uploadConnection(client, companyId, connectionId);
-      const row = await db
-        .selectFrom('upload_configurations')
-        .select('doc')
-        .where('connection_id', '=', connectionId)
-        .orderBy('created', 'desc')
-        .orderBy('account_id', 'desc')
-        .executeTakeFirst();
-      if (!row) throw notFound(`No bank statement upload configuration was set for connection ${connectionId}`);
-      return row.doc;
+      const doc = await latestConfiguration(db, client.id, connectionId);
+      if (doc === undefined) throw notFound(`No bank statement upload configuration was set for connection ${connectionId}`);
+      return doc;
     },
 
     async setConfiguration(
@@ -179,25 +169,15 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
       };
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        const existing = await trx
-          .selectFrom('upload_configurations')
-          .select('account_id')
-          .where('connection_id', '=', connectionId)
-          .where('account_id', '=', config.accountId)
-          .executeTakeFirst();
-        if (existing)
+        if ((await configuredAccounts(trx, client.id, connectionId)).has(config.accountId))
           throw invalid([item('accountId', `account ${config.accountId} already has an upload configuration on this connection`)]);
-        await trx
-          .insertInto('upload_configurations')
-          .values({
-            connection_id: connectionId,
-            account_id: config.accountId,
-            client_id: client.id,
-            company_id: row.company_id,
-            doc: JSON.stringify(config),
-            created: now().toISOString(),
-          })
-          .execute();
+        await insertConfiguration(trx, client.id, {
+          connection_id: connectionId,
+          account_id: config.accountId,
+          company_id: row.company_id,
+          doc: JSON.stringify(config),
+          created: now().toISOString(),
+        });
       });
       return config;
     },
@@ -211,32 +191,21 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
       if (!type) throw invalid([item('dataType', `dataType must be one of: ${types.map((t) => t.dataType).join(', ')}`)]);
       const doc = await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        const active = await trx
-          .selectFrom('upload_sessions')
-          .select('id')
-          .where('connection_id', '=', connectionId)
-          .where('data_type', '=', type.dataType)
-          .where('status', '=', 'Active')
-          .execute();
-        for (const { id } of active)
+        for (const id of await activeSessionIds(trx, client.id, connectionId, type.dataType))
           throw invalid([
             item('dataType', `an upload session for ${type.dataType} is already active on this connection (dataset ${id}): end it first`),
           ]);
         const op = await openOperation(trx, { clientId: client.id, companyId, connectionId, dataType: type.dataType }, now());
         const started = now().toISOString();
-        await trx
-          .insertInto('upload_sessions')
-          .values({
-            id: op.id,
-            client_id: client.id,
-            company_id: companyId,
-            connection_id: connectionId,
-            data_type: type.dataType,
-            status: 'Active',
-            started,
-            last_activity: started,
-          })
-          .execute();
+        await insertSession(trx, client.id, {
+          id: op.id,
+          company_id: companyId,
+          connection_id: connectionId,
+          data_type: type.dataType,
+          status: 'Active',
+          started,
+          last_activity: started,
+        });
         return op.doc;
       });
       return doc;
@@ -247,26 +216,12 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
       const { types } = await uploadConnection(client, companyId, connectionId);
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        const session = await sessionOf(trx, connectionId, datasetId);
+        const session = await sessionFound(trx, client, connectionId, datasetId);
         if (session.status !== 'Active')
           throw invalid([item('datasetId', `the upload session ${datasetId} has ended (${session.status}); start a new one`)]);
         const type = types.find((t) => t.dataType === session.data_type) as UploadSessionType;
-        const configured = await trx
-          .selectFrom('upload_configurations')
-          .select('account_id')
-          .where('connection_id', '=', connectionId)
-          .execute();
-        const records = checkPage(type, body, new Set(configured.map((c) => c.account_id)));
-        const last = await trx
-          .selectFrom('upload_session_pages')
-          .select((eb) => eb.fn.max<number | null>('page').as('page'))
-          .where('session_id', '=', datasetId)
-          .executeTakeFirst();
-        await trx
-          .insertInto('upload_session_pages')
-          .values({ session_id: datasetId, page: Number(last?.page ?? 0) + 1, body: JSON.stringify(records) })
-          .execute();
-        await trx.updateTable('upload_sessions').set({ last_activity: now().toISOString() }).where('id', '=', datasetId).execute();
+        const records = checkPage(type, body, await configuredAccounts(trx, client.id, connectionId));
+        await appendPage(trx, client.id, datasetId, JSON.stringify(records), now().toISOString());
       });
     },
 
@@ -284,17 +239,12 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
         throw invalid([item('status', 'status must be Process (ingest the uploaded data) or Cancel')]);
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        const session = await sessionOf(trx, connectionId, datasetId);
+        const session = await sessionFound(trx, client, connectionId, datasetId);
         if (session.status !== 'Active')
           throw invalid([item('datasetId', `the upload session ${datasetId} has ended (${session.status})`)]);
         if (status === 'Cancel') return endSession(trx, session, 'Cancelled', 'The upload session was cancelled.');
-        const pages = await trx
-          .selectFrom('upload_session_pages')
-          .select('body')
-          .where('session_id', '=', datasetId)
-          .orderBy('page')
-          .execute();
-        const records = pages.flatMap((p) => JSON.parse(p.body) as Record<string, unknown>[]);
+        const pages = await sessionPages(trx, client.id, datasetId);
+        const records = pages.flatMap((body) => JSON.parse(body) as Record<string, unknown>[]);
         const parsed = JSON.stringify({ dataType: session.data_type, records });
         await saveUpload(trx, {
           id: randomUUID(),
@@ -310,9 +260,8 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
           format: 'codat',
           parsed,
         });
-        await trx.deleteFrom('upload_session_pages').where('session_id', '=', datasetId).execute();
-        await trx.updateTable('upload_sessions').set({ status: 'Processed' }).where('id', '=', datasetId).execute();
-        await releaseOperation(trx, deps.jobs, datasetId, now());
+        await closeSession(trx, client.id, datasetId, 'Processed');
+        await releaseOperation(trx, deps.jobs, client.id, datasetId);
       });
       deps.wakeJobs();
     },

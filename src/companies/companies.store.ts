@@ -107,3 +107,8 @@ export function createCompaniesStore(db: Kysely<Database>, jobs: JobQueue) {
 }
 
 export type CompaniesStore = ReturnType<typeof createCompaniesStore>;
+
+/** Stamps a sync's completion on the company (its `lastSync`). */
+export async function stampCompanySync(trx: Kysely<Database>, clientId: string, companyId: string, completed: string): Promise<void> {
+  await trx.updateTable('companies').set({ last_sync: completed }).where('client_id', '=', clientId).where('id', '=', companyId).execute();
+}

@@ -12,3 +12,21 @@ export async function versionInfo(db: Kysely<Database>, version: number): Promis
   const { rows } = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM record_index WHERE version = ${version}`.execute(db);
   return { size: Number(rows[0]?.n ?? 0), dense: true };
 }
+
+/** Registers a version a sync is about to write (again, when a run takes over): not complete, so not counted. */
+export async function openVersion(db: Kysely<Database>, version: number, connectionId: string, dataType: string): Promise<void> {
+  await db
+    .insertInto('record_versions')
+    .values({ version, connection_id: connectionId, data_type: dataType, records: null, dense: 0 })
+    .onConflict((oc) => oc.column('version').doNothing())
+    .execute();
+}
+
+/** Marks a version complete with its size: from now on later versions may share its documents. */
+export async function completeVersion(trx: Kysely<Database>, version: number, size: number, dense: boolean): Promise<void> {
+  await trx
+    .updateTable('record_versions')
+    .set({ records: size, dense: dense ? 1 : 0 })
+    .where('version', '=', version)
+    .execute();
+}

@@ -3,6 +3,7 @@ import type { Database } from '../storage/schema.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { recordEvent, referenceCompany } from '../webhooks/events.js';
 import type { PullOperationState } from './pull-operation.js';
+import { companyIsSyncing, connectionsReportedBefore, markReported, unreportedOperations } from './syncs.store.js';
 
 /**
  * Records `read.completed` once the company has no sync left queued or running, covering every sync that
@@ -15,41 +16,17 @@ export async function reportReadIfIdle(
   jobs: JobQueue,
   target: { clientId: string; companyId: string; publicUrl: string },
 ): Promise<void> {
-  const running = await trx
-    .selectFrom('pull_operations')
-    .select('id')
-    .where('company_id', '=', target.companyId)
-    .where('status', 'in', ['Queued', 'Fetching'])
-    .limit(1)
-    .executeTakeFirst();
-  if (running) return;
-  const finished = await trx
-    .selectFrom('pull_operations')
-    .select(['id', 'connection_id', 'data_type', 'status', 'requested', 'records_modified', 'doc'])
-    .where('company_id', '=', target.companyId)
-    .where('read_reported', '=', 0)
-    .orderBy('seq')
-    .execute();
+  if (await companyIsSyncing(trx, target.clientId, target.companyId)) return;
+  const finished = await unreportedOperations(trx, target.clientId, target.companyId);
   if (finished.length === 0) return;
 
   const connectionIds = [...new Set(finished.map((op) => op.connection_id))];
-  const reportedBefore = await trx
-    .selectFrom('pull_operations')
-    .select('connection_id')
-    .where('connection_id', 'in', connectionIds)
-    .where('read_reported', '=', 1)
-    .groupBy('connection_id')
-    .execute();
-  const initial = reportedBefore.length < connectionIds.length;
-  await trx
-    .updateTable('pull_operations')
-    .set({ read_reported: 1 })
-    .where(
-      'id',
-      'in',
-      finished.map((op) => op.id),
-    )
-    .execute();
+  const initial = (await connectionsReportedBefore(trx, target.clientId, connectionIds)) < connectionIds.length;
+  await markReported(
+    trx,
+    target.clientId,
+    finished.map((op) => op.id),
+  );
 
   const logs = (id: string) => `${target.publicUrl}/companies/${target.companyId}/data/history/${id}`;
   const payload = {

@@ -8,14 +8,16 @@ import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { WrittenRecord } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { connectionDoc } from '../connections/connection-doc.js';
-import { createSyncsStore, type PullOperationRow } from './syncs.store.js';
+import { completeDataSet, createSyncsStore, releaseRunner, setRecordsModified, type PullOperationRow } from './syncs.store.js';
+import { connectionById, stampConnectionSync } from '../connections/connections.store.js';
+import { stampCompanySync } from '../companies/companies.store.js';
 import type { VersionWriters } from './version-writers.js';
 import type { VersionResult, VersionTask } from './version-task.js';
 import { DELETE_VERSION_JOB, SYNC_JOB, queueSyncIfIdle, releaseWaiting } from './sync-queue.js';
 import { reportReadIfIdle } from './read-completed.js';
 import { keepsWritesBesideService, loadWritten, writtenSince } from '../push/platform-writes.js';
 import { deleteVersion } from '../records/version-deletion.js';
-import { versionInfo } from '../records/record-versions.js';
+import { completeVersion, openVersion, versionInfo } from '../records/record-versions.js';
 import { writeConnectionStatus } from '../connections/connection-status.js';
 import { isConnectorError } from '../connectors/connector-error.js';
 import { recordConnectionEvent } from '../webhooks/platform-events.js';
@@ -64,7 +66,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       await store.update(trx, row, { status, errorMessage: message, completed: now().toISOString() }, runner);
       // Whatever the failed sync wrote is invisible; remove it.
       await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(row.seq) } });
-      await releaseWaiting(trx, jobs, row.connection_id, row.data_type, now());
+      await releaseWaiting(trx, jobs, row.client_id, row.connection_id, row.data_type);
       await reportReadIfIdle(trx, jobs, { clientId: row.client_id, companyId: row.company_id, publicUrl: options.publicUrl() });
     });
   }
@@ -74,15 +76,15 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     await db.transaction().execute(async (trx) => {
       await lockClient(trx, row.client_id);
       await store.update(trx, row, { status: 'Queued' }, runner);
-      await trx.updateTable('pull_operations').set({ runner: null }).where('id', '=', row.id).execute();
+      await releaseRunner(trx, row.client_id, row.id);
       await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: row.id }, runAfter: new Date(Date.now() + afterMs) });
     });
   }
 
   /** The platform refused the connection's credentials: `Deauthorized`, with the reason, and `connection.disconnected`. */
-  async function deauthorize(connectionId: string, message: string): Promise<void> {
+  async function deauthorize(clientId: string, connectionId: string, message: string): Promise<void> {
     await db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('connections').selectAll().where('id', '=', connectionId).executeTakeFirst();
+      const row = await connectionById(trx, clientId, connectionId);
       if (!row || !findPlatform(row.platform_key) || row.status !== 'Linked') return;
       const errors = [
         {
@@ -109,7 +111,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     if (!(await store.hold(op, runner))) return;
     op = { ...op, runner };
     if (resumed) await deleteVersionRows(Number(op.seq), context);
-    const connection = await db.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirst();
+    const connection = await connectionById(db, op.client_id, op.connection_id);
     if (!connection || connection.status !== 'Linked' || !connection.settings) {
       return fail(op, 'AuthError', `Connection ${op.connection_id} is ${connection?.status ?? 'deleted'}; link it again to sync.`, runner);
     }
@@ -134,11 +136,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       dataSet?.current_version === null || dataSet?.current_version === undefined ? null : Number(dataSet.current_version);
     // A delta read starts from the cursor of the version it builds on; `?full=true` or no version reads in full.
     const cursor = previousVersion === null || Number(op.full_sync) === 1 ? null : (dataSet?.cursor ?? null);
-    await db
-      .insertInto('record_versions')
-      .values({ version: Number(op.seq), connection_id: op.connection_id, data_type: op.data_type, records: null, dense: 0 })
-      .onConflict((oc) => oc.column('version').doNothing())
-      .execute();
+    await openVersion(db, Number(op.seq), op.connection_id, op.data_type);
     const expected = previousVersion === null ? undefined : (await versionInfo(db, previousVersion)).size;
     // A run taking over keeps the progress already shown (it never goes back) until it passes it.
     const shownProgress = resumed ? Number((JSON.parse(op.doc) as { progress?: number }).progress ?? 1) : 1;
@@ -193,7 +191,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       }
       if (isConnectorError(err) && err.kind === 'unauthorized') {
         // Access revoked or credentials rejected: nothing to retry until the end user links it again.
-        await deauthorize(connection.id, message);
+        await deauthorize(connection.client_id, connection.id, message);
         await fail(op, 'AuthError', `The sync failed while fetching ${op.data_type}: ${message}; link the connection again.`, runner);
         return;
       }
@@ -234,27 +232,19 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         },
         runner,
       );
-      await trx
-        .updateTable('data_sets')
-        .set((eb) => ({
-          current_version: Number(op.seq),
-          completed_syncs: eb('completed_syncs', '+', 1),
-          last_successful_sync: completed,
-          latest_successful_sync_id: op.id,
-          cursor: outcome.cursor,
-        }))
-        .where('connection_id', '=', op.connection_id)
-        .where('data_type', '=', op.data_type)
-        .execute();
-      await trx.updateTable('pull_operations').set({ records_modified: outcome.modified }).where('id', '=', op.id).execute();
+      await completeDataSet(trx, clientId, {
+        connectionId: op.connection_id,
+        dataType: op.data_type,
+        version: Number(op.seq),
+        operationId: op.id,
+        completed,
+        cursor: outcome.cursor,
+      });
+      await setRecordsModified(trx, clientId, op.id, outcome.modified);
       // Complete: from now on later versions may share its documents, and its deletion respects that.
-      await trx
-        .updateTable('record_versions')
-        .set({ records: outcome.count, dense: outcome.dense ? 1 : 0 })
-        .where('version', '=', Number(op.seq))
-        .execute();
+      await completeVersion(trx, Number(op.seq), outcome.count, outcome.dense);
       // An upload session that ended while this ran syncs next (it reads every upload, so it also covers the ones below).
-      await releaseWaiting(trx, jobs, op.connection_id, op.data_type, now());
+      await releaseWaiting(trx, jobs, clientId, op.connection_id, op.data_type);
       // A write the platform stored after this sync read its writes: sync again so it shows.
       if (outcome.highWater !== null && (await writtenSince(trx, op.connection_id, op.data_type, outcome.highWater))) {
         await queueSyncIfIdle(trx, jobs, { clientId, companyId, connectionId: op.connection_id, dataType: op.data_type }, now());
@@ -263,7 +253,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         await queueSyncIfIdle(trx, jobs, { clientId, companyId, connectionId: op.connection_id, dataType: op.data_type }, now());
       }
       // Deleted while it synced: the data set went with it, nothing to stamp.
-      const connection = await trx.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirst();
+      const connection = await connectionById(trx, clientId, op.connection_id);
       const platform = connection && findPlatform(connection.platform_key);
       if (connection && platform) {
         const doc = connectionDoc({
@@ -274,9 +264,9 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
           created: connection.created,
           lastSync: completed,
         });
-        await trx.updateTable('connections').set({ last_sync: completed, doc }).where('id', '=', connection.id).execute();
+        await stampConnectionSync(trx, clientId, connection.id, completed, doc);
       }
-      await trx.updateTable('companies').set({ last_sync: completed }).where('id', '=', companyId).execute();
+      await stampCompanySync(trx, clientId, companyId, completed);
       if (previousVersion !== null) {
         await jobs.enqueue(trx, {
           kind: DELETE_VERSION_JOB,

@@ -4,6 +4,7 @@ import type { Database } from '../storage/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { pullOperationDoc, type PullOperationState } from './pull-operation.js';
+import { deleteOperation, insertOperation, oldestOperationIn, operationIn, setOperationState, unfinishedOperation } from './syncs.store.js';
 import { lockClient } from '../clients/clients.store.js';
 import { findConnector } from '../connectors/registry.js';
 import type { SyncSetting } from './sync-settings.js';
@@ -31,10 +32,11 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: Q
   // queue the same type take turns, so the second sees the first's operation instead of a unique violation.
   // It also moves the client's companies version, which keys the cached view of its data sets.
   await lockClient(trx, target.clientId, true);
-  const running = await unfinishedSync(trx, target.connectionId, target.dataType);
+  const running = await unfinishedOperation(trx, target.clientId, target.connectionId, target.dataType);
   if (running) throw alreadyInProgress(target, running.id);
 
-  const { id, doc } = await insertOperation(trx, target, now, 'Queued');
+  const id = randomUUID();
+  const doc = await insertOperation(trx, target.clientId, { ...opOf(target), id, status: 'Queued', requested: now.toISOString() });
   await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } });
   return doc;
 }
@@ -45,7 +47,9 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: Q
  */
 export async function openOperation(trx: Kysely<Database>, target: QueueTarget, now: Date): Promise<{ id: string; doc: string }> {
   await lockClient(trx, target.clientId, true);
-  return insertOperation(trx, target, now, 'Initial');
+  const id = randomUUID();
+  const doc = await insertOperation(trx, target.clientId, { ...opOf(target), id, status: 'Initial', requested: now.toISOString() });
+  return { id, doc };
 }
 
 /**
@@ -55,26 +59,17 @@ export async function openOperation(trx: Kysely<Database>, target: QueueTarget, 
  * would let that one's deletion take documents the new one shares). While a sync of its type is unfinished it
  * waits as `ProcessingQueued` (one sync of a type at a time); `releaseWaiting` queues it when that sync ends.
  */
-export async function releaseOperation(trx: Kysely<Database>, jobs: JobQueue, id: string, now: Date): Promise<void> {
-  const row = await trx
-    .selectFrom('pull_operations')
-    .select(['client_id', 'company_id', 'connection_id', 'data_type', 'requested', 'doc'])
-    .where('id', '=', id)
-    .where('status', '=', 'Initial')
-    .executeTakeFirst();
+export async function releaseOperation(trx: Kysely<Database>, jobs: JobQueue, clientId: string, id: string): Promise<void> {
+  const row = await operationIn(trx, clientId, id, 'Initial');
   if (!row) return;
-  const running = await unfinishedSync(trx, row.connection_id, row.data_type);
-  if (!running) return requeue(trx, jobs, id, row, now);
+  const running = await unfinishedOperation(trx, clientId, row.connection_id, row.data_type);
+  if (!running) return requeue(trx, jobs, row);
   const state = {
     ...(JSON.parse(row.doc) as PullOperationState),
     status: 'ProcessingQueued' as const,
     statusDescription: `Queued after sync ${running.id} of ${row.data_type}, which is still in progress.`,
   };
-  await trx
-    .updateTable('pull_operations')
-    .set({ status: state.status, doc: pullOperationDoc(state) })
-    .where('id', '=', id)
-    .execute();
+  await setOperationState(trx, clientId, id, state.status, pullOperationDoc(state));
 }
 
 /**
@@ -84,103 +79,28 @@ export async function releaseOperation(trx: Kysely<Database>, jobs: JobQueue, id
 export async function releaseWaiting(
   trx: Kysely<Database>,
   jobs: JobQueue,
+  clientId: string,
   connectionId: string,
   dataType: string,
-  now: Date,
 ): Promise<void> {
-  if (await unfinishedSync(trx, connectionId, dataType)) return;
-  const next = await trx
-    .selectFrom('pull_operations')
-    .select(['id', 'client_id', 'company_id', 'connection_id', 'data_type', 'requested'])
-    .where('connection_id', '=', connectionId)
-    .where('data_type', '=', dataType)
-    .where('status', '=', 'ProcessingQueued')
-    .orderBy('seq')
-    .executeTakeFirst();
-  if (next) await requeue(trx, jobs, next.id, next, now);
-}
-
-function unfinishedSync(trx: Kysely<Database>, connectionId: string, dataType: string) {
-  return trx
-    .selectFrom('pull_operations')
-    .select('id')
-    .where('connection_id', '=', connectionId)
-    .where('data_type', '=', dataType)
-    .where('status', 'in', ['Queued', 'Fetching'])
-    .executeTakeFirst();
+  if (await unfinishedOperation(trx, clientId, connectionId, dataType)) return;
+  const next = await oldestOperationIn(trx, clientId, connectionId, dataType, 'ProcessingQueued');
+  if (next) await requeue(trx, jobs, next);
 }
 
 async function requeue(
   trx: Kysely<Database>,
   jobs: JobQueue,
-  id: string,
-  row: { client_id: string; company_id: string; connection_id: string; data_type: string; requested: string },
-  now: Date,
+  row: { id: string; client_id: string; company_id: string; connection_id: string; data_type: string; requested: string },
 ): Promise<void> {
-  await trx.deleteFrom('pull_operations').where('id', '=', id).execute();
-  await insertOperation(
-    trx,
-    { clientId: row.client_id, companyId: row.company_id, connectionId: row.connection_id, dataType: row.data_type },
-    now,
-    'Queued',
-    { id, requested: row.requested },
-  );
-  await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } });
+  await deleteOperation(trx, row.client_id, row.id);
+  const target = { companyId: row.company_id, connectionId: row.connection_id, dataType: row.data_type, full: false };
+  await insertOperation(trx, row.client_id, { ...target, id: row.id, status: 'Queued', requested: row.requested });
+  await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: row.id } });
 }
 
-async function insertOperation(
-  trx: Kysely<Database>,
-  target: QueueTarget,
-  now: Date,
-  status: 'Queued' | 'Initial',
-  keep: { id: string; requested: string } = { id: randomUUID(), requested: now.toISOString() },
-): Promise<{ id: string; doc: string }> {
-  const dataSet = await trx
-    .selectFrom('data_sets')
-    .select(['completed_syncs'])
-    .where('connection_id', '=', target.connectionId)
-    .where('data_type', '=', target.dataType)
-    .executeTakeFirst();
-  if (!dataSet) {
-    await trx
-      .insertInto('data_sets')
-      .values({
-        connection_id: target.connectionId,
-        data_type: target.dataType,
-        client_id: target.clientId,
-        company_id: target.companyId,
-        current_version: null,
-        last_successful_sync: null,
-        latest_successful_sync_id: null,
-      })
-      .execute();
-  }
-  const { id, requested } = keep;
-  const doc = pullOperationDoc({
-    id,
-    companyId: target.companyId,
-    connectionId: target.connectionId,
-    dataType: target.dataType,
-    status,
-    requested,
-    progress: 0,
-  });
-  await trx
-    .insertInto('pull_operations')
-    .values({
-      id,
-      client_id: target.clientId,
-      company_id: target.companyId,
-      connection_id: target.connectionId,
-      data_type: target.dataType,
-      status,
-      requested,
-      epoch: Number(dataSet?.completed_syncs ?? 0),
-      doc,
-      full_sync: target.full ? 1 : 0,
-    })
-    .execute();
-  return { id, doc };
+function opOf(target: QueueTarget) {
+  return { companyId: target.companyId, connectionId: target.connectionId, dataType: target.dataType, full: target.full === true };
 }
 
 /**

@@ -5,6 +5,7 @@ import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from './sync-queue.js';
 import { lockClient } from '../clients/clients.store.js';
 import { linkedConnectionsWithSettings } from './sync-settings.store.js';
+import { lastRequested, lastRequestedByType } from './syncs.store.js';
 
 /**
  * Queues each data type of each linked connection once its `syncSchedule` hours have passed since its last
@@ -17,16 +18,10 @@ export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: D
   for (const connection of connections) {
     const connector = findConnector(connection.platform_key);
     if (!connector) continue;
-    const latest = await db
-      .selectFrom('pull_operations')
-      .select(['data_type', (eb) => eb.fn.max('requested').as('requested')])
-      .where('connection_id', '=', connection.id)
-      .groupBy('data_type')
-      .execute();
-    const lastRequested = new Map(latest.map((row) => [row.data_type, String(row.requested)]));
+    const requested = await lastRequestedByType(db, connection.client_id, connection.id);
     for (const setting of connection.settings) {
       if (setting.syncSchedule <= 0 || !connector.dataTypes.has(setting.dataType)) continue;
-      const last = lastRequested.get(setting.dataType);
+      const last = requested.get(setting.dataType);
       // A type left out of the first link waits until someone asks for it.
       if (!last && !setting.fetchOnFirstLink) continue;
       if (last && Date.parse(last) + setting.syncSchedule * 3_600_000 > now.getTime()) continue;
@@ -34,13 +29,7 @@ export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: D
         await lockClient(trx, connection.client_id, true);
         // Every worker runs the schedule: another one may have queued (and even finished) this sync since the
         // read above. Under the client lock, the newest request tells.
-        const newest = await trx
-          .selectFrom('pull_operations')
-          .select((eb) => eb.fn.max('requested').as('requested'))
-          .where('connection_id', '=', connection.id)
-          .where('data_type', '=', setting.dataType)
-          .executeTakeFirst();
-        if ((newest?.requested ?? undefined) !== (last ?? undefined)) return undefined;
+        if ((await lastRequested(trx, connection.client_id, connection.id, setting.dataType)) !== last) return undefined;
         return queueSyncIfIdle(
           trx,
           jobs,

@@ -1,19 +1,19 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, notFound, unsupported } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import type { ListContext } from '../query/list-engine.js';
 import { operationHistory } from '../query/operation-history.js';
-import { resolverFromSchema } from '../query/schema-resolver.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import { isDataType } from '../connectors/data-types.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { DATASET_STATUSES, PullOperation } from './pull-operation.js';
 import { queueFirstLinkSyncs, queueSync } from './sync-queue.js';
 import { effectiveSyncSettingsOf } from './sync-settings.store.js';
+import { dataSetSyncs, operationDoc, pullOperationResource } from './syncs.store.js';
+import { connectionOfCompany, linkedConnections, platformKeysOfCompany } from '../connections/connections.store.js';
 
 export interface SyncsDeps {
   db: Kysely<Database>;
@@ -29,51 +29,24 @@ export interface SyncsDeps {
 export function createSyncsService(deps: SyncsDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
-  const resource = {
-    typeName: 'Dataset',
-    resolve: resolverFromSchema(PullOperation, 'doc', deps.dialect, {
-      id: { type: 'string', exact: true, expr: sql`pull_operations.id` },
-      connectionId: { type: 'string', exact: true, expr: sql`pull_operations.connection_id` },
-      dataType: { type: 'string', exact: true, expr: sql`pull_operations.data_type` },
-      status: { type: 'enum', enumValues: DATASET_STATUSES, expr: sql`pull_operations.status` },
-      requested: { type: 'date', dateStyle: 'instant', expr: sql`pull_operations.requested` },
-    }),
-  };
-  // Not stored as such: derived from status, so Codat answers "could not resolve" for them too.
-  const resolve = resource.resolve;
-  resource.resolve = (path) => (path.length === 1 && (path[0] === 'isCompleted' || path[0] === 'isErrored') ? undefined : resolve(path));
-
-  async function linkedConnections(companyId: string) {
-    return db
-      .selectFrom('connections')
-      .selectAll()
-      .where('company_id', '=', companyId)
-      .where('status', '=', 'Linked')
-      .orderBy('created')
-      .execute();
-  }
+  const resource = pullOperationResource(deps.dialect);
 
   return {
     /** Queues one data type on the connection given, or on the company's linked connections that support it. */
     async queue(client: Client, companyId: string, dataType: string, connectionId?: string, full = false): Promise<string> {
       await deps.companies.owned(client, companyId);
-      let candidates = await linkedConnections(companyId);
+      let candidates = await linkedConnections(db, client.id, companyId);
       if (connectionId) {
-        const all = await db
-          .selectFrom('connections')
-          .selectAll()
-          .where('company_id', '=', companyId)
-          .where('id', '=', connectionId)
-          .execute();
-        if (all.length === 0) throw notFound(`Data connection ${connectionId} not found`);
-        if (all[0].status !== 'Linked') {
+        const given = await connectionOfCompany(db, client.id, companyId, connectionId);
+        if (!given) throw notFound(`Data connection ${connectionId} not found`);
+        if (given.status !== 'Linked') {
           throw new ApiError(
             400,
-            `ConnectionNotLinkedException: Connection ${connectionId} is ${all[0].status}; link it before queueing a sync.`,
+            `ConnectionNotLinkedException: Connection ${connectionId} is ${given.status}; link it before queueing a sync.`,
             { code: 'ConnectionNotLinked' },
           );
         }
-        candidates = all;
+        candidates = [given];
       }
       if (candidates.length === 0) {
         throw new ApiError(400, `NoLinkedConnectionException: Company ${companyId} has no linked connection to sync ${dataType} from.`, {
@@ -98,7 +71,7 @@ export function createSyncsService(deps: SyncsDeps) {
     /** Queues every type with `fetchOnFirstLink` that the linked connections support; types already syncing are left alone. */
     async queueAll(client: Client, companyId: string): Promise<void> {
       const company = await deps.companies.owned(client, companyId);
-      const connections = await linkedConnections(companyId);
+      const connections = await linkedConnections(db, client.id, companyId);
       const settings = await effectiveSyncSettingsOf(db, client.id, company.id);
       await db.transaction().execute(async (trx) => {
         for (const connection of connections) {
@@ -121,23 +94,13 @@ export function createSyncsService(deps: SyncsDeps) {
      */
     async dataStatus(client: Client, companyId: string): Promise<string> {
       await deps.companies.owned(client, companyId);
-      const connections = await db.selectFrom('connections').select(['platform_key']).where('company_id', '=', companyId).execute();
       const statuses = new Map<string, Record<string, unknown>>();
-      for (const connection of connections) {
-        for (const dataType of findConnector(connection.platform_key)?.dataTypes.keys() ?? []) {
+      for (const platformKey of await platformKeysOfCompany(db, client.id, companyId)) {
+        for (const dataType of findConnector(platformKey)?.dataTypes.keys() ?? []) {
           statuses.set(dataType, { dataType, currentStatus: 'Initial' });
         }
       }
-      const rows = await db
-        .selectFrom('data_sets as d')
-        .innerJoin('pull_operations as p', (join) =>
-          join.onRef('p.connection_id', '=', 'd.connection_id').onRef('p.data_type', '=', 'd.data_type'),
-        )
-        .select(['d.data_type', 'd.last_successful_sync', 'd.latest_successful_sync_id', 'p.id', 'p.status', 'p.seq'])
-        .where('d.company_id', '=', companyId)
-        .orderBy('p.seq')
-        .execute();
-      for (const row of rows) {
+      for (const row of await dataSetSyncs(db, client.id, companyId)) {
         statuses.set(row.data_type, {
           dataType: row.data_type,
           currentStatus: row.status,
@@ -158,14 +121,10 @@ export function createSyncsService(deps: SyncsDeps) {
 
     async operation(client: Client, companyId: string, datasetId: string): Promise<string> {
       await deps.companies.owned(client, companyId);
-      const row = await db
-        .selectFrom('pull_operations')
-        .select('doc')
-        .where('company_id', '=', companyId)
-        .where('id', '=', datasetId)
-        .executeTakeFirst();
-      if (!row) throw notFound(`DatasetNotFoundException: No pull operation with ID ${datasetId} was found for company ${companyId}`);
-      return row.doc;
+      const doc = await operationDoc(db, client.id, companyId, datasetId);
+      if (doc === undefined)
+        throw notFound(`DatasetNotFoundException: No pull operation with ID ${datasetId} was found for company ${companyId}`);
+      return doc;
     },
   };
 }

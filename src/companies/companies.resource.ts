@@ -3,7 +3,7 @@ import type { SqlDialect } from '../storage/dialect.js';
 import type { PropertyDef, QueryableResource } from '../query/properties.js';
 import { compileComparison, QuerySemanticError } from '../query/query-compiler.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
-import { connectionColumns } from '../connections/connection.properties.js';
+import { connectionColumns } from '../connections/connections.store.js';
 import { Company } from './company.schema.js';
 
 /**

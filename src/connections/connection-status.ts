@@ -4,6 +4,7 @@ import { ApiError } from '../http/api-error.js';
 import { lockClient } from '../clients/clients.store.js';
 import { findPlatform } from '../connectors/registry.js';
 import { connectionDoc, type DataConnectionError } from './connection-doc.js';
+import { setConnectionState } from './connections.store.js';
 
 type ConnectionRow = Database['connections'];
 
@@ -38,6 +39,6 @@ export async function writeConnectionStatus(
   const next = { ...row, status, doc, settings: options.settings === undefined ? row.settings : options.settings };
   // The client row first, as in every transaction that changes a client's companies (one lock order).
   await lockClient(trx, row.client_id, true);
-  await trx.updateTable('connections').set({ status, doc, settings: next.settings }).where('id', '=', row.id).execute();
+  await setConnectionState(trx, row.client_id, row.id, { status, doc, settings: next.settings });
   return next;
 }

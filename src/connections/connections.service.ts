@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, notFound, validationError } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
-import { listPage, type ListContext } from '../query/list-engine.js';
+import type { ListContext } from '../query/list-engine.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
 import type { Client } from '../clients/clients.store.js';
 import { lockClient } from '../clients/clients.store.js';
@@ -14,14 +14,25 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { effectiveSyncSettingsOf } from '../syncs/sync-settings.store.js';
 import { DELETE_VERSION_JOB, queueFirstLinkSyncs } from '../syncs/sync-queue.js';
 import { Connection } from './connection.schema.js';
-import { connectionColumns } from './connection.properties.js';
+import {
+  accountingConnectionOf,
+  connectionColumns,
+  connectionOfCompany,
+  connectionsPage,
+  deleteConnection,
+  insertConnection,
+} from './connections.store.js';
+import { deleteConnectionSyncs } from '../syncs/syncs.store.js';
+import { deletePlatformWrites } from '../push/platform-writes.store.js';
+import { deleteConnectionSessions } from '../uploads/upload-sessions.store.js';
+import { detachConnectionUploads } from '../uploads/uploads.store.js';
+import { deleteCredentials } from './credentials.store.js';
 import { connectionDoc, serveConnection } from './connection-doc.js';
 import { isConnectorError } from '../connectors/connector-error.js';
 import type { LinkResult } from '../connectors/connector.js';
 import type { CredentialsStore } from './credentials.store.js';
 import { revocationsFor, runRevocations } from './revocation.js';
 import { writeConnectionStatus } from './connection-status.js';
-import { deleteUploads } from '../uploads/uploads.store.js';
 import { recordConnectionEvent, type ConnectionEventType } from '../webhooks/platform-events.js';
 
 export interface ConnectionsDeps {
@@ -60,12 +71,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
 
   async function owned(client: Client, companyId: string, connectionId: string): Promise<ConnectionRow> {
     await deps.companies.owned(client, companyId);
-    const row = await db
-      .selectFrom('connections')
-      .selectAll()
-      .where('id', '=', connectionId)
-      .where('company_id', '=', companyId)
-      .executeTakeFirst();
+    const row = await connectionOfCompany(db, client.id, companyId, connectionId);
     if (!row) throw notFound(`Data connection ${connectionId} not found`);
     return row;
   }
@@ -91,18 +97,8 @@ export function createConnectionsService(deps: ConnectionsDeps) {
 
     async list(client: Client, companyId: string, page: PageRequest) {
       await deps.companies.owned(client, companyId);
-      const result = await listPage<{ id: string; company_id: string; doc: string }>(
-        deps.lists,
-        {
-          from: sql`connections`,
-          scope: sql`connections.company_id = ${companyId}`,
-          resource,
-          select: sql`connections.id, connections.company_id, connections.doc`,
-          tiebreak: [sql`connections.created`, sql`connections.id`],
-          countKey: `connections\u0000${companyId}\u0000${client.companiesVersion}`,
-        },
-        page,
-      );
+      const countKey = `connections\u0000${companyId}\u0000${client.companiesVersion}`;
+      const result = await connectionsPage(deps.lists, client.id, companyId, resource, page, countKey);
       return { records: result.rows.map(serve), totalResults: result.totalResults };
     },
 
@@ -133,12 +129,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
         if (platform.sourceType === 'Accounting') {
-          const existing = await trx
-            .selectFrom('connections')
-            .select('id')
-            .where('company_id', '=', companyId)
-            .where('source_type', '=', 'Accounting')
-            .executeTakeFirst();
+          const existing = await accountingConnectionOf(trx, client.id, companyId);
           if (existing) {
             throw new ApiError(
               409,
@@ -147,21 +138,17 @@ export function createConnectionsService(deps: ConnectionsDeps) {
             );
           }
         }
-        await trx
-          .insertInto('connections')
-          .values({
-            id,
-            client_id: client.id,
-            company_id: companyId,
-            platform_key: platform.key,
-            source_type: platform.sourceType,
-            status,
-            created,
-            doc,
-            last_sync: null,
-            settings: linkedAtOnce ? '{}' : null,
-          })
-          .execute();
+        await insertConnection(trx, client.id, {
+          id,
+          company_id: companyId,
+          platform_key: platform.key,
+          source_type: platform.sourceType,
+          status,
+          created,
+          doc,
+          last_sync: null,
+          settings: linkedAtOnce ? '{}' : null,
+        });
         await event(trx, 'connection.created', { id, client_id: client.id, company_id: companyId, doc });
         if (linkedAtOnce) await event(trx, 'connection.connected', { id, client_id: client.id, company_id: companyId, doc });
       });
@@ -180,28 +167,17 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const revocations = await revocationsFor(db, deps.credentials, client.id, [row], { allowPrivate: deps.allowPrivate ?? false });
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        const versions = await trx.selectFrom('pull_operations').select('seq').where('connection_id', '=', row.id).execute();
-        for (const v of versions) await deps.jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(v.seq) } });
-        await trx.deleteFrom('data_sets').where('connection_id', '=', row.id).execute();
-        await trx.deleteFrom('pull_operations').where('connection_id', '=', row.id).execute();
+        for (const version of await deleteConnectionSyncs(trx, client.id, row.id)) {
+          await deps.jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version } });
+        }
         // What the Sandbox held because it was written to it goes with the connection; push history stays.
-        await trx.deleteFrom('platform_writes').where('connection_id', '=', row.id).execute();
-        // Upload sessions, their records and unconfirmed Link uploads go with the connection; uploaded files stay with the company.
-        await trx
-          .deleteFrom('upload_session_pages')
-          .where('session_id', 'in', trx.selectFrom('upload_sessions').select('id').where('connection_id', '=', row.id))
-          .execute();
-        await trx.deleteFrom('upload_sessions').where('connection_id', '=', row.id).execute();
-        await trx.deleteFrom('upload_configurations').where('connection_id', '=', row.id).execute();
-        await deleteUploads(trx, (q) => q.where('connection_id', '=', row.id).where('kind', 'in', ['session', 'pending']));
-        // The files stay listed; what only this connection's syncs read of them (records, summaries) goes.
-        await trx
-          .deleteFrom('upload_chunks')
-          .where('upload_id', 'in', trx.selectFrom('uploads').select('id').where('connection_id', '=', row.id))
-          .execute();
-        await trx.updateTable('uploads').set({ parsed: null }).where('connection_id', '=', row.id).execute();
-        await trx.deleteFrom('connection_credentials').where('client_id', '=', client.id).where('connection_id', '=', row.id).execute();
-        await trx.deleteFrom('connections').where('id', '=', row.id).execute();
+        await deletePlatformWrites(trx, row.id);
+        // Upload sessions, their records and unconfirmed Link uploads go with the connection; uploaded files stay
+        // with the company, without what only this connection's syncs read of them.
+        await deleteConnectionSessions(trx, client.id, row.id);
+        await detachConnectionUploads(trx, client.id, row.id);
+        await deleteCredentials(trx, client.id, row.id);
+        await deleteConnection(trx, client.id, row.id);
         await event(trx, 'connection.deleted', row);
       });
       await runRevocations(revocations);

@@ -77,3 +77,8 @@ export function createCredentialsStore(keys: SecretKeys) {
 }
 
 export type CredentialsStore = ReturnType<typeof createCredentialsStore>;
+
+/** Deletes a connection's sealed credentials (no key needed to forget them). */
+export async function deleteCredentials(trx: Kysely<Database>, clientId: string, connectionId: string): Promise<void> {
+  await trx.deleteFrom('connection_credentials').where('client_id', '=', clientId).where('connection_id', '=', connectionId).execute();
+}

@@ -1,37 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { Connector, ReadContext, SourceRecord, WrittenRecord } from '../connectors/connector.js';
+import type { Connector, ReadContext, SourceRecord } from '../connectors/connector.js';
+import { loadWritten } from './platform-writes.store.js';
+import { completedSyncs } from '../syncs/syncs.store.js';
 import type { DataType } from '../connectors/data-types.js';
-
-/**
- * The Sandbox platforms' own storage for records written to them (`platform_writes`). A real platform keeps
- * written records itself; the Sandbox generates its data, so it keeps the writes beside it and applies them to
- * every later fetch.
- */
-export async function loadWritten(
-  executor: Kysely<Database>,
-  connectionId: string,
-  dataType: string,
-): Promise<{ written: WrittenRecord[]; highWater: number }> {
-  const rows = await executor
-    .selectFrom('platform_writes')
-    .select(['seq', 'record_id', 'deleted', 'doc', 'source_modified_date'])
-    .where('connection_id', '=', connectionId)
-    .where('data_type', '=', dataType)
-    .orderBy('record_id')
-    .execute();
-  let highWater = 0;
-  const written = rows.map((row) => {
-    highWater = Math.max(highWater, Number(row.seq));
-    const data = row.doc === null ? null : (JSON.parse(row.doc) as Record<string, unknown>);
-    return {
-      id: row.record_id,
-      deleted: row.deleted === 1,
-      record: data && { id: row.record_id, sourceModifiedDate: row.source_modified_date, data },
-    };
-  });
-  return { written, highWater };
-}
 
 /**
  * Whether the service keeps this type's writes for the platform (`platform_writes`): a Sandbox does (its write model
@@ -42,56 +14,6 @@ export function keepsWritesBesideService(connector: Connector, dataType: string)
   return model !== undefined && model.submit === undefined;
 }
 
-/** Whether writes of this type arrived after `highWater` (a sync that started before them does not hold them). */
-export async function writtenSince(
-  executor: Kysely<Database>,
-  connectionId: string,
-  dataType: string,
-  highWater: number,
-): Promise<boolean> {
-  const row = await executor
-    .selectFrom('platform_writes')
-    .select('seq')
-    .where('connection_id', '=', connectionId)
-    .where('data_type', '=', dataType)
-    .where('seq', '>', highWater)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Stores the platform's new state of one record; a fresh `seq` marks it as newer than any sync under way. */
-export async function saveWritten(
-  trx: Kysely<Database>,
-  write: {
-    companyId: string;
-    connectionId: string;
-    dataType: string;
-    recordId: string;
-    record: Record<string, unknown> | null;
-    at: string;
-  },
-): Promise<void> {
-  await trx
-    .deleteFrom('platform_writes')
-    .where('connection_id', '=', write.connectionId)
-    .where('data_type', '=', write.dataType)
-    .where('record_id', '=', write.recordId)
-    .execute();
-  await trx
-    .insertInto('platform_writes')
-    .values({
-      company_id: write.companyId,
-      connection_id: write.connectionId,
-      data_type: write.dataType,
-      record_id: write.recordId,
-      deleted: write.record === null ? 1 : 0,
-      doc: write.record === null ? null : JSON.stringify(write.record),
-      source_modified_date: write.at,
-    })
-    .execute();
-}
-
 /** What a connector is given to read or look up a connection's records of one type as the platform holds them now. */
 export async function readContext(
   db: Kysely<Database>,
@@ -99,15 +21,9 @@ export async function readContext(
   connection: { id: string; settings: Record<string, unknown>; credentials: Record<string, unknown> | null; allowPrivate: boolean },
   dataType: DataType,
 ): Promise<ReadContext> {
-  const dataSet = await db
-    .selectFrom('data_sets')
-    .select('completed_syncs')
-    .where('connection_id', '=', connection.id)
-    .where('data_type', '=', dataType)
-    .executeTakeFirst();
   const written = keepsWritesBesideService(connector, dataType) ? (await loadWritten(db, connection.id, dataType)).written : [];
   // The platform's data stands where the next sync of the type would read it.
-  const epoch = Number(dataSet?.completed_syncs ?? 0);
+  const epoch = await completedSyncs(db, connection.id, dataType);
   return {
     settings: connection.settings,
     credentials: connection.credentials,

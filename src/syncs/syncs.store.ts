@@ -340,3 +340,27 @@ export async function completeDataSet(
     .where('data_type', '=', op.dataType)
     .execute();
 }
+
+/** How many syncs of a data type have completed on a connection (the Sandbox's epoch: where its next read stands). */
+export async function completedSyncs(executor: Kysely<Database>, connectionId: string, dataType: string): Promise<number> {
+  const row = await executor
+    .selectFrom('data_sets')
+    .select('completed_syncs')
+    .where('connection_id', '=', connectionId)
+    .where('data_type', '=', dataType)
+    .executeTakeFirst();
+  return Number(row?.completed_syncs ?? 0);
+}
+
+/** Forgets a connection's syncs and data sets; returns the versions they wrote (for their deletion jobs). */
+export async function deleteConnectionSyncs(trx: Kysely<Database>, clientId: string, connectionId: string): Promise<number[]> {
+  const versions = await trx
+    .selectFrom('pull_operations')
+    .select('seq')
+    .where('client_id', '=', clientId)
+    .where('connection_id', '=', connectionId)
+    .execute();
+  await trx.deleteFrom('data_sets').where('client_id', '=', clientId).where('connection_id', '=', connectionId).execute();
+  await trx.deleteFrom('pull_operations').where('client_id', '=', clientId).where('connection_id', '=', connectionId).execute();
+  return versions.map((v) => Number(v.seq));
+}

@@ -145,3 +145,17 @@ export async function insertConfiguration(
     .values({ ...configuration, client_id: clientId })
     .execute();
 }
+
+/** Deletes a connection's upload sessions, their pages and its upload configurations. */
+export async function deleteConnectionSessions(trx: Kysely<Database>, clientId: string, connectionId: string): Promise<void> {
+  await trx
+    .deleteFrom('upload_session_pages')
+    .where(
+      'session_id',
+      'in',
+      trx.selectFrom('upload_sessions').select('id').where('client_id', '=', clientId).where('connection_id', '=', connectionId),
+    )
+    .execute();
+  await trx.deleteFrom('upload_sessions').where('client_id', '=', clientId).where('connection_id', '=', connectionId).execute();
+  await trx.deleteFrom('upload_configurations').where('client_id', '=', clientId).where('connection_id', '=', connectionId).execute();
+}

@@ -129,3 +129,28 @@ export function uploadsReader(db: Kysely<Database>, connectionId: string, upTo: 
     },
   };
 }
+
+/**
+ * What goes of a connection's uploads when the connection is deleted: its upload sessions' records and unconfirmed
+ * Link uploads entirely; of its files, what only its syncs read (the parsed records and summaries). The files stay
+ * listed with the company.
+ */
+export async function detachConnectionUploads(trx: Kysely<Database>, clientId: string, connectionId: string): Promise<void> {
+  await deleteUploads(trx, (q) =>
+    q.where('client_id', '=', clientId).where('connection_id', '=', connectionId).where('kind', 'in', ['session', 'pending']),
+  );
+  await trx
+    .deleteFrom('upload_chunks')
+    .where(
+      'upload_id',
+      'in',
+      trx.selectFrom('uploads').select('id').where('client_id', '=', clientId).where('connection_id', '=', connectionId),
+    )
+    .execute();
+  await trx
+    .updateTable('uploads')
+    .set({ parsed: null })
+    .where('client_id', '=', clientId)
+    .where('connection_id', '=', connectionId)
+    .execute();
+}

@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { WrittenRecord } from '../connectors/connector.js';
+
+/**
+ * The Sandbox platforms' own storage for records written to them (`platform_writes`). A real platform keeps
+ * written records itself; the Sandbox generates its data, so it keeps the writes beside it and applies them to
+ * every later fetch.
+ */
+export async function loadWritten(
+  executor: Kysely<Database>,
+  connectionId: string,
+  dataType: string,
+): Promise<{ written: WrittenRecord[]; highWater: number }> {
+  const rows = await executor
+    .selectFrom('platform_writes')
+    .select(['seq', 'record_id', 'deleted', 'doc', 'source_modified_date'])
+    .where('connection_id', '=', connectionId)
+    .where('data_type', '=', dataType)
+    .orderBy('record_id')
+    .execute();
+  let highWater = 0;
+  const written = rows.map((row) => {
+    highWater = Math.max(highWater, Number(row.seq));
+    const data = row.doc === null ? null : (JSON.parse(row.doc) as Record<string, unknown>);
+    return {
+      id: row.record_id,
+      deleted: row.deleted === 1,
+      record: data && { id: row.record_id, sourceModifiedDate: row.source_modified_date, data },
+    };
+  });
+  return { written, highWater };
+}
+
+/** Whether writes of this type arrived after `highWater` (a sync that started before them does not hold them). */
+export async function writtenSince(
+  executor: Kysely<Database>,
+  connectionId: string,
+  dataType: string,
+  highWater: number,
+): Promise<boolean> {
+  const row = await executor
+    .selectFrom('platform_writes')
+    .select('seq')
+    .where('connection_id', '=', connectionId)
+    .where('data_type', '=', dataType)
+    .where('seq', '>', highWater)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Stores the platform's new state of one record; a fresh `seq` marks it as newer than any sync under way. */
+export async function saveWritten(
+  trx: Kysely<Database>,
+  write: {
+    companyId: string;
+    connectionId: string;
+    dataType: string;
+    recordId: string;
+    record: Record<string, unknown> | null;
+    at: string;
+  },
+): Promise<void> {
+  await trx
+    .deleteFrom('platform_writes')
+    .where('connection_id', '=', write.connectionId)
+    .where('data_type', '=', write.dataType)
+    .where('record_id', '=', write.recordId)
+    .execute();
+  await trx
+    .insertInto('platform_writes')
+    .values({
+      company_id: write.companyId,
+      connection_id: write.connectionId,
+      data_type: write.dataType,
+      record_id: write.recordId,
+      deleted: write.record === null ? 1 : 0,
+      doc: write.record === null ? null : JSON.stringify(write.record),
+      source_modified_date: write.at,
+    })
+    .execute();
+}
+
+/** What the Sandbox held because it was written to this connection (the push history stays). */
+export async function deletePlatformWrites(trx: Kysely<Database>, connectionId: string): Promise<void> {
+  await trx.deleteFrom('platform_writes').where('connection_id', '=', connectionId).execute();
+}

@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { lockClient } from '../clients/clients.store.js';
-import { createApiKeysStore, type ApiKeyRecord } from './api-keys.store.js';
+import { countKeys, createApiKeysStore, insertKey, type ApiKeyRecord } from './api-keys.store.js';
 import { generateApiKey, hashApiKey } from './key-material.js';
 
 export const MAX_API_KEYS = 10;
@@ -20,12 +20,7 @@ export async function insertApiKey(
   input: { name?: string | null; expiresAt?: string | null; now: Date },
 ): Promise<NewApiKey> {
   await lockClient(trx, clientId);
-  const existing = await trx
-    .selectFrom('api_keys')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
-  if (Number(existing?.n ?? 0) >= MAX_API_KEYS) {
+  if ((await countKeys(trx, clientId)) >= MAX_API_KEYS) {
     throw new ApiError(
       409,
       `ApiKeyLimitException: A client can hold at most ${MAX_API_KEYS} API keys; delete one before creating another.`,
@@ -39,17 +34,7 @@ export async function insertApiKey(
     createdAt: input.now.toISOString(),
     expiresAt: input.expiresAt ?? null,
   };
-  await trx
-    .insertInto('api_keys')
-    .values({
-      id: record.id,
-      client_id: clientId,
-      name: record.name,
-      key_hash: hashApiKey(apiKey),
-      created_at: record.createdAt,
-      expires_at: record.expiresAt,
-    })
-    .execute();
+  await insertKey(trx, clientId, record, hashApiKey(apiKey));
   return { ...record, apiKey };
 }
 

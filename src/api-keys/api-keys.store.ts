@@ -63,3 +63,28 @@ export function createApiKeysStore(db: Kysely<Database>) {
 }
 
 export type ApiKeysStore = ReturnType<typeof createApiKeysStore>;
+
+/** How many keys the client holds. */
+export async function countKeys(executor: Kysely<Database>, clientId: string): Promise<number> {
+  const row = await executor
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Stores a key's record with the hash of its secret (never the key itself). */
+export async function insertKey(trx: Kysely<Database>, clientId: string, record: ApiKeyRecord, keyHash: string): Promise<void> {
+  await trx
+    .insertInto('api_keys')
+    .values({
+      id: record.id,
+      client_id: clientId,
+      name: record.name,
+      key_hash: keyHash,
+      created_at: record.createdAt,
+      expires_at: record.expiresAt,
+    })
+    .execute();
+}

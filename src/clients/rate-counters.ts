@@ -1,6 +1,4 @@
-import { sql, type Kysely } from 'kysely';
 import { Redis } from 'ioredis';
-import type { Database } from '../storage/schema.js';
 import { ApiError } from '../http/api-error.js';
 
 /**
@@ -11,28 +9,6 @@ export interface RateCounters {
   /** Adds one to the client's counter for `window` and returns the new count; the counter ends at `expiresAt`. */
   hit(clientId: string, window: string, expiresAt: Date): Promise<number>;
   close(): Promise<void>;
-}
-
-/** Counters in the store: one atomic upsert per request; expired ones are swept once a minute. */
-export function storeRateCounters(db: Kysely<Database>, now: () => Date = () => new Date()): RateCounters {
-  let lastSweep = 0;
-  return {
-    async hit(clientId, window, expiresAt) {
-      const at = now().getTime();
-      if (at - lastSweep >= 60_000) {
-        lastSweep = at;
-        await db.deleteFrom('rate_counters').where('expires_at', '<', new Date(at).toISOString()).execute();
-      }
-      const row = await db
-        .insertInto('rate_counters')
-        .values({ client_id: clientId, window, count: 1, expires_at: expiresAt.toISOString() })
-        .onConflict((oc) => oc.columns(['client_id', 'window']).doUpdateSet({ count: sql`rate_counters.count + 1` }))
-        .returning('count')
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-    close: async () => {},
-  };
 }
 
 /** Counters in Redis: INCR and PEXPIREAT in one MULTI, so a counter never outlives its window. */

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, notFound, validationError } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
-import { compileFilter, listPage, type ListContext } from '../query/list-engine.js';
+import { compileFilter, type ListContext } from '../query/list-engine.js';
 import type { Client } from '../clients/clients.store.js';
 import { getPlan } from '../clients/plans.js';
-import { createCompaniesStore, type CompanyRow } from './companies.store.js';
-import { companiesResource, companyTagsResource } from './companies.resource.js';
+import { companiesPage, companiesResource, companyTagsResource, createCompaniesStore, type CompanyRow } from './companies.store.js';
+import { connectionsOfCompany } from '../connections/connections.store.js';
 import { sanitizeCompanyName } from './company-name.js';
 import { serveConnection } from '../connections/connection-doc.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -116,21 +116,9 @@ export function createCompaniesService(deps: CompaniesDeps) {
     owned,
 
     async list(client: Client, page: PageRequest, tags?: string): Promise<{ records: string[]; totalResults: number }> {
-      const scope = tags
-        ? sql`companies.client_id = ${client.id} AND ${compileFilter(tags, tagsResource, deps.dialect, 'tags')}`
-        : sql`companies.client_id = ${client.id}`;
-      const result = await listPage<CompanyRow>(
-        deps.lists,
-        {
-          from: sql`companies`,
-          scope,
-          resource,
-          select: sql`companies.id, companies.client_id, companies.doc, companies.last_sync`,
-          tiebreak: [sql`companies.seq`],
-          countKey: `companies\u0000${client.id}\u0000${client.companiesVersion}\u0000${tags ?? ''}`,
-        },
-        page,
-      );
+      const tagFilter = tags ? compileFilter(tags, tagsResource, deps.dialect, 'tags') : undefined;
+      const countKey = `companies\u0000${client.id}\u0000${client.companiesVersion}\u0000${tags ?? ''}`;
+      const result = await companiesPage(deps.lists, client.id, tagFilter, resource, page, countKey);
       return { records: await serve(client.id, result.rows), totalResults: result.totalResults };
     },
 
@@ -200,12 +188,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
     async delete(client: Client, companyId: string): Promise<void> {
       const row = await owned(client, companyId);
       // Read before the credentials go with the company; revoked at the platforms once the deletion has committed.
-      const connections = await deps.db
-        .selectFrom('connections')
-        .select(['id', 'platform_key', 'settings'])
-        .where('client_id', '=', client.id)
-        .where('company_id', '=', companyId)
-        .execute();
+      const connections = await connectionsOfCompany(deps.db, client.id, companyId);
       const revocations = await revocationsFor(deps.db, deps.credentials, client.id, connections, {
         allowPrivate: deps.allowPrivate ?? false,
       });

@@ -1,4 +1,12 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { SqlDialect } from '../storage/dialect.js';
+import type { PageRequest } from '../http/paging.js';
+import { listPage, type ListContext } from '../query/list-engine.js';
+import type { PropertyDef, QueryableResource } from '../query/properties.js';
+import { compileComparison, QuerySemanticError } from '../query/query-compiler.js';
+import { resolverFromSchema } from '../query/schema-resolver.js';
+import { connectionColumns } from '../connections/connections.store.js';
+import { Company } from './company.schema.js';
 import { deleteUploads } from '../uploads/uploads.store.js';
 import type { Database } from '../storage/schema.js';
 import { lockClient } from '../clients/clients.store.js';
@@ -111,4 +119,83 @@ export type CompaniesStore = ReturnType<typeof createCompaniesStore>;
 /** Stamps a sync's completion on the company (its `lastSync`). */
 export async function stampCompanySync(trx: Kysely<Database>, clientId: string, companyId: string, completed: string): Promise<void> {
   await trx.updateTable('companies').set({ last_sync: completed }).where('client_id', '=', clientId).where('id', '=', companyId).execute();
+}
+
+/**
+ * Queryable properties of Company. Plain fields read real columns where one exists; `tags.<key>` reads the
+ * stored JSON; `dataConnections.<field>` matches companies with at least one such connection (the one
+ * array Codat allows in queries).
+ */
+export function companiesResource(dialect: SqlDialect): QueryableResource {
+  const columns: Record<string, PropertyDef> = {
+    id: { type: 'string', exact: true, expr: sql`companies.id` },
+    name: { type: 'string', expr: sql`companies.name` },
+    created: { type: 'date', dateStyle: 'instant', expr: sql`companies.created` },
+    lastSync: { type: 'date', dateStyle: 'instant', expr: sql`companies.last_sync` },
+  };
+  const connectionFields = connectionColumns('c');
+  const fromSchema = resolverFromSchema(Company, 'doc', dialect, columns);
+  return {
+    typeName: 'Company',
+    resolve(path) {
+      if (path[0] === 'tags' && path.length === 2) return { type: 'string', expr: dialect.jsonText('doc', path) };
+      if (path[0] === 'dataConnections' && path.length === 2) {
+        if (!Object.hasOwn(connectionFields, path[1])) return undefined;
+        const def = connectionFields[path[1]];
+        return {
+          ...def,
+          sortable: false,
+          compile: (op, value) =>
+            sql`EXISTS (SELECT 1 FROM connections c WHERE c.company_id = companies.id AND ${compileComparison(path.join('.'), op, value, def, dialect)})`,
+        };
+      }
+      // Served but not stored: the address depends on where the server is reached.
+      if (path[0] === 'redirect') return undefined;
+      return fromSchema(path);
+    },
+  };
+}
+
+/**
+ * The `tags` filter of GET /companies: the query language over tag keys, with `=`, `!=` and `~` only.
+ */
+export function companyTagsResource(dialect: SqlDialect): QueryableResource {
+  return {
+    typeName: 'Company tags',
+    resolve(path) {
+      if (path.length !== 1) return undefined;
+      const def: PropertyDef = { type: 'string', expr: dialect.jsonText('doc', ['tags', path[0]]) };
+      return {
+        ...def,
+        compile(op, value) {
+          if (op !== '=' && op !== '!=' && op !== '~')
+            throw new QuerySemanticError(`Operator ${op} cannot be used in tags; use =, != or ~`);
+          return compileComparison(path[0], op, value, def, dialect);
+        },
+      };
+    },
+  };
+}
+
+/** A page of the client's companies (those whose tags match `tags`, a compiled filter, when given). */
+export function companiesPage(
+  lists: ListContext,
+  clientId: string,
+  tags: RawBuilder<unknown> | undefined,
+  resource: QueryableResource,
+  page: PageRequest,
+  countKey: string,
+) {
+  return listPage<CompanyRow>(
+    lists,
+    {
+      from: sql`companies`,
+      scope: tags ? sql`companies.client_id = ${clientId} AND ${tags}` : sql`companies.client_id = ${clientId}`,
+      resource,
+      select: sql`companies.id, companies.client_id, companies.doc, companies.last_sync`,
+      tiebreak: [sql`companies.seq`],
+      countKey,
+    },
+    page,
+  );
 }

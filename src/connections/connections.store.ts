@@ -151,3 +151,8 @@ export async function setConnectionState(
     .where('id', '=', connectionId)
     .execute();
 }
+
+/** All of the company's connections, whatever their status. */
+export function connectionsOfCompany(executor: Kysely<Database>, clientId: string, companyId: string): Promise<ConnectionRow[]> {
+  return executor.selectFrom('connections').selectAll().where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
+}

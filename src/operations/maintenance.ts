@@ -1,21 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import { readSetting, writeSetting } from './settings.store.js';
 
 const KEY = 'maintenance';
 
 /** Turns maintenance mode on or off for every process sharing the store (the CLI calls this). */
 export async function setMaintenance(db: Kysely<Database>, on: boolean): Promise<void> {
-  const value = on ? 'on' : 'off';
-  await db
-    .insertInto('settings')
-    .values({ key: KEY, value })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-    .execute();
+  await writeSetting(db, KEY, on ? 'on' : 'off');
 }
 
 export async function readMaintenance(db: Kysely<Database>): Promise<boolean> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', KEY).executeTakeFirst();
-  return row?.value === 'on';
+  return (await readSetting(db, KEY)) === 'on';
 }
 
 /**

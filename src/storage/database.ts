@@ -11,6 +11,7 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type SqliteDialectConfig,
+  sql,
 } from 'kysely';
 import type { Database } from './schema.js';
 import { createSqlDialect, type SqlDialect } from './dialect.js';
@@ -124,4 +125,9 @@ function openPostgres(url: string, options: StoreOptions): Omit<Store, 'url'> {
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   return { db, dialect: createSqlDialect('postgres'), pgPool: pool, close: () => db.destroy() };
+}
+
+/** Whether the store answers a query (the readiness probe). */
+export async function storeAnswers(db: Kysely<Database>): Promise<void> {
+  await sql`SELECT 1`.execute(db);
 }

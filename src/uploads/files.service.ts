@@ -14,7 +14,8 @@ import type { IncomingFile } from '../connectors/connector.js';
 import { FileRefused } from '../connectors/connector-error.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
-import { deleteUploads, saveUpload } from './uploads.store.js';
+import { companyFileList, companyFiles, deletePendingUploads, moveChunks, pendingBatch, saveUpload } from './uploads.store.js';
+import { connectionOfCompany } from '../connections/connections.store.js';
 
 export interface FilesDeps {
   db: Kysely<Database>;
@@ -134,13 +135,8 @@ export function createFilesService(deps: FilesDeps) {
   }
 
   /** Deleted meanwhile (the company or the connection): nothing is kept. */
-  async function stillThere(trx: Kysely<Database>, companyId: string, connectionId: string): Promise<void> {
-    const row = await trx
-      .selectFrom('connections')
-      .select('id')
-      .where('id', '=', connectionId)
-      .where('company_id', '=', companyId)
-      .executeTakeFirst();
+  async function stillThere(trx: Kysely<Database>, client: Client, companyId: string, connectionId: string): Promise<void> {
+    const row = await connectionOfCompany(trx, client.id, companyId, connectionId);
     if (!row) throw notFound(`Data connection ${connectionId} not found`);
   }
 
@@ -210,7 +206,7 @@ export function createFilesService(deps: FilesDeps) {
       try {
         await db.transaction().execute(async (trx) => {
           await lockClient(trx, client.id, true);
-          await stillThere(trx, companyId, connectionId);
+          await stillThere(trx, client, companyId, connectionId);
           for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files, i, intake, uploaded, 'file');
           if (intake) await syncAll(trx, client, connection);
         });
@@ -233,9 +229,9 @@ export function createFilesService(deps: FilesDeps) {
       try {
         await db.transaction().execute(async (trx) => {
           await lockClient(trx, client.id, true);
-          await stillThere(trx, companyId, connectionId);
+          await stillThere(trx, client, companyId, connectionId);
           // The page shows one batch at a time: what was read before for this connection (confirmed or not) goes.
-          await deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('kind', '=', 'pending'));
+          await deletePendingUploads(trx, client.id, connectionId);
           for (let i = 0; i < files.length; i++) await keep(trx, client, connection, files, i, intake, uploaded, 'pending', batch);
         });
       } finally {
@@ -250,15 +246,7 @@ export function createFilesService(deps: FilesDeps) {
       const imported = await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
         const stale = new Date(now().getTime() - PENDING_TTL_MS).toISOString();
-        const rows = await trx
-          .selectFrom('uploads')
-          .selectAll()
-          .where('connection_id', '=', connectionId)
-          .where('kind', '=', 'pending')
-          .where('batch', '=', batch)
-          .where('uploaded', '>=', stale)
-          .orderBy('seq')
-          .execute();
+        const rows = await pendingBatch(trx, client.id, connectionId, batch, stale);
         if (rows.length === 0) return false;
         // New rows (new seq): a sync that already read past the pending rows' place still sees them as new. Their
         // records were made when the files were read (stamped then); they move to the new rows.
@@ -278,9 +266,9 @@ export function createFilesService(deps: FilesDeps) {
             format: row.format,
             parsed: row.parsed,
           });
-          await trx.updateTable('upload_chunks').set({ upload_id: id }).where('upload_id', '=', row.id).execute();
+          await moveChunks(trx, row.id, id);
         }
-        await deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('batch', '=', batch));
+        await deletePendingUploads(trx, client.id, connectionId, batch);
         await syncAll(trx, client, connection);
         return true;
       });
@@ -290,24 +278,13 @@ export function createFilesService(deps: FilesDeps) {
 
     async discardStaged(client: Client, companyId: string, connectionId: string, batch: string): Promise<void> {
       await deps.connections.owned(client, companyId, connectionId);
-      await db
-        .transaction()
-        .execute((trx) =>
-          deleteUploads(trx, (q) => q.where('connection_id', '=', connectionId).where('kind', '=', 'pending').where('batch', '=', batch)),
-        );
+      await db.transaction().execute((trx) => deletePendingUploads(trx, client.id, connectionId, batch));
     },
 
     /** Codat's `Files`: every file uploaded for the company, oldest first. */
     async list(client: Client, companyId: string) {
       await deps.companies.owned(client, companyId);
-      const rows = await db
-        .selectFrom('uploads')
-        .select(['file_name', 'source_type', 'uploaded'])
-        .where('client_id', '=', client.id)
-        .where('company_id', '=', companyId)
-        .where('kind', '=', 'file')
-        .orderBy('seq')
-        .execute();
+      const rows = await companyFileList(db, client.id, companyId);
       return rows.map((r) => ({ fileName: r.file_name, displayName: null, sourceType: r.source_type, uploaded: r.uploaded }));
     },
 
@@ -338,18 +315,7 @@ export function createFilesService(deps: FilesDeps) {
         }
         day = parsed.toISOString().slice(0, 10);
       }
-      let query = db
-        .selectFrom('uploads')
-        .select(['file_name', 'content_type', 'content', 'uploaded'])
-        .where('client_id', '=', client.id)
-        .where('company_id', '=', companyId)
-        .where('kind', '=', 'file')
-        .orderBy('seq');
-      if (day) {
-        const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-        query = query.where('uploaded', '>=', day).where('uploaded', '<', next);
-      }
-      const rows = await query.execute();
+      const rows = await companyFiles(db, client.id, companyId, day);
       if (rows.length === 0)
         throw notFound(
           day ? `No files were uploaded for company ${companyId} on ${day}` : `No files were uploaded for company ${companyId}`,

@@ -154,3 +154,58 @@ export async function detachConnectionUploads(trx: Kysely<Database>, clientId: s
     .where('connection_id', '=', connectionId)
     .execute();
 }
+
+/** Deletes the connection's pending (read on the Link page, not confirmed) uploads: one batch, or all. */
+export async function deletePendingUploads(trx: Kysely<Database>, clientId: string, connectionId: string, batch?: string): Promise<void> {
+  await deleteUploads(trx, (q) => {
+    const pending = q.where('client_id', '=', clientId).where('connection_id', '=', connectionId).where('kind', '=', 'pending');
+    return batch === undefined ? pending : pending.where('batch', '=', batch);
+  });
+}
+
+/** A pending batch's uploads read since `since`, in upload order. */
+export function pendingBatch(executor: Kysely<Database>, clientId: string, connectionId: string, batch: string, since: string) {
+  return executor
+    .selectFrom('uploads')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('connection_id', '=', connectionId)
+    .where('kind', '=', 'pending')
+    .where('batch', '=', batch)
+    .where('uploaded', '>=', since)
+    .orderBy('seq')
+    .execute();
+}
+
+/** Hands an upload's record chunks to another upload (a confirmed pending file keeps the records read from it). */
+export async function moveChunks(trx: Kysely<Database>, fromUploadId: string, toUploadId: string): Promise<void> {
+  await trx.updateTable('upload_chunks').set({ upload_id: toUploadId }).where('upload_id', '=', fromUploadId).execute();
+}
+
+/** The company's uploaded files, oldest first; with `day`, those uploaded on that UTC day. */
+export function companyFiles(executor: Kysely<Database>, clientId: string, companyId: string, day?: string) {
+  let query = executor
+    .selectFrom('uploads')
+    .select(['file_name', 'source_type', 'content_type', 'content', 'uploaded'])
+    .where('client_id', '=', clientId)
+    .where('company_id', '=', companyId)
+    .where('kind', '=', 'file')
+    .orderBy('seq');
+  if (day) {
+    const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    query = query.where('uploaded', '>=', day).where('uploaded', '<', next);
+  }
+  return query.execute();
+}
+
+/** The company's uploaded files without their content, oldest first. */
+export function companyFileList(executor: Kysely<Database>, clientId: string, companyId: string) {
+  return executor
+    .selectFrom('uploads')
+    .select(['file_name', 'source_type', 'uploaded'])
+    .where('client_id', '=', clientId)
+    .where('company_id', '=', companyId)
+    .where('kind', '=', 'file')
+    .orderBy('seq')
+    .execute();
+}

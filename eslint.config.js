@@ -25,12 +25,7 @@ const SQL = [
  */
 const SQL_STILL_TO_MOVE = [
   'src/data/data-sets.service.ts',
-  'src/integrations/integrations.service.ts',
   'src/jobs/graphile-job-engine.ts',
-  'src/link/link.service.ts',
-  'src/link/oauth.ts',
-  'src/push/push-job.ts',
-  'src/push/push.service.ts',
   'src/query/list-engine.ts',
   'src/query/operation-history.ts',
   'src/query/order-by.ts',

@@ -199,3 +199,14 @@ export function companiesPage(
     page,
   );
 }
+
+/**
+ * The company a Link address names, with its owner: the one read by company id alone, because the Link page is
+ * reached without an API key (the address is the end user's capability) and learns the client from the company.
+ */
+export function companyForLink(
+  db: Kysely<Database>,
+  companyId: string,
+): Promise<{ id: string; client_id: string; name: string } | undefined> {
+  return db.selectFrom('companies').select(['id', 'client_id', 'name']).where('id', '=', companyId).executeTakeFirst();
+}

@@ -152,7 +152,14 @@ export async function setConnectionState(
     .execute();
 }
 
-/** All of the company's connections, whatever their status. */
+/** All of the company's connections, whatever their status, oldest first. */
 export function connectionsOfCompany(executor: Kysely<Database>, clientId: string, companyId: string): Promise<ConnectionRow[]> {
-  return executor.selectFrom('connections').selectAll().where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
+  return executor
+    .selectFrom('connections')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('company_id', '=', companyId)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
 }

@@ -1,14 +1,13 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { notFound } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
-import { listPage, type ListContext } from '../query/list-engine.js';
-import { resolverFromSchema } from '../query/schema-resolver.js';
-import { CONNECTORS, PLATFORMS, stableGuid } from '../connectors/registry.js';
+import type { ListContext } from '../query/list-engine.js';
+import { CONNECTORS, stableGuid } from '../connectors/registry.js';
 import { WRITE_METHOD, type Connector, type WriteOperation } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
-import { Integration } from './integration.schema.js';
+import { integrationByKey, integrationResource, integrationsPage, publishIntegrationDocs } from './integrations.store.js';
 
 /** Codat's feature type of a write operation: its push method, capitalised (`POST` → `Post`). */
 const featureTypeOf = (operation: WriteOperation) => `${WRITE_METHOD[operation][0]}${WRITE_METHOD[operation].slice(1).toLowerCase()}`;
@@ -48,25 +47,10 @@ export function integrationDoc(connector: Connector): string {
 
 /** Copies the connector registry into the store so the list engine can page and query it. */
 export async function publishIntegrations(db: Kysely<Database>): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (const [position, connector] of CONNECTORS.entries()) {
-      const platform = connector.info;
-      const doc = integrationDoc(connector);
-      await trx
-        .insertInto('integrations')
-        .values({ key: platform.key, position, doc })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ position, doc }))
-        .execute();
-    }
-    await trx
-      .deleteFrom('integrations')
-      .where(
-        'key',
-        'not in',
-        PLATFORMS.map((p) => p.key),
-      )
-      .execute();
-  });
+  await publishIntegrationDocs(
+    db,
+    CONNECTORS.map((connector) => ({ key: connector.info.key, doc: integrationDoc(connector) })),
+  );
 }
 
 export function integrationLogoUrl(publicUrl: string, key: string): string {
@@ -80,31 +64,18 @@ export function createIntegrationsService(deps: {
   lists: ListContext;
   publicUrl: () => string;
 }) {
-  const overrides = { key: { type: 'string' as const, exact: true, expr: sql`integrations.key` } };
-  const resource = { typeName: 'Integration', resolve: resolverFromSchema(Integration, 'doc', deps.dialect, overrides) };
+  const resource = integrationResource(deps.dialect);
   const serve = (row: { key: string; doc: string }) =>
     `${row.doc.slice(0, -1)},"logoUrl":${JSON.stringify(integrationLogoUrl(deps.publicUrl(), row.key))}}`;
 
   return {
     async list(page: PageRequest): Promise<{ records: string[]; totalResults: number }> {
-      const result = await listPage<{ key: string; doc: string }>(
-        deps.lists,
-        {
-          from: sql`integrations`,
-          scope: sql`1 = 1`,
-          resource,
-          select: sql`integrations.key, integrations.doc`,
-          tiebreak: [sql`integrations.position`],
-          // The table changes only at start, when the registry is published.
-          countKey: 'integrations',
-        },
-        page,
-      );
+      const result = await integrationsPage(deps.lists, resource, page);
       return { records: result.rows.map(serve), totalResults: result.totalResults };
     },
 
     async get(key: string): Promise<string> {
-      const row = await deps.db.selectFrom('integrations').select(['key', 'doc']).where('key', '=', key).executeTakeFirst();
+      const row = await integrationByKey(deps.db, key);
       if (!row) throw notFound(`IntegrationNotFoundException: No integration was found with key ${key}`);
       return serve(row);
     },

@@ -1,3 +1,5 @@
+import { companyForLink } from '../companies/companies.store.js';
+import { connectionOfCompany, connectionsOfCompany } from '../connections/connections.store.js';
 import type { Client, ClientsStore } from '../clients/clients.store.js';
 import { defaultProfile } from '../clients/profile.js';
 import { createFilesService } from '../uploads/files.service.js';
@@ -132,14 +134,8 @@ export function createLinkService(deps: LinkDeps) {
   });
   const logoUrl = (key: string) => `${deps.publicUrl()}/integrations/${encodeURIComponent(key)}/logo.svg`;
 
-  async function connectionsOf(companyId: string): Promise<LinkConnection[]> {
-    const rows = await db
-      .selectFrom('connections')
-      .select(['id', 'company_id', 'platform_key', 'source_type', 'status', 'doc'])
-      .where('company_id', '=', companyId)
-      .orderBy('created')
-      .orderBy('id')
-      .execute();
+  async function connectionsOf(company: LinkCompany): Promise<LinkConnection[]> {
+    const rows = await connectionsOfCompany(db, company.client.id, company.companyId);
     return rows.map(toLinkConnection);
   }
 
@@ -176,7 +172,7 @@ export function createLinkService(deps: LinkDeps) {
     /** The company behind a Link address, or undefined for anything that does not name one. */
     async company(companyId: string): Promise<LinkCompany | undefined> {
       if (!UUID.test(companyId)) return undefined;
-      const row = await db.selectFrom('companies').select(['id', 'client_id', 'name']).where('id', '=', companyId).executeTakeFirst();
+      const row = await companyForLink(db, companyId);
       if (!row) return undefined;
       const client = await deps.clients.get(row.client_id);
       if (!client) return undefined;
@@ -190,18 +186,13 @@ export function createLinkService(deps: LinkDeps) {
 
     async connection(company: LinkCompany, connectionId: string): Promise<LinkConnection | undefined> {
       if (!UUID.test(connectionId)) return undefined;
-      const row = await db
-        .selectFrom('connections')
-        .select(['id', 'company_id', 'platform_key', 'source_type', 'status', 'doc'])
-        .where('id', '=', connectionId)
-        .where('company_id', '=', company.companyId)
-        .executeTakeFirst();
+      const row = await connectionOfCompany(db, company.client.id, company.companyId, connectionId);
       return row && toLinkConnection(row);
     },
 
     /** The platforms by source type, each with the company's connections to it. */
     async platformGroups(company: LinkCompany): Promise<PlatformGroup[]> {
-      const existing = await connectionsOf(company.companyId);
+      const existing = await connectionsOf(company);
       const accounting = existing.find((c) => c.sourceType === 'Accounting');
       return SOURCE_TYPE_ORDER.map((sourceType) => ({
         sourceType,
@@ -230,7 +221,7 @@ export function createLinkService(deps: LinkDeps) {
       if (!platform || !(SOURCE_TYPE_ORDER as readonly string[]).includes(platform.sourceType)) {
         throw new ApiError(400, 'Choose one of the platforms listed.');
       }
-      const existing = await connectionsOf(company.companyId);
+      const existing = await connectionsOf(company);
       const samePlatform = existing.filter((c) => c.platformKey === platform.key);
       const accounting = existing.find((c) => c.sourceType === 'Accounting');
       // Files add up on one connection (dedupe works across its uploads): a files platform's linked one is reused.

@@ -1,3 +1,4 @@
+import { insertOAuthState, takeOAuthState } from './oauth-states.store.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
@@ -32,11 +33,9 @@ export async function startOAuth(
   const state = randomBytes(32).toString('base64url');
   const codeVerifier = randomBytes(32).toString('base64url');
   const codeChallenge = createHash('sha256').update(codeVerifier).digest('base64url');
-  // Expired attempts go as new ones start: the table holds only the last ten minutes' worth.
-  await db.deleteFrom('oauth_states').where('expires', '<', now.toISOString()).execute();
-  await db
-    .insertInto('oauth_states')
-    .values({
+  await insertOAuthState(
+    db,
+    {
       state,
       client_id: attempt.clientId,
       company_id: attempt.companyId,
@@ -44,25 +43,22 @@ export async function startOAuth(
       code_verifier: codeVerifier,
       custom: JSON.stringify([...attempt.custom]),
       expires: new Date(now.getTime() + STATE_TTL_MS).toISOString(),
-    })
-    .execute();
+    },
+    now.toISOString(),
+  );
   return flow.authorizeUrl({ state, redirectUri: `${publicUrl}${OAUTH_CALLBACK_PATH}`, codeChallenge });
 }
 
 /** Takes the attempt a callback's `state` names, once: a replayed, unknown or expired state finds nothing. */
 export async function takeOAuthAttempt(db: Kysely<Database>, state: string, now: Date): Promise<OAuthAttempt | undefined> {
   if (!state) return undefined;
-  return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('oauth_states').selectAll().where('state', '=', state).executeTakeFirst();
-    if (!row) return undefined;
-    const taken = await trx.deleteFrom('oauth_states').where('state', '=', state).executeTakeFirst();
-    if (Number(taken.numDeletedRows) !== 1 || row.expires < now.toISOString()) return undefined;
-    return {
-      clientId: row.client_id,
-      companyId: row.company_id,
-      connectionId: row.connection_id,
-      codeVerifier: row.code_verifier,
-      custom: new Map(JSON.parse(row.custom) as [string, string][]),
-    };
-  });
+  const row = await takeOAuthState(db, state);
+  if (!row || row.expires < now.toISOString()) return undefined;
+  return {
+    clientId: row.client_id,
+    companyId: row.company_id,
+    connectionId: row.connection_id,
+    codeVerifier: row.code_verifier,
+    custom: new Map(JSON.parse(row.custom) as [string, string][]),
+  };
 }

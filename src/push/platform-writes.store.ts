@@ -86,3 +86,20 @@ export async function saveWritten(
 export async function deletePlatformWrites(trx: Kysely<Database>, connectionId: string): Promise<void> {
   await trx.deleteFrom('platform_writes').where('connection_id', '=', connectionId).execute();
 }
+
+/** What the platform holds of a record written through the service: present, deleted, or undefined (never written). */
+export async function writtenState(
+  executor: Kysely<Database>,
+  connectionId: string,
+  dataType: string,
+  recordId: string,
+): Promise<'present' | 'deleted' | undefined> {
+  const row = await executor
+    .selectFrom('platform_writes')
+    .select('deleted')
+    .where('connection_id', '=', connectionId)
+    .where('data_type', '=', dataType)
+    .where('record_id', '=', recordId)
+    .executeTakeFirst();
+  return row === undefined ? undefined : row.deleted === 0 ? 'present' : 'deleted';
+}

@@ -1,5 +1,7 @@
+import { pushById, settlePush, type PushRow } from './push.store.js';
+import { connectionById } from '../connections/connections.store.js';
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { ValidationItem } from '../http/api-error.js';
 import type { JobHandler } from '../jobs/job-queue.js';
@@ -32,8 +34,6 @@ export interface PushJobOptions {
   now?: () => Date;
 }
 
-type PushRow = Selectable<Database['push_operations']>;
-
 /** How a write ended on the platform. */
 type Outcome =
   | { status: 'Success'; recordId: string; record: Record<string, unknown> | null; storedByPlatform?: boolean }
@@ -60,7 +60,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
         errorMessage: `The platform did not complete the write within ${op.timeout_minutes} minute(s) (timeoutInMinutes).`,
       };
     }
-    const connection = await db.selectFrom('connections').selectAll().where('id', '=', op.connection_id).executeTakeFirst();
+    const connection = await connectionById(db, op.client_id, op.connection_id);
     if (!connection || connection.status !== 'Linked' || !connection.settings) {
       return {
         status: 'Failed',
@@ -194,13 +194,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       // The client row first, as every transaction touching a client's companies does (one lock order). It also
       // orders this write against a sync noting which writes it has read.
       await lockClient(trx, op.client_id);
-      const updated = await trx
-        .updateTable('push_operations')
-        .set({ status, completed, record_id: recordId, doc })
-        .where('id', '=', op.id)
-        .where('status', '=', 'Pending')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return;
+      if (!(await settlePush(trx, op.client_id, op.id, { status, completed, recordId, doc }))) return;
       if (outcome.status === 'Success') {
         if (!outcome.storedByPlatform)
           await saveWritten(trx, {
@@ -240,7 +234,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
   }
 
   async function pending(id: string): Promise<PushRow | undefined> {
-    const op = await db.selectFrom('push_operations').selectAll().where('id', '=', id).executeTakeFirst();
+    const op = await pushById(db, id);
     return op && op.status === 'Pending' ? op : undefined;
   }
 

@@ -1,19 +1,23 @@
+import { insertPush, pushByIdempotencyKey, pushDoc, pushOperationResource } from './push.store.js';
+import { connectionOfCompany } from '../connections/connections.store.js';
+import { writtenState } from './platform-writes.store.js';
+import { currentVersion } from '../syncs/syncs.store.js';
+import { hasRecord } from '../records/record-reader.js';
 import { createHash, randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, notFound, unsupported, validationError, type ValidationItem } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import type { ListContext } from '../query/list-engine.js';
 import { operationHistory } from '../query/operation-history.js';
-import { resolverFromSchema } from '../query/schema-resolver.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { WRITE_METHOD, type WriteModel, type WriteOperation } from '../connectors/connector.js';
 import { isDataType } from '../connectors/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { PUSH_STATUSES, PushOperation, pushOperationDoc, withData } from './push-operation.js';
+import { pushOperationDoc, withData } from './push-operation.js';
 import { pushOption } from './push-option.js';
 import { referencedIds, validateWrittenRecord } from './write-validation.js';
 import { PUSH_JOB } from './push-job.js';
@@ -54,25 +58,11 @@ const VERB: Record<WriteOperation, string> = { Create: 'creating', Update: 'upda
 export function createPushService(deps: PushDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
-  const resource = {
-    typeName: 'PushOperation',
-    resolve: resolverFromSchema(PushOperation, 'doc', deps.dialect, {
-      pushOperationKey: { type: 'string', exact: true, expr: sql`push_operations.id` },
-      dataConnectionKey: { type: 'string', exact: true, expr: sql`push_operations.connection_id` },
-      dataType: { type: 'string', exact: true, expr: sql`push_operations.data_type` },
-      status: { type: 'enum', enumValues: PUSH_STATUSES, expr: sql`push_operations.status` },
-      requestedOnUtc: { type: 'date', dateStyle: 'instant', expr: sql`push_operations.requested` },
-    }),
-  };
+  const resource = pushOperationResource(deps.dialect);
 
   async function connectionOf(client: Client, companyId: string, connectionId: string) {
     await deps.companies.owned(client, companyId);
-    const row = await db
-      .selectFrom('connections')
-      .selectAll()
-      .where('id', '=', connectionId)
-      .where('company_id', '=', companyId)
-      .executeTakeFirst();
+    const row = await connectionOfCompany(db, client.id, companyId, connectionId);
     if (!row) throw notFound(`Data connection ${connectionId} not found`);
     return row;
   }
@@ -108,38 +98,15 @@ export function createPushService(deps: PushDeps) {
    * else the last sync of the type. True when the type was never synced: the platform checks it then.
    */
   async function referenceExists(connectionId: string, dataType: string, id: string): Promise<boolean> {
-    const written = await db
-      .selectFrom('platform_writes')
-      .select('deleted')
-      .where('connection_id', '=', connectionId)
-      .where('data_type', '=', dataType)
-      .where('record_id', '=', id)
-      .executeTakeFirst();
-    if (written) return written.deleted === 0;
-    const dataSet = await db
-      .selectFrom('data_sets')
-      .select('current_version')
-      .where('connection_id', '=', connectionId)
-      .where('data_type', '=', dataType)
-      .executeTakeFirst();
-    if (dataSet?.current_version === null || dataSet?.current_version === undefined) return true;
-    const synced = await db
-      .selectFrom('record_index')
-      .select('record_id')
-      .where('version', '=', Number(dataSet.current_version))
-      .where('record_id', '=', id)
-      .where('is_deleted', '=', 0)
-      .executeTakeFirst();
-    return synced !== undefined;
+    const written = await writtenState(db, connectionId, dataType, id);
+    if (written !== undefined) return written === 'present';
+    const version = await currentVersion(db, connectionId, dataType);
+    if (version === null) return true;
+    return hasRecord(db, version, id);
   }
 
   async function findByIdempotencyKey(clientId: string, key: string) {
-    return db
-      .selectFrom('push_operations')
-      .select(['doc', 'data', 'request_hash'])
-      .where('client_id', '=', clientId)
-      .where('idempotency_key', '=', key)
-      .executeTakeFirst();
+    return pushByIdempotencyKey(db, clientId, key);
   }
 
   function replay(first: { doc: string; data: string | null; request_hash: string | null }, hash: string, key: string): string {
@@ -220,28 +187,24 @@ export function createPushService(deps: PushDeps) {
       const runAt = timeout === null ? processAt : Math.min(processAt, requested.getTime() + timeout * deps.minuteMs);
       try {
         await db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('push_operations')
-            .values({
-              id,
-              client_id: client.id,
-              company_id: connection.company_id,
-              connection_id: connection.id,
-              data_type: request.dataType,
-              operation: request.operation,
-              record_id: request.recordId ?? null,
-              status: 'Pending',
-              requested: requested.toISOString(),
-              completed: null,
-              timeout_minutes: timeout,
-              allow_sync: request.allowSyncOnPushComplete === false ? 0 : 1,
-              force_update: request.forceUpdate ? 1 : 0,
-              idempotency_key: request.idempotencyKey ?? null,
-              request_hash: hash,
-              data,
-              doc,
-            })
-            .execute();
+          await insertPush(trx, client.id, {
+            id,
+            company_id: connection.company_id,
+            connection_id: connection.id,
+            data_type: request.dataType,
+            operation: request.operation,
+            record_id: request.recordId ?? null,
+            status: 'Pending',
+            requested: requested.toISOString(),
+            completed: null,
+            timeout_minutes: timeout,
+            allow_sync: request.allowSyncOnPushComplete === false ? 0 : 1,
+            force_update: request.forceUpdate ? 1 : 0,
+            idempotency_key: request.idempotencyKey ?? null,
+            request_hash: hash,
+            data,
+            doc,
+          });
           await deps.jobs.enqueue(trx, { kind: PUSH_JOB, payload: { pushOperationId: id }, runAfter: new Date(runAt) });
         });
       } catch (err) {
@@ -261,14 +224,10 @@ export function createPushService(deps: PushDeps) {
 
     async operation(client: Client, companyId: string, key: string): Promise<string> {
       await deps.companies.owned(client, companyId);
-      const row = await db
-        .selectFrom('push_operations')
-        .select('doc')
-        .where('company_id', '=', companyId)
-        .where('id', '=', key)
-        .executeTakeFirst();
-      if (!row) throw notFound(`PushOperationNotFoundException: No push operation with key ${key} was found for company ${companyId}`);
-      return row.doc;
+      const doc = await pushDoc(db, client.id, companyId, key);
+      if (doc === undefined)
+        throw notFound(`PushOperationNotFoundException: No push operation with key ${key} was found for company ${companyId}`);
+      return doc;
     },
 
     /** The fields the platform takes for a write of the type (PushOption). */

@@ -1,5 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Store } from '../storage/database.js';
+import type { Database } from '../storage/schema.js';
 import type { PageRequest } from '../http/paging.js';
 import { compileFilter, compileOrdering, countRows, type ListContext } from '../query/list-engine.js';
 import type { QueryableResource } from '../query/properties.js';
@@ -157,3 +158,15 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
 }
 
 export type RecordReader = ReturnType<typeof createRecordReader>;
+
+/** Whether a version holds a (not deleted) record with this id. */
+export async function hasRecord(db: Kysely<Database>, version: number, recordId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('record_index')
+    .select('record_id')
+    .where('version', '=', version)
+    .where('record_id', '=', recordId)
+    .where('is_deleted', '=', 0)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -364,3 +364,14 @@ export async function deleteConnectionSyncs(trx: Kysely<Database>, clientId: str
   await trx.deleteFrom('pull_operations').where('client_id', '=', clientId).where('connection_id', '=', connectionId).execute();
   return versions.map((v) => Number(v.seq));
 }
+
+/** The version readers of a data set see; null before its first sync completes. */
+export async function currentVersion(executor: Kysely<Database>, connectionId: string, dataType: string): Promise<number | null> {
+  const row = await executor
+    .selectFrom('data_sets')
+    .select('current_version')
+    .where('connection_id', '=', connectionId)
+    .where('data_type', '=', dataType)
+    .executeTakeFirst();
+  return row?.current_version === null || row?.current_version === undefined ? null : Number(row.current_version);
+}

@@ -30,9 +30,6 @@ const SQL_STILL_TO_MOVE = [
   'src/query/operation-history.ts',
   'src/query/order-by.ts',
   'src/query/query-compiler.ts',
-  'src/webhooks/delivery-job.ts',
-  'src/webhooks/events.ts',
-  'src/webhooks/webhooks.service.ts',
 ];
 
 export default tseslint.config(

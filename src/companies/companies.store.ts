@@ -210,3 +210,14 @@ export function companyForLink(
 ): Promise<{ id: string; client_id: string; name: string } | undefined> {
   return db.selectFrom('companies').select(['id', 'client_id', 'name']).where('id', '=', companyId).executeTakeFirst();
 }
+
+/** The company's stored document (JSON text), if it is the client's. */
+export async function companyDoc(executor: Kysely<Database>, clientId: string, companyId: string): Promise<string | undefined> {
+  const row = await executor
+    .selectFrom('companies')
+    .select('doc')
+    .where('client_id', '=', clientId)
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+  return row?.doc;
+}

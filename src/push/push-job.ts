@@ -221,7 +221,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
         payload: {
           id: op.id,
           type: op.operation,
-          referenceCompany: await referenceCompany(trx, op.company_id, options.publicUrl()),
+          referenceCompany: await referenceCompany(trx, op.client_id, op.company_id, options.publicUrl()),
           connectionId: op.connection_id,
           requestedOnDate: op.requested,
           completedOnDate: completed,

@@ -30,7 +30,7 @@ export async function reportReadIfIdle(
 
   const logs = (id: string) => `${target.publicUrl}/companies/${target.companyId}/data/history/${id}`;
   const payload = {
-    referenceCompany: await referenceCompany(trx, target.companyId, target.publicUrl),
+    referenceCompany: await referenceCompany(trx, target.clientId, target.companyId, target.publicUrl),
     modifiedFromDate: finished.map((op) => op.requested).sort()[0],
     dataTypes: finished.map((op) => {
       const state = JSON.parse(op.doc) as PullOperationState;

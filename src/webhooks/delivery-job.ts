@@ -1,3 +1,11 @@
+import {
+  consumerFailingSince,
+  disableConsumer,
+  dropDelivery,
+  pendingDelivery,
+  setConsumerFailingSince,
+  updatePendingDelivery,
+} from './webhooks.store.js';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../storage/schema.js';
@@ -54,14 +62,7 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
   const allowPrivate = deps.options?.allowPrivate ?? false;
 
   async function load(deliveryId: string): Promise<Due | undefined> {
-    const row = await db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_consumers as c', 'c.id', 'd.consumer_id')
-      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-      .select(['d.id', 'd.attempts', 'd.consumer_id', 'c.url', 'c.secret', 'c.disabled', 'e.body'])
-      .where('d.id', '=', deliveryId)
-      .where('d.status', '=', 'pending')
-      .executeTakeFirst();
+    const row = await pendingDelivery(db, deliveryId);
     return (
       row && {
         id: row.id,
@@ -86,48 +87,30 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
     };
     const at = finished.toISOString();
     await db.transaction().execute(async (trx) => {
-      const current = trx
-        .updateTable('webhook_deliveries')
-        .where('id', '=', due.id)
-        .where('status', '=', 'pending')
-        .where('attempts', '=', due.attempts);
+      const current = (changes: Parameters<typeof updatePendingDelivery>[3]) => updatePendingDelivery(trx, due.id, due.attempts, changes);
       if (ok) {
-        await current.set({ ...outcome, status: 'delivered', next_attempt: null, delivered: at }).execute();
-        await trx.updateTable('webhook_consumers').set({ failing_since: null }).where('id', '=', due.consumerId).execute();
+        await current({ ...outcome, status: 'delivered', next_attempt: null, delivered: at });
+        await setConsumerFailingSince(trx, due.consumerId, null);
         return;
       }
-      const consumer = await trx
-        .selectFrom('webhook_consumers')
-        .select('failing_since')
-        .where('id', '=', due.consumerId)
-        .executeTakeFirst();
-      if (!consumer) return; // deleted meanwhile: its deliveries went with it
-      if (consumer.failing_since === null) {
-        await trx.updateTable('webhook_consumers').set({ failing_since: at }).where('id', '=', due.consumerId).execute();
-      } else if (finished.getTime() - Date.parse(consumer.failing_since) >= disableAfterMs) {
+      const failingSince = await consumerFailingSince(trx, due.consumerId);
+      if (failingSince === undefined) return; // deleted meanwhile: its deliveries went with it
+      if (failingSince === null) {
+        await setConsumerFailingSince(trx, due.consumerId, at);
+      } else if (finished.getTime() - Date.parse(failingSince) >= disableAfterMs) {
         // Every delivery has failed for too long: stop sending to this endpoint altogether.
-        await current.set({ ...outcome, next_attempt: null }).execute();
-        await trx.updateTable('webhook_consumers').set({ disabled: 1 }).where('id', '=', due.consumerId).execute();
-        await trx
-          .updateTable('webhook_deliveries')
-          .set({ status: 'dropped', next_attempt: null })
-          .where('consumer_id', '=', due.consumerId)
-          .where('status', '=', 'pending')
-          .execute();
-        deps.log?.warn(
-          { consumerId: due.consumerId, failingSince: consumer.failing_since },
-          'webhook consumer disabled after failing deliveries',
-        );
+        await current({ ...outcome, next_attempt: null });
+        await disableConsumer(trx, due.consumerId);
+        deps.log?.warn({ consumerId: due.consumerId, failingSince }, 'webhook consumer disabled after failing deliveries');
         return;
       }
       const delay = schedule[attempt - 1];
       if (delay === undefined) {
-        await current.set({ ...outcome, status: 'failed', next_attempt: null }).execute();
+        await current({ ...outcome, status: 'failed', next_attempt: null });
         return;
       }
       const next = new Date(finished.getTime() + delay);
-      const updated = await current.set({ ...outcome, next_attempt: next.toISOString() }).executeTakeFirst();
-      if (Number(updated.numUpdatedRows) > 0)
+      if (await current({ ...outcome, next_attempt: next.toISOString() }))
         await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: jobPayload(due.id), runAfter: next });
     });
   }
@@ -138,12 +121,7 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       const due = await load(payload.deliveryId);
       if (!due) return; // delivered, given up, dropped, or its consumer was deleted
       if (due.disabled) {
-        await db
-          .updateTable('webhook_deliveries')
-          .set({ status: 'dropped', next_attempt: null })
-          .where('id', '=', due.id)
-          .where('status', '=', 'pending')
-          .execute();
+        await dropDelivery(db, due.id);
         return;
       }
       const headers = {

@@ -1,3 +1,5 @@
+import { consumersOf, insertDelivery, insertEvent } from './webhooks.store.js';
+import { companyDoc } from '../companies/companies.store.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
@@ -60,10 +62,10 @@ export function tagsMatch(filters: readonly string[] | null, companyTags: Record
   return filters.some((filter) => held.has(filter));
 }
 
-async function tagsOfCompany(executor: Kysely<Database>, companyId: string): Promise<Record<string, string>> {
-  const row = await executor.selectFrom('companies').select('doc').where('id', '=', companyId).executeTakeFirst();
-  if (!row) return {};
-  const tags = (JSON.parse(row.doc) as { tags?: unknown }).tags;
+async function tagsOfCompany(executor: Kysely<Database>, clientId: string, companyId: string): Promise<Record<string, string>> {
+  const doc = await companyDoc(executor, clientId, companyId);
+  if (doc === undefined) return {};
+  const tags = (JSON.parse(doc) as { tags?: unknown }).tags;
   return tags && typeof tags === 'object' ? (tags as Record<string, string>) : {};
 }
 
@@ -73,13 +75,7 @@ async function tagsOfCompany(executor: Kysely<Database>, companyId: string): Pro
  * not stored (nothing would ever read it). The caller wakes the job runner after commit.
  */
 export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: EventInput): Promise<void> {
-  const consumers = await trx
-    .selectFrom('webhook_consumers')
-    .select(['id', 'event_types', 'company_tags'])
-    .where('client_id', '=', event.clientId)
-    .where('disabled', '=', 0)
-    .orderBy('created')
-    .execute();
+  const consumers = await consumersOf(trx, event.clientId, { enabled: true });
   const wanting = consumers
     .map((c) => ({
       id: c.id,
@@ -91,7 +87,7 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
 
   let companyTags: Record<string, string> | null = null;
   if (event.companyId !== null && wanting.some((c) => c.tags && c.tags.length > 0)) {
-    companyTags = event.companyTags ?? (await tagsOfCompany(trx, event.companyId));
+    companyTags = event.companyTags ?? (await tagsOfCompany(trx, event.clientId, event.companyId));
   }
   const matching = wanting.filter((c) => tagsMatch(c.tags, event.companyId === null ? null : (companyTags ?? {})));
   if (matching.length === 0) return;
@@ -99,28 +95,21 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
   const id = randomUUID();
   const generated = new Date().toISOString();
   const body = JSON.stringify({ id, eventType: event.eventType, generatedDate: generated, payload: event.payload });
-  await trx
-    .insertInto('webhook_events')
-    .values({ id, client_id: event.clientId, event_type: event.eventType, company_id: event.companyId, generated, body })
-    .execute();
+  await insertEvent(trx, event.clientId, { id, event_type: event.eventType, company_id: event.companyId, generated, body });
   for (const consumer of matching) {
     const deliveryId = newMessageId();
-    await trx
-      .insertInto('webhook_deliveries')
-      .values({
-        id: deliveryId,
-        event_id: id,
-        consumer_id: consumer.id,
-        client_id: event.clientId,
-        status: 'pending',
-        attempts: 0,
-        next_attempt: generated,
-        last_response_status: null,
-        last_error: null,
-        created: generated,
-        delivered: null,
-      })
-      .execute();
+    await insertDelivery(trx, event.clientId, {
+      id: deliveryId,
+      event_id: id,
+      consumer_id: consumer.id,
+      status: 'pending',
+      attempts: 0,
+      next_attempt: generated,
+      last_response_status: null,
+      last_error: null,
+      created: generated,
+      delivered: null,
+    });
     await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: { deliveryId } });
   }
 }
@@ -129,11 +118,16 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
  * CompanyReference payload object for `referenceCompany` (Codat's Company/definitions/companyReference).
  * `links.portal` points at the company's resource on this server, which has no separate portal.
  */
-export async function referenceCompany(executor: Kysely<Database>, companyId: string, publicUrl: string): Promise<Record<string, unknown>> {
-  const row = await executor.selectFrom('companies').select('doc').where('id', '=', companyId).executeTakeFirst();
+export async function referenceCompany(
+  executor: Kysely<Database>,
+  clientId: string,
+  companyId: string,
+  publicUrl: string,
+): Promise<Record<string, unknown>> {
+  const stored = await companyDoc(executor, clientId, companyId);
   const links = { portal: `${publicUrl}/companies/${companyId}` };
-  if (!row) return { id: companyId, links };
-  const doc = JSON.parse(row.doc) as { id: string; name: string; description?: string; tags?: Record<string, string> };
+  if (stored === undefined) return { id: companyId, links };
+  const doc = JSON.parse(stored) as { id: string; name: string; description?: string; tags?: Record<string, string> };
   return {
     id: doc.id,
     name: doc.name,

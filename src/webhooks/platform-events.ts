@@ -38,7 +38,7 @@ export async function recordConnectionEvent(
   publicUrl: string,
 ): Promise<void> {
   const payload = {
-    referenceCompany: await referenceCompany(trx, row.company_id, publicUrl),
+    referenceCompany: await referenceCompany(trx, row.client_id, row.company_id, publicUrl),
     connection: JSON.parse(serveConnection(publicUrl, row)) as unknown,
   };
   await recordEvent(trx, jobs, { clientId: row.client_id, eventType, companyId: row.company_id, payload });

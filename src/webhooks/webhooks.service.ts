@@ -1,3 +1,4 @@
+import { consumersOf, countConsumers, deleteConsumer, insertConsumer } from './webhooks.store.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
@@ -56,13 +57,7 @@ export function createWebhooksService(deps: { db: Kysely<Database>; allowPrivate
   return {
     /** The client's consumers, oldest first. */
     async list(clientId: string): Promise<WebhookConsumer[]> {
-      const rows = await db
-        .selectFrom('webhook_consumers')
-        .select(['id', 'url', 'disabled', 'event_types', 'company_tags'])
-        .where('client_id', '=', clientId)
-        .orderBy('created')
-        .orderBy('id')
-        .execute();
+      const rows = await consumersOf(db, clientId);
       return rows.map(toConsumer);
     },
 
@@ -80,34 +75,21 @@ export function createWebhooksService(deps: { db: Kysely<Database>; allowPrivate
       const secret = generateSecret();
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, clientId);
-        const held = await trx
-          .selectFrom('webhook_consumers')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('client_id', '=', clientId)
-          .executeTakeFirst();
-        if (Number(held?.n ?? 0) >= MAX_WEBHOOK_CONSUMERS) {
+        if ((await countConsumers(trx, clientId)) >= MAX_WEBHOOK_CONSUMERS) {
           throw new ApiError(
             409,
             `WebhookConsumerLimitException: A client can hold at most ${MAX_WEBHOOK_CONSUMERS} webhook consumers; delete one before creating another.`,
             { code: 'WebhookConsumerLimit' },
           );
         }
-        await trx
-          .insertInto('webhook_consumers')
-          .values({ ...row, client_id: clientId, secret, created: now().toISOString(), failing_since: null })
-          .execute();
+        await insertConsumer(trx, clientId, { ...row, secret, created: now().toISOString(), failing_since: null });
       });
       return { ...toConsumer(row), secret };
     },
 
     /** Deletes the consumer; its undelivered messages go with it. */
     async delete(clientId: string, consumerId: string): Promise<void> {
-      const result = await db
-        .deleteFrom('webhook_consumers')
-        .where('client_id', '=', clientId)
-        .where('id', '=', consumerId)
-        .executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0)
+      if (!(await deleteConsumer(db, clientId, consumerId)))
         throw notFound(`WebhookConsumerNotFoundException: No webhook consumer was found with ID ${consumerId}`);
     },
   };

@@ -1,19 +1,20 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import { boundedCache } from '../lib/bounded-cache.js';
 import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, unsupported } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import type { ListContext } from '../query/list-engine.js';
-import type { PropertyDef, QueryableResource } from '../query/properties.js';
-import { resolverFromSchema } from '../query/schema-resolver.js';
+import type { QueryableResource } from '../query/properties.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { DataTypeSource } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { sourceTypeOf } from './data-paths.js';
-import { INDEXED_COLUMNS, recordFieldPaths } from '../records/record-fields.js';
+import { recordFieldEquals, recordResource } from '../records/record-resource.js';
+import { currentVersionsOf } from '../records/record-versions.js';
+import { connectionsOfCompany } from '../connections/connections.store.js';
 import type { RecordReader } from '../records/record-reader.js';
 
 export interface DataSetsDeps {
@@ -45,20 +46,7 @@ export function createDataSetsService(deps: DataSetsDeps) {
   function resourceOf(source: DataTypeSource): QueryableResource {
     let resource = resources.get(source);
     if (!resource) {
-      const fromDocument = resolverFromSchema(source.schema, 'doc', deps.dialect);
-      const overrides: Record<string, PropertyDef> = {
-        id: { type: 'string', exact: true, expr: sql`r.record_id` },
-        modifiedDate: { type: 'date', dateStyle: 'instant', expr: sql`r.modified_date` },
-        'metadata.isDeleted': { type: 'boolean', expr: sql`(r.is_deleted = 1)` },
-      };
-      // The indexed fields read their narrow columns: same values, without opening each document.
-      const paths = recordFieldPaths(source.schema);
-      for (const column of INDEXED_COLUMNS) {
-        const path = paths[column];
-        const def = path ? fromDocument(path.split('.')) : undefined;
-        if (path && def) overrides[path] = { ...def, expr: sql.ref(`r.f_${column}`) };
-      }
-      resource = { typeName: source.typeName, resolve: resolverFromSchema(source.schema, 'doc', deps.dialect, overrides) };
+      resource = recordResource(source, deps.dialect);
       resources.set(source, resource);
     }
     return resource;
@@ -82,9 +70,8 @@ export function createDataSetsService(deps: DataSetsDeps) {
 
   async function lookUp(client: Client, companyId: string, dataType: DataType, connectionId?: string): Promise<ReadableDataSet> {
     await deps.companies.owned(client, companyId);
-    let query = db.selectFrom('connections').select(['id', 'platform_key', 'source_type']).where('company_id', '=', companyId);
-    if (connectionId) query = query.where('id', '=', connectionId);
-    const connections = await query.orderBy('created').execute();
+    const all = await connectionsOfCompany(db, client.id, companyId);
+    const connections = connectionId ? all.filter((c) => c.id === connectionId) : all;
     if (connectionId && connections.length === 0) throw new ApiError(404, `Data connection ${connectionId} not found`);
     const candidates = connectionId ? connections : connections.filter((c) => c.source_type === sourceTypeOf(dataType));
     if (candidates.length === 0) {
@@ -101,16 +88,12 @@ export function createDataSetsService(deps: DataSetsDeps) {
         candidates.map((c) => findPlatform(c.platform_key)?.name ?? c.platform_key),
       );
 
-    const sets = await db
-      .selectFrom('data_sets')
-      .select(['connection_id', 'current_version'])
-      .where(
-        'connection_id',
-        'in',
-        supporting.map((c) => c.id),
-      )
-      .where('data_type', '=', dataType)
-      .execute();
+    const sets = await currentVersionsOf(
+      db,
+      client.id,
+      supporting.map((c) => c.id),
+      dataType,
+    );
     if (sets.length === 0) throw new ApiError(409, NOT_REQUESTED);
     const versions = sets
       .filter((s) => s.current_version !== null)
@@ -131,7 +114,7 @@ export function createDataSetsService(deps: DataSetsDeps) {
 
     /** A condition on a top-level string field of the stored records (for sub-resource paths). */
     fieldEquals(field: string, value: string): RawBuilder<unknown> {
-      return sql`${deps.dialect.jsonText('doc', [field])} = ${value}`;
+      return recordFieldEquals(deps.dialect, field, value);
     },
 
     /** A page of records; `extra` narrows the scope further (e.g. one bank account's transactions). */

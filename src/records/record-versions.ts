@@ -30,3 +30,14 @@ export async function completeVersion(trx: Kysely<Database>, version: number, si
     .where('version', '=', version)
     .execute();
 }
+
+/** The version readers see of a data type on each of these connections (null before its first sync completes). */
+export function currentVersionsOf(db: Kysely<Database>, clientId: string, connectionIds: string[], dataType: string) {
+  return db
+    .selectFrom('data_sets')
+    .select(['connection_id', 'current_version'])
+    .where('client_id', '=', clientId)
+    .where('connection_id', 'in', connectionIds)
+    .where('data_type', '=', dataType)
+    .execute();
+}

@@ -1,6 +1,4 @@
 import { EventEmitter } from 'node:events';
-import os from 'node:os';
-import { sql, type Kysely } from 'kysely';
 import type { Logger as Pino } from 'pino';
 import {
   Logger,
@@ -14,8 +12,8 @@ import {
   type WorkerUtils,
 } from 'graphile-worker';
 import type { Store } from '../storage/database.js';
-import type { Database } from '../storage/schema.js';
 import { JobHandedBack, MAX_JOB_RUNS, type JobContext, type JobEngine, type JobHandler } from './job-queue.js';
+import { addJob, adoptLocalJobs, deadPools, forgetPools, graphileSchema, markPoolSeen, registerPool } from './graphile-jobs.store.js';
 
 export interface GraphileJobEngineOptions {
   log: Pick<Pino, 'error' | 'warn' | 'info' | 'debug'>;
@@ -27,16 +25,6 @@ export interface GraphileJobEngineOptions {
   leaseMs?: number;
   /** On stop, how long running jobs may take to finish before they are handed back, in ms. */
   shutdownGraceMs?: number;
-}
-
-/**
- * The job schema beside the service's own: `graphile_worker` for a store in `public`, `<schema>_graphile_worker`
- * for a store in another schema (so two stores in one database never share a queue).
- */
-export async function graphileSchema(db: Kysely<Database>): Promise<string> {
-  const { rows } = await sql<{ schema: string | null }>`SELECT current_schema() AS schema`.execute(db);
-  const current = rows[0]?.schema ?? 'public';
-  return current === 'public' ? 'graphile_worker' : `${current}_graphile_worker`;
 }
 
 /**
@@ -69,11 +57,6 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
    */
   let lostAt: number | undefined;
 
-  async function addJob(executor: Kysely<Database>, kind: string, payload: unknown, runAfter: Date): Promise<void> {
-    await sql`SELECT ${sql.id(schema)}.add_job(${kind}, ${JSON.stringify(payload ?? null)}::json,
-      run_at => ${runAfter.toISOString()}::timestamptz, max_attempts => ${MAX_JOB_RUNS + 1})`.execute(executor);
-  }
-
   function task(kind: string, handler: JobHandler): Task {
     return async (payload: unknown, helpers: JobHelpers) => {
       const attempt = helpers.job.attempts;
@@ -104,52 +87,28 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
     };
   }
 
-  /** Puts this process's pool in `job_workers` (again, after it was presumed dead). */
-  async function register(pool: string): Promise<void> {
-    await db
-      .insertInto('job_workers')
-      .values({ pool_id: pool, host: `${os.hostname()}:${process.pid}`, started: sql`now()` as never, last_seen: sql`now()` as never })
-      .onConflict((oc) => oc.column('pool_id').doUpdateSet({ last_seen: sql`now()` as never }))
-      .execute();
-  }
-
   /** Says this pool is alive, and unlocks the jobs of pools that stopped saying so. */
   async function keepWatch(): Promise<void> {
     if (!poolId) return;
     await adoptLocalJobs(db, schema);
-    const seen = await db
-      .updateTable('job_workers')
-      .set({ last_seen: sql`now()` as never })
-      .where('pool_id', '=', poolId)
-      .executeTakeFirst();
-    if (Number(seen.numUpdatedRows) === 0) {
+    if (!(await markPoolSeen(db, poolId))) {
       // Another worker presumed this one dead (it was paused for longer than the lease): whatever it runs now
       // runs elsewhere too, so those jobs stop at their next heartbeat. Then it says it is alive again.
       lostAt = Date.now();
       options.log.error({ poolId }, 'this worker was presumed dead by the others; its running jobs stop');
-      await register(poolId);
+      await registerPool(db, poolId);
       return;
     }
-    const silent = await db
-      .selectFrom('job_workers')
-      .select('pool_id')
-      .where('last_seen', '<', sql<Date>`now() - make_interval(secs => ${leaseMs / 1000})`)
-      .execute();
-    // Pools that hold jobs but never registered: a worker that died in the moment between creating its pool
-    // and registering it. Two leases is long past that moment.
-    const { rows: unregistered } = await sql<{ pool_id: string }>`
-      SELECT DISTINCT j.locked_by AS pool_id FROM ${sql.id(schema, 'jobs')} j
-      WHERE j.locked_at < now() - make_interval(secs => ${(2 * leaseMs) / 1000})
-        AND NOT EXISTS (SELECT 1 FROM job_workers w WHERE w.pool_id = j.locked_by)`.execute(db);
-    const ids = [...silent, ...unregistered].map((row) => row.pool_id);
+    const ids = await deadPools(db, schema, leaseMs);
     if (ids.length === 0) return;
     await utils!.forceUnlockWorkers(ids);
-    await db.deleteFrom('job_workers').where('pool_id', 'in', ids).execute();
+    await forgetPools(db, ids);
     options.log.warn({ pools: ids }, 'worker processes stopped answering: their jobs run again');
   }
 
   return {
-    enqueue: (executor, job) => addJob(executor, job.kind, job.payload, job.runAfter ?? new Date()),
+    enqueue: (executor, job) =>
+      addJob(executor, schema, job.kind, JSON.stringify(job.payload ?? null), (job.runAfter ?? new Date()).toISOString()),
     async start(handlers) {
       if (runner) return;
       utils = await makeWorkerUtils(shared);
@@ -177,7 +136,7 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
         () => runner === started && options.log.error('graphile-worker stopped by itself: this process runs no more jobs; restart it'),
         (err) => runner === started && options.log.error({ err }, 'graphile-worker failed: this process runs no more jobs; restart it'),
       );
-      await register(poolId);
+      await registerPool(db, poolId);
       const every = Math.max(100, Math.floor(leaseMs / 3));
       const tick = () => {
         keepWatch()
@@ -199,34 +158,8 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
       // graphile-worker stops taking jobs, waits for the running ones and fires their abort signal after
       // `shutdownGraceMs`: they are then handed back (their heartbeat throws) and run again elsewhere.
       await current.stop('shutting down').catch((err) => options.log.warn({ err }, 'graphile-worker had already stopped'));
-      if (poolId)
-        await db
-          .deleteFrom('job_workers')
-          .where('pool_id', '=', poolId)
-          .execute()
-          .catch(() => {});
+      if (poolId) await forgetPools(db, [poolId]).catch(() => {});
       await utils?.release();
     },
   };
-}
-
-/**
- * Jobs in the `jobs` table, queued by a version before this engine (or by its API processes still running
- * during a rolling upgrade), move to graphile-worker: the queued ones, and running ones whose process died.
- * A job an old worker holds stays with it.
- */
-async function adoptLocalJobs(db: Kysely<Database>, schema: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .deleteFrom('jobs')
-      .where((eb) =>
-        eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_expires', '<', new Date().toISOString())])]),
-      )
-      .returning(['kind', 'payload', 'run_after'])
-      .execute();
-    for (const row of rows) {
-      await sql`SELECT ${sql.id(schema)}.add_job(${row.kind}, ${row.payload}::json,
-        run_at => ${row.run_after}::timestamptz, max_attempts => ${MAX_JOB_RUNS + 1})`.execute(trx);
-    }
-  });
 }

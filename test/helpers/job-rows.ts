@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Store } from '../../src/storage/database.js';
 import { makeWorkerUtils } from 'graphile-worker';
-import { graphileSchema } from '../../src/jobs/graphile-job-engine.js';
+import { graphileSchema } from '../../src/jobs/graphile-jobs.store.js';
 
 /**
  * Looks at and changes queued jobs where each engine keeps them: the `jobs` table (SQLite) or graphile-worker's

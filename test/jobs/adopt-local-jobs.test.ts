@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { createClientsService } from '../../src/clients/clients.service.js';
-import { graphileSchema } from '../../src/jobs/graphile-job-engine.js';
+import { graphileSchema } from '../../src/jobs/graphile-jobs.store.js';
 import { SYNC_JOB } from '../../src/syncs/sync-queue.js';
 import { queuedJobs } from '../helpers/job-rows.js';
 import { until } from '../helpers/processes.js';

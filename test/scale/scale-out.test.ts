@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import { createClientsStore } from '../../src/clients/clients.store.js';
-import { graphileSchema } from '../../src/jobs/graphile-job-engine.js';
+import { graphileSchema } from '../../src/jobs/graphile-jobs.store.js';
 import { authorize, companyWithConnection, fetchOnFirstLinkOnly } from '../helpers/sandbox.js';
 import { assertCliBuilt } from '../helpers/cli.js';
 import { expectWholeVersion } from '../helpers/versions.js';

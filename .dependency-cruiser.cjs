@@ -41,6 +41,15 @@ module.exports = {
       },
     },
     {
+      name: 'list-engine-for-stores',
+      severity: 'error',
+      comment:
+        'The list engine (src/query/) turns `query` and `orderBy` into SQL: only stores and records/ run it (app.ts wires it); a service ' +
+        'hands the text to its store.',
+      from: { path: '^src/', pathNot: ['[.]store[.]ts$', '^src/records/', '^src/query/', '^src/app[.]ts$'] },
+      to: { path: '^src/query/(list-engine|query-compiler|order-by)[.]ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'migrations-frozen',
       severity: 'error',
       comment: 'A released migration must do the same thing forever: it imports no application code (types are erased).',

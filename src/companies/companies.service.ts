@@ -4,7 +4,7 @@ import type { Database } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, notFound, validationError } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
-import { compileFilter, type ListContext } from '../query/list-engine.js';
+import type { ListContext } from '../query/list-engine.js';
 import type { Client } from '../clients/clients.store.js';
 import { getPlan } from '../clients/plans.js';
 import { companiesPage, companiesResource, companyTagsResource, createCompaniesStore, type CompanyRow } from './companies.store.js';
@@ -116,7 +116,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
     owned,
 
     async list(client: Client, page: PageRequest, tags?: string): Promise<{ records: string[]; totalResults: number }> {
-      const tagFilter = tags ? compileFilter(tags, tagsResource, deps.dialect, 'tags') : undefined;
+      const tagFilter = tags ? { filter: tags, resource: tagsResource, dialect: deps.dialect } : undefined;
       const countKey = `companies\u0000${client.id}\u0000${client.companiesVersion}\u0000${tags ?? ''}`;
       const result = await companiesPage(deps.lists, client.id, tagFilter, resource, page, countKey);
       return { records: await serve(client.id, result.rows), totalResults: result.totalResults };

@@ -1,7 +1,7 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { SqlDialect } from '../storage/dialect.js';
 import type { PageRequest } from '../http/paging.js';
-import { listPage, type ListContext } from '../query/list-engine.js';
+import { compileFilter, listPage, type ListContext } from '../query/list-engine.js';
 import type { PropertyDef, QueryableResource } from '../query/properties.js';
 import { compileComparison, QuerySemanticError } from '../query/query-compiler.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
@@ -177,20 +177,21 @@ export function companyTagsResource(dialect: SqlDialect): QueryableResource {
   };
 }
 
-/** A page of the client's companies (those whose tags match `tags`, a compiled filter, when given). */
+/** A page of the client's companies (those whose tags match the `tags` filter, when given). */
 export function companiesPage(
   lists: ListContext,
   clientId: string,
-  tags: RawBuilder<unknown> | undefined,
+  tags: { filter: string; resource: QueryableResource; dialect: SqlDialect } | undefined,
   resource: QueryableResource,
   page: PageRequest,
   countKey: string,
 ) {
+  const tagged = tags && compileFilter(tags.filter, tags.resource, tags.dialect, 'tags');
   return listPage<CompanyRow>(
     lists,
     {
       from: sql`companies`,
-      scope: tags ? sql`companies.client_id = ${clientId} AND ${tags}` : sql`companies.client_id = ${clientId}`,
+      scope: tagged ? sql`companies.client_id = ${clientId} AND ${tagged}` : sql`companies.client_id = ${clientId}`,
       resource,
       select: sql`companies.id, companies.client_id, companies.doc, companies.last_sync`,
       tiebreak: [sql`companies.seq`],

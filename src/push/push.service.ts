@@ -1,4 +1,4 @@
-import { insertPush, pushByIdempotencyKey, pushDoc, pushOperationResource } from './push.store.js';
+import { insertPush, pushByIdempotencyKey, pushDoc, pushOperationResource, pushOperationsPage } from './push.store.js';
 import { connectionOfCompany } from '../connections/connections.store.js';
 import { writtenState } from './platform-writes.store.js';
 import { currentVersion } from '../syncs/syncs.store.js';
@@ -10,7 +10,6 @@ import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, notFound, unsupported, validationError, type ValidationItem } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import type { ListContext } from '../query/list-engine.js';
-import { operationHistory } from '../query/operation-history.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { WRITE_METHOD, type WriteModel, type WriteOperation } from '../connectors/connector.js';
@@ -219,7 +218,7 @@ export function createPushService(deps: PushDeps) {
 
     async history(client: Client, companyId: string, page: PageRequest) {
       await deps.companies.owned(client, companyId);
-      return operationHistory(deps.lists, 'push_operations', companyId, resource, page);
+      return pushOperationsPage(deps.lists, client.id, companyId, resource, page);
     },
 
     async operation(client: Client, companyId: string, key: string): Promise<string> {

@@ -4,7 +4,6 @@ import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, notFound, unsupported } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import type { ListContext } from '../query/list-engine.js';
-import { operationHistory } from '../query/operation-history.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
@@ -12,7 +11,7 @@ import { isDataType } from '../connectors/data-types.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { queueFirstLinkSyncs, queueSync } from './sync-queue.js';
 import { effectiveSyncSettingsOf } from './sync-settings.store.js';
-import { dataSetSyncs, operationDoc, pullOperationResource } from './syncs.store.js';
+import { dataSetSyncs, operationDoc, pullOperationResource, pullOperationsPage } from './syncs.store.js';
 import { connectionOfCompany, linkedConnections, platformKeysOfCompany } from '../connections/connections.store.js';
 
 export interface SyncsDeps {
@@ -116,7 +115,7 @@ export function createSyncsService(deps: SyncsDeps) {
 
     async history(client: Client, companyId: string, page: PageRequest) {
       await deps.companies.owned(client, companyId);
-      return operationHistory(deps.lists, 'pull_operations', companyId, resource, page);
+      return pullOperationsPage(deps.lists, client.id, companyId, resource, page);
     },
 
     async operation(client: Client, companyId: string, datasetId: string): Promise<string> {

@@ -3,13 +3,15 @@
 // ceiling), reads during a second sync and the start time, then writes bench/results/<store>-latest.json and the
 // store's section of docs/benchmarks.md. It reports and never asserts: missed targets still exit 0.
 import os from 'node:os';
+import { parseArgs } from 'node:util';
 import { loadKnobs } from './lib/config.mjs';
 import { createStore } from './lib/store.mjs';
 import { createClient, freePort, sampleRss, startServer, waitUntilServing } from './lib/server.mjs';
 import { createApi, LISTS, pool } from './lib/api.mjs';
 import { measure, round, startCeiling, warmUp } from './lib/load.mjs';
 import { ingestTargets, readTarget, startTarget } from './lib/targets.mjs';
-import { writeDocsSection, writeResultsJson } from './lib/report.mjs';
+import { renderSideBySide, replaceDocsSection, writeDocsSection, writeResultsJson } from './lib/report.mjs';
+import { bareInsertLoop } from './lib/bare-insert.mjs';
 import { closeConnections } from './lib/http.mjs';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
@@ -54,8 +56,34 @@ process.once('SIGINT', () => {
   void cleanUp().then(() => process.exit(130));
 });
 
+/** The local Postgres the suite's Postgres leg uses, when `--stores` names postgres and DATABASE_URL is unset. */
+const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
 async function main() {
-  const knobs = loadKnobs();
+  const { values } = parseArgs({ options: { stores: { type: 'string' } } });
+  const base = loadKnobs();
+  const stores = values.stores === undefined ? [base.store] : values.stores.split(',').map((s) => s.trim());
+  for (const kind of stores) {
+    if (kind !== 'sqlite' && kind !== 'postgres') throw new Error(`--stores takes sqlite and postgres, not "${kind}"`);
+  }
+  const runs = [];
+  for (const kind of stores) {
+    const knobs =
+      kind === 'sqlite'
+        ? { ...base, store: 'sqlite', postgresUrl: undefined }
+        : { ...base, store: 'postgres', postgresUrl: base.postgresUrl ?? DEFAULT_POSTGRES_URL };
+    runs.push(await runStore(knobs));
+    await cleanUp();
+  }
+  if (runs.length > 1) {
+    const section = renderSideBySide(runs, `npm run bench -- --stores ${stores.join(',')}`);
+    say(`\n${section}`);
+    say(`\nDocs:    ${replaceDocsSection('side-by-side', section)}`);
+  }
+}
+
+/** One store's run: a fresh store, the ingest, the reads, the re-syncs, the start time and the bare insert loop. */
+async function runStore(knobs) {
   const machine = machineFacts();
   say(
     `Ledgerport benchmark: ${knobs.invoices.toLocaleString('en')} invoices, ${knobs.companies.toLocaleString('en')} companies, ` +
@@ -80,6 +108,7 @@ async function main() {
   const ingest = await ingestPhase(api, server, knobs);
   const reads = await readPhase(api, server, knobs, ingest.companyId, companiesClient);
   const secondSync = await readDuringSync(api, server, knobs, ingest.companyId, reads.page1, reads.ceiling);
+  const quietSync = await resync(api, server, ingest.companyId);
 
   say('\nStart time: stopping the server and starting it again on the same store');
   await server.stop();
@@ -89,6 +118,10 @@ async function main() {
   say(`  spawn to first 200 of GET /companies: ${Math.round(startMs)} ms (target ${st.text}: ${st.met ? 'met' : 'NOT met'})`);
   await server.stop();
   const storeBytes = await store.sizeBytes();
+
+  say('\nBare insert loop: the same invoice documents, one transaction, 1,000 rows per INSERT');
+  const bare = await bareInsertLoop(store);
+  say(`  ${fmt(bare.records)} documents in ${round(bare.seconds, 2)} s: ${fmt(bare.recordsPerSecond)} records/s`);
 
   const results = {
     date: new Date().toISOString(),
@@ -105,11 +138,14 @@ async function main() {
     ceiling: reads.ceiling,
     scenarios: [...reads.scenarios, secondSync.reads],
     secondSync: secondSync.sync,
+    quietResync: quietSync,
+    bareInsert: { records: bare.records, seconds: round(bare.seconds, 2), recordsPerSecond: round(bare.recordsPerSecond, 1) },
     start: { ms: round(startMs, 1), target: st },
     storeBytes,
   };
   say(`\nResults: ${writeResultsJson(results)}`);
   say(`Docs:    ${writeDocsSection(results)}`);
+  return results;
 }
 
 /** The 1,000,000-invoice sync (timed, RSS sampled), then every other data type at its proportional size. */
@@ -321,6 +357,26 @@ async function readDuringSync(api, server, knobs, companyId, page1, ceiling) {
     `  second sync: ${result.status} in ${sync.wallSeconds} s, ${fmt(sync.recordsPerSecond)} records/s, peak RSS ${mib(sync.peakRssBytes)}`,
   );
   return { reads, sync };
+}
+
+/** The invoices synced again with nothing else running: wall time, records/s and the server's peak RSS. */
+async function resync(api, server, companyId) {
+  say('\nRe-sync: the invoices synced again, nothing else running');
+  const rss = sampleRss(server.pid);
+  const started = performance.now();
+  const op = await api.post(`/companies/${companyId}/data/queue/invoices`);
+  const result = await api.waitForOperation(companyId, op.id);
+  const wallMs = performance.now() - started;
+  const records = (await api.get(`/companies/${companyId}/data/invoices?pageSize=1`)).totalResults;
+  const sync = {
+    status: result.status,
+    wallSeconds: seconds(wallMs),
+    records,
+    recordsPerSecond: round(records / (wallMs / 1000), 1),
+    peakRssBytes: rss.stop(),
+  };
+  say(`  ${result.status} in ${sync.wallSeconds} s, ${fmt(sync.recordsPerSecond)} records/s, peak RSS ${mib(sync.peakRssBytes)}`);
+  return sync;
 }
 
 function line(f) {

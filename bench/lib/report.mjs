@@ -130,3 +130,80 @@ export function replaceDocsSection(name, markdown) {
   fs.writeFileSync(DOCS_FILE, text);
   return DOCS_FILE;
 }
+
+/**
+ * The stores of one `--stores` run side by side, with issue 15's targets: Postgres page 1 at least half of SQLite's
+ * with p99 ≤ 30 ms, its last pages at least 0.8 of its page 1, SQLite page 1 at least 0.3 of the ceiling, each
+ * store's quiet re-sync at least 0.8 of its bare insert loop with peak RSS ≤ 300 MiB, Postgres /companies last page
+ * at least half of its page 1.
+ */
+export function renderSideBySide(runs, command) {
+  const by = Object.fromEntries(runs.map((r) => [r.store.kind, r]));
+  const figure = (run, key) => run?.scenarios.find((s) => s.key === key);
+  const lines = [];
+  lines.push('### Side by side: latest run');
+  lines.push('');
+  const first = runs[0];
+  lines.push(
+    `Command: \`${command}\` (${first.date.slice(0, 10)}); ${first.knobs.invoices.toLocaleString('en')} invoices, ` +
+      `${first.knobs.connections} connections, ${first.knobs.durationSeconds} s per scenario, ${first.machine.cores} cores, ` +
+      `Node ${first.machine.node}; the stores one after the other, nothing else running.`,
+  );
+  lines.push('');
+  lines.push(row(['Scenario', ...runs.map((r) => `${r.store.kind === 'sqlite' ? 'SQLite' : 'Postgres'} req/s (p99 ms)`)]));
+  lines.push(row(['---', ...runs.map(() => '---:')]));
+  lines.push(row(['Ceiling (node:http, fixed body)', ...runs.map((r) => `${n(r.ceiling.requestsPerSecond)} (${r.ceiling.latencyP99Ms})`)]));
+  for (const s of first.scenarios) {
+    lines.push(
+      row([
+        s.name.replace(/\(\d[\d,]*\)/, '').trim(),
+        ...runs.map((r) => {
+          const f = figure(r, s.key);
+          return f ? `${n(f.requestsPerSecond)} (${f.latencyP99Ms ?? '—'})` : '—';
+        }),
+      ]),
+    );
+  }
+  lines.push(row(['Re-sync, nothing else running: records/s', ...runs.map((r) => n(r.quietResync.recordsPerSecond))]));
+  lines.push(row(['Bare insert loop of the same documents: records/s', ...runs.map((r) => n(r.bareInsert.recordsPerSecond))]));
+  lines.push(row(['Re-sync peak RSS', ...runs.map((r) => mib(r.quietResync.peakRssBytes))]));
+  lines.push(row(['Store size per invoice (whole store / invoices)', ...runs.map((r) => `${n(r.storeBytes / r.knobs.invoices)} bytes`)]));
+  lines.push('');
+  const targets = [];
+  const check = (text, value, threshold, detail) => targets.push(`- ${text}: ${detail} — ${value >= threshold ? 'met' : '**not met**'}.`);
+  const sqlite = by.sqlite;
+  const postgres = by.postgres;
+  if (sqlite && postgres) {
+    const ratio = figure(postgres, 'list-page1').requestsPerSecond / figure(sqlite, 'list-page1').requestsPerSecond;
+    check('Postgres invoices page 1 ≥ 0.5 of SQLite’s', ratio, 0.5, `${ratio.toFixed(2)}`);
+    const p99 = figure(postgres, 'list-page1').latencyP99Ms ?? Infinity;
+    check('Postgres invoices page 1 p99 ≤ 30 ms', -p99, -30, `${p99} ms`);
+  }
+  if (postgres) {
+    for (const key of ['list-last', 'paid-last']) {
+      const r = figure(postgres, key).requestsPerSecond / figure(postgres, 'list-page1').requestsPerSecond;
+      check(`Postgres ${key === 'list-last' ? 'last page' : 'status=Paid last page'} ≥ 0.8 of its page 1`, r, 0.8, r.toFixed(2));
+    }
+    const c = figure(postgres, 'companies-last').requestsPerSecond / figure(postgres, 'companies-page1').requestsPerSecond;
+    check('Postgres /companies last page ≥ 0.5 of its page 1', c, 0.5, c.toFixed(2));
+  }
+  if (sqlite) {
+    const r = figure(sqlite, 'list-page1').requestsPerSecond / sqlite.ceiling.requestsPerSecond;
+    check('SQLite page 1 ≥ 0.3 of the ceiling', r, 0.3, r.toFixed(2));
+  }
+  for (const run of runs) {
+    const name = run.store.kind === 'sqlite' ? 'SQLite' : 'Postgres';
+    const r = run.quietResync.recordsPerSecond / run.bareInsert.recordsPerSecond;
+    check(
+      `${name} re-sync ≥ 0.8 of the bare insert loop`,
+      r,
+      0.8,
+      `${n(run.quietResync.recordsPerSecond)} / ${n(run.bareInsert.recordsPerSecond)} = ${r.toFixed(2)}`,
+    );
+    check(`${name} re-sync peak RSS ≤ 300 MiB`, -run.quietResync.peakRssBytes, -300 * 2 ** 20, mib(run.quietResync.peakRssBytes));
+  }
+  lines.push('Targets (issue 15):');
+  lines.push('');
+  lines.push(...targets);
+  return lines.join('\n');
+}

@@ -196,7 +196,10 @@ export async function companyIsSyncing(trx: Kysely<Database>, clientId: string, 
   return running !== undefined;
 }
 
-/** The company's finished operations not yet in a `read.completed` event, oldest first. */
+/**
+ * The company's finished operations not yet in a `read.completed` event, oldest first. An upload session's operation
+ * is not finished while the session is open (`Initial`) or waits for the sync ahead of it (`ProcessingQueued`).
+ */
 export function unreportedOperations(trx: Kysely<Database>, clientId: string, companyId: string) {
   return trx
     .selectFrom('pull_operations')
@@ -204,6 +207,7 @@ export function unreportedOperations(trx: Kysely<Database>, clientId: string, co
     .where('client_id', '=', clientId)
     .where('company_id', '=', companyId)
     .where('read_reported', '=', 0)
+    .where('status', 'not in', ['Initial', 'ProcessingQueued', 'Queued', 'Fetching'])
     .orderBy('seq')
     .execute();
 }

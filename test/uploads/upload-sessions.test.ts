@@ -11,6 +11,7 @@ import { expectErrorBody } from '../helpers/error-body.js';
 import { allRecords, statementConnection, statementSample } from '../helpers/uploads.js';
 import { waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
 import { codatOasOrSkip, oasErrors, oasValidator } from '../helpers/oas.js';
+import { createConsumer, startReceiver, verifySigned } from '../webhooks/receiver.js';
 
 /**
  * Codat's bank statement upload sessions and file upload, driven by Codat's own clients:
@@ -269,6 +270,46 @@ describe('bank statement upload sessions', () => {
       await worker?.server.close();
       await api.server.close();
       await shared.destroy();
+    }
+  });
+
+  it('leaves an open session out of read.completed until it is processed', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { secret } = await createConsumer(server, client, { url: receiver.url, eventTypes: ['read.completed'] });
+      const target = await statementConnection(server, client, 'Read events Ltd');
+      await viaHttp.setConfiguration(target, 'acc-1');
+      const session = await viaHttp.start(target, 'banking-transactions');
+      const form = new FormData();
+      form.append(
+        'file',
+        new Blob([statementSample('mt940/wolph-sberbank-171011_01234945.sta') as Uint8Array<ArrayBuffer>]),
+        'sberbank.sta',
+      );
+      const uploadUrl = `${server.url}/companies/${target.companyId}/connections/${target.connectionId}/files`;
+      expect((await fetch(uploadUrl, { method: 'POST', headers: { authorization: client.auth }, body: form })).status).toBe(200);
+      await waitForSyncs(server, client, target.companyId);
+      // This company's events (the client's other companies may report too).
+      const events = async (count: number) => {
+        for (let deliveries = count; ; deliveries++) {
+          const ours = (await receiver.waitFor(deliveries))
+            .map((d) => verifySigned(secret, d))
+            .filter((e) => e.payload.referenceCompany.id === target.companyId);
+          if (ours.length >= count) return ours;
+        }
+      };
+      const [first] = await events(1);
+      const reported = first.payload.dataTypes.map((d: { dataType: string; status: string }) => `${d.dataType} ${d.status}`);
+      expect(reported.every((line: string) => line.endsWith(' Complete'))).toBe(true);
+      expect(reported).toContain('banking-transactions Complete');
+
+      await viaHttp.upload(target, session.id, { results: [transaction('t-1', 'acc-1', 10, 1)] });
+      await viaHttp.end(target, session.id, 'Process');
+      await waitForOperation(server, client, target.companyId, session.id);
+      const [, second] = await events(2);
+      expect(second.payload.dataTypes).toEqual([expect.objectContaining({ dataType: 'banking-transactions', status: 'Complete' })]);
+    } finally {
+      await receiver.close();
     }
   });
 

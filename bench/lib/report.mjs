@@ -167,7 +167,13 @@ export function renderSideBySide(runs, command) {
   lines.push(row(['Re-sync, nothing else running: records/s', ...runs.map((r) => n(r.quietResync.recordsPerSecond))]));
   lines.push(row(['Bare insert loop of the same documents: records/s', ...runs.map((r) => n(r.bareInsert.recordsPerSecond))]));
   lines.push(row(['Re-sync peak RSS', ...runs.map((r) => mib(r.quietResync.peakRssBytes))]));
-  lines.push(row(['Store size per invoice (whole store / invoices)', ...runs.map((r) => `${n(r.storeBytes / r.knobs.invoices)} bytes`)]));
+  // Every record the company holds: the invoices and the other data types' listed records.
+  const recordsOf = (r) =>
+    r.ingest.invoices.records + Object.values(r.ingest.otherTypes.byType).reduce((sum, t) => sum + (t.records ?? 0), 0);
+  lines.push(row(['Store size', ...runs.map((r) => mib(r.storeBytes))]));
+  lines.push(
+    row(['Store size per record (whole store / every record synced)', ...runs.map((r) => `${n(r.storeBytes / recordsOf(r))} bytes`)]),
+  );
   lines.push('');
   const targets = [];
   const check = (text, value, threshold, detail) => targets.push(`- ${text}: ${detail} — ${value >= threshold ? 'met' : '**not met**'}.`);

@@ -3,7 +3,7 @@ import type { Database, PushOperationsTable } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import type { QueryableResource } from '../query/properties.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
-import { listPage, type ListContext } from '../query/list-engine.js';
+import { companyDocsPage, type ListContext } from '../query/list-engine.js';
 import type { PageRequest } from '../http/paging.js';
 import { PUSH_STATUSES, PushOperation } from './push-operation.js';
 
@@ -80,23 +80,12 @@ export async function settlePush(
 }
 
 /** A page of the company's push operations, newest first unless `orderBy` says otherwise. */
-export async function pushOperationsPage(
+export function pushOperationsPage(
   lists: ListContext,
   clientId: string,
   companyId: string,
   resource: QueryableResource,
   page: PageRequest,
-): Promise<{ records: string[]; totalResults: number }> {
-  const result = await listPage<{ doc: string }>(
-    lists,
-    {
-      from: sql`push_operations`,
-      scope: sql`push_operations.client_id = ${clientId} AND push_operations.company_id = ${companyId}`,
-      resource,
-      select: sql`push_operations.doc`,
-      tiebreak: [sql`push_operations.seq DESC`],
-    },
-    page,
-  );
-  return { records: result.rows.map((r) => r.doc), totalResults: result.totalResults };
+) {
+  return companyDocsPage(lists, 'push_operations', clientId, companyId, resource, page);
 }

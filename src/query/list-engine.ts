@@ -39,6 +39,34 @@ export function createListContext(db: Kysely<any>, dialect: SqlDialect): ListCon
   return { db, dialect, counts: createCountCache() };
 }
 
+/**
+ * A page of the served documents of one of the client's companies, from a table that keeps them in `doc` with the
+ * client and company on each row and numbers its rows in `seq` (operation histories: newest first unless `orderBy`
+ * says otherwise).
+ */
+export async function companyDocsPage(
+  lists: ListContext,
+  table: string,
+  clientId: string,
+  companyId: string,
+  resource: QueryableResource,
+  page: PageRequest,
+): Promise<{ records: string[]; totalResults: number }> {
+  const column = (name: string) => sql.ref(`${table}.${name}`);
+  const result = await listPage<{ doc: string }>(
+    lists,
+    {
+      from: sql.table(table),
+      scope: sql`${column('client_id')} = ${clientId} AND ${column('company_id')} = ${companyId}`,
+      resource,
+      select: column('doc'),
+      tiebreak: [sql`${column('seq')} DESC`],
+    },
+    page,
+  );
+  return { records: result.rows.map((r) => r.doc), totalResults: result.totalResults };
+}
+
 /** Runs a paged, filtered, ordered read of a list. Query errors become 400s with the documented bodies. */
 export async function listPage<Row = { doc: string }>(
   ctx: ListContext,

@@ -4,7 +4,7 @@ import type { Database, PullOperationsTable } from '../storage/schema.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import type { QueryableResource as Resource } from '../query/properties.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
-import { listPage, type ListContext } from '../query/list-engine.js';
+import { companyDocsPage, type ListContext } from '../query/list-engine.js';
 import type { PageRequest } from '../http/paging.js';
 import { DATASET_STATUSES, PullOperation, pullOperationDoc, type DatasetStatus, type PullOperationState } from './pull-operation.js';
 
@@ -383,23 +383,6 @@ export async function currentVersion(executor: Kysely<Database>, connectionId: s
 }
 
 /** A page of the company's pull operations, newest first unless `orderBy` says otherwise. */
-export async function pullOperationsPage(
-  lists: ListContext,
-  clientId: string,
-  companyId: string,
-  resource: Resource,
-  page: PageRequest,
-): Promise<{ records: string[]; totalResults: number }> {
-  const result = await listPage<{ doc: string }>(
-    lists,
-    {
-      from: sql`pull_operations`,
-      scope: sql`pull_operations.client_id = ${clientId} AND pull_operations.company_id = ${companyId}`,
-      resource,
-      select: sql`pull_operations.doc`,
-      tiebreak: [sql`pull_operations.seq DESC`],
-    },
-    page,
-  );
-  return { records: result.rows.map((r) => r.doc), totalResults: result.totalResults };
+export function pullOperationsPage(lists: ListContext, clientId: string, companyId: string, resource: Resource, page: PageRequest) {
+  return companyDocsPage(lists, 'pull_operations', clientId, companyId, resource, page);
 }

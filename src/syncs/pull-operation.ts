@@ -25,8 +25,13 @@ export const DATASET_STATUSES = [
 ] as const;
 export type DatasetStatus = (typeof DATASET_STATUSES)[number];
 
-/** Statuses of a sync that has not finished. */
+/** Statuses of a sync that is queued or running: at most one per connection and type (`pull_operations_one_active`). */
 export const ACTIVE_STATUSES: readonly DatasetStatus[] = ['Queued', 'Fetching'];
+/**
+ * Statuses of an operation that has not finished: active, or an upload session's while the session is open
+ * (`Initial`) or waits for the sync ahead of it (`ProcessingQueued`).
+ */
+export const UNFINISHED_STATUSES: readonly DatasetStatus[] = ['Initial', 'ProcessingQueued', ...ACTIVE_STATUSES];
 const ERROR_STATUSES: ReadonlySet<string> = new Set([
   'FetchError',
   'MapError',

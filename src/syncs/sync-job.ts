@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../storage/database.js';
 import { JobHandedBack, type JobHandler, type JobContext } from '../jobs/job-queue.js';
 import type { JobQueue } from '../jobs/job-queue.js';
+import { ACTIVE_STATUSES, type DatasetStatus } from './pull-operation.js';
 import { lockClient } from '../clients/clients.store.js';
 import { uploadHighWater, uploadedSince } from '../uploads/uploads.store.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
@@ -110,7 +111,30 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     if (op.status !== 'Queued' && !resumed) return;
     const runner = randomUUID();
     if (!(await store.hold(op, runner))) return;
-    op = { ...op, runner };
+    const held = { ...op, runner };
+    try {
+      await runHeld(held, runner, resumed, context);
+    } catch (err) {
+      if (err instanceof JobHandedBack) throw err;
+      // Whatever failed (the store, a bug), the operation must not stay Queued or Fetching for good: that would
+      // refuse every later sync of its type and hold back upload sessions waiting behind it. Unless the failure was
+      // already recorded (a platform error is), it ends InternalError; what failed is in the job's log, not the answer.
+      const current = await store.operation(held.id);
+      if (current && current.runner === runner && ACTIVE_STATUSES.includes(current.status as DatasetStatus)) {
+        await fail(
+          current,
+          'InternalError',
+          'The sync failed inside the service; the previous data is still served. Queue it again.',
+          runner,
+        );
+      }
+      throw err;
+    }
+  }
+
+  /** The sync itself, once this run holds the operation. */
+  async function runHeld(held: PullOperationRow, runner: string, resumed: boolean, context: JobContext): Promise<void> {
+    let op = held;
     if (resumed) await deleteVersionRows(Number(op.seq), context);
     const connection = await connectionById(db, op.client_id, op.connection_id);
     if (!connection || connection.status !== 'Linked' || !connection.settings) {
@@ -198,7 +222,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       }
       await fail(op, 'FetchError', `The sync failed while fetching ${op.data_type}: ${message}`, runner);
       if (isConnectorError(err)) return; // Retried by the connector already: the operation's failure is the outcome.
-      throw err;
+      throw err; // Recorded above; thrown on so the job's log has it.
     }
     await complete(op, runner, previousVersion, connection.company_id, connection.client_id, { ...result, highWater, uploadsUpTo });
   }
@@ -284,7 +308,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       run,
       async onGiveUp(payload: { pullOperationId: string }) {
         const op = await store.operation(payload.pullOperationId);
-        if (op && (op.status === 'Queued' || op.status === 'Fetching')) {
+        if (op && ACTIVE_STATUSES.includes(op.status as DatasetStatus)) {
           await fail(
             op,
             'InternalError',

@@ -3,8 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { pullOperationDoc, type PullOperationState } from './pull-operation.js';
-import { deleteOperation, insertOperation, oldestOperationIn, operationIn, setOperationState, unfinishedOperation } from './syncs.store.js';
+import { createSyncsStore, deleteOperation, insertOperation, oldestOperationIn, operationIn, unfinishedOperation } from './syncs.store.js';
 import { lockClient } from '../clients/clients.store.js';
 import { findConnector } from '../connectors/registry.js';
 import type { SyncSetting } from './sync-settings.js';
@@ -64,12 +63,10 @@ export async function releaseOperation(trx: Kysely<Database>, jobs: JobQueue, cl
   if (!row) return;
   const running = await unfinishedOperation(trx, clientId, row.connection_id, row.data_type);
   if (!running) return requeue(trx, jobs, row);
-  const state = {
-    ...(JSON.parse(row.doc) as PullOperationState),
-    status: 'ProcessingQueued' as const,
+  await createSyncsStore(trx).update(trx, row, {
+    status: 'ProcessingQueued',
     statusDescription: `Queued after sync ${running.id} of ${row.data_type}, which is still in progress.`,
-  };
-  await setOperationState(trx, clientId, id, state.status, pullOperationDoc(state));
+  });
 }
 
 /**

@@ -6,7 +6,15 @@ import type { QueryableResource as Resource } from '../query/properties.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
 import { companyDocsPage, type ListContext } from '../query/list-engine.js';
 import type { PageRequest } from '../http/paging.js';
-import { DATASET_STATUSES, PullOperation, pullOperationDoc, type DatasetStatus, type PullOperationState } from './pull-operation.js';
+import {
+  ACTIVE_STATUSES,
+  DATASET_STATUSES,
+  PullOperation,
+  UNFINISHED_STATUSES,
+  pullOperationDoc,
+  type DatasetStatus,
+  type PullOperationState,
+} from './pull-operation.js';
 
 export type PullOperationRow = Selectable<PullOperationsTable>;
 
@@ -76,7 +84,7 @@ export function unfinishedOperation(trx: Kysely<Database>, clientId: string, con
     .where('client_id', '=', clientId)
     .where('connection_id', '=', connectionId)
     .where('data_type', '=', dataType)
-    .where('status', 'in', ['Queued', 'Fetching'])
+    .where('status', 'in', ACTIVE_STATUSES)
     .executeTakeFirst();
 }
 
@@ -145,10 +153,15 @@ export async function insertOperation(trx: Kysely<Database>, clientId: string, o
 }
 
 /** The operation if it is in `status`. */
-export function operationIn(trx: Kysely<Database>, clientId: string, id: string, status: DatasetStatus) {
+export function operationIn(
+  trx: Kysely<Database>,
+  clientId: string,
+  id: string,
+  status: DatasetStatus,
+): Promise<PullOperationRow | undefined> {
   return trx
     .selectFrom('pull_operations')
-    .select(['id', 'client_id', 'company_id', 'connection_id', 'data_type', 'requested', 'doc'])
+    .selectAll()
     .where('client_id', '=', clientId)
     .where('id', '=', id)
     .where('status', '=', status)
@@ -156,27 +169,22 @@ export function operationIn(trx: Kysely<Database>, clientId: string, id: string,
 }
 
 /** The oldest operation of a type in `status` on a connection. */
-export function oldestOperationIn(trx: Kysely<Database>, clientId: string, connectionId: string, dataType: string, status: DatasetStatus) {
+export function oldestOperationIn(
+  trx: Kysely<Database>,
+  clientId: string,
+  connectionId: string,
+  dataType: string,
+  status: DatasetStatus,
+): Promise<PullOperationRow | undefined> {
   return trx
     .selectFrom('pull_operations')
-    .select(['id', 'client_id', 'company_id', 'connection_id', 'data_type', 'requested', 'doc'])
+    .selectAll()
     .where('client_id', '=', clientId)
     .where('connection_id', '=', connectionId)
     .where('data_type', '=', dataType)
     .where('status', '=', status)
     .orderBy('seq')
     .executeTakeFirst();
-}
-
-/** Sets an operation's status and document (for operations no sync run holds). */
-export async function setOperationState(
-  trx: Kysely<Database>,
-  clientId: string,
-  id: string,
-  status: DatasetStatus,
-  doc: string,
-): Promise<void> {
-  await trx.updateTable('pull_operations').set({ status, doc }).where('client_id', '=', clientId).where('id', '=', id).execute();
 }
 
 export async function deleteOperation(trx: Kysely<Database>, clientId: string, id: string): Promise<void> {
@@ -190,16 +198,13 @@ export async function companyIsSyncing(trx: Kysely<Database>, clientId: string, 
     .select('id')
     .where('client_id', '=', clientId)
     .where('company_id', '=', companyId)
-    .where('status', 'in', ['Queued', 'Fetching'])
+    .where('status', 'in', ACTIVE_STATUSES)
     .limit(1)
     .executeTakeFirst();
   return running !== undefined;
 }
 
-/**
- * The company's finished operations not yet in a `read.completed` event, oldest first. An upload session's operation
- * is not finished while the session is open (`Initial`) or waits for the sync ahead of it (`ProcessingQueued`).
- */
+/** The company's finished operations not yet in a `read.completed` event, oldest first. */
 export function unreportedOperations(trx: Kysely<Database>, clientId: string, companyId: string) {
   return trx
     .selectFrom('pull_operations')
@@ -207,7 +212,7 @@ export function unreportedOperations(trx: Kysely<Database>, clientId: string, co
     .where('client_id', '=', clientId)
     .where('company_id', '=', companyId)
     .where('read_reported', '=', 0)
-    .where('status', 'not in', ['Initial', 'ProcessingQueued', 'Queued', 'Fetching'])
+    .where('status', 'not in', UNFINISHED_STATUSES)
     .orderBy('seq')
     .execute();
 }

@@ -10,7 +10,7 @@ import { findConnector } from '../connectors/registry.js';
 import type { UploadSessionType } from '../connectors/connector.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { openOperation, releaseOperation } from '../syncs/sync-queue.js';
-import { createSyncsStore } from '../syncs/syncs.store.js';
+import { createSyncsStore, markReported } from '../syncs/syncs.store.js';
 import { asStored, schemaProblems } from '../push/write-validation.js';
 import { saveUpload } from './uploads.store.js';
 import {
@@ -114,7 +114,10 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
   async function endSession(trx: Kysely<Database>, session: UploadSessionRow, status: 'Cancelled' | 'Expired', description: string) {
     await closeSession(trx, session.client_id, session.id, status);
     const op = await syncs.operation(session.id, trx);
-    if (op) await syncs.update(trx, op, { status: 'Cancelled', statusDescription: description, completed: now().toISOString() });
+    if (!op) return;
+    await syncs.update(trx, op, { status: 'Cancelled', statusDescription: description, completed: now().toISOString() });
+    // Nothing was read: no `read.completed` reports it as a failed sync.
+    await markReported(trx, session.client_id, [op.id]);
   }
 
   function checkPage(type: UploadSessionType, body: unknown, accounts: ReadonlySet<string>): Record<string, unknown>[] {

@@ -8,7 +8,7 @@ import { createTestStore } from '../helpers/test-store.js';
 import { buildApp, type App } from '../../src/app.js';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import { expectErrorBody } from '../helpers/error-body.js';
-import { allRecords, statementConnection, statementSample } from '../helpers/uploads.js';
+import { allRecords, statementConnection, statementSample, uploadFiles } from '../helpers/uploads.js';
 import { waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
 import { codatOasOrSkip, oasErrors, oasValidator } from '../helpers/oas.js';
 import { createConsumer, startReceiver, verifySigned } from '../webhooks/receiver.js';
@@ -166,6 +166,13 @@ const viaHttp: SessionClient = {
   },
 };
 
+/** Uploads one real MT940 statement (4 transactions) to the connection as a file. */
+async function uploadSberbank(at: { url: string }, auth: string, target: Target) {
+  const bytes = statementSample('mt940/wolph-sberbank-171011_01234945.sta');
+  const res = await uploadFiles(at, auth, target.companyId, target.connectionId, [{ name: 'sberbank.sta', bytes }]);
+  expect(res.status, res.text).toBe(200);
+}
+
 function checkOas(schema: string, value: unknown) {
   if (!codatOasOrSkip()) return;
   const validate = oasValidator('Codat-Lending.yaml', schema);
@@ -179,17 +186,7 @@ describe('bank statement upload sessions', () => {
 
   it('feeds the same data types as statement files', async () => {
     const target = await statementConnection(server, client);
-    const form = new FormData();
-    form.append('file', new Blob([statementSample('mt940/wolph-sberbank-171011_01234945.sta') as Uint8Array<ArrayBuffer>]), 'sberbank.sta');
-    expect(
-      (
-        await fetch(`${server.url}/companies/${target.companyId}/connections/${target.connectionId}/files`, {
-          method: 'POST',
-          headers: { authorization: client.auth },
-          body: form,
-        })
-      ).status,
-    ).toBe(200);
+    await uploadSberbank(server, client.auth, target);
     await viaHttp.setConfiguration(target, 'acc-1');
     const session = await viaHttp.start(target, 'banking-transactions');
     await viaHttp.upload(target, session.id, { results: [transaction('t-1', 'acc-1', 10, 1)] });
@@ -208,21 +205,7 @@ describe('bank statement upload sessions', () => {
       const { key } = await createClientsService({ db: shared.store.db }).create({ name: 'Sessions', plan: 'standard' });
       const caller = { auth: basicAuth(key.apiKey) };
       const target = await statementConnection(front, caller);
-      const form = new FormData();
-      form.append(
-        'file',
-        new Blob([statementSample('mt940/wolph-sberbank-171011_01234945.sta') as Uint8Array<ArrayBuffer>]),
-        'sberbank.sta',
-      );
-      expect(
-        (
-          await fetch(`${front.url}/companies/${target.companyId}/connections/${target.connectionId}/files`, {
-            method: 'POST',
-            headers: { authorization: caller.auth },
-            body: form,
-          })
-        ).status,
-      ).toBe(200);
+      await uploadSberbank(front, caller.auth, target);
       const base = `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload`;
       expect(
         (await http(front, 'POST', `${base}/configuration`, { auth: caller.auth, body: { source: 'codat', accountId: 'acc-1' } })).status,
@@ -273,21 +256,17 @@ describe('bank statement upload sessions', () => {
     }
   });
 
-  it('leaves an open session out of read.completed until it is processed', async () => {
+  it('leaves an open or cancelled session out of read.completed, and reports a processed one', async () => {
     const receiver = await startReceiver();
     try {
       const { secret } = await createConsumer(server, client, { url: receiver.url, eventTypes: ['read.completed'] });
       const target = await statementConnection(server, client, 'Read events Ltd');
       await viaHttp.setConfiguration(target, 'acc-1');
+      // A cancelled session read nothing: it is no failed sync of the next report.
+      const cancelled = await viaHttp.start(target, 'banking-accounts');
+      await viaHttp.end(target, cancelled.id, 'Cancel');
       const session = await viaHttp.start(target, 'banking-transactions');
-      const form = new FormData();
-      form.append(
-        'file',
-        new Blob([statementSample('mt940/wolph-sberbank-171011_01234945.sta') as Uint8Array<ArrayBuffer>]),
-        'sberbank.sta',
-      );
-      const uploadUrl = `${server.url}/companies/${target.companyId}/connections/${target.connectionId}/files`;
-      expect((await fetch(uploadUrl, { method: 'POST', headers: { authorization: client.auth }, body: form })).status).toBe(200);
+      await uploadSberbank(server, client.auth, target);
       await waitForSyncs(server, client, target.companyId);
       // This company's events (the client's other companies may report too).
       const events = async (count: number) => {
@@ -318,17 +297,7 @@ describe('bank statement upload sessions', () => {
     await viaHttp.setConfiguration(target, 'acc-1');
     const session = await viaHttp.start(target, 'banking-transactions');
     // A file synced while the session is open: its version completes first.
-    const form = new FormData();
-    form.append('file', new Blob([statementSample('mt940/wolph-sberbank-171011_01234945.sta') as Uint8Array<ArrayBuffer>]), 'sberbank.sta');
-    expect(
-      (
-        await fetch(`${server.url}/companies/${target.companyId}/connections/${target.connectionId}/files`, {
-          method: 'POST',
-          headers: { authorization: client.auth },
-          body: form,
-        })
-      ).status,
-    ).toBe(200);
+    await uploadSberbank(server, client.auth, target);
     await waitForSyncs(server, client, target.companyId);
     await viaHttp.upload(target, session.id, { results: [transaction('t-1', 'acc-1', 10, 1)] });
     await viaHttp.end(target, session.id, 'Process');

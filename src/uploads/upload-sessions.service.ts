@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { Database } from '../storage/schema.js';
-import { notFound, validationError, type ValidationItem } from '../http/api-error.js';
+import { ApiError, notFound, validationError, type ValidationItem } from '../http/api-error.js';
 import type { Client } from '../clients/clients.store.js';
 import { lockClient } from '../clients/clients.store.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
@@ -16,6 +16,7 @@ import { saveUpload } from './uploads.store.js';
 import {
   activeSessionIds,
   appendPage,
+  sessionSize,
   closeSession,
   configuredAccounts,
   idleSessionIds,
@@ -35,6 +36,8 @@ export interface UploadSessionsDeps {
   now?: () => Date;
 }
 
+/** The most a session holds (its pages' JSON text), about 32 MB: a sync reads a processed session whole. */
+export const SESSION_MAX_CHARACTERS = 32 * 2 ** 20;
 /** Codat: a session times out after 90 minutes without an upload. */
 export const SESSION_TIMEOUT_MS = 90 * 60_000;
 const VALIDATOR = 'BankStatementUpload';
@@ -223,8 +226,15 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
         if (session.status !== 'Active')
           throw invalid([item('datasetId', `the upload session ${datasetId} has ended (${session.status}); start a new one`)]);
         const type = types.find((t) => t.dataType === session.data_type) as UploadSessionType;
-        const records = checkPage(type, body, await configuredAccounts(trx, client.id, connectionId));
-        await appendPage(trx, client.id, datasetId, JSON.stringify(records), now().toISOString());
+        const records = JSON.stringify(checkPage(type, body, await configuredAccounts(trx, client.id, connectionId)));
+        // Processing the session reads all of it at once: it stays a size one sync reads with ease.
+        if ((await sessionSize(trx, datasetId)).characters + records.length > SESSION_MAX_CHARACTERS) {
+          throw new ApiError(
+            413,
+            `PayloadTooLargeException: An upload session holds at most ${SESSION_MAX_CHARACTERS / 2 ** 20} Mi characters of records; process this one and start another for the rest.`,
+          );
+        }
+        await appendPage(trx, client.id, datasetId, records, now().toISOString());
       });
     },
 
@@ -246,9 +256,9 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
         if (session.status !== 'Active')
           throw invalid([item('datasetId', `the upload session ${datasetId} has ended (${session.status})`)]);
         if (status === 'Cancel') return endSession(trx, session, 'Cancelled', 'The upload session was cancelled.');
-        const pages = await sessionPages(trx, client.id, datasetId);
-        const records = pages.flatMap((body) => JSON.parse(body) as Record<string, unknown>[]);
-        const parsed = JSON.stringify({ dataType: session.data_type, records });
+        // Each page is the JSON array of its checked records: joined as text, never parsed again.
+        const pages = (await sessionPages(trx, client.id, datasetId)).map((page) => page.slice(1, -1)).filter((items) => items !== '');
+        const parsed = `{"dataType":${JSON.stringify(session.data_type)},"records":[${pages.join(',')}]}`;
         await saveUpload(trx, {
           id: randomUUID(),
           kind: 'session',

@@ -79,6 +79,19 @@ export async function closeSession(
   await trx.deleteFrom('upload_session_pages').where('session_id', '=', id).execute();
 }
 
+/** How many pages the session holds, and their JSON text's length in characters. */
+export async function sessionSize(executor: Kysely<Database>, sessionId: string): Promise<{ pages: number; characters: number }> {
+  const row = await executor
+    .selectFrom('upload_session_pages')
+    .select((eb) => [
+      eb.fn.max<number | null>('page').as('pages'),
+      eb.fn.sum<number | string | null>(eb.fn('length', ['body'])).as('characters'),
+    ])
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  return { pages: Number(row?.pages ?? 0), characters: Number(row?.characters ?? 0) };
+}
+
 /** Appends one page to a session (numbered after the last) and notes the activity. */
 export async function appendPage(trx: Kysely<Database>, clientId: string, sessionId: string, body: string, at: string): Promise<void> {
   const last = await trx

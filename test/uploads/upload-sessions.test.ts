@@ -12,6 +12,7 @@ import { allRecords, statementConnection, statementSample, uploadFiles } from '.
 import { waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
 import { codatOasOrSkip, oasErrors, oasValidator } from '../helpers/oas.js';
 import { createConsumer, startReceiver, verifySigned } from '../webhooks/receiver.js';
+import { SESSION_MAX_CHARACTERS } from '../../src/uploads/upload-sessions.service.js';
 
 /**
  * Codat's bank statement upload sessions and file upload, driven by Codat's own clients:
@@ -365,6 +366,27 @@ describe('bank statement upload sessions', () => {
       { auth: client.auth, body: { dataType: 'banking-accounts' } },
     );
     expect(expectErrorBody(other, 400, { validation: true }).validation.errors[0].message).toMatch(/fstm/);
+  });
+
+  it('refuses a page that would take the session past its size with a 413, keeping what it held', async () => {
+    const target = await statementConnection(server, client);
+    await viaHttp.setConfiguration(target, 'acc-1');
+    const session = await viaHttp.start(target, 'banking-transactions');
+    await viaHttp.upload(target, session.id, { results: [transaction('t-1', 'acc-1', 10, 1)] });
+    // The session already holds nearly all it may (one large page, put in place directly).
+    await server.store.db
+      .insertInto('upload_session_pages')
+      .values({ session_id: session.id, page: 2, body: `[${'0,'.repeat(SESSION_MAX_CHARACTERS / 2 - 8)}0]` })
+      .execute();
+    const base = `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload`;
+    const over = await http(server, 'POST', `${base}/dataset/${session.id}/upload`, {
+      auth: client.auth,
+      body: { results: [transaction('t-2', 'acc-1', 10, 2)] },
+    });
+    expect(expectErrorBody(over, 413).error).toMatch(/^PayloadTooLargeException: An upload session holds at most 32 Mi characters/);
+    const pages = await server.store.db.selectFrom('upload_session_pages').select('page').where('session_id', '=', session.id).execute();
+    expect(pages.map((p) => p.page).sort()).toEqual([1, 2]);
+    await viaHttp.end(target, session.id, 'Cancel');
   });
 
   it('times a session out after 90 minutes without an upload', async () => {

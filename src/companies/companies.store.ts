@@ -5,9 +5,12 @@ import { compileFilter, listPage, type ListContext } from '../query/list-engine.
 import type { PropertyDef, QueryableResource } from '../query/properties.js';
 import { compileComparison, QuerySemanticError } from '../query/query-compiler.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
-import { connectionColumns } from '../connections/connections.store.js';
+import { connectionColumns, deleteConnections } from '../connections/connections.store.js';
 import { Company } from './company.schema.js';
-import { deleteUploads } from '../uploads/uploads.store.js';
+import { deleteCompanyUploads } from '../uploads/uploads.store.js';
+import { deleteUploadSessions } from '../uploads/upload-sessions.store.js';
+import { deleteSyncs } from '../syncs/syncs.store.js';
+import { deleteCredentials } from '../connections/credentials.store.js';
 import type { Database } from '../storage/schema.js';
 import { lockClient } from '../clients/clients.store.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -74,19 +77,14 @@ export function createCompaniesStore(db: Kysely<Database>, jobs: JobQueue) {
     async delete(clientId: string, companyId: string, inTransaction?: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, clientId, true);
-        const versions = await trx.selectFrom('pull_operations').select('seq').where('company_id', '=', companyId).execute();
-        for (const { seq } of versions) await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(seq) } });
-        // Platform credentials go with the company, in the same transaction.
-        await trx.deleteFrom('connection_credentials').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
-        // Uploaded files and upload sessions go with the company.
-        await trx
-          .deleteFrom('upload_session_pages')
-          .where('session_id', 'in', trx.selectFrom('upload_sessions').select('id').where('company_id', '=', companyId))
-          .execute();
-        await trx.deleteFrom('upload_sessions').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
-        await trx.deleteFrom('upload_configurations').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
-        await deleteUploads(trx, (q) => q.where('client_id', '=', clientId).where('company_id', '=', companyId));
-        await trx.deleteFrom('connections').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
+        const owned = { companyId };
+        for (const version of await deleteSyncs(trx, clientId, owned))
+          await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version } });
+        // Platform credentials, uploaded files and upload sessions go with the company, in the same transaction.
+        await deleteCredentials(trx, clientId, owned);
+        await deleteUploadSessions(trx, clientId, owned);
+        await deleteCompanyUploads(trx, clientId, companyId);
+        await deleteConnections(trx, clientId, owned);
         await trx.deleteFrom('companies').where('client_id', '=', clientId).where('id', '=', companyId).execute();
         await inTransaction?.(trx);
       });

@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import type { ConnectionRow } from './connections.store.js';
 import { ApiError } from '../http/api-error.js';
 import { lockClient } from '../clients/clients.store.js';
 import { findPlatform } from '../connectors/registry.js';
 import { connectionDoc, type DataConnectionError } from './connection-doc.js';
 import { setConnectionState } from './connections.store.js';
-
-type ConnectionRow = Database['connections'];
 
 /**
  * Writes a connection's new status (and settings, and `dataConnectionErrors` for a Deauthorized one) and

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import type { ConnectionRow } from './connections.store.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, notFound, validationError } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
@@ -19,12 +20,12 @@ import {
   connectionColumns,
   connectionOfCompany,
   connectionsPage,
-  deleteConnection,
+  deleteConnections,
   insertConnection,
 } from './connections.store.js';
-import { deleteConnectionSyncs } from '../syncs/syncs.store.js';
+import { deleteSyncs } from '../syncs/syncs.store.js';
 import { deletePlatformWrites } from '../push/platform-writes.store.js';
-import { deleteConnectionSessions } from '../uploads/upload-sessions.store.js';
+import { deleteUploadSessions } from '../uploads/upload-sessions.store.js';
 import { detachConnectionUploads } from '../uploads/uploads.store.js';
 import { deleteCredentials } from './credentials.store.js';
 import { connectionDoc, serveConnection } from './connection-doc.js';
@@ -50,8 +51,6 @@ export interface ConnectionsDeps {
   allowPrivate?: boolean;
   now?: () => Date;
 }
-
-type ConnectionRow = Database['connections'];
 
 /** A company's connections to platforms: create, list, link (authorise), unlink, delete. Returns served JSON. */
 export function createConnectionsService(deps: ConnectionsDeps) {
@@ -165,19 +164,20 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const row = await owned(client, companyId, connectionId);
       // Read before the credentials go with the connection; run once the deletion has committed.
       const revocations = await revocationsFor(db, deps.credentials, client.id, [row], { allowPrivate: deps.allowPrivate ?? false });
+      const scope = { companyId: row.company_id, connectionId: row.id };
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        for (const version of await deleteConnectionSyncs(trx, client.id, row.id)) {
+        for (const version of await deleteSyncs(trx, client.id, scope)) {
           await deps.jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version } });
         }
         // What the Sandbox held because it was written to it goes with the connection; push history stays.
         await deletePlatformWrites(trx, row.id);
         // Upload sessions, their records and unconfirmed Link uploads go with the connection; uploaded files stay
         // with the company, without what only this connection's syncs read of them.
-        await deleteConnectionSessions(trx, client.id, row.id);
+        await deleteUploadSessions(trx, client.id, scope);
         await detachConnectionUploads(trx, client.id, row.id);
-        await deleteCredentials(trx, client.id, row.id);
-        await deleteConnection(trx, client.id, row.id);
+        await deleteCredentials(trx, client.id, scope);
+        await deleteConnections(trx, client.id, scope);
         await event(trx, 'connection.deleted', row);
       });
       await runRevocations(revocations);

@@ -133,8 +133,15 @@ export async function insertConnection(trx: Kysely<Database>, clientId: string, 
     .execute();
 }
 
-export async function deleteConnection(trx: Kysely<Database>, clientId: string, connectionId: string): Promise<void> {
-  await trx.deleteFrom('connections').where('client_id', '=', clientId).where('id', '=', connectionId).execute();
+/** Deletes a company's connections, or one of them. */
+export async function deleteConnections(
+  trx: Kysely<Database>,
+  clientId: string,
+  target: { companyId: string; connectionId?: string },
+): Promise<void> {
+  let query = trx.deleteFrom('connections').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
+  if (target.connectionId) query = query.where('id', '=', target.connectionId);
+  await query.execute();
 }
 
 /** Writes a connection's status, settings and re-rendered document. */

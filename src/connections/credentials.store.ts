@@ -36,12 +36,7 @@ export function createCredentialsStore(keys: SecretKeys) {
       return row ? (unseal(row.sealed, keys, connectionId).value as Credentials) : null;
     },
 
-    /** Deletes one connection's credentials, or with `companyId` alone every connection's of that company. */
-    async delete(trx: Kysely<Database>, clientId: string, target: { companyId: string; connectionId?: string }): Promise<void> {
-      let query = trx.deleteFrom('connection_credentials').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
-      if (target.connectionId) query = query.where('connection_id', '=', target.connectionId);
-      await query.execute();
-    },
+    delete: deleteCredentials,
 
     /**
      * Re-seals every connection's credentials under the current key (`ledgerport secrets rotate`), a row at a
@@ -78,7 +73,16 @@ export function createCredentialsStore(keys: SecretKeys) {
 
 export type CredentialsStore = ReturnType<typeof createCredentialsStore>;
 
-/** Deletes a connection's sealed credentials (no key needed to forget them). */
-export async function deleteCredentials(trx: Kysely<Database>, clientId: string, connectionId: string): Promise<void> {
-  await trx.deleteFrom('connection_credentials').where('client_id', '=', clientId).where('connection_id', '=', connectionId).execute();
+/**
+ * Deletes one connection's credentials, or with `companyId` alone every connection's of that company (no key is
+ * needed to forget them).
+ */
+export async function deleteCredentials(
+  trx: Kysely<Database>,
+  clientId: string,
+  target: { companyId: string; connectionId?: string },
+): Promise<void> {
+  let query = trx.deleteFrom('connection_credentials').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
+  if (target.connectionId) query = query.where('connection_id', '=', target.connectionId);
+  await query.execute();
 }

@@ -14,7 +14,7 @@ import type { DataType } from '../connectors/data-types.js';
 import { sourceTypeOf } from './data-paths.js';
 import { recordFieldEquals, recordResource } from '../records/record-resource.js';
 import { currentVersionsOf } from '../records/record-versions.js';
-import { connectionsOfCompany } from '../connections/connections.store.js';
+import { connectionOfCompany, connectionsOfCompany } from '../connections/connections.store.js';
 import type { RecordReader } from '../records/record-reader.js';
 
 export interface DataSetsDeps {
@@ -70,8 +70,9 @@ export function createDataSetsService(deps: DataSetsDeps) {
 
   async function lookUp(client: Client, companyId: string, dataType: DataType, connectionId?: string): Promise<ReadableDataSet> {
     await deps.companies.owned(client, companyId);
-    const all = await connectionsOfCompany(db, client.id, companyId);
-    const connections = connectionId ? all.filter((c) => c.id === connectionId) : all;
+    const connections = connectionId
+      ? [await connectionOfCompany(db, client.id, companyId, connectionId)].filter((c) => c !== undefined)
+      : await connectionsOfCompany(db, client.id, companyId);
     if (connectionId && connections.length === 0) throw new ApiError(404, `Data connection ${connectionId} not found`);
     const candidates = connectionId ? connections : connections.filter((c) => c.source_type === sourceTypeOf(dataType));
     if (candidates.length === 0) {

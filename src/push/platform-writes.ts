@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { Connector, ReadContext, SourceRecord } from '../connectors/connector.js';
 import { loadWritten } from './platform-writes.store.js';
-import { completedSyncs } from '../syncs/syncs.store.js';
+import { dataSetOf } from '../syncs/syncs.store.js';
 import type { DataType } from '../connectors/data-types.js';
 
 /**
@@ -14,16 +14,25 @@ export function keepsWritesBesideService(connector: Connector, dataType: string)
   return model !== undefined && model.submit === undefined;
 }
 
+/** A connection as a connector reaches its platform: its settings and (unsealed) credentials. */
+export interface PlatformConnection {
+  id: string;
+  clientId: string;
+  settings: Record<string, unknown>;
+  credentials: Record<string, unknown> | null;
+  allowPrivate: boolean;
+}
+
 /** What a connector is given to read or look up a connection's records of one type as the platform holds them now. */
 export async function readContext(
   db: Kysely<Database>,
   connector: Connector,
-  connection: { id: string; settings: Record<string, unknown>; credentials: Record<string, unknown> | null; allowPrivate: boolean },
+  connection: PlatformConnection,
   dataType: DataType,
 ): Promise<ReadContext> {
   const written = keepsWritesBesideService(connector, dataType) ? (await loadWritten(db, connection.id, dataType)).written : [];
   // The platform's data stands where the next sync of the type would read it.
-  const epoch = await completedSyncs(db, connection.id, dataType);
+  const epoch = Number((await dataSetOf(db, connection.clientId, connection.id, dataType))?.completed_syncs ?? 0);
   return {
     settings: connection.settings,
     credentials: connection.credentials,
@@ -42,7 +51,7 @@ export async function readContext(
 export async function findOnPlatform(
   db: Kysely<Database>,
   connector: Connector,
-  connection: { id: string; settings: Record<string, unknown>; credentials: Record<string, unknown> | null; allowPrivate: boolean },
+  connection: PlatformConnection,
   dataType: DataType,
   ids: ReadonlySet<string>,
 ): Promise<Map<string, SourceRecord> | undefined> {

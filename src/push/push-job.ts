@@ -73,6 +73,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       return { status: 'Failed', errorMessage: `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}` };
     const platform = {
       id: connection.id,
+      clientId: connection.client_id,
       settings: JSON.parse(connection.settings) as Record<string, unknown>,
       credentials: await options.credentials.load(db, connection.client_id, connection.id),
       allowPrivate: options.allowPrivate ?? false,

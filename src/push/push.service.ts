@@ -1,7 +1,7 @@
 import { insertPush, pushByIdempotencyKey, pushDoc, pushOperationResource, pushOperationsPage } from './push.store.js';
 import { connectionOfCompany } from '../connections/connections.store.js';
 import { writtenState } from './platform-writes.store.js';
-import { currentVersion } from '../syncs/syncs.store.js';
+import { dataSetOf } from '../syncs/syncs.store.js';
 import { hasRecord } from '../records/record-reader.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -75,12 +75,16 @@ export function createPushService(deps: PushDeps) {
   }
 
   /** Ids the record names that the last sync of their type does not hold (and no write created since). */
-  async function missingReferences(connectionId: string, model: WriteModel, record: Record<string, unknown>): Promise<ValidationItem[]> {
+  async function missingReferences(
+    connection: { client_id: string; id: string },
+    model: WriteModel,
+    record: Record<string, unknown>,
+  ): Promise<ValidationItem[]> {
     const items: ValidationItem[] = [];
     const checked = new Map<string, boolean>();
     for (const ref of referencedIds(model, record)) {
       const key = `${ref.dataType}\u0000${ref.id}`;
-      if (!checked.has(key)) checked.set(key, await referenceExists(connectionId, ref.dataType, ref.id));
+      if (!checked.has(key)) checked.set(key, await referenceExists(connection, ref.dataType, ref.id));
       if (!checked.get(key)) {
         items.push({
           itemId: ref.field,
@@ -96,12 +100,12 @@ export function createPushService(deps: PushDeps) {
    * Whether the record exists as far as the service knows: a write to the platform decides if there was one,
    * else the last sync of the type. True when the type was never synced: the platform checks it then.
    */
-  async function referenceExists(connectionId: string, dataType: string, id: string): Promise<boolean> {
-    const written = await writtenState(db, connectionId, dataType, id);
+  async function referenceExists(connection: { client_id: string; id: string }, dataType: string, id: string): Promise<boolean> {
+    const written = await writtenState(db, connection.id, dataType, id);
     if (written !== undefined) return written === 'present';
-    const version = await currentVersion(db, connectionId, dataType);
-    if (version === null) return true;
-    return hasRecord(db, version, id);
+    const version = (await dataSetOf(db, connection.client_id, connection.id, dataType))?.current_version;
+    if (version === null || version === undefined) return true;
+    return hasRecord(db, Number(version), id);
   }
 
   async function findByIdempotencyKey(clientId: string, key: string) {
@@ -161,8 +165,7 @@ export function createPushService(deps: PushDeps) {
             ...model.check(request.body as Record<string, unknown>).map((p) => ({ ...p, validatorName: connection.platform_key })),
           );
         }
-        if (problems.length === 0)
-          problems.push(...(await missingReferences(connection.id, model, request.body as Record<string, unknown>)));
+        if (problems.length === 0) problems.push(...(await missingReferences(connection, model, request.body as Record<string, unknown>)));
         if (problems.length > 0)
           throw validationError(`ValidationException: The ${request.dataType} record is not valid; see validation.`, problems);
       }

@@ -46,7 +46,7 @@ export function createListContext(db: Kysely<any>, dialect: SqlDialect): ListCon
  */
 export async function companyDocsPage(
   lists: ListContext,
-  table: string,
+  table: 'pull_operations' | 'push_operations',
   clientId: string,
   companyId: string,
   resource: QueryableResource,

@@ -9,7 +9,7 @@ import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { WrittenRecord } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { connectionDoc } from '../connections/connection-doc.js';
-import { completeDataSet, createSyncsStore, releaseRunner, setRecordsModified, type PullOperationRow } from './syncs.store.js';
+import { completeDataSet, createSyncsStore, dataSetOf, releaseRunner, setRecordsModified, type PullOperationRow } from './syncs.store.js';
 import { connectionById, stampConnectionSync } from '../connections/connections.store.js';
 import { stampCompanySync } from '../companies/companies.store.js';
 import type { VersionWriters } from './version-writers.js';
@@ -156,7 +156,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     // A platform whose data is uploads reads them up to the latest now; one landing later syncs again.
     const uploadsUpTo = connector?.authorization?.kind === 'files' ? await uploadHighWater(db, connection.id) : null;
 
-    const dataSet = await store.dataSet(op.connection_id, op.data_type);
+    const dataSet = await dataSetOf(db, op.client_id, op.connection_id, op.data_type);
     const previousVersion =
       dataSet?.current_version === null || dataSet?.current_version === undefined ? null : Number(dataSet.current_version);
     // A delta read starts from the cursor of the version it builds on; `?full=true` or no version reads in full.

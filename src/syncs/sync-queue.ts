@@ -91,8 +91,8 @@ async function requeue(
   row: { id: string; client_id: string; company_id: string; connection_id: string; data_type: string; requested: string },
 ): Promise<void> {
   await deleteOperation(trx, row.client_id, row.id);
-  const target = { companyId: row.company_id, connectionId: row.connection_id, dataType: row.data_type, full: false };
-  await insertOperation(trx, row.client_id, { ...target, id: row.id, status: 'Queued', requested: row.requested });
+  const target = { clientId: row.client_id, companyId: row.company_id, connectionId: row.connection_id, dataType: row.data_type };
+  await insertOperation(trx, row.client_id, { ...opOf(target), id: row.id, status: 'Queued', requested: row.requested });
   await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: row.id } });
 }
 

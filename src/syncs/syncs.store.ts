@@ -25,15 +25,6 @@ export function createSyncsStore(db: Kysely<Database>) {
       return executor.selectFrom('pull_operations').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    async dataSet(connectionId: string, dataType: string) {
-      return db
-        .selectFrom('data_sets')
-        .selectAll()
-        .where('connection_id', '=', connectionId)
-        .where('data_type', '=', dataType)
-        .executeTakeFirst();
-    },
-
     /**
      * Moves an operation to a new state and re-renders its document. With `runner`, only while that run of the
      * sync job still holds the operation: otherwise nothing changes and it throws `JobHandedBack`.
@@ -89,7 +80,6 @@ export function unfinishedOperation(trx: Kysely<Database>, clientId: string, con
 }
 
 export interface NewOperation {
-  clientId: string;
   companyId: string;
   connectionId: string;
   dataType: string;
@@ -103,14 +93,8 @@ export interface NewOperation {
  * Inserts a pull operation (and its data set, the first time): its epoch is the number of syncs of the type
  * completed so far, its seq (the version it writes) the next one. Returns its document.
  */
-export async function insertOperation(trx: Kysely<Database>, clientId: string, op: Omit<NewOperation, 'clientId'>): Promise<string> {
-  const dataSet = await trx
-    .selectFrom('data_sets')
-    .select(['completed_syncs'])
-    .where('client_id', '=', clientId)
-    .where('connection_id', '=', op.connectionId)
-    .where('data_type', '=', op.dataType)
-    .executeTakeFirst();
+export async function insertOperation(trx: Kysely<Database>, clientId: string, op: NewOperation): Promise<string> {
+  const dataSet = await dataSetOf(trx, clientId, op.connectionId, op.dataType);
   if (!dataSet) {
     await trx
       .insertInto('data_sets')
@@ -352,39 +336,46 @@ export async function completeDataSet(
     .execute();
 }
 
-/** How many syncs of a data type have completed on a connection (the Sandbox's epoch: where its next read stands). */
-export async function completedSyncs(executor: Kysely<Database>, connectionId: string, dataType: string): Promise<number> {
-  const row = await executor
+/**
+ * A connection's data set of a type: the version readers see (`current_version`, null before the first sync
+ * completes), how many syncs completed (`completed_syncs`: the Sandbox's epoch, where its next read stands) and the
+ * cursor a delta sync reads from. Undefined before the type was first requested.
+ */
+export function dataSetOf(executor: Kysely<Database>, clientId: string, connectionId: string, dataType: string) {
+  return executor
     .selectFrom('data_sets')
-    .select('completed_syncs')
+    .select(['current_version', 'completed_syncs', 'cursor'])
+    .where('client_id', '=', clientId)
     .where('connection_id', '=', connectionId)
     .where('data_type', '=', dataType)
     .executeTakeFirst();
-  return Number(row?.completed_syncs ?? 0);
 }
 
-/** Forgets a connection's syncs and data sets; returns the versions they wrote (for their deletion jobs). */
-export async function deleteConnectionSyncs(trx: Kysely<Database>, clientId: string, connectionId: string): Promise<number[]> {
-  const versions = await trx
+/**
+ * Forgets the syncs and data sets of a company, or of one of its connections; returns the versions they wrote (for
+ * their deletion jobs).
+ */
+export async function deleteSyncs(
+  trx: Kysely<Database>,
+  clientId: string,
+  target: { companyId: string; connectionId?: string },
+): Promise<number[]> {
+  let versions = trx
     .selectFrom('pull_operations')
     .select('seq')
     .where('client_id', '=', clientId)
-    .where('connection_id', '=', connectionId)
-    .execute();
-  await trx.deleteFrom('data_sets').where('client_id', '=', clientId).where('connection_id', '=', connectionId).execute();
-  await trx.deleteFrom('pull_operations').where('client_id', '=', clientId).where('connection_id', '=', connectionId).execute();
-  return versions.map((v) => Number(v.seq));
-}
-
-/** The version readers of a data set see; null before its first sync completes. */
-export async function currentVersion(executor: Kysely<Database>, connectionId: string, dataType: string): Promise<number | null> {
-  const row = await executor
-    .selectFrom('data_sets')
-    .select('current_version')
-    .where('connection_id', '=', connectionId)
-    .where('data_type', '=', dataType)
-    .executeTakeFirst();
-  return row?.current_version === null || row?.current_version === undefined ? null : Number(row.current_version);
+    .where('company_id', '=', target.companyId);
+  let dataSets = trx.deleteFrom('data_sets').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
+  let operations = trx.deleteFrom('pull_operations').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
+  if (target.connectionId) {
+    versions = versions.where('connection_id', '=', target.connectionId);
+    dataSets = dataSets.where('connection_id', '=', target.connectionId);
+    operations = operations.where('connection_id', '=', target.connectionId);
+  }
+  const written = await versions.execute();
+  await dataSets.execute();
+  await operations.execute();
+  return written.map((v) => Number(v.seq));
 }
 
 /** A page of the company's pull operations, newest first unless `orderBy` says otherwise. */

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { zipSync } from 'fflate';
 import { isCalendarDate } from '../lib/calendar-date.js';
 import type { Database } from '../storage/schema.js';
+import type { ConnectionRow } from '../connections/connections.store.js';
 import { ApiError, notFound, validationError } from '../http/api-error.js';
 import { createIntakeRunner, FileTooDense, type Intake, type IntakeRunner } from './intake.js';
 import type { Client } from '../clients/clients.store.js';
@@ -33,8 +34,6 @@ export const MAX_FILES = 20;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** How long files read on the Link page wait for the end user to confirm them. */
 const PENDING_TTL_MS = 60 * 60_000;
-
-type ConnectionRow = Database['connections'];
 
 /** What Codat takes on a connection that does not read the files: documents, spreadsheets, images. */
 const DOCUMENT_TYPES = ['pdf', 'xls', 'xlsx', 'xlsb', 'csv', 'doc', 'docx', 'ppt', 'pptx', 'jpeg', 'jpg', 'png'];

@@ -14,11 +14,12 @@ import { createSyncsStore, markReported } from '../syncs/syncs.store.js';
 import { asStored, schemaProblems } from '../push/write-validation.js';
 import { saveUpload } from './uploads.store.js';
 import {
-  activeSessionIds,
+  activeSessionId,
   appendPage,
   sessionSize,
   closeSession,
   configuredAccounts,
+  hasConfiguration,
   idleSessionIds,
   insertConfiguration,
   insertSession,
@@ -175,7 +176,7 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
       };
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        if ((await configuredAccounts(trx, client.id, connectionId)).has(config.accountId))
+        if (await hasConfiguration(trx, client.id, connectionId, config.accountId))
           throw invalid([item('accountId', `account ${config.accountId} already has an upload configuration on this connection`)]);
         await insertConfiguration(trx, client.id, {
           connection_id: connectionId,
@@ -197,9 +198,13 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
       if (!type) throw invalid([item('dataType', `dataType must be one of: ${types.map((t) => t.dataType).join(', ')}`)]);
       const doc = await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        for (const id of await activeSessionIds(trx, client.id, connectionId, type.dataType))
+        const active = await activeSessionId(trx, client.id, connectionId, type.dataType);
+        if (active !== undefined)
           throw invalid([
-            item('dataType', `an upload session for ${type.dataType} is already active on this connection (dataset ${id}): end it first`),
+            item(
+              'dataType',
+              `an upload session for ${type.dataType} is already active on this connection (dataset ${active}): end it first`,
+            ),
           ]);
         const op = await openOperation(trx, { clientId: client.id, companyId, connectionId, dataType: type.dataType }, now());
         const started = now().toISOString();

@@ -43,22 +43,22 @@ export async function idleSessionIds(
   return rows.map((row) => row.id);
 }
 
-/** The connection's active sessions of a data type (at most one, by the service's rule). */
-export async function activeSessionIds(
+/** The connection's active session of a data type, if one is (at most one, by the service's rule). */
+export async function activeSessionId(
   executor: Kysely<Database>,
   clientId: string,
   connectionId: string,
   dataType: string,
-): Promise<string[]> {
-  const rows = await executor
+): Promise<string | undefined> {
+  const row = await executor
     .selectFrom('upload_sessions')
     .select('id')
     .where('client_id', '=', clientId)
     .where('connection_id', '=', connectionId)
     .where('data_type', '=', dataType)
     .where('status', '=', 'Active')
-    .execute();
-  return rows.map((row) => row.id);
+    .executeTakeFirst();
+  return row?.id;
 }
 
 export async function insertSession(trx: Kysely<Database>, clientId: string, session: Omit<UploadSessionRow, 'client_id'>): Promise<void> {
@@ -137,6 +137,23 @@ export async function latestConfiguration(executor: Kysely<Database>, clientId: 
   return row?.doc;
 }
 
+/** Whether the connection has an upload configuration for this account. */
+export async function hasConfiguration(
+  executor: Kysely<Database>,
+  clientId: string,
+  connectionId: string,
+  accountId: string,
+): Promise<boolean> {
+  const row = await executor
+    .selectFrom('upload_configurations')
+    .select('account_id')
+    .where('client_id', '=', clientId)
+    .where('connection_id', '=', connectionId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The accounts the connection has upload configurations for. */
 export async function configuredAccounts(executor: Kysely<Database>, clientId: string, connectionId: string): Promise<Set<string>> {
   const rows = await executor
@@ -159,16 +176,25 @@ export async function insertConfiguration(
     .execute();
 }
 
-/** Deletes a connection's upload sessions, their pages and its upload configurations. */
-export async function deleteConnectionSessions(trx: Kysely<Database>, clientId: string, connectionId: string): Promise<void> {
-  await trx
-    .deleteFrom('upload_session_pages')
-    .where(
-      'session_id',
-      'in',
-      trx.selectFrom('upload_sessions').select('id').where('client_id', '=', clientId).where('connection_id', '=', connectionId),
-    )
-    .execute();
-  await trx.deleteFrom('upload_sessions').where('client_id', '=', clientId).where('connection_id', '=', connectionId).execute();
-  await trx.deleteFrom('upload_configurations').where('client_id', '=', clientId).where('connection_id', '=', connectionId).execute();
+/** Deletes the upload sessions, their pages and the upload configurations of a company, or of one of its connections. */
+export async function deleteUploadSessions(
+  trx: Kysely<Database>,
+  clientId: string,
+  target: { companyId: string; connectionId?: string },
+): Promise<void> {
+  let sessions = trx
+    .selectFrom('upload_sessions')
+    .select('id')
+    .where('client_id', '=', clientId)
+    .where('company_id', '=', target.companyId);
+  let deleteSessions = trx.deleteFrom('upload_sessions').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
+  let configurations = trx.deleteFrom('upload_configurations').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
+  if (target.connectionId) {
+    sessions = sessions.where('connection_id', '=', target.connectionId);
+    deleteSessions = deleteSessions.where('connection_id', '=', target.connectionId);
+    configurations = configurations.where('connection_id', '=', target.connectionId);
+  }
+  await trx.deleteFrom('upload_session_pages').where('session_id', 'in', sessions).execute();
+  await deleteSessions.execute();
+  await configurations.execute();
 }

@@ -130,6 +130,11 @@ export function uploadsReader(db: Kysely<Database>, connectionId: string, upTo: 
   };
 }
 
+/** Deletes a company's uploads (files and processed sessions) and their records' chunks. */
+export async function deleteCompanyUploads(trx: Kysely<Database>, clientId: string, companyId: string): Promise<void> {
+  await deleteUploads(trx, (q) => q.where('client_id', '=', clientId).where('company_id', '=', companyId));
+}
+
 /**
  * What goes of a connection's uploads when the connection is deleted: its upload sessions' records and unconfirmed
  * Link uploads entirely; of its files, what only its syncs read (the parsed records and summaries). The files stay

@@ -37,7 +37,7 @@ module.exports = {
       from: { path: '^src/records/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/(records|storage|lib|query|http)/', '^src/connectors/[^/]+[.]ts$', '^src/connectors/statements/'],
+        pathNot: ['^src/(records|storage|lib|query|http)/', '^src/connectors/[^/]+[.]ts$'],
       },
     },
     {

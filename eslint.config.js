@@ -10,11 +10,12 @@ const SQL = [
   },
   {
     selector:
-      "TaggedTemplateExpression[tag.name='sql'], TaggedTemplateExpression[tag.object.name='sql'], CallExpression[callee.object.name='sql']",
+      "TaggedTemplateExpression[tag.name='sql'], TaggedTemplateExpression[tag.object.name='sql'], CallExpression[callee.object.name=/^(sql|CompiledQuery)$/]",
     message: 'SQL lives in a store (<module>.store.ts) or in src/records/: call a store method here.',
   },
   {
-    selector: "MemberExpression[property.name='schema'][object.name=/^(db|trx|executor|kysely)$/]",
+    // `<anything>.schema.createTable(…)` and the like (TypeBox's `.schema` properties elsewhere are no builder calls).
+    selector: "CallExpression[callee.object.property.name='schema'][callee.property.name=/^(create|alter|drop)/]",
     message: 'Schema changes live in migrations (src/storage/migrations/).',
   },
 ];

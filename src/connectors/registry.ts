@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha1 } from '../lib/sha1.js';
 import type { Connector, PlatformInfo } from './connector.js';
 import { accountingSandbox } from './sandbox/accounting/index.js';
 import { bankingSandbox } from './sandbox/banking/index.js';
@@ -38,7 +38,7 @@ export function findPlatform(key: string): PlatformInfo | undefined {
 
 /** A stable GUID derived from a name, so platform ids survive restarts and match across processes. */
 export function stableGuid(name: string): string {
-  const hex = createHash('sha1').update(`ledgerport:${name}`).digest('hex');
+  const hex = sha1(`ledgerport:${name}`, 'hex');
   const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

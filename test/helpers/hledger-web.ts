@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { exited, freePort } from './processes.js';
 
 /**
  * Debian's `hledger-web` (and `hledger` for the oracle reports), run for real. Absent: the tests that need it skip
@@ -21,17 +21,6 @@ export interface HledgerWeb {
   /** The journal file hledger-web reads and appends to. */
   journal: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `hledger-web --serve-api` on a copy of `fixture` in a fresh directory and waits until it answers. */
@@ -63,14 +52,12 @@ export async function startHledgerWeb(fixture: string): Promise<HledgerWeb> {
     url,
     journal,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        // A build that shuts down gracefully waits for its open connections; a test that stops it wants it gone.
-        const killer = setTimeout(() => child.kill('SIGKILL'), 2_000);
-        await exited;
-        clearTimeout(killer);
-      }
+      const gone = exited(child);
+      child.kill('SIGTERM');
+      // A build that shuts down gracefully waits for its open connections; a test that stops it wants it gone.
+      const killer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+      await gone;
+      clearTimeout(killer);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

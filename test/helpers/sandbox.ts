@@ -66,7 +66,7 @@ export async function fetchOnFirstLinkOnly(server: Server, client: Caller, compa
 /** A sync not yet finished: queued, running, or an ended upload session's waiting for the sync ahead of it. */
 const UNFINISHED = new Set(['Queued', 'Fetching', 'ProcessingQueued']);
 
-/** Polls the company's data status until no sync is Queued or Fetching; returns the final status object. */
+/** Polls the company's data status until no sync is queued, running or waiting to run (ProcessingQueued); returns the final status object. */
 export async function waitForSyncs(
   server: Server,
   client: Caller,

@@ -3,10 +3,8 @@ import { CodatLending } from '@codat/lending';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import fs from 'node:fs';
-import { basicAuth, http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
-import { createTestStore } from '../helpers/test-store.js';
+import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { buildApp, type App } from '../../src/app.js';
-import { createClientsService } from '../../src/clients/clients.service.js';
 import { expectErrorBody } from '../helpers/error-body.js';
 import { allRecords, statementConnection, statementSample, uploadFiles } from '../helpers/uploads.js';
 import { waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
@@ -114,58 +112,65 @@ async function sessionFlow(api: SessionClient) {
   return target;
 }
 
-const viaHttp: SessionClient = {
-  async setConfiguration(target, accountId) {
-    const res = await http(
-      server,
-      'POST',
-      `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/configuration`,
-      { auth: client.auth, body: { source: 'codat', accountId } },
-    );
-    expect(res.status, res.text).toBe(200);
-    checkOas('BankStatementUploadConfiguration', res.body);
-  },
-  async getConfiguration(target) {
-    const res = await http(
-      server,
-      'GET',
-      `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/configuration`,
-      { auth: client.auth },
-    );
-    expect(res.status, res.text).toBe(200);
-    checkOas('BankStatementUploadConfiguration', res.body);
-    return res.body;
-  },
-  async start(target, dataType) {
-    const res = await http(
-      server,
-      'POST',
-      `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/startSession`,
-      { auth: client.auth, body: { dataType } },
-    );
-    expect(res.status, res.text).toBe(200);
-    checkOas('PullOperation', res.body);
-    return res.body;
-  },
-  async upload(target, datasetId, body) {
-    const res = await http(
-      server,
-      'POST',
-      `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/dataset/${datasetId}/upload`,
-      { auth: client.auth, body },
-    );
-    expect(res.status, res.text).toBe(200);
-  },
-  async end(target, datasetId, status) {
-    const res = await http(
-      server,
-      'POST',
-      `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/dataset/${datasetId}/endSession`,
-      { auth: client.auth, body: { status } },
-    );
-    expect(res.status, res.text).toBe(200);
-  },
-};
+/** The session calls over HTTP, checked against the Lending OAS, to a server as a client. */
+function sessionsVia(at: () => { url: string }, auth: () => string): SessionClient {
+  return {
+    async setConfiguration(target, accountId) {
+      const res = await http(
+        at(),
+        'POST',
+        `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/configuration`,
+        { auth: auth(), body: { source: 'codat', accountId } },
+      );
+      expect(res.status, res.text).toBe(200);
+      checkOas('BankStatementUploadConfiguration', res.body);
+    },
+    async getConfiguration(target) {
+      const res = await http(
+        at(),
+        'GET',
+        `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/configuration`,
+        { auth: auth() },
+      );
+      expect(res.status, res.text).toBe(200);
+      checkOas('BankStatementUploadConfiguration', res.body);
+      return res.body;
+    },
+    async start(target, dataType) {
+      const res = await http(
+        at(),
+        'POST',
+        `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/startSession`,
+        { auth: auth(), body: { dataType } },
+      );
+      expect(res.status, res.text).toBe(200);
+      checkOas('PullOperation', res.body);
+      return res.body;
+    },
+    async upload(target, datasetId, body) {
+      const res = await http(
+        at(),
+        'POST',
+        `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/dataset/${datasetId}/upload`,
+        { auth: auth(), body },
+      );
+      expect(res.status, res.text).toBe(200);
+    },
+    async end(target, datasetId, status) {
+      const res = await http(
+        at(),
+        'POST',
+        `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload/dataset/${datasetId}/endSession`,
+        { auth: auth(), body: { status } },
+      );
+      expect(res.status, res.text).toBe(200);
+    },
+  };
+}
+const viaHttp = sessionsVia(
+  () => server,
+  () => client.auth,
+);
 
 /** Uploads one real MT940 statement (4 transactions) to the connection as a file. */
 async function uploadSberbank(at: { url: string }, auth: string, target: Target) {
@@ -198,36 +203,22 @@ describe('bank statement upload sessions', () => {
 
   it('ends a session while a sync of its type is unfinished: its operation waits (ProcessingQueued), then syncs after that one', async () => {
     // An API-only process: the file's syncs stay Queued until a worker starts.
-    const shared = await createTestStore();
-    const api = await buildApp({ store: shared.store, logLevel: 'silent', jobs: { enabled: false } });
+    const api = await startTestServer({ jobs: { enabled: false } });
     let worker: App | undefined;
     try {
-      const front = { url: await api.listen(0, '127.0.0.1') };
-      const { key } = await createClientsService({ db: shared.store.db }).create({ name: 'Sessions', plan: 'standard' });
-      const caller = { auth: basicAuth(key.apiKey) };
-      const target = await statementConnection(front, caller);
-      await uploadSberbank(front, caller.auth, target);
-      const base = `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload`;
-      expect(
-        (await http(front, 'POST', `${base}/configuration`, { auth: caller.auth, body: { source: 'codat', accountId: 'acc-1' } })).status,
-      ).toBe(200);
-      const session = (await http(front, 'POST', `${base}/startSession`, { auth: caller.auth, body: { dataType: 'banking-transactions' } }))
-        .body;
-      expect(
-        (
-          await http(front, 'POST', `${base}/dataset/${session.id}/upload`, {
-            auth: caller.auth,
-            body: { results: [transaction('t-1', 'acc-1', 10, 1)] },
-          })
-        ).status,
-      ).toBe(200);
-      const ended = await http(front, 'POST', `${base}/dataset/${session.id}/endSession`, {
-        auth: caller.auth,
-        body: { status: 'Process' },
-      });
-      expect(ended.status, ended.text).toBe(200);
+      const caller = await api.newClient();
+      const sessions = sessionsVia(
+        () => api,
+        () => caller.auth,
+      );
+      const target = await statementConnection(api, caller);
+      await uploadSberbank(api, caller.auth, target);
+      await sessions.setConfiguration(target, 'acc-1');
+      const session = await sessions.start(target, 'banking-transactions');
+      await sessions.upload(target, session.id, { results: [transaction('t-1', 'acc-1', 10, 1)] });
+      await sessions.end(target, session.id, 'Process');
 
-      const waiting = await http(front, 'GET', `/companies/${target.companyId}/data/history/${session.id}`, { auth: caller.auth });
+      const waiting = await http(api, 'GET', `/companies/${target.companyId}/data/history/${session.id}`, { auth: caller.auth });
       expect(waiting.body).toMatchObject({
         status: 'ProcessingQueued',
         isCompleted: false,
@@ -236,10 +227,10 @@ describe('bank statement upload sessions', () => {
       });
       checkOas('PullOperation', waiting.body);
 
-      worker = await buildApp({ store: shared.store, logLevel: 'silent', jobs: { pollMs: 50 } });
-      expect(await waitForOperation(front, caller, target.companyId, session.id)).toMatchObject({ status: 'Complete', isCompleted: true });
-      await waitForSyncs(front, caller, target.companyId);
-      const ops = await shared.store.db
+      worker = await buildApp({ store: api.store, logLevel: 'silent', jobs: { pollMs: 50 } });
+      expect(await waitForOperation(api, caller, target.companyId, session.id)).toMatchObject({ status: 'Complete', isCompleted: true });
+      await waitForSyncs(api, caller, target.companyId);
+      const ops = await api.store.db
         .selectFrom('pull_operations')
         .select(['id', 'status'])
         .where('connection_id', '=', target.connectionId)
@@ -249,11 +240,10 @@ describe('bank statement upload sessions', () => {
       // The file's sync, then the session's, each once.
       expect(ops.map((o) => o.status)).toEqual(['Complete', 'Complete']);
       expect(ops[1].id).toBe(session.id);
-      expect(await allRecords(front, caller.auth, target, 'banking-transactions')).toHaveLength(4);
+      expect(await allRecords(api, caller.auth, target, 'banking-transactions')).toHaveLength(4);
     } finally {
       await worker?.server.close();
-      await api.server.close();
-      await shared.destroy();
+      await api.close();
     }
   });
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha1 } from '../../lib/sha1.js';
 import type { SourceRecord } from '../connector.js';
 import type { AccountClass, LedgerAccount, LedgerPosting } from '../statements/monthly-statements.js';
 import { quantity, quantityIn, type HledgerAccount, type HledgerTransaction } from './hledger-api.js';
@@ -111,7 +111,7 @@ export function transactionIds(transactions: readonly HledgerTransaction[]): str
       t.tdescription,
       t.tpostings.map((p) => [p.paccount, p.pamount.map((a) => [a.acommodity, quantity(a)])]),
     ]);
-    const hash = `hl-${createHash('sha1').update(content).digest('hex').slice(0, 16)}`;
+    const hash = `hl-${sha1(content, 'hex').slice(0, 16)}`;
     const n = (seen.get(hash) ?? 0) + 1;
     seen.set(hash, n);
     return n === 1 ? hash : `${hash}-${n}`;

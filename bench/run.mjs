@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { loadKnobs } from './lib/config.mjs';
-import { createStore } from './lib/store.mjs';
+import { assertReachable, createStore } from './lib/store.mjs';
 import { createClient, freePort, sampleRss, startServer, waitUntilServing } from './lib/server.mjs';
 import { createApi, LISTS, pool } from './lib/api.mjs';
 import { measure, round, startCeiling, warmUp } from './lib/load.mjs';
@@ -66,24 +66,24 @@ async function main() {
   for (const kind of stores) {
     if (kind !== 'sqlite' && kind !== 'postgres') throw new Error(`--stores takes sqlite and postgres, not "${kind}"`);
   }
+  const postgresUrl = base.postgresUrl ?? DEFAULT_POSTGRES_URL;
+  // Before an hour of SQLite: a Postgres that cannot be reached would lose the side-by-side at the end.
+  if (stores.includes('postgres')) await assertReachable(postgresUrl);
   const runs = [];
   for (const kind of stores) {
-    const knobs =
-      kind === 'sqlite'
-        ? { ...base, store: 'sqlite', postgresUrl: undefined }
-        : { ...base, store: 'postgres', postgresUrl: base.postgresUrl ?? DEFAULT_POSTGRES_URL };
-    runs.push(await runStore(knobs));
+    const knobs = kind === 'sqlite' ? { ...base, store: 'sqlite', postgresUrl: undefined } : { ...base, store: 'postgres', postgresUrl };
+    runs.push(await runStore(knobs, values.stores === undefined ? undefined : stores));
     await cleanUp();
   }
   if (runs.length > 1) {
-    const section = renderSideBySide(runs, `npm run bench -- --stores ${stores.join(',')}`);
+    const section = renderSideBySide(runs, stores);
     say(`\n${section}`);
     say(`\nDocs:    ${replaceDocsSection('side-by-side', section)}`);
   }
 }
 
 /** One store's run: a fresh store, the ingest, the reads, the re-syncs, the start time and the bare insert loop. */
-async function runStore(knobs) {
+async function runStore(knobs, stores) {
   const machine = machineFacts();
   say(
     `Ledgerport benchmark: ${knobs.invoices.toLocaleString('en')} invoices, ${knobs.companies.toLocaleString('en')} companies, ` +
@@ -145,7 +145,7 @@ async function runStore(knobs) {
     storeBytes,
   };
   say(`\nResults: ${writeResultsJson(results)}`);
-  say(`Docs:    ${writeDocsSection(results)}`);
+  say(`Docs:    ${writeDocsSection(results, stores)}`);
   return results;
 }
 
@@ -302,6 +302,42 @@ async function readPhase(api, server, knobs, companyId, companiesClient) {
   return { ceiling, scenarios, page1: page1Figures };
 }
 
+/**
+ * Syncs the invoices once more, timed from the queue request to `Complete`, with the server's RSS sampled; `alongside`
+ * runs while the sync does and is handed the sync's outcome (a promise) to stop on. A sync that does not complete
+ * stops the run: its records/s would be the previous version's count over a failed sync's time.
+ */
+async function timedSync(api, server, companyId, alongside = async () => undefined) {
+  const rss = sampleRss(server.pid);
+  const started = performance.now();
+  const op = await api.post(`/companies/${companyId}/data/queue/invoices`);
+  let completedAt;
+  const done = api.waitForOperation(companyId, op.id).then((result) => {
+    completedAt = performance.now();
+    return result;
+  });
+  const during = await alongside(done);
+  const progress = throttled(5000);
+  const timer = setInterval(
+    () => progress(`  waiting for the sync to complete (${Math.round((performance.now() - started) / 1000)} s)`),
+    1000,
+  );
+  const result = await done.finally(() => clearInterval(timer));
+  const peakRssBytes = rss.stop();
+  if (result.status !== 'Complete') throw new Error(`the invoices sync ended ${result.status}: ${result.errorMessage ?? ''}`);
+  const wallMs = completedAt - started;
+  const records = (await api.get(`/companies/${companyId}/data/invoices?pageSize=1`)).totalResults;
+  const sync = {
+    status: result.status,
+    wallSeconds: seconds(wallMs),
+    records,
+    recordsPerSecond: round(records / (wallMs / 1000), 1),
+    peakRssBytes,
+  };
+  say(`  sync: ${result.status} in ${sync.wallSeconds} s, ${fmt(sync.recordsPerSecond)} records/s, peak RSS ${mib(sync.peakRssBytes)}`);
+  return { sync, during };
+}
+
 /** Invoices page 1 under load while a second invoices sync runs; then that sync's wall time. */
 async function readDuringSync(api, server, knobs, companyId, page1, ceiling) {
   say('\nReads during a second invoices sync');
@@ -309,23 +345,10 @@ async function readDuringSync(api, server, knobs, companyId, page1, ceiling) {
   const headers = { authorization: api.authorization };
   // Warmed before the sync is queued, so the whole sync is available to the load.
   await warmUp(url, headers);
-  const rss = sampleRss(server.pid);
-  const started = performance.now();
-  const op = await api.post(`/companies/${companyId}/data/queue/invoices`);
-  let completedAt;
-  const syncDone = api.waitForOperation(companyId, op.id).then((result) => {
-    completedAt = performance.now();
-    return result;
-  });
-  // Stop the load when the sync completes, so only reads that overlapped a running sync are counted.
-  const figures = await measure({
-    url,
-    headers,
-    connections: knobs.connections,
-    durationSeconds: knobs.durationSeconds,
-    stopWhen: syncDone,
-    warm: false,
-  });
+  // The load stops when the sync completes, so only reads that overlapped a running sync are counted.
+  const { sync, during: figures } = await timedSync(api, server, companyId, (done) =>
+    measure({ url, headers, connections: knobs.connections, durationSeconds: knobs.durationSeconds, stopWhen: done, warm: false }),
+  );
   const reads = {
     key: 'during-sync',
     name: `invoices page 1 during a sync${figures.stoppedEarly ? ` (the sync ended after ${figures.seconds} s of load)` : ''}`,
@@ -338,46 +361,13 @@ async function readDuringSync(api, server, knobs, companyId, page1, ceiling) {
   say(
     `  ${reads.name.padEnd(58)} ${line(reads)}  [${reads.target.met ? 'met' : 'NOT met'}: ${reads.target.detail}, target ${reads.target.text}]`,
   );
-
-  const progress = throttled(5000);
-  const timer = setInterval(
-    () => progress(`  waiting for the sync to complete (${Math.round((performance.now() - started) / 1000)} s)`),
-    1000,
-  );
-  const result = await syncDone.finally(() => clearInterval(timer));
-  const wallMs = completedAt - started;
-  const records = (await api.get(`/companies/${companyId}/data/invoices?pageSize=1`)).totalResults;
-  const sync = {
-    status: result.status,
-    wallSeconds: seconds(wallMs),
-    records,
-    recordsPerSecond: round(records / (wallMs / 1000), 1),
-    peakRssBytes: rss.stop(),
-  };
-  say(
-    `  second sync: ${result.status} in ${sync.wallSeconds} s, ${fmt(sync.recordsPerSecond)} records/s, peak RSS ${mib(sync.peakRssBytes)}`,
-  );
   return { reads, sync };
 }
 
 /** The invoices synced again with nothing else running: wall time, records/s and the server's peak RSS. */
 async function resync(api, server, companyId) {
   say('\nRe-sync: the invoices synced again, nothing else running');
-  const rss = sampleRss(server.pid);
-  const started = performance.now();
-  const op = await api.post(`/companies/${companyId}/data/queue/invoices`);
-  const result = await api.waitForOperation(companyId, op.id);
-  const wallMs = performance.now() - started;
-  const records = (await api.get(`/companies/${companyId}/data/invoices?pageSize=1`)).totalResults;
-  const sync = {
-    status: result.status,
-    wallSeconds: seconds(wallMs),
-    records,
-    recordsPerSecond: round(records / (wallMs / 1000), 1),
-    peakRssBytes: rss.stop(),
-  };
-  say(`  ${result.status} in ${sync.wallSeconds} s, ${fmt(sync.recordsPerSecond)} records/s, peak RSS ${mib(sync.peakRssBytes)}`);
-  return sync;
+  return (await timedSync(api, server, companyId)).sync;
 }
 
 function line(f) {

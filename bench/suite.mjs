@@ -5,15 +5,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// This Node for every part (tsx as its loader): no npx lookup, no download prompt.
 const parts = [
-  ['node', ['bench/run.mjs', ...process.argv.slice(2)]],
-  ['npx', ['tsx', 'bench/sync-modes.ts']],
-  ['node', ['bench/statement-import.mjs']],
+  [process.execPath, ['bench/run.mjs', ...process.argv.slice(2)]],
+  [process.execPath, ['--import', 'tsx', 'bench/sync-modes.ts']],
+  [process.execPath, ['bench/statement-import.mjs']],
 ];
 for (const [command, args] of parts) {
-  const { status, signal } = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  const { status, signal, error } = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (status !== 0) {
-    process.stderr.write(`bench: ${[command, ...args].join(' ')} ended ${signal ?? `with ${status}`}\n`);
+    const how = error ? `could not start: ${error.message}` : signal ? `ended by ${signal}` : `ended with ${status}`;
+    process.stderr.write(`bench: ${args.join(' ')} ${how}\n`);
     process.exit(status ?? 1);
   }
 }

@@ -19,7 +19,9 @@ const pageSql = (p) =>
 function sqliteLoop(file) {
   const db = new BetterSqlite3(file);
   try {
+    // As the server writes: write-ahead log, and no sync to disk on each commit (src/storage/database.ts).
     db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
     const version = db.prepare(versionSql).get()?.v;
     if (version === undefined) throw new Error('no complete invoices version to copy');
     db.exec('DROP TABLE IF EXISTS bench_bare_docs; CREATE TABLE bench_bare_docs (key INTEGER PRIMARY KEY, doc TEXT NOT NULL)');

@@ -53,6 +53,15 @@ async function createPostgresSchema(serverUrl) {
   };
 }
 
+/** Throws, naming the address, when no Postgres answers there. */
+export async function assertReachable(url) {
+  try {
+    await withClient(url, (c) => c.query('SELECT 1'));
+  } catch (err) {
+    throw new Error(`no Postgres answers at ${url.replace(/\/\/[^@/]*@/, '//…@')} (set DATABASE_URL): ${err.message}`);
+  }
+}
+
 async function withClient(url, action) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -13,6 +13,17 @@ export const TARGETS = {
   startMs: 1000,
 };
 
+/** Issue 15's targets for the two stores side by side. */
+export const STORE_TARGETS = {
+  postgresPage1ToSqlite: 0.5,
+  postgresPage1P99Ms: 30,
+  postgresLastPagesToPage1: 0.8,
+  postgresCompaniesLastToPage1: 0.5,
+  sqlitePage1CeilingRatio: 0.3,
+  resyncToBareLoop: 0.8,
+  resyncPeakRssMB: 300,
+};
+
 const ratio = (value) => value.toFixed(2);
 
 /** The target of a read scenario, given its figures and page 1's: {text, met, detail} or undefined for none. */

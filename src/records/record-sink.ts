@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
+import type pg from 'pg';
 import type { Database } from '../storage/schema.js';
 import type { Store } from '../storage/database.js';
+import { copyRows } from './copy-rows.js';
 
 /** The narrow row of one record of a version being written. */
 export interface IndexRow {
@@ -44,15 +46,26 @@ export interface WriteFence {
 /** Thrown by a batch of a run that no longer holds its operation (another run took it over). */
 export const TAKEN_OVER = 'the sync was taken over by another run';
 
-const INDEX_COLUMNS =
-  'version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, doc_key';
+const INDEX_COLUMNS = [
+  'version',
+  'record_id',
+  'position',
+  'content_hash',
+  'modified_date',
+  'is_deleted',
+  'f_status',
+  'f_date',
+  'f_amount',
+  'f_currency',
+  'f_ref',
+  'doc_key',
+];
 
 /**
  * SQLite: prepared statements run in one transaction per batch. A sync writes hundreds of thousands of rows,
  * and building each statement through the query builder costs more than SQLite's insert itself.
- * Postgres: two inserts per batch, each from one array per column (`unnest`): a dozen parameters for a thousand
- * rows, instead of twelve thousand that the query builder would visit and the server parse every batch; and a
- * batch is stored while the caller makes the next one (see send).
+ * Postgres: two COPYs per batch (copy-rows.ts), on a client of the pool; a batch is stored while the caller makes
+ * the next one (see send).
  * With a fence, each batch first checks, in its own transaction, that its run still holds the operation (on
  * Postgres with a share lock, which a takeover's update waits for): a run presumed dead and taken over can add
  * nothing to the version the new run rewrites.
@@ -75,29 +88,38 @@ export function createRecordSink(store: Store, batchSize?: number, fence?: Write
   const batches = createFencedBatches(store, fence);
   const sqlite = store.sqlite;
   const insertDoc = sqlite?.prepare('INSERT INTO record_docs (key, doc) VALUES (?, ?)');
-  const insertIndex = sqlite?.prepare(`INSERT INTO record_index (${INDEX_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertIndex = sqlite?.prepare(`INSERT INTO record_index (${INDEX_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const write = (batch: typeof rows) =>
-    batches.run(
+    batches.runOnClient(
       () => {
         for (const { index: r, doc } of batch) {
           if (doc !== null) insertDoc!.run(r.doc_key, doc);
           insertIndex!.run(r.version, r.record_id, r.position, r.content_hash, r.modified_date, r.is_deleted, ...r.fields, r.doc_key);
         }
       },
-      async (trx) => {
+      async (client) => {
         const docs = batch.filter((r) => r.doc !== null);
-        if (docs.length > 0) {
-          await sql`INSERT INTO record_docs (key, doc) SELECT * FROM unnest(${docs.map((r) => r.index.doc_key)}::bigint[], ${docs.map((r) => r.doc)}::text[])`.execute(
-            trx,
+        if (docs.length > 0)
+          await copyRows(
+            client,
+            'record_docs',
+            ['key', 'doc'],
+            docs.map((r) => [r.index.doc_key, r.doc]),
           );
-        }
-        const column = <T>(pick: (r: IndexRow) => T) => batch.map(({ index }) => pick(index));
-        await sql`INSERT INTO record_index (${sql.raw(INDEX_COLUMNS)})
-          SELECT * FROM unnest(${column((r) => r.version)}::bigint[], ${column((r) => r.record_id)}::text[], ${column((r) => r.position)}::integer[],
-            ${column((r) => r.content_hash)}::text[], ${column((r) => r.modified_date)}::text[], ${column((r) => r.is_deleted)}::integer[],
-            ${column((r) => r.fields[0])}::text[], ${column((r) => r.fields[1])}::text[], ${column((r) => r.fields[2])}::double precision[],
-            ${column((r) => r.fields[3])}::text[], ${column((r) => r.fields[4])}::text[], ${column((r) => r.doc_key)}::bigint[])`.execute(
-          trx,
+        await copyRows(
+          client,
+          'record_index',
+          INDEX_COLUMNS,
+          batch.map(({ index: r }) => [
+            r.version,
+            r.record_id,
+            r.position,
+            r.content_hash,
+            r.modified_date,
+            r.is_deleted,
+            ...r.fields,
+            r.doc_key,
+          ]),
         );
       },
     );
@@ -141,19 +163,19 @@ export function createRecordSink(store: Store, batchSize?: number, fence?: Write
 export function createFencedBatches(store: Store, fence?: WriteFence) {
   const sqlite = store.sqlite;
   const holds = sqlite && fence ? sqlite.prepare('SELECT 1 FROM pull_operations WHERE id = ? AND runner = ?').pluck() : undefined;
+  async function onSqliteStore(write: () => void): Promise<void> {
+    const batch = sqlite!.transaction(() => {
+      if (holds && fence && holds.get(fence.pullOperationId, fence.runner) === undefined) throw new Error(TAKEN_OVER);
+      write();
+    });
+    await store.db.connection().execute(async () => {
+      if (sqlite!.inTransaction) throw new Error('record batch would join an open transaction');
+      batch.immediate();
+    });
+  }
   return {
     async run(onSqlite: () => void, onPostgres: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
-      if (sqlite) {
-        const batch = sqlite.transaction(() => {
-          if (holds && fence && holds.get(fence.pullOperationId, fence.runner) === undefined) throw new Error(TAKEN_OVER);
-          onSqlite();
-        });
-        await store.db.connection().execute(async () => {
-          if (sqlite.inTransaction) throw new Error('record batch would join an open transaction');
-          batch.immediate();
-        });
-        return;
-      }
+      if (sqlite) return onSqliteStore(onSqlite);
       await store.db.transaction().execute(async (trx) => {
         await asynchronousCommit(trx);
         if (fence) {
@@ -165,6 +187,32 @@ export function createFencedBatches(store: Store, fence?: WriteFence) {
         }
         await onPostgres(trx);
       });
+    },
+
+    /** The same, with the Postgres side on a client of the pool: COPY is not a statement the query builder sends. */
+    async runOnClient(onSqlite: () => void, onPostgres: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+      if (sqlite) return onSqliteStore(onSqlite);
+      const client = await store.pgPool!.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        await client.query('SET LOCAL synchronous_commit = off');
+        if (fence) {
+          const held = await client.query('SELECT 1 FROM pull_operations WHERE id = $1 AND runner = $2 FOR SHARE', [
+            fence.pullOperationId,
+            fence.runner,
+          ]);
+          if (held.rows.length === 0) throw new Error(TAKEN_OVER);
+        }
+        await onPostgres(client);
+        await client.query('COMMIT');
+      } catch (err) {
+        // A client whose rollback fails is in an unknown state: the pool discards it instead of lending it again.
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        throw err;
+      } finally {
+        client.release(broken);
+      }
     },
   };
 }

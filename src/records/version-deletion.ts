@@ -49,6 +49,11 @@ export async function deleteVersion(store: Store, version: number, tick: () => P
           .select('record_id')
           .select(DOC_KEY_TEXT)
           .where('version', 'in', later)
+          // The slice's id range as well as its ids: without statistics (a table not analysed since a large sync)
+          // Postgres plans the list alone as a scan of every row of the later versions (330 ms a slice at
+          // 1,000,000 invoices instead of 1 ms); the range makes it an index range scan, the list bounds what it returns.
+          .where('record_id', '>=', rows[0].record_id)
+          .where('record_id', '<=', after)
           .where(
             'record_id',
             'in',
@@ -59,7 +64,13 @@ export async function deleteVersion(store: Store, version: number, tick: () => P
       }
       const unused = rows.filter((r) => !kept.has(`${r.record_id}\u0000${r.doc_key}`)).map((r) => docKey(dialect, r.doc_key));
       if (unused.length > 0) await db.deleteFrom('record_docs').where('key', 'in', unused).execute();
-      await db.deleteFrom('record_index').where('version', '=', version).where('record_id', '<=', after).execute();
+      // Both ends of the slice, for the same reason as above (an index range instead of a scan of the version).
+      await db
+        .deleteFrom('record_index')
+        .where('version', '=', version)
+        .where('record_id', '>=', rows[0].record_id)
+        .where('record_id', '<=', after)
+        .execute();
       await tick();
     }
   }

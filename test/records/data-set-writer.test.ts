@@ -51,6 +51,46 @@ describe('writeVersion', () => {
     expect((await read(101)).map((r) => r.modifiedDate)).toEqual([t1, t1, t1]);
   });
 
+  it('stores ids, documents and indexed fields exactly, whatever characters they hold (COPY escapes on Postgres)', async () => {
+    const hostile = ['back\\slash', 'tab\there', 'line\nfeed', 'carriage\rreturn', '\\N', '\\.', '', 'é 漢字 😀', 'quote " and \\" done'];
+    const records: SourceRecord[] = hostile.map((text, i) => ({
+      id: `id-${i}-${text}`,
+      sourceModifiedDate: null,
+      data: { id: `id-${i}-${text}`, status: text, currency: i % 2 ? null : text, amountDue: i === 0 ? 1e-7 : i * 1.5, note: text },
+    }));
+    // A document larger than a COPY chunk (256 KiB), mostly multi-byte characters.
+    records.push({ id: 'zz-large', sourceModifiedDate: null, data: { id: 'zz-large', status: 'big', note: 'ü\t'.repeat(150_000) } });
+    records.sort((a, b) => (a.id < b.id ? -1 : 1));
+    const fields = { status: 'status', currency: 'currency', amount: 'amountDue' };
+    const now = '2026-02-01T00:00:00.000Z';
+    await writeVersion({
+      store: store.store,
+      version: 401,
+      previousVersion: null,
+      source: records,
+      now,
+      fields,
+      onBatch: async () => {},
+      batchSize: 4,
+    });
+    const stored = await read(401);
+    expect(stored).toEqual(records.map((r, position) => ({ ...r.data, modifiedDate: now, metadata: { isDeleted: false }, position })));
+    const index = await store.store.db
+      .selectFrom('record_index')
+      .select(['record_id', 'f_status', 'f_currency', 'f_amount'])
+      .where('version', '=', 401)
+      .orderBy('position')
+      .execute();
+    expect(index).toEqual(
+      records.map((r) => ({
+        record_id: r.id,
+        f_status: r.data.status,
+        f_currency: r.data.currency ?? null,
+        f_amount: (r.data.amountDue as number | undefined) ?? null,
+      })),
+    );
+  });
+
   it('refuses a platform that streams records out of id order', async () => {
     await expect(write(201, null, [record('b', 1), record('a', 2)], '2026-01-01T00:00:00.000Z')).rejects.toThrow(/out of order/);
   });

@@ -193,6 +193,7 @@ export function companiesPage(
       resource,
       select: sql`companies.id, companies.client_id, companies.doc, companies.last_sync`,
       tiebreak: [sql`companies.seq`],
+      key: sql`companies.seq`,
       countKey,
     },
     page,

@@ -105,6 +105,7 @@ export async function connectionsPage(
       resource,
       select: sql`connections.id, connections.company_id, connections.doc`,
       tiebreak: [sql`connections.created`, sql`connections.id`],
+      key: sql`connections.id`,
       countKey,
     },
     page,

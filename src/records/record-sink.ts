@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database } from '../storage/schema.js';
 import type { Store } from '../storage/database.js';
-import { copyRows } from './copy-rows.js';
+import { CopyData, copyRows } from './copy-rows.js';
 
 /** The narrow row of one record of a version being written. */
 export interface IndexRow {
@@ -73,70 +73,79 @@ const INDEX_COLUMNS = [
 export function createRecordSink(store: Store, batchSize?: number, fence?: WriteFence): RecordSink {
   // SQLite batches stay small: each holds the store's write lock, which the API's own writes wait for.
   const size = batchSize ?? (store.sqlite ? 500 : 1000);
-  let rows: { index: IndexRow; doc: string | null }[] = [];
-  const add = (index: IndexRow, doc: string | null) => {
-    rows.push({ index, doc });
-    return rows.length >= size;
-  };
-  /** The buffered rows, handed over to be written; the buffer starts again empty. */
-  const take = () => {
-    const batch = rows;
-    rows = [];
-    return batch;
-  };
-
   const batches = createFencedBatches(store, fence);
   const sqlite = store.sqlite;
-  const insertDoc = sqlite?.prepare('INSERT INTO record_docs (key, doc) VALUES (?, ?)');
-  const insertIndex = sqlite?.prepare(`INSERT INTO record_index (${INDEX_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const write = (batch: typeof rows) =>
-    batches.runOnClient(
-      () => {
-        for (const { index: r, doc } of batch) {
-          if (doc !== null) insertDoc!.run(r.doc_key, doc);
-          insertIndex!.run(r.version, r.record_id, r.position, r.content_hash, r.modified_date, r.is_deleted, ...r.fields, r.doc_key);
-        }
+  if (sqlite) {
+    const insertDoc = sqlite.prepare('INSERT INTO record_docs (key, doc) VALUES (?, ?)');
+    const insertIndex = sqlite.prepare(
+      `INSERT INTO record_index (${INDEX_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    let rows: { index: IndexRow; doc: string | null }[] = [];
+    const write = (batch: typeof rows) =>
+      batches.runOnClient(
+        () => {
+          for (const { index: r, doc } of batch) {
+            if (doc !== null) insertDoc.run(r.doc_key, doc);
+            insertIndex.run(r.version, r.record_id, r.position, r.content_hash, r.modified_date, r.is_deleted, ...r.fields, r.doc_key);
+          }
+        },
+        async () => {},
+      );
+    return batchedSink(
+      (index, doc) => {
+        rows.push({ index, doc });
+        return rows.length >= size;
       },
-      async (client) => {
-        const docs = batch.filter((r) => r.doc !== null);
-        if (docs.length > 0)
-          await copyRows(
-            client,
-            'record_docs',
-            ['key', 'doc'],
-            docs.map((r) => [r.index.doc_key, r.doc]),
-          );
-        await copyRows(
-          client,
-          'record_index',
-          INDEX_COLUMNS,
-          batch.map(({ index: r }) => [
-            r.version,
-            r.record_id,
-            r.position,
-            r.content_hash,
-            r.modified_date,
-            r.is_deleted,
-            ...r.fields,
-            r.doc_key,
-          ]),
-        );
+      // better-sqlite3 writes synchronously on this thread: nothing to overlap.
+      () => {
+        if (rows.length === 0) return undefined;
+        const batch = rows;
+        rows = [];
+        return { overlap: false, written: write(batch) };
       },
     );
+  }
 
+  const docs = new CopyData();
+  const index = new CopyData();
+  const write = (docData: Buffer[], indexData: Buffer[]) =>
+    batches.runOnClient(
+      () => {},
+      async (client) => {
+        if (docData.length > 0) await copyRows(client, 'record_docs', ['key', 'doc'], docData);
+        await copyRows(client, 'record_index', INDEX_COLUMNS, indexData);
+      },
+    );
+  return batchedSink(
+    (r, doc) => {
+      if (doc !== null) docs.add(r.doc_key, doc);
+      index.add(r.version, r.record_id, r.position, r.content_hash, r.modified_date, r.is_deleted, ...r.fields, r.doc_key);
+      return index.rows >= size;
+    },
+    () => {
+      if (index.rows === 0) return undefined;
+      return { overlap: true, written: write(docs.take(), index.take()) };
+    },
+  );
+}
+
+/**
+ * A sink from its store's two halves: `add` buffers a record (true when the batch is full); `start` hands the
+ * buffered batch to the store, if there is one, and says whether the caller may go on while it is stored.
+ */
+function batchedSink(add: RecordSink['add'], start: () => { overlap: boolean; written: Promise<void> } | undefined): RecordSink {
   /** Postgres: the batch being stored while the caller makes the next one, if any. */
   let inFlight: Promise<void> | undefined;
   async function send(): Promise<void> {
     const previous = inFlight;
     inFlight = undefined;
     await previous;
-    if (rows.length === 0) return;
-    // better-sqlite3 writes synchronously on this thread: nothing to overlap.
-    if (sqlite) return write(take());
-    const started = write(take());
+    const started = start();
+    if (!started) return;
+    if (!started.overlap) return started.written;
     // Awaited by the next send, flush or settle; until then a failure is not unhandled.
-    started.catch(() => {});
-    inFlight = started;
+    started.written.catch(() => {});
+    inFlight = started.written;
   }
   return {
     add,

@@ -7,6 +7,7 @@ import type { QueryableResource } from '../query/properties.js';
 import { recordKey, versionKeyRange } from './record-key.js';
 import { PositionListCache } from './position-lists.js';
 import { versionInfo } from './record-versions.js';
+import { queryPrepared } from '../storage/prepared.js';
 
 /** A read of one data type's complete versions: which versions, how its records are queried, any narrowing. */
 export interface RecordListRequest {
@@ -16,6 +17,14 @@ export interface RecordListRequest {
   extra?: { condition: RawBuilder<unknown>; key: string };
   page: PageRequest;
 }
+
+/** The prepared page reads on Postgres (see range and byPositions for what each does). */
+const RANGE_DENSE = 'SELECT doc FROM record_docs WHERE key >= $1 AND key < $2 ORDER BY key LIMIT $3';
+const RANGE_INDEXED = `SELECT d.doc FROM record_index r JOIN record_docs d ON d.key = r.doc_key
+  WHERE r.version = $1 AND r.position >= $2 AND r.position < $3 ORDER BY r.position LIMIT $4`;
+const BY_KEYS = 'SELECT key - $1::bigint AS pos, doc FROM record_docs WHERE key = ANY($2::bigint[])';
+const BY_POSITIONS = `SELECT r.position AS pos, d.doc FROM record_index r JOIN record_docs d ON d.key = r.doc_key
+  WHERE r.version = $1 AND r.position = ANY($2::integer[])`;
 
 /** Joins each narrow row to its document; the document is read only when a condition or order needs it. */
 const FROM = sql`record_index r LEFT JOIN record_docs d ON d.key = r.doc_key`;
@@ -37,6 +46,8 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
   const pageDoc = (column: string) => (dialect.name === 'sqlite' ? sql.raw(`CAST(${column} AS BLOB)`) : sql.raw(column));
   type Doc = string | Buffer;
   const positions = new PositionListCache(options.cacheBytes ?? 64 * 1024 * 1024);
+  // Postgres: the page reads every request makes run as prepared statements (storage/prepared.ts).
+  const pool = store.pgPool;
 
   /** A version's size and density (see record-versions.ts), read once: a complete version never changes. */
   async function cachedVersionInfo(version: number): Promise<{ size: number; dense: boolean }> {
@@ -57,6 +68,16 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
    * statistics say.
    */
   async function range(version: number, dense: boolean, offset: number, count: number): Promise<Doc[]> {
+    if (pool) {
+      const rows = dense
+        ? await queryPrepared<{ doc: string }>(pool, 'record-range', RANGE_DENSE, [
+            recordKey(dialect, version, offset),
+            recordKey(dialect, version, offset + count),
+            count,
+          ])
+        : await queryPrepared<{ doc: string }>(pool, 'record-range-indexed', RANGE_INDEXED, [version, offset, offset + count, count]);
+      return rows.map((r) => r.doc);
+    }
     if (!dense) {
       const { rows } = await sql<{ doc: Doc }>`SELECT ${pageDoc('d.doc')} AS doc FROM record_index r JOIN record_docs d ON d.key = r.doc_key
         WHERE r.version = ${version} AND r.position >= ${offset} AND r.position < ${offset + count} ORDER BY r.position
@@ -73,7 +94,12 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
   async function byPositions(version: number, dense: boolean, wanted: Int32Array): Promise<Doc[]> {
     if (wanted.length === 0) return [];
     let rows: { pos: number | string; doc: Doc }[];
-    if (dense) {
+    if (pool) {
+      const [first] = versionKeyRange(dialect, version);
+      rows = dense
+        ? await queryPrepared(pool, 'record-keys', BY_KEYS, [first, Array.from(wanted, (p) => recordKey(dialect, version, p))])
+        : await queryPrepared(pool, 'record-positions', BY_POSITIONS, [version, Array.from(wanted)]);
+    } else if (dense) {
       const [first] = versionKeyRange(dialect, version);
       const keys = Array.from(wanted, (p) => recordKey(dialect, version, p));
       ({ rows } = await sql<{ pos: number | string; doc: Doc }>`SELECT key - ${first} AS pos, ${pageDoc('doc')} AS doc FROM record_docs

@@ -171,7 +171,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
           await deps.jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version } });
         }
         // What the Sandbox held because it was written to it goes with the connection; push history stays.
-        await deletePlatformWrites(trx, row.id);
+        await deletePlatformWrites(trx, client.id, row.id);
         // Upload sessions, their records and unconfirmed Link uploads go with the connection; uploaded files stay
         // with the company, without what only this connection's syncs read of them.
         await deleteUploadSessions(trx, client.id, scope);

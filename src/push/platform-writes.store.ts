@@ -5,16 +5,22 @@ import type { WrittenRecord } from '../connectors/connector.js';
 /**
  * The Sandbox platforms' own storage for records written to them (`platform_writes`). A real platform keeps
  * written records itself; the Sandbox generates its data, so it keeps the writes beside it and applies them to
- * every later fetch.
+ * every later fetch. The table has no client column: its rows are reached through the client's connections.
  */
+function clientConnections(executor: Kysely<Database>, clientId: string) {
+  return executor.selectFrom('connections').select('id').where('client_id', '=', clientId);
+}
+
 export async function loadWritten(
   executor: Kysely<Database>,
+  clientId: string,
   connectionId: string,
   dataType: string,
 ): Promise<{ written: WrittenRecord[]; highWater: number }> {
   const rows = await executor
     .selectFrom('platform_writes')
     .select(['seq', 'record_id', 'deleted', 'doc', 'source_modified_date'])
+    .where('connection_id', 'in', clientConnections(executor, clientId))
     .where('connection_id', '=', connectionId)
     .where('data_type', '=', dataType)
     .orderBy('record_id')
@@ -35,6 +41,7 @@ export async function loadWritten(
 /** Whether writes of this type arrived after `highWater` (a sync that started before them does not hold them). */
 export async function writtenSince(
   executor: Kysely<Database>,
+  clientId: string,
   connectionId: string,
   dataType: string,
   highWater: number,
@@ -42,6 +49,7 @@ export async function writtenSince(
   const row = await executor
     .selectFrom('platform_writes')
     .select('seq')
+    .where('connection_id', 'in', clientConnections(executor, clientId))
     .where('connection_id', '=', connectionId)
     .where('data_type', '=', dataType)
     .where('seq', '>', highWater)
@@ -53,6 +61,7 @@ export async function writtenSince(
 /** Stores the platform's new state of one record; a fresh `seq` marks it as newer than any sync under way. */
 export async function saveWritten(
   trx: Kysely<Database>,
+  clientId: string,
   write: {
     companyId: string;
     connectionId: string;
@@ -62,6 +71,9 @@ export async function saveWritten(
     at: string;
   },
 ): Promise<void> {
+  // A connection deleted (or never the client's) keeps nothing: its platform state went with it.
+  const owned = await clientConnections(trx, clientId).where('id', '=', write.connectionId).executeTakeFirst();
+  if (!owned) return;
   await trx
     .deleteFrom('platform_writes')
     .where('connection_id', '=', write.connectionId)
@@ -83,13 +95,18 @@ export async function saveWritten(
 }
 
 /** What the Sandbox held because it was written to this connection (the push history stays). */
-export async function deletePlatformWrites(trx: Kysely<Database>, connectionId: string): Promise<void> {
-  await trx.deleteFrom('platform_writes').where('connection_id', '=', connectionId).execute();
+export async function deletePlatformWrites(trx: Kysely<Database>, clientId: string, connectionId: string): Promise<void> {
+  await trx
+    .deleteFrom('platform_writes')
+    .where('connection_id', 'in', clientConnections(trx, clientId))
+    .where('connection_id', '=', connectionId)
+    .execute();
 }
 
 /** What the platform holds of a record written through the service: present, deleted, or undefined (never written). */
 export async function writtenState(
   executor: Kysely<Database>,
+  clientId: string,
   connectionId: string,
   dataType: string,
   recordId: string,
@@ -97,6 +114,7 @@ export async function writtenState(
   const row = await executor
     .selectFrom('platform_writes')
     .select('deleted')
+    .where('connection_id', 'in', clientConnections(executor, clientId))
     .where('connection_id', '=', connectionId)
     .where('data_type', '=', dataType)
     .where('record_id', '=', recordId)

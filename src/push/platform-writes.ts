@@ -30,7 +30,9 @@ export async function readContext(
   connection: PlatformConnection,
   dataType: DataType,
 ): Promise<ReadContext> {
-  const written = keepsWritesBesideService(connector, dataType) ? (await loadWritten(db, connection.id, dataType)).written : [];
+  const written = keepsWritesBesideService(connector, dataType)
+    ? (await loadWritten(db, connection.clientId, connection.id, dataType)).written
+    : [];
   // The platform's data stands where the next sync of the type would read it.
   const epoch = Number((await dataSetOf(db, connection.clientId, connection.id, dataType))?.completed_syncs ?? 0);
   return {

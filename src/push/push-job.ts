@@ -198,7 +198,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       if (!(await settlePush(trx, op.client_id, op.id, { status, completed, recordId, doc }))) return;
       if (outcome.status === 'Success') {
         if (!outcome.storedByPlatform)
-          await saveWritten(trx, {
+          await saveWritten(trx, op.client_id, {
             companyId: op.company_id,
             connectionId: op.connection_id,
             dataType: op.data_type,

@@ -101,7 +101,7 @@ export function createPushService(deps: PushDeps) {
    * else the last sync of the type. True when the type was never synced: the platform checks it then.
    */
   async function referenceExists(connection: { client_id: string; id: string }, dataType: string, id: string): Promise<boolean> {
-    const written = await writtenState(db, connection.id, dataType, id);
+    const written = await writtenState(db, connection.client_id, connection.id, dataType, id);
     if (written !== undefined) return written === 'present';
     const version = (await dataSetOf(db, connection.client_id, connection.id, dataType))?.current_version;
     if (version === null || version === undefined) return true;

@@ -150,11 +150,11 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     if (connector && keepsWritesBesideService(connector, op.data_type)) {
       ({ written, highWater } = await db.transaction().execute(async (trx) => {
         await lockClient(trx, connection.client_id);
-        return loadWritten(trx, connection.id, op!.data_type);
+        return loadWritten(trx, connection.client_id, connection.id, op!.data_type);
       }));
     }
     // A platform whose data is uploads reads them up to the latest now; one landing later syncs again.
-    const uploadsUpTo = connector?.authorization?.kind === 'files' ? await uploadHighWater(db, connection.id) : null;
+    const uploadsUpTo = connector?.authorization?.kind === 'files' ? await uploadHighWater(db, connection.client_id, connection.id) : null;
 
     const dataSet = await dataSetOf(db, op.client_id, op.connection_id, op.data_type);
     const previousVersion =
@@ -186,6 +186,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         allowPrivate: options.allowPrivate ?? false,
         now: started,
         fence: { pullOperationId: op.id, runner },
+        clientId: connection.client_id,
         connectionId: connection.id,
         uploadsUpTo,
       };
@@ -271,10 +272,10 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       // An upload session that ended while this ran syncs next (it reads every upload, so it also covers the ones below).
       await releaseWaiting(trx, jobs, clientId, op.connection_id, op.data_type);
       // A write the platform stored after this sync read its writes: sync again so it shows.
-      if (outcome.highWater !== null && (await writtenSince(trx, op.connection_id, op.data_type, outcome.highWater))) {
+      if (outcome.highWater !== null && (await writtenSince(trx, clientId, op.connection_id, op.data_type, outcome.highWater))) {
         await queueSyncIfIdle(trx, jobs, { clientId, companyId, connectionId: op.connection_id, dataType: op.data_type }, now());
       }
-      if (outcome.uploadsUpTo !== null && (await uploadedSince(trx, op.connection_id, outcome.uploadsUpTo))) {
+      if (outcome.uploadsUpTo !== null && (await uploadedSince(trx, clientId, op.connection_id, outcome.uploadsUpTo))) {
         await queueSyncIfIdle(trx, jobs, { clientId, companyId, connectionId: op.connection_id, dataType: op.data_type }, now());
       }
       // Deleted while it synced: the data set went with it, nothing to stamp.

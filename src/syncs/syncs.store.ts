@@ -21,8 +21,17 @@ export type PullOperationRow = Selectable<PullOperationsTable>;
 /** Storage of pull operations and of which data-set version readers see. */
 export function createSyncsStore(db: Kysely<Database>) {
   return {
+    /**
+     * An operation by id alone: for the sync job, whose payload names the operation it runs (the job exception
+     * of docs/architecture.md). Everything else reads with the client: `operationOf`.
+     */
     async operation(id: string, executor: Kysely<Database> = db): Promise<PullOperationRow | undefined> {
       return executor.selectFrom('pull_operations').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** One of the client's operations by id. */
+    async operationOf(executor: Kysely<Database>, clientId: string, id: string): Promise<PullOperationRow | undefined> {
+      return executor.selectFrom('pull_operations').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst();
     },
 
     /**
@@ -37,7 +46,11 @@ export function createSyncsStore(db: Kysely<Database>) {
     ): Promise<PullOperationRow> {
       const state = { ...(JSON.parse(row.doc) as PullOperationState), ...changes };
       const doc = pullOperationDoc(state);
-      let update = executor.updateTable('pull_operations').set({ status: state.status, doc }).where('id', '=', row.id);
+      let update = executor
+        .updateTable('pull_operations')
+        .set({ status: state.status, doc })
+        .where('client_id', '=', row.client_id)
+        .where('id', '=', row.id);
       if (runner !== undefined) update = update.where('runner', '=', runner);
       const result = await update.executeTakeFirst();
       if (runner !== undefined && Number(result.numUpdatedRows) === 0) {
@@ -53,7 +66,12 @@ export function createSyncsStore(db: Kysely<Database>) {
      * false when another run got there first.
      */
     async hold(row: PullOperationRow, runner: string): Promise<boolean> {
-      let update = db.updateTable('pull_operations').set({ runner }).where('id', '=', row.id).where('status', '=', row.status);
+      let update = db
+        .updateTable('pull_operations')
+        .set({ runner })
+        .where('client_id', '=', row.client_id)
+        .where('id', '=', row.id)
+        .where('status', '=', row.status);
       update = row.runner === null ? update.where('runner', 'is', null) : update.where('runner', '=', row.runner);
       return Number((await update.executeTakeFirst()).numUpdatedRows) > 0;
     },

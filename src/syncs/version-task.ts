@@ -25,6 +25,7 @@ export interface VersionTask {
   written: WrittenRecord[];
   /** Platforms on loopback, private and link-local addresses allowed. */
   allowPrivate: boolean;
+  clientId: string;
   connectionId: string;
   /** A platform whose data is uploads: the connection's uploads up to this `seq` are read (null: none). */
   uploadsUpTo: number | null;
@@ -67,7 +68,7 @@ export async function runVersionTask(store: Store, task: VersionTask, onBatch: (
       written: task.written,
       allowPrivate: task.allowPrivate,
       signal: controller.signal,
-      ...(task.uploadsUpTo !== null ? { uploads: uploadsReader(store.db, task.connectionId, task.uploadsUpTo) } : {}),
+      ...(task.uploadsUpTo !== null ? { uploads: uploadsReader(store.db, task.clientId, task.connectionId, task.uploadsUpTo) } : {}),
     });
     if (read.mode === 'delta' && (task.cursor === null || task.previousVersion === null)) {
       throw new Error(`the ${task.platformKey} connector answered a read without a cursor with changes only`);

@@ -117,7 +117,7 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
   /** Ends a session without processing it: its pages go, and its pull operation is Cancelled. */
   async function endSession(trx: Kysely<Database>, session: UploadSessionRow, status: 'Cancelled' | 'Expired', description: string) {
     await closeSession(trx, session.client_id, session.id, status);
-    const op = await syncs.operation(session.id, trx);
+    const op = await syncs.operationOf(trx, session.client_id, session.id);
     if (!op) return;
     await syncs.update(trx, op, { status: 'Cancelled', statusDescription: description, completed: now().toISOString() });
     // Nothing was read: no `read.completed` reports it as a failed sync.

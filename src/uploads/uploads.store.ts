@@ -75,10 +75,11 @@ async function* chunksOf(db: Kysely<Database>, uploadId: string): AsyncGenerator
 }
 
 /** The latest upload of the connection (its `seq`), or 0: a sync reads the uploads up to it. */
-export async function uploadHighWater(db: Kysely<Database>, connectionId: string): Promise<number> {
+export async function uploadHighWater(db: Kysely<Database>, clientId: string, connectionId: string): Promise<number> {
   const row = await db
     .selectFrom('uploads')
     .select((eb) => eb.fn.max<number | null>('seq').as('seq'))
+    .where('client_id', '=', clientId)
     .where('connection_id', '=', connectionId)
     .where('kind', '!=', 'pending')
     .executeTakeFirst();
@@ -86,10 +87,11 @@ export async function uploadHighWater(db: Kysely<Database>, connectionId: string
 }
 
 /** Whether something was uploaded to the connection after `highWater` (a sync that started before it does not hold it). */
-export async function uploadedSince(db: Kysely<Database>, connectionId: string, highWater: number): Promise<boolean> {
+export async function uploadedSince(db: Kysely<Database>, clientId: string, connectionId: string, highWater: number): Promise<boolean> {
   const row = await db
     .selectFrom('uploads')
     .select('seq')
+    .where('client_id', '=', clientId)
     .where('connection_id', '=', connectionId)
     .where('seq', '>', highWater)
     .where('kind', '!=', 'pending')
@@ -99,7 +101,7 @@ export async function uploadedSince(db: Kysely<Database>, connectionId: string, 
 }
 
 /** The connection's uploads up to `upTo`, oldest first, a few at a time (what was read from them, not their bytes). */
-export function uploadsReader(db: Kysely<Database>, connectionId: string, upTo: number): UploadsReader {
+export function uploadsReader(db: Kysely<Database>, clientId: string, connectionId: string, upTo: number): UploadsReader {
   return {
     async *list(): AsyncIterable<UploadedItem> {
       let after = 0;
@@ -107,6 +109,7 @@ export function uploadsReader(db: Kysely<Database>, connectionId: string, upTo: 
         const rows = await db
           .selectFrom('uploads')
           .select(['seq', 'id', 'kind', 'file_name', 'uploaded', 'parsed'])
+          .where('client_id', '=', clientId)
           .where('connection_id', '=', connectionId)
           .where('seq', '>', after)
           .where('seq', '<=', upTo)

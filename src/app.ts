@@ -170,7 +170,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const clients = createClientsStore(db);
   const rateCounters = options.redisUrl ? redisRateCounters(options.redisUrl) : storeRateCounters(db);
   server.addHook('onClose', async () => rateCounters.close());
-  const apiKeysStore = createApiKeysStore(db);
+  const apiKeysStore = createApiKeysStore(db, store.pgPool);
   server.addHook('onRequest', async (request, reply) => {
     reply.header('X-Correlation-Id', request.id);
   });

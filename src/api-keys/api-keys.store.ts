@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
+import { queryPrepared } from '../storage/prepared.js';
 import type { Database } from '../storage/schema.js';
 import { toClient, type Client } from '../clients/clients.store.js';
 
@@ -16,29 +18,35 @@ export interface KeyOwner {
   client: Client;
 }
 
-/** Storage of API keys: only their SHA-256 hashes are kept. */
-export function createApiKeysStore(db: Kysely<Database>) {
+/** Storage of API keys: only their SHA-256 hashes are kept. With Postgres' pool, the lookup every request makes is prepared. */
+export function createApiKeysStore(db: Kysely<Database>, pool?: pg.Pool) {
+  const ownerQuery = (keyHash: string) =>
+    db
+      .selectFrom('api_keys as k')
+      .innerJoin('clients as c', 'c.id', 'k.client_id')
+      .select([
+        'k.id as key_id',
+        'k.key_hash',
+        'k.expires_at',
+        'c.id',
+        'c.name',
+        'c.plan',
+        'c.created_at',
+        'c.daily_quota',
+        'c.burst_limit',
+        'c.profile',
+        'c.companies_version',
+      ])
+      .where('k.key_hash', '=', keyHash);
+  // The same statement, compiled once: on Postgres it runs prepared (storage/prepared.ts) with the hash as $1.
+  const ownerText = ownerQuery('').compile().sql;
+  type OwnerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof ownerQuery>['executeTakeFirst']>>>;
   return {
     /** The key with this hash and its client, in one indexed lookup (runs on every request). */
     async findOwner(keyHash: string): Promise<KeyOwner | undefined> {
-      const row = await db
-        .selectFrom('api_keys as k')
-        .innerJoin('clients as c', 'c.id', 'k.client_id')
-        .select([
-          'k.id as key_id',
-          'k.key_hash',
-          'k.expires_at',
-          'c.id',
-          'c.name',
-          'c.plan',
-          'c.created_at',
-          'c.daily_quota',
-          'c.burst_limit',
-          'c.profile',
-          'c.companies_version',
-        ])
-        .where('k.key_hash', '=', keyHash)
-        .executeTakeFirst();
+      const row = pool
+        ? (await queryPrepared<OwnerRow>(pool, 'api-key-owner', ownerText, [keyHash]))[0]
+        : await ownerQuery(keyHash).executeTakeFirst();
       if (!row) return undefined;
       return { keyId: row.key_id, keyHash: row.key_hash, expiresAt: row.expires_at, client: toClient(row) };
     },

@@ -4,24 +4,13 @@ import type { SqlDialect } from '../storage/dialect.js';
 import type { RecordPage, SourceRecord } from '../connectors/connector.js';
 import { extractFields, type RecordFieldPaths } from './record-fields.js';
 import { DOC_KEY_TEXT, docKey, recordKey } from './record-key.js';
-import { createRecordSink, type IndexRow, type WriteFence } from './record-sink.js';
+import { createRecordSink, ROW_COLUMNS, type IndexRow, type WriteFence } from './record-sink.js';
 
 /** The narrow row of a record of the previous version (its index row): enough to compare, and to carry it over deleted. */
 export type PreviousRecord = Omit<IndexRow, 'version'>;
 
 /** The columns of a previous record; select them with DOC_KEY_TEXT and read each row with previousRecordOf. */
-export const PREVIOUS_COLUMNS = [
-  'record_id',
-  'position',
-  'content_hash',
-  'modified_date',
-  'is_deleted',
-  'f_status',
-  'f_date',
-  'f_amount',
-  'f_currency',
-  'f_ref',
-] as const;
+export const PREVIOUS_COLUMNS = ROW_COLUMNS;
 
 export function previousRecordOf(
   dialect: SqlDialect,

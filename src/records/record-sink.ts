@@ -46,8 +46,8 @@ export interface WriteFence {
 /** Thrown by a batch of a run that no longer holds its operation (another run took it over). */
 export const TAKEN_OVER = 'the sync was taken over by another run';
 
-const INDEX_COLUMNS = [
-  'version',
+/** The columns of an index row between its version and its document key (what a later version compares). */
+export const ROW_COLUMNS = [
   'record_id',
   'position',
   'content_hash',
@@ -58,8 +58,9 @@ const INDEX_COLUMNS = [
   'f_amount',
   'f_currency',
   'f_ref',
-  'doc_key',
-];
+] as const;
+
+const INDEX_COLUMNS = ['version', ...ROW_COLUMNS, 'doc_key'];
 
 /**
  * SQLite: prepared statements run in one transaction per batch. A sync writes hundreds of thousands of rows,

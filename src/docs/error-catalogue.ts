@@ -89,9 +89,15 @@ export const ERROR_CATALOGUE: ErrorEntry[] = [
   {
     status: 413,
     title: 'Payload Too Large',
-    when: ['The request body is larger than the server accepts (5 MiB unless the operator sets `BODY_LIMIT`).'],
-    remedy: 'Send a smaller body.',
-    examples: ['PayloadTooLargeException: The request body is larger than this server accepts.'],
+    when: [
+      'The request body is larger than the server accepts (5 MiB unless the operator sets `BODY_LIMIT`).',
+      'A page uploaded to a bank statement upload session would take the session past 32 Mi characters of records.',
+    ],
+    remedy: 'Send a smaller body; for an upload session, process it and start another for the rest.',
+    examples: [
+      'PayloadTooLargeException: The request body is larger than this server accepts.',
+      'PayloadTooLargeException: An upload session holds at most 32 Mi characters of records; process this one and start another for the rest.',
+    ],
   },
   {
     status: 414,

@@ -11,6 +11,7 @@ import * as connectionCredentials from './migrations/0007-connection-credentials
 import * as oauthStates from './migrations/0008-oauth-states.js';
 import * as uploads from './migrations/0009-uploads.js';
 import * as recordDocsLz4 from './migrations/0010-record-docs-lz4.js';
+import * as uploadSessionCounters from './migrations/0011-upload-session-counters.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0008-oauth-states': oauthStates,
   '0009-uploads': uploads,
   '0010-record-docs-lz4': recordDocsLz4,
+  '0011-upload-session-counters': uploadSessionCounters,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

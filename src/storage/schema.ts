@@ -390,6 +390,9 @@ export interface UploadSessionsTable {
   status: string;
   started: string;
   last_activity: string;
+  /** Pages uploaded so far, and the length of their JSON text (JavaScript string length). */
+  pages: number;
+  characters: number;
 }
 
 export interface UploadSessionPagesTable {

@@ -119,14 +119,19 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       // Whatever failed (the store, a bug), the operation must not stay Queued or Fetching for good: that would
       // refuse every later sync of its type and hold back upload sessions waiting behind it. Unless the failure was
       // already recorded (a platform error is), it ends InternalError; what failed is in the job's log, not the answer.
-      const current = await store.operation(held.id);
-      if (current && current.runner === runner && ACTIVE_STATUSES.includes(current.status as DatasetStatus)) {
-        await fail(
-          current,
-          'InternalError',
-          'The sync failed inside the service; the previous data is still served. Queue it again.',
-          runner,
-        );
+      // When the store itself failed, recording that may fail too: the first error is the one to report.
+      try {
+        const current = await store.operation(held.id);
+        if (current && current.runner === runner && ACTIVE_STATUSES.includes(current.status as DatasetStatus)) {
+          await fail(
+            current,
+            'InternalError',
+            'The sync failed inside the service; the previous data is still served. Queue it again.',
+            runner,
+          );
+        }
+      } catch {
+        // Nothing more can be recorded; the job's log gets the original error below.
       }
       throw err;
     }

@@ -127,7 +127,7 @@ export function registerUploadSessionRoutes(app: FastifyInstance, deps: { sessio
           path: Type.Optional(Type.String({ description: 'Only for sources other than codat (not taken here).' })),
         }),
         body: AnyObject,
-        response: { 200: Type.Null({ description: 'Kept.' }), ...errorResponses(404) },
+        response: { 200: Type.Null({ description: 'Kept.' }), ...errorResponses(404, 413) },
       },
     },
     async (request, reply) => {

@@ -16,7 +16,6 @@ import { saveUpload } from './uploads.store.js';
 import {
   activeSessionId,
   appendPage,
-  sessionSize,
   closeSession,
   configuredAccounts,
   hasConfiguration,
@@ -233,13 +232,13 @@ export function createUploadSessionsService(deps: UploadSessionsDeps) {
         const type = types.find((t) => t.dataType === session.data_type) as UploadSessionType;
         const records = JSON.stringify(checkPage(type, body, await configuredAccounts(trx, client.id, connectionId)));
         // Processing the session reads all of it at once: it stays a size one sync reads with ease.
-        if ((await sessionSize(trx, datasetId)).characters + records.length > SESSION_MAX_CHARACTERS) {
+        if (Number(session.characters) + records.length > SESSION_MAX_CHARACTERS) {
           throw new ApiError(
             413,
             `PayloadTooLargeException: An upload session holds at most ${SESSION_MAX_CHARACTERS / 2 ** 20} Mi characters of records; process this one and start another for the rest.`,
           );
         }
-        await appendPage(trx, client.id, datasetId, records, now().toISOString());
+        await appendPage(trx, client.id, session, records, now().toISOString());
       });
     },
 

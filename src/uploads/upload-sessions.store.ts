@@ -61,10 +61,15 @@ export async function activeSessionId(
   return row?.id;
 }
 
-export async function insertSession(trx: Kysely<Database>, clientId: string, session: Omit<UploadSessionRow, 'client_id'>): Promise<void> {
+/** A new session, empty: no pages counted yet. */
+export async function insertSession(
+  trx: Kysely<Database>,
+  clientId: string,
+  session: Omit<UploadSessionRow, 'client_id' | 'pages' | 'characters'>,
+): Promise<void> {
   await trx
     .insertInto('upload_sessions')
-    .values({ ...session, client_id: clientId })
+    .values({ ...session, client_id: clientId, pages: 0, characters: 0 })
     .execute();
 }
 
@@ -79,35 +84,23 @@ export async function closeSession(
   await trx.deleteFrom('upload_session_pages').where('session_id', '=', id).execute();
 }
 
-/** How many pages the session holds, and their JSON text's length in characters. */
-export async function sessionSize(executor: Kysely<Database>, sessionId: string): Promise<{ pages: number; characters: number }> {
-  const row = await executor
-    .selectFrom('upload_session_pages')
-    .select((eb) => [
-      eb.fn.max<number | null>('page').as('pages'),
-      eb.fn.sum<number | string | null>(eb.fn('length', ['body'])).as('characters'),
-    ])
-    .where('session_id', '=', sessionId)
-    .executeTakeFirst();
-  return { pages: Number(row?.pages ?? 0), characters: Number(row?.characters ?? 0) };
-}
-
-/** Appends one page to a session (numbered after the last) and notes the activity. */
-export async function appendPage(trx: Kysely<Database>, clientId: string, sessionId: string, body: string, at: string): Promise<void> {
-  const last = await trx
-    .selectFrom('upload_session_pages')
-    .select((eb) => eb.fn.max<number | null>('page').as('page'))
-    .where('session_id', '=', sessionId)
-    .executeTakeFirst();
+/** Appends one page to a session (numbered after the last), counts it, and notes the activity. */
+export async function appendPage(
+  trx: Kysely<Database>,
+  clientId: string,
+  session: Pick<UploadSessionRow, 'id' | 'pages'>,
+  body: string,
+  at: string,
+): Promise<void> {
   await trx
     .insertInto('upload_session_pages')
-    .values({ session_id: sessionId, page: Number(last?.page ?? 0) + 1, body })
+    .values({ session_id: session.id, page: Number(session.pages) + 1, body })
     .execute();
   await trx
     .updateTable('upload_sessions')
-    .set({ last_activity: at })
+    .set((eb) => ({ last_activity: at, pages: eb('pages', '+', 1), characters: eb('characters', '+', body.length) }))
     .where('client_id', '=', clientId)
-    .where('id', '=', sessionId)
+    .where('id', '=', session.id)
     .execute();
 }
 
@@ -189,7 +182,7 @@ export async function deleteUploadSessions(
     .where('company_id', '=', target.companyId);
   let deleteSessions = trx.deleteFrom('upload_sessions').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
   let configurations = trx.deleteFrom('upload_configurations').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
-  if (target.connectionId) {
+  if (target.connectionId !== undefined) {
     sessions = sessions.where('connection_id', '=', target.connectionId);
     deleteSessions = deleteSessions.where('connection_id', '=', target.connectionId);
     configurations = configurations.where('connection_id', '=', target.connectionId);

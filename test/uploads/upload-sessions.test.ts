@@ -363,10 +363,13 @@ describe('bank statement upload sessions', () => {
     await viaHttp.setConfiguration(target, 'acc-1');
     const session = await viaHttp.start(target, 'banking-transactions');
     await viaHttp.upload(target, session.id, { results: [transaction('t-1', 'acc-1', 10, 1)] });
-    // The session already holds nearly all it may (one large page, put in place directly).
+    // The session already holds nearly all it may (one large page, put in place directly, and counted).
+    const large = `[${'0,'.repeat(SESSION_MAX_CHARACTERS / 2 - 8)}0]`;
+    await server.store.db.insertInto('upload_session_pages').values({ session_id: session.id, page: 2, body: large }).execute();
     await server.store.db
-      .insertInto('upload_session_pages')
-      .values({ session_id: session.id, page: 2, body: `[${'0,'.repeat(SESSION_MAX_CHARACTERS / 2 - 8)}0]` })
+      .updateTable('upload_sessions')
+      .set((eb) => ({ pages: 2, characters: eb('characters', '+', large.length) }))
+      .where('id', '=', session.id)
       .execute();
     const base = `/companies/${target.companyId}/connections/${target.connectionId}/bankStatements/upload`;
     const over = await http(server, 'POST', `${base}/dataset/${session.id}/upload`, {

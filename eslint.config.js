@@ -42,6 +42,7 @@ export default tseslint.config(
             { name: 'kysely', importNames: ['sql', 'CompiledQuery'], message: SQL[0].message },
             { name: 'pg-copy-streams', message: SQL[0].message },
           ],
+          patterns: [{ group: ['**/storage/prepared.js'], message: SQL[0].message }],
         },
       ],
     },

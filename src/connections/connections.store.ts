@@ -141,7 +141,7 @@ export async function deleteConnections(
   target: { companyId: string; connectionId?: string },
 ): Promise<void> {
   let query = trx.deleteFrom('connections').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
-  if (target.connectionId) query = query.where('id', '=', target.connectionId);
+  if (target.connectionId !== undefined) query = query.where('id', '=', target.connectionId);
   await query.execute();
 }
 

@@ -83,6 +83,6 @@ export async function deleteCredentials(
   target: { companyId: string; connectionId?: string },
 ): Promise<void> {
   let query = trx.deleteFrom('connection_credentials').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
-  if (target.connectionId) query = query.where('connection_id', '=', target.connectionId);
+  if (target.connectionId !== undefined) query = query.where('connection_id', '=', target.connectionId);
   await query.execute();
 }

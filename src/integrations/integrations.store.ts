@@ -49,7 +49,6 @@ export function integrationsPage(lists: ListContext, resource: QueryableResource
       resource,
       select: sql`integrations.key, integrations.doc`,
       tiebreak: [sql`integrations.position`],
-      key: sql`integrations.key`,
       // The table changes only at start, when the registry is published.
       countKey: 'integrations',
     },

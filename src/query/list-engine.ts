@@ -89,7 +89,8 @@ export async function listPage<Row = { doc: string }>(
   if (offset >= totalResults) return { rows: [], totalResults };
   const { rows } =
     source.key && offset > 0
-      ? await sql<Row>`SELECT ${source.select} FROM ${source.from} WHERE ${where} AND ${source.key} IN (
+      ? // The subquery applied the filter; the outer read keeps to the client's rows and takes the page's by key.
+        await sql<Row>`SELECT ${source.select} FROM ${source.from} WHERE ${source.scope} AND ${source.key} IN (
           SELECT ${source.key} FROM ${source.from} WHERE ${where} ORDER BY ${sql.join(order)} LIMIT ${request.pageSize} OFFSET ${offset}
         ) ORDER BY ${sql.join(order)}`.execute(db)
       : await sql<Row>`SELECT ${source.select} FROM ${source.from} WHERE ${where}

@@ -14,7 +14,7 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
 export function copyField(value: CopyValue): string {
   if (value === null) return '\\N';
   if (typeof value !== 'string') return String(value);
-  // Served JSON rarely holds a backslash (JSON.stringify writes control characters as escapes already).
+  // The scan first: most values have nothing to escape, and the replacement would copy them.
   return SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPES[c]) : value;
 }
 
@@ -22,6 +22,7 @@ export function copyField(value: CopyValue): string {
 const CHUNK_BYTES = 256 * 1024;
 const TAB = 0x09;
 const NEWLINE = 0x0a;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Rows in COPY's text format, encoded as they are added: each field is written straight into the chunk's bytes,
@@ -30,7 +31,7 @@ const NEWLINE = 0x0a;
  */
 export class CopyData {
   private chunks: Buffer[] = [];
-  private chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private chunk = EMPTY;
   private at = 0;
   /** Rows added since the last take. */
   rows = 0;
@@ -57,8 +58,8 @@ export class CopyData {
     const taken = this.chunks;
     if (this.at > 0) taken.push(this.chunk.subarray(0, this.at));
     this.chunks = [];
-    // The taken bytes still use the current chunk's memory: the next rows go to a new one.
-    this.chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    // The taken bytes still use the current chunk's memory: the next rows go to a new one, made when they come.
+    this.chunk = EMPTY;
     this.at = 0;
     this.rows = 0;
     return taken;

@@ -9,9 +9,6 @@ import { createRecordSink, ROW_COLUMNS, type IndexRow, type WriteFence } from '.
 /** The narrow row of a record of the previous version (its index row): enough to compare, and to carry it over deleted. */
 export type PreviousRecord = Omit<IndexRow, 'version'>;
 
-/** The columns of a previous record; select them with DOC_KEY_TEXT and read each row with previousRecordOf. */
-export const PREVIOUS_COLUMNS = ROW_COLUMNS;
-
 export function previousRecordOf(
   dialect: SqlDialect,
   r: {
@@ -175,7 +172,7 @@ function previousRecords(store: Store, version: number | null) {
         if (exhausted) return undefined;
         let query = db
           .selectFrom('record_index')
-          .select(PREVIOUS_COLUMNS)
+          .select(ROW_COLUMNS)
           .select(DOC_KEY_TEXT)
           .where('version', '=', version as number);
         if (after !== undefined) query = query.where('record_id', '>', after);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database } from '../storage/schema.js';
 import type { Store } from '../storage/database.js';
@@ -46,7 +46,10 @@ export interface WriteFence {
 /** Thrown by a batch of a run that no longer holds its operation (another run took it over). */
 export const TAKEN_OVER = 'the sync was taken over by another run';
 
-/** The columns of an index row between its version and its document key (what a later version compares). */
+/**
+ * The columns of an index row between its version and its document key: what a later version compares. Select them
+ * with DOC_KEY_TEXT and read each row with previousRecordOf (data-set-writer.ts).
+ */
 export const ROW_COLUMNS = [
   'record_id',
   'position',
@@ -79,74 +82,67 @@ export function createRecordSink(store: Store, batchSize?: number, fence?: Write
   if (sqlite) {
     const insertDoc = sqlite.prepare('INSERT INTO record_docs (key, doc) VALUES (?, ?)');
     const insertIndex = sqlite.prepare(
-      `INSERT INTO record_index (${INDEX_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO record_index (${INDEX_COLUMNS.join(', ')}) VALUES (${INDEX_COLUMNS.map(() => '?').join(', ')})`,
     );
     let rows: { index: IndexRow; doc: string | null }[] = [];
     const write = (batch: typeof rows) =>
-      batches.runOnClient(
-        () => {
-          for (const { index: r, doc } of batch) {
-            if (doc !== null) insertDoc.run(r.doc_key, doc);
-            insertIndex.run(r.version, r.record_id, r.position, r.content_hash, r.modified_date, r.is_deleted, ...r.fields, r.doc_key);
-          }
-        },
-        async () => {},
-      );
+      batches.sqlite(() => {
+        for (const { index: r, doc } of batch) {
+          if (doc !== null) insertDoc.run(r.doc_key, doc);
+          insertIndex.run(r.version, r.record_id, r.position, r.content_hash, r.modified_date, r.is_deleted, ...r.fields, r.doc_key);
+        }
+      });
     return batchedSink(
       (index, doc) => {
         rows.push({ index, doc });
         return rows.length >= size;
       },
-      // better-sqlite3 writes synchronously on this thread: nothing to overlap.
       () => {
         if (rows.length === 0) return undefined;
         const batch = rows;
         rows = [];
-        return { overlap: false, written: write(batch) };
+        return write(batch);
       },
+      // better-sqlite3 writes synchronously on this thread: nothing to overlap.
+      false,
     );
   }
 
   const docs = new CopyData();
   const index = new CopyData();
   const write = (docData: Buffer[], indexData: Buffer[]) =>
-    batches.runOnClient(
-      () => {},
-      async (client) => {
-        if (docData.length > 0) await copyRows(client, 'record_docs', ['key', 'doc'], docData);
-        await copyRows(client, 'record_index', INDEX_COLUMNS, indexData);
-      },
-    );
+    batches.onClient(async (client) => {
+      if (docData.length > 0) await copyRows(client, 'record_docs', ['key', 'doc'], docData);
+      await copyRows(client, 'record_index', INDEX_COLUMNS, indexData);
+    });
   return batchedSink(
     (r, doc) => {
       if (doc !== null) docs.add(r.doc_key, doc);
       index.add(r.version, r.record_id, r.position, r.content_hash, r.modified_date, r.is_deleted, ...r.fields, r.doc_key);
       return index.rows >= size;
     },
-    () => {
-      if (index.rows === 0) return undefined;
-      return { overlap: true, written: write(docs.take(), index.take()) };
-    },
+    () => (index.rows === 0 ? undefined : write(docs.take(), index.take())),
+    true,
   );
 }
 
 /**
  * A sink from its store's two halves: `add` buffers a record (true when the batch is full); `start` hands the
- * buffered batch to the store, if there is one, and says whether the caller may go on while it is stored.
+ * buffered batch to the store, if there is one. With `overlap` the caller goes on while it is stored.
  */
-function batchedSink(add: RecordSink['add'], start: () => { overlap: boolean; written: Promise<void> } | undefined): RecordSink {
+function batchedSink(add: RecordSink['add'], start: () => Promise<void> | undefined, overlap: boolean): RecordSink {
   /** Postgres: the batch being stored while the caller makes the next one, if any. */
   let inFlight: Promise<void> | undefined;
   async function send(): Promise<void> {
     const previous = inFlight;
     inFlight = undefined;
     await previous;
-    const started = start();
-    if (!started) return;
-    if (!started.overlap) return started.written;
+    const written = start();
+    if (!written) return;
+    if (!overlap) return written;
     // Awaited by the next send, flush or settle; until then a failure is not unhandled.
-    started.written.catch(() => {});
-    inFlight = started.written;
+    written.catch(() => {});
+    inFlight = written;
   }
   return {
     add,
@@ -166,14 +162,25 @@ function batchedSink(add: RecordSink['add'], start: () => { overlap: boolean; wr
 }
 
 /**
+ * Postgres: a batch of a version being written commits without waiting for its WAL to reach disk. Safe: nothing
+ * reads the version until the transaction completing the sync commits, synchronously, which flushes all WAL
+ * written before it; a crash before that loses only batches of a sync that then runs again from the start.
+ * Saves a disk flush per batch (hundreds per sync).
+ */
+const ASYNCHRONOUS_COMMIT = 'SET LOCAL synchronous_commit = off';
+/** Postgres: whether the run still holds its operation, with a share lock that a takeover's update waits for. */
+const HOLDS_OPERATION = 'SELECT 1 FROM pull_operations WHERE id = $1 AND runner = $2 FOR SHARE';
+
+/**
  * Runs a batch of a version's writes as one transaction that commits only while the run holds its operation
- * (see createRecordSink): on SQLite the batch is synchronous prepared statements, on Postgres queries on the
- * transaction.
+ * (see createRecordSink): on SQLite synchronous prepared statements (`sqlite`), on Postgres queries on a
+ * transaction (`run`) or on a client of the pool (`onClient`, for COPY, which the query builder does not send).
  */
 export function createFencedBatches(store: Store, fence?: WriteFence) {
   const sqlite = store.sqlite;
   const holds = sqlite && fence ? sqlite.prepare('SELECT 1 FROM pull_operations WHERE id = ? AND runner = ?').pluck() : undefined;
-  async function onSqliteStore(write: () => void): Promise<void> {
+  const fenceValues = fence && [fence.pullOperationId, fence.runner];
+  async function onSqlite(write: () => void): Promise<void> {
     const batch = sqlite!.transaction(() => {
       if (holds && fence && holds.get(fence.pullOperationId, fence.runner) === undefined) throw new Error(TAKEN_OVER);
       write();
@@ -184,36 +191,26 @@ export function createFencedBatches(store: Store, fence?: WriteFence) {
     });
   }
   return {
-    async run(onSqlite: () => void, onPostgres: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
-      if (sqlite) return onSqliteStore(onSqlite);
+    sqlite: onSqlite,
+
+    async run(onSqliteStore: () => void, onPostgres: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
+      if (sqlite) return onSqlite(onSqliteStore);
       await store.db.transaction().execute(async (trx) => {
-        await asynchronousCommit(trx);
-        if (fence) {
-          const held =
-            await sql`SELECT 1 FROM pull_operations WHERE id = ${fence.pullOperationId} AND runner = ${fence.runner} FOR SHARE`.execute(
-              trx,
-            );
-          if (held.rows.length === 0) throw new Error(TAKEN_OVER);
+        await trx.executeQuery(CompiledQuery.raw(ASYNCHRONOUS_COMMIT));
+        if (fenceValues && (await trx.executeQuery(CompiledQuery.raw(HOLDS_OPERATION, fenceValues))).rows.length === 0) {
+          throw new Error(TAKEN_OVER);
         }
         await onPostgres(trx);
       });
     },
 
-    /** The same, with the Postgres side on a client of the pool: COPY is not a statement the query builder sends. */
-    async runOnClient(onSqlite: () => void, onPostgres: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-      if (sqlite) return onSqliteStore(onSqlite);
+    async onClient(onPostgres: (client: pg.PoolClient) => Promise<void>): Promise<void> {
       const client = await store.pgPool!.connect();
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        await client.query('SET LOCAL synchronous_commit = off');
-        if (fence) {
-          const held = await client.query('SELECT 1 FROM pull_operations WHERE id = $1 AND runner = $2 FOR SHARE', [
-            fence.pullOperationId,
-            fence.runner,
-          ]);
-          if (held.rows.length === 0) throw new Error(TAKEN_OVER);
-        }
+        await client.query(ASYNCHRONOUS_COMMIT);
+        if (fenceValues && (await client.query(HOLDS_OPERATION, fenceValues)).rows.length === 0) throw new Error(TAKEN_OVER);
         await onPostgres(client);
         await client.query('COMMIT');
       } catch (err) {
@@ -225,14 +222,4 @@ export function createFencedBatches(store: Store, fence?: WriteFence) {
       }
     },
   };
-}
-
-/**
- * Postgres: a batch of a version being written commits without waiting for its WAL to reach disk. Safe: nothing
- * reads the version until the transaction completing the sync commits, synchronously, which flushes all WAL
- * written before it; a crash before that loses only batches of a sync that then runs again from the start.
- * Saves a disk flush per batch (hundreds per sync).
- */
-async function asynchronousCommit(trx: Kysely<Database>): Promise<void> {
-  await sql`SET LOCAL synchronous_commit = off`.execute(trx);
 }

@@ -5,8 +5,8 @@ import type { ReadMode, RecordPage, SourceRecord } from '../connectors/connector
 import type { RecordFieldPaths } from './record-fields.js';
 import { DOC_KEY_TEXT, docKey, recordKey, versionOfKey } from './record-key.js';
 import { versionInfo } from './record-versions.js';
-import { PREVIOUS_COLUMNS, encodeRecord, liveDoc, markDeleted, previousRecordOf, type PreviousRecord } from './data-set-writer.js';
-import { createFencedBatches, createRecordSink, type IndexRow, type WriteFence } from './record-sink.js';
+import { encodeRecord, liveDoc, markDeleted, previousRecordOf, type PreviousRecord } from './data-set-writer.js';
+import { createFencedBatches, createRecordSink, ROW_COLUMNS, type IndexRow, type WriteFence } from './record-sink.js';
 import { MinHeap } from '../lib/min-heap.js';
 
 export interface StagedWriteInput {
@@ -110,7 +110,7 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
     if (prev === null || ids.length === 0) return new Map();
     const rows = await db
       .selectFrom('record_index')
-      .select(PREVIOUS_COLUMNS)
+      .select(ROW_COLUMNS)
       .select(DOC_KEY_TEXT)
       .where('version', '=', prev)
       .where('record_id', 'in', ids)
@@ -464,7 +464,7 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
       const rows = (
         await db
           .selectFrom('record_index')
-          .select(PREVIOUS_COLUMNS)
+          .select(ROW_COLUMNS)
           .select(DOC_KEY_TEXT)
           .where('version', '=', prev as number)
           .where('position', '>=', a)

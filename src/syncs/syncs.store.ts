@@ -385,7 +385,7 @@ export async function deleteSyncs(
     .where('company_id', '=', target.companyId);
   let dataSets = trx.deleteFrom('data_sets').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
   let operations = trx.deleteFrom('pull_operations').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
-  if (target.connectionId) {
+  if (target.connectionId !== undefined) {
     versions = versions.where('connection_id', '=', target.connectionId);
     dataSets = dataSets.where('connection_id', '=', target.connectionId);
     operations = operations.where('connection_id', '=', target.connectionId);

@@ -34,6 +34,7 @@ import { createJobEngine } from './jobs/job-engine.js';
 import { createSyncJob } from './syncs/sync-job.js';
 import { createVersionWriters } from './syncs/version-writers.js';
 import { loadSecretKeys, type SecretKeys } from './secrets/secret-keys.js';
+import { requestLogFields } from './http/log-redaction.js';
 import { createCredentialsStore } from './connections/credentials.store.js';
 import { DELETE_VERSION_JOB, SYNC_JOB } from './syncs/sync-queue.js';
 import { queueDueSyncs } from './syncs/sync-scheduler.js';
@@ -137,7 +138,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const docsUrl = () => `${publicUrl}/docs/errors`;
   const server = Fastify({
-    logger: { level: options.logLevel ?? 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: {
+      level: options.logLevel ?? 'info',
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      // An OAuth callback's address holds the authorization code: logged without it.
+      serializers: { req: requestLogFields },
+    },
     genReqId: () => randomUUID(),
     bodyLimit: options.bodyLimit ?? 5 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },

@@ -10,7 +10,7 @@ import { resolverFromSchema } from '../query/schema-resolver.js';
 import type { Client } from '../clients/clients.store.js';
 import { lockClient } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
-import { findConnector, findPlatform } from '../connectors/registry.js';
+import { findConnector, isOffered } from '../connectors/registry.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { effectiveSyncSettingsOf } from '../syncs/sync-settings.store.js';
 import { DELETE_VERSION_JOB, queueFirstLinkSyncs } from '../syncs/sync-queue.js';
@@ -109,7 +109,8 @@ export function createConnectionsService(deps: ConnectionsDeps) {
           { itemId: 'platformKey', message: 'platformKey is required (see GET /integrations)', validatorName: 'CreateConnection' },
         ]);
       }
-      const platform = findPlatform(platformKey);
+      const offered = findConnector(platformKey);
+      const platform = offered && isOffered(offered) ? offered.info : undefined;
       if (!platform) {
         throw validationError('ValidationException: One or more validation errors occurred.', [
           {

@@ -63,6 +63,32 @@ export interface ReadContext {
   signal: AbortSignal;
   /** What the company uploaded to the connection, for a platform whose data is uploads (`authorization.kind: 'files'`). */
   uploads?: UploadsReader;
+  /** An OAuth2 platform's access token, kept fresh (see TokenSource); absent for other platforms. */
+  tokens?: TokenSource;
+}
+
+/**
+ * An OAuth2 connection's access token as a connector uses it: refreshed ahead of its expiry, and at once when the
+ * platform refuses it. Every process and thread shares one refresh (src/connections/oauth-tokens.ts): of several
+ * asking at once, one calls the platform's token endpoint, saves the new tokens, and all use them.
+ */
+export interface TokenSource {
+  /**
+   * A current access token. `rejected`: the token the platform just answered 401 to, refreshed once before it is
+   * handed out again. Throws `unauthorized` when the platform refuses the refresh (consent revoked) and
+   * `unavailable` when it cannot be reached (and, for a while after, without asking it again).
+   */
+  accessToken(rejected?: string): Promise<string>;
+}
+
+/** What an OAuth2 connection keeps in its credentials; a platform may keep more beside them. */
+export interface OAuthTokens {
+  accessToken: string;
+  /** Absent for tokens that do not expire or cannot be refreshed. */
+  refreshToken?: string;
+  /** When the access token stops working (ISO-8601). */
+  expiresAt?: string;
+  [more: string]: unknown;
 }
 
 /** One upload the service keeps for a connection: a file, or the records of a processed upload session. */
@@ -232,8 +258,35 @@ export type AuthorizationKind =
 export interface OAuth2Flow {
   /** The platform's consent page for this attempt. */
   authorizeUrl(input: { state: string; redirectUri: string; codeChallenge: string }): string;
-  /** Exchanges the code for what the connection keeps (the tokens go in `credentials`); throws a ConnectorError when refused. */
-  exchange(input: { code: string; redirectUri: string; codeVerifier: string; allowPrivate: boolean }): Promise<LinkResult>;
+  /**
+   * Exchanges the code for what the connection keeps (the tokens, as OAuthTokens, go in `credentials`); throws a
+   * ConnectorError when refused. `query` is the rest of the platform's redirect (QuickBooks sends its `realmId`).
+   * When the consent covers several of the platform's organisations, it answers an OrganisationChoice: the end
+   * user picks one on a Link page.
+   */
+  exchange(input: {
+    code: string;
+    redirectUri: string;
+    codeVerifier: string;
+    allowPrivate: boolean;
+    query: Readonly<Record<string, string>>;
+  }): Promise<LinkResult | OrganisationChoice>;
+  /**
+   * New tokens for the connection's refresh token (a platform that rotates it hands back a new one). Throws
+   * `unauthorized` when the platform refuses it (`invalid_grant`: consent revoked or the token expired) and
+   * `unavailable` when it does not answer.
+   */
+  refresh(input: { credentials: OAuthTokens; allowPrivate: boolean; signal?: AbortSignal }): Promise<OAuthTokens>;
+  /** False while the platform is not configured (no client id): it is then hidden from `/integrations` and Link. */
+  configured(): boolean;
+}
+
+/** A consent that covers several organisations: the end user picks the one this connection is for. */
+export interface OrganisationChoice {
+  /** Each organisation with the settings a connection to it keeps. */
+  choices: readonly { id: string; name: string; settings: Record<string, unknown> }[];
+  /** The tokens, the same whichever is chosen. */
+  credentials: OAuthTokens;
 }
 
 /** What linking is given. */
@@ -319,6 +372,12 @@ export interface WriteModel {
    */
   submit?(
     ctx: ReadContext,
-    write: { operation: WriteOperation; recordId: string | null; record: Record<string, unknown> | null },
+    write: {
+      operation: WriteOperation;
+      recordId: string | null;
+      record: Record<string, unknown> | null;
+      /** Unique to the write (its push operation's id): sent as the platform's idempotency key where it has one. */
+      key: string;
+    },
   ): Promise<{ recordId: string; record: Record<string, unknown> | null }>;
 }

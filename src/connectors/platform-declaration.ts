@@ -16,6 +16,7 @@ export const PlatformDeclaration = Type.Object(
     brandColour: Type.String({ pattern: '^#[0-9a-f]{6}$' }),
     authorization: Type.Union([
       Type.Object({ kind: Type.Literal('none') }, { additionalProperties: false }),
+      Type.Object({ kind: Type.Literal('oauth2') }, { additionalProperties: false }),
       Type.Object(
         {
           kind: Type.Literal('credentials'),
@@ -41,7 +42,7 @@ export const PlatformDeclaration = Type.Object(
         /** The setting holding the API's base address (an end user's server), or a fixed address. */
         baseUrl: Type.Union([
           Type.Object({ setting: Type.String() }, { additionalProperties: false }),
-          Type.Object({ fixed: Type.String({ format: 'uri' }) }, { additionalProperties: false }),
+          Type.Object({ fixed: Type.String({ pattern: '^https?://' }) }, { additionalProperties: false }),
         ]),
         timeoutMs: Type.Integer({ minimum: 100 }),
         retry: Type.Object(

@@ -5,6 +5,7 @@ import { outboundAgent, refusedHost } from '../lib/outbound-guard.js';
 import { ConnectorError } from './connector-error.js';
 import { politely, type Politeness } from './politeness.js';
 import type { PlatformDeclaration } from './platform-declaration.js';
+import type { TokenSource } from './connector.js';
 
 /** How a connector reaches one platform account. */
 export interface PlatformEndpoint {
@@ -27,6 +28,30 @@ export interface PlatformEndpoint {
   retryAfterHeader?: string;
   /** Limits per platform account (see politeness.ts); none when absent. */
   politeness?: Politeness;
+  /** What identifies the platform account the limits apply to, beside the platform and its address (e.g. a Xero tenant). */
+  account?: string;
+  /** An OAuth2 connection's access token, sent as a Bearer token; a 401 refreshes it once and sends the request again. */
+  tokens?: TokenSource;
+  /** Headers every request carries (e.g. `xero-tenant-id`). */
+  headers?: Readonly<Record<string, string>>;
+  /** Told of every answer's headers (a platform saying how much of its limits is left). */
+  onHeaders?: (headers: http.IncomingHttpHeaders) => void;
+  /**
+   * Whether a 403 is `unauthorized` like a 401 (default true). False for a platform whose 403 means that these
+   * credentials may not read this one resource while the connection itself is fine (a Stripe restricted key missing
+   * one permission): the 403 is then returned, for the connector to turn into an error of that read alone.
+   */
+  forbiddenIsUnauthorized?: boolean;
+}
+
+/** What one request sends beside its method and path. */
+export interface RequestOptions {
+  /** Headers of this request only (e.g. `If-Modified-Since`, `Idempotency-Key`). */
+  headers?: Readonly<Record<string, string>>;
+  /** A form body (`application/x-www-form-urlencoded`) instead of JSON. */
+  form?: URLSearchParams;
+  /** Whether the request may be sent again after a failure (default: only GET); a write with an idempotency key may. */
+  retry?: boolean;
 }
 
 /** A declared platform's transport settings as an endpoint's. */
@@ -46,6 +71,12 @@ export function transportOf(
 export interface PlatformResponse {
   status: number;
   body: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** One platform account, as politeness counts it: the platform, its address and who signs in (or what the connector says). */
+export function accountKey(endpoint: PlatformEndpoint): string {
+  return `${endpoint.platform}\u0000${new URL(endpoint.baseUrl).origin}\u0000${endpoint.account ?? endpoint.basicAuth?.username ?? ''}`;
 }
 
 /** Checked before any request: the operator decides whether platforms may live on internal addresses. */
@@ -69,35 +100,51 @@ export function checkAddress(endpoint: PlatformEndpoint): URL {
 
 /**
  * One request to a platform, with the taxonomy applied: network failures and 5xx are retried with backoff and
- * then `unavailable`; 401 and 403 are `unauthorized`; 429 waits for `Retry-After` (at most a minute) and retries.
+ * then `unavailable`; 401 and 403 are `unauthorized` (a 403 is returned instead when the endpoint says
+ * `forbiddenIsUnauthorized: false`); 429 waits for `Retry-After` (at most a minute) and retries.
  * Any other status is returned. Loopback, private and link-local addresses are refused at connect time (every
  * resolved address) unless allowed. Credentials never appear in an error message.
  */
-export async function platformRequest(endpoint: PlatformEndpoint, method: string, path: string, body?: unknown): Promise<PlatformResponse> {
+export async function platformRequest(
+  endpoint: PlatformEndpoint,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<PlatformResponse> {
   const base = checkAddress(endpoint);
-  const url = new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);
+  // An empty path is the base address itself (a token endpoint), not the base with a slash.
+  const url = path === '' ? base : new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);
   // Only a read is sent again: a write whose answer was lost may have been made (hledger's `PUT /add` appends).
-  const attempts = method === 'GET' ? (endpoint.attempts ?? 3) : 1;
+  const attempts = (options.retry ?? method === 'GET') ? (endpoint.attempts ?? 3) : 1;
   let wait = endpoint.backoffMs ?? 500;
   const where = `${endpoint.platform} at ${base.origin}`;
+  let token = endpoint.tokens ? await endpoint.tokens.accessToken() : undefined;
+  let refreshed = false;
   for (let attempt = 1; ; attempt++) {
     endpoint.signal?.throwIfAborted();
     let outcome: PlatformResponse | { error: string };
     try {
-      const send = () => once(endpoint, method, url, body);
-      // One platform account: the platform, its address and who signs in.
-      const account = `${endpoint.platform}\u0000${base.origin}\u0000${endpoint.basicAuth?.username ?? ''}`;
-      outcome = endpoint.politeness ? await politely(account, endpoint.politeness, send) : await send();
+      const send = () => once(endpoint, method, url, body, options, token);
+      outcome = endpoint.politeness ? await politely(accountKey(endpoint), endpoint.politeness, send) : await send();
     } catch (err) {
       if (endpoint.signal?.aborted) throw err;
       outcome = { error: (err as Error).message };
     }
     if ('status' in outcome) {
-      if (outcome.status === 401 || outcome.status === 403) {
+      endpoint.onHeaders?.(outcome.headers);
+      if (outcome.status === 401 && endpoint.tokens && token !== undefined && !refreshed) {
+        // The token expired early or was revoked: refreshed once (a revoked consent fails the refresh as unauthorized).
+        refreshed = true;
+        token = await endpoint.tokens.accessToken(token);
+        attempt--;
+        continue;
+      }
+      if (outcome.status === 401 || (outcome.status === 403 && endpoint.forbiddenIsUnauthorized !== false)) {
         throw new ConnectorError('unauthorized', `${where} refused the connection's credentials (HTTP ${outcome.status})`);
       }
       if (outcome.status === 429) {
-        const asked = retryAfter(outcome) ?? wait;
+        const asked = retryAfter(outcome, endpoint.retryAfterHeader) ?? wait;
         // A short wait is waited out within the read; a long one (or a platform still limiting after several
         // waits) hands the sync back to run again when the platform says.
         if (asked <= MAX_WAIT_IN_READ_MS && attempt < attempts + 3) {
@@ -121,8 +168,8 @@ export async function platformRequest(endpoint: PlatformEndpoint, method: string
 }
 
 /** GET a JSON document; anything but 200 with JSON is `unavailable` (the platform is not what it should be). */
-export async function platformJson<T>(endpoint: PlatformEndpoint, path: string): Promise<T> {
-  const response = await platformRequest(endpoint, 'GET', path);
+export async function platformJson<T>(endpoint: PlatformEndpoint, path: string, options?: RequestOptions): Promise<T> {
+  const response = await platformRequest(endpoint, 'GET', path, undefined, options);
   const where = `${endpoint.platform} at ${new URL(endpoint.baseUrl).origin}`;
   if (response.status !== 200) throw new ConnectorError('unavailable', `${where} answered HTTP ${response.status} to GET ${path}`);
   try {
@@ -138,8 +185,9 @@ const MAX_ANSWER_BYTES = 256 * 2 ** 20;
 /** The longest `Retry-After` waited out inside a read; longer ones reschedule the sync. */
 const MAX_WAIT_IN_READ_MS = 60_000;
 
-function retryAfter(response: PlatformResponse & { retryAfter?: string }): number | undefined {
-  const value = response.retryAfter;
+function retryAfter(response: PlatformResponse, header = 'retry-after'): number | undefined {
+  const raw = response.headers[header.toLowerCase()];
+  const value = Array.isArray(raw) ? raw[0] : raw;
   if (!value) return undefined;
   const seconds = Number(value);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
@@ -147,15 +195,23 @@ function retryAfter(response: PlatformResponse & { retryAfter?: string }): numbe
   return Number.isFinite(ms) ? Math.min(86_400_000, Math.max(0, ms)) : undefined;
 }
 
-function once(endpoint: PlatformEndpoint, method: string, url: URL, body: unknown): Promise<PlatformResponse & { retryAfter?: string }> {
+function once(
+  endpoint: PlatformEndpoint,
+  method: string,
+  url: URL,
+  body: unknown,
+  options: RequestOptions,
+  token: string | undefined,
+): Promise<PlatformResponse> {
   return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const payload = options.form ? options.form.toString() : body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = { accept: 'application/json', ...endpoint.headers, ...options.headers };
     if (payload !== undefined) {
-      headers['content-type'] = 'application/json';
+      headers['content-type'] = options.form ? 'application/x-www-form-urlencoded' : 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
-    if (endpoint.basicAuth)
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    else if (endpoint.basicAuth)
       headers.authorization = `Basic ${Buffer.from(`${endpoint.basicAuth.username}:${endpoint.basicAuth.password}`).toString('base64')}`;
     const send = url.protocol === 'https:' ? https.request : http.request;
     const request = send(url, { method, headers, agent: outboundAgent(url, endpoint.allowPrivate), signal: endpoint.signal });
@@ -173,12 +229,7 @@ function once(endpoint: PlatformEndpoint, method: string, url: URL, body: unknow
         else chunks.push(chunk);
       });
       response.on('end', () => {
-        const retry = response.headers[(endpoint.retryAfterHeader ?? 'retry-after').toLowerCase()];
-        resolve({
-          status: response.statusCode ?? 0,
-          body: Buffer.concat(chunks).toString('utf8'),
-          retryAfter: Array.isArray(retry) ? retry[0] : retry,
-        });
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: response.headers });
       });
       response.on('error', reject);
     });

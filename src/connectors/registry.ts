@@ -5,10 +5,24 @@ import { bankingSandbox } from './sandbox/banking/index.js';
 import { commerceSandbox } from './sandbox/commerce/index.js';
 import { hledger } from './hledger/index.js';
 import { bankStatements } from './bank-statements/index.js';
+import { xero } from './xero/index.js';
+import { quickbooks } from './quickbooks/index.js';
+import { stripe } from './stripe/index.js';
+import { square } from './square/index.js';
 
 export type { PlatformInfo, SourceType } from './connector.js';
 
-const connectors: Connector[] = [accountingSandbox, bankingSandbox, commerceSandbox, hledger, bankStatements];
+const connectors: Connector[] = [
+  accountingSandbox,
+  bankingSandbox,
+  commerceSandbox,
+  hledger,
+  bankStatements,
+  xero,
+  quickbooks,
+  stripe,
+  square,
+];
 const platforms: PlatformInfo[] = connectors.map((c) => c.info);
 
 /** The platforms this server has. Adding a platform adds a connector here, not routes. */
@@ -26,6 +40,19 @@ export function registerConnector(connector: Connector): void {
   if (findConnector(connector.info.key)) throw new Error(`platform ${connector.info.key} is already registered`);
   connectors.push(connector);
   platforms.push(connector.info);
+}
+
+/**
+ * Whether the server offers the platform: an OAuth2-only platform is offered once it is configured (its client id
+ * set), and is otherwise missing from `/integrations`, the Link page and new connections.
+ */
+export function isOffered(connector: Connector): boolean {
+  return connector.authorization?.kind === 'oauth2' && connector.oauth2 ? connector.oauth2.configured() : true;
+}
+
+/** The platforms the server offers now (see isOffered). */
+export function offeredConnectors(): Connector[] {
+  return connectors.filter(isOffered);
 }
 
 export function findConnector(key: string): Connector | undefined {

@@ -4,7 +4,7 @@ import type { SqlDialect } from '../storage/dialect.js';
 import { notFound } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import type { ListContext } from '../query/list-engine.js';
-import { CONNECTORS, stableGuid } from '../connectors/registry.js';
+import { offeredConnectors, stableGuid } from '../connectors/registry.js';
 import { WRITE_METHOD, type Connector, type WriteOperation } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { integrationByKey, integrationResource, integrationsPage, publishIntegrationDocs } from './integrations.store.js';
@@ -45,11 +45,11 @@ export function integrationDoc(connector: Connector): string {
   });
 }
 
-/** Copies the connector registry into the store so the list engine can page and query it. */
+/** Copies the platforms offered (an OAuth2 platform once configured) into the store so the list engine can page and query it. */
 export async function publishIntegrations(db: Kysely<Database>): Promise<void> {
   await publishIntegrationDocs(
     db,
-    CONNECTORS.map((connector) => ({ key: connector.info.key, doc: integrationDoc(connector) })),
+    offeredConnectors().map((connector) => ({ key: connector.info.key, doc: integrationDoc(connector) })),
   );
 }
 

@@ -9,12 +9,13 @@ import {
   authorisationMethod,
   brandOf,
   createLinkService,
+  offersOAuthToo,
   type LinkCompany,
   type LinkConnection,
   type LinkDeps,
   type LinkService,
 } from './link.service.js';
-import { companyPage, errorPage, finishPage, startPage, uploadPreviewPage } from './pages.js';
+import { companyPage, errorPage, finishPage, organisationPage, startPage, uploadPreviewPage } from './pages.js';
 import multipart from '@fastify/multipart';
 import { readParts, UPLOAD_LIMITS } from '../uploads/files.routes.js';
 import { OAUTH_CALLBACK_PATH } from './oauth.js';
@@ -37,6 +38,8 @@ const startPath = (companyId: string, connectionId: string) =>
   `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/start`;
 const filesPath = (companyId: string, connectionId: string) =>
   `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/files`;
+const organisationPath = (companyId: string, connectionId: string) =>
+  `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/organisation`;
 const finishPath = (companyId: string, connectionId: string) =>
   `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/finish`;
 
@@ -120,6 +123,7 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
         // OAuth platforms never show this page's form: their start address sends the end user to the platform.
         method: method === 'oauth2' ? 'unsupported' : method,
         fields: authorisationFields(connection.platformKey),
+        oauthButton: offersOAuthToo(connection.platformKey) ? `Connect with ${connection.platformName}` : undefined,
         values: options.values,
         ...authorisationChoice(connection.platformKey),
         selected: options.selected,
@@ -185,18 +189,94 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
     if (!attempt) return sendPage(reply, 400, errorPage(400));
     const found = await load({ companyId: attempt.companyId, connectionId: attempt.connectionId });
     if (!found || found.company.client.id !== attempt.clientId) return notFoundPage(reply);
-    let statusCode: LinkStatusCode;
+    let statusCode: LinkStatusCode | { choose: string };
     try {
       statusCode = await link.finishOAuth(found.company, found.connection, attempt, {
         code: query.get('code') ?? undefined,
         error: query.get('error') ?? undefined,
+        query: Object.fromEntries(query),
       });
     } catch (err) {
       request.log.error({ err, connectionId: found.connection.id }, 'OAuth link failed');
       statusCode = 500;
     }
+    if (typeof statusCode === 'object') {
+      return seeOther(
+        reply,
+        `${organisationPath(found.company.companyId, found.connection.id)}?${new URLSearchParams({ choice: statusCode.choose })}`,
+      );
+    }
     return finish(reply, found.company, found.connection, statusCode, attempt.custom);
   });
+
+  /** A consent that covers several organisations: the end user picks one (the key in `choice` is what grants it). */
+  scope.get<{ Params: ConnectionParams }>(
+    '/link/companies/:companyId/connections/:connectionId/organisation',
+    ROUTE,
+    async (request, reply) => {
+      const found = await load(request.params);
+      const key = new URLSearchParams(request.url.split('?')[1] ?? '').get('choice') ?? '';
+      const pending = found && (await link.organisationChoice(key));
+      if (!found || !pending || pending.attempt.connectionId !== found.connection.id) return notFoundPage(reply);
+      return renderOrganisations(reply, found.company, found.connection, key, pending.choice.choices);
+    },
+  );
+
+  scope.post<{ Params: ConnectionParams }>(
+    '/link/companies/:companyId/connections/:connectionId/organisation',
+    ROUTE,
+    async (request, reply) => {
+      const found = await load(request.params);
+      const form = formFields(request.body);
+      const key = form.get('choice') ?? '';
+      const pending = found && (await link.organisationChoice(key));
+      if (!found || !pending || pending.attempt.connectionId !== found.connection.id) return notFoundPage(reply);
+      if (form.get('action') === 'cancel') return finish(reply, found.company, found.connection, 403, pending.attempt.custom);
+      const picked = form.get('organisation') ?? '';
+      if (form.get('action') !== 'connect' || !pending.choice.choices.some((c) => c.id === picked)) {
+        return renderOrganisations(
+          reply,
+          found.company,
+          found.connection,
+          key,
+          pending.choice.choices,
+          'Choose one of the organisations listed.',
+        );
+      }
+      let statusCode: LinkStatusCode = 500;
+      try {
+        const chosen = await link.chooseOrganisation(key, picked);
+        if (!chosen) return notFoundPage(reply);
+        statusCode = chosen.statusCode;
+      } catch (err) {
+        request.log.error({ err, connectionId: found.connection.id }, 'OAuth link failed');
+      }
+      return finish(reply, found.company, found.connection, statusCode, pending.attempt.custom);
+    },
+  );
+
+  function renderOrganisations(
+    reply: FastifyReply,
+    company: LinkCompany,
+    connection: LinkConnection,
+    key: string,
+    organisations: readonly { id: string; name: string }[],
+    error?: string,
+  ) {
+    return sendPage(
+      reply,
+      error ? 400 : 200,
+      organisationPage({
+        brand: brandOf(company.profile),
+        companyName: company.companyName,
+        platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey) },
+        organisations,
+        formAction: organisationPath(company.companyId, connection.id),
+        choice: key,
+        error,
+      }),
+    );
+  }
 
   scope.post<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/start', ROUTE, async (request, reply) => {
     const found = await load(request.params);
@@ -206,6 +286,10 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
     const custom = customParamsFromForm(form);
     const action = form.get('action');
     if (action === 'cancel') return finish(reply, company, connection, 403, custom);
+    // The platform's consent page instead of its form (a platform offering both: see offersOAuthToo).
+    if (action === 'oauth' && offersOAuthToo(connection.platformKey)) {
+      return seeOther(reply, await link.startOAuth(company, connection, custom));
+    }
     if (action !== 'connect') return renderStart(reply, company, connection, custom, { status: 400, error: 'Choose Connect or Cancel.' });
     const method = authorisationMethod(connection.platformKey);
     if (method !== 'credentials' && method !== 'choice') return finish(reply, company, connection, 501, custom);

@@ -6,10 +6,17 @@ import { createFilesService } from '../uploads/files.service.js';
 import type { IntakeRunner } from '../uploads/intake.js';
 import { createConnectionsService, type ConnectionsDeps, type ConnectionsService } from '../connections/connections.service.js';
 import { connectionLinkUrl } from '../connections/connection-doc.js';
-import { findConnector, findPlatform, PLATFORMS, type PlatformInfo } from '../connectors/registry.js';
-import type { AuthorizationChoice, AuthorizationField } from '../connectors/connector.js';
-import { isConnectorError } from '../connectors/connector-error.js';
-import { OAUTH_CALLBACK_PATH, startOAuth, takeOAuthAttempt, type OAuthAttempt } from './oauth.js';
+import { findConnector, findPlatform, isOffered, offeredConnectors, type PlatformInfo } from '../connectors/registry.js';
+import type { AuthorizationChoice, AuthorizationField, LinkResult } from '../connectors/connector.js';
+import { ConnectorError, isConnectorError } from '../connectors/connector-error.js';
+import {
+  keepOrganisationChoice,
+  OAUTH_CALLBACK_PATH,
+  organisationChoice,
+  startOAuth,
+  takeOAuthAttempt,
+  type OAuthAttempt,
+} from './oauth.js';
 import type { CustomParams } from './custom-params.js';
 import { ApiError } from '../http/api-error.js';
 import type { Brand } from './layout.js';
@@ -104,6 +111,15 @@ export function authorisationChoice(platformKey: string): { description?: string
   return authorization?.kind === 'none' || authorization?.kind === 'files' ? authorization : {};
 }
 
+/**
+ * Whether a platform with a credentials form also offers its OAuth2 consent beside it (Stripe: an API key, or Stripe
+ * Connect once the server is configured as a Connect platform); the start page then shows a button for it.
+ */
+export function offersOAuthToo(platformKey: string): boolean {
+  const connector = findConnector(platformKey);
+  return connector?.authorization?.kind === 'credentials' && connector.oauth2 !== undefined && connector.oauth2.configured();
+}
+
 /** The fields of a platform's credentials form (empty for other kinds). */
 export function authorisationFields(platformKey: string): readonly AuthorizationField[] {
   const authorization = findConnector(platformKey)?.authorization;
@@ -165,6 +181,10 @@ export function createLinkService(deps: LinkDeps) {
     };
   }
 
+  async function linkWith(company: LinkCompany, connectionId: string, result: LinkResult): Promise<LinkStatusCode> {
+    return (await connections.linkWithResult(company.client, company.companyId, connectionId, result)) ? 200 : 201;
+  }
+
   return {
     files,
     logoUrl,
@@ -196,18 +216,21 @@ export function createLinkService(deps: LinkDeps) {
       const accounting = existing.find((c) => c.sourceType === 'Accounting');
       return SOURCE_TYPE_ORDER.map((sourceType) => ({
         sourceType,
-        platforms: PLATFORMS.filter((p) => p.sourceType === sourceType).map((p): PlatformChoice => {
-          const mine = existing.filter((c) => c.platformKey === p.key);
-          const shown = STATUS_PRECEDENCE.find((s) => mine.some((c) => c.status === s));
-          const status = shown ? STATUS_LABELS[shown] : undefined;
-          const base = { key: p.key, name: p.name, logoUrl: logoUrl(p.key), status };
-          if (sourceType === 'Accounting') {
-            // One accounting connection per company: a linked one is final, another platform's blocks this one.
-            if (accounting && accounting.platformKey !== p.key) return { ...base, state: 'unavailable', status: 'Not available' };
-            if (shown === 'Linked') return { ...base, state: 'connected' };
-          }
-          return { ...base, state: 'choose' };
-        }),
+        platforms: offeredConnectors()
+          .map((c) => c.info)
+          .filter((p) => p.sourceType === sourceType)
+          .map((p): PlatformChoice => {
+            const mine = existing.filter((c) => c.platformKey === p.key);
+            const shown = STATUS_PRECEDENCE.find((s) => mine.some((c) => c.status === s));
+            const status = shown ? STATUS_LABELS[shown] : undefined;
+            const base = { key: p.key, name: p.name, logoUrl: logoUrl(p.key), status };
+            if (sourceType === 'Accounting') {
+              // One accounting connection per company: a linked one is final, another platform's blocks this one.
+              if (accounting && accounting.platformKey !== p.key) return { ...base, state: 'unavailable', status: 'Not available' };
+              if (shown === 'Linked') return { ...base, state: 'connected' };
+            }
+            return { ...base, state: 'choose' };
+          }),
       }));
     },
 
@@ -217,7 +240,8 @@ export function createLinkService(deps: LinkDeps) {
      * Throws a 4xx ApiError the page shows when the choice is impossible.
      */
     async chooseConnection(company: LinkCompany, platformKey: string): Promise<{ connectionId: string; linkUrl: string }> {
-      const platform: PlatformInfo | undefined = findPlatform(platformKey);
+      const connector = findConnector(platformKey);
+      const platform: PlatformInfo | undefined = connector && isOffered(connector) ? connector.info : undefined;
       if (!platform || !(SOURCE_TYPE_ORDER as readonly string[]).includes(platform.sourceType)) {
         throw new ApiError(400, 'Choose one of the platforms listed.');
       }
@@ -291,13 +315,14 @@ export function createLinkService(deps: LinkDeps) {
     /**
      * Ends an OAuth2 attempt with the platform's redirect: the code is exchanged and the connection linked (200, or
      * 201 if it already was); refused consent leaves it as it was (403); a failed exchange is `connection.failed` (500).
+     * A consent covering several organisations answers `{ choose }`: the key of the page where the end user picks one.
      */
     async finishOAuth(
       company: LinkCompany,
       connection: LinkConnection,
       attempt: OAuthAttempt,
-      answer: { code?: string; error?: string },
-    ): Promise<LinkStatusCode> {
+      answer: { code?: string; error?: string; query: Record<string, string> },
+    ): Promise<LinkStatusCode | { choose: string }> {
       const flow = findConnector(connection.platformKey)?.oauth2;
       if (!flow || answer.error || !answer.code) return 403;
       try {
@@ -306,13 +331,46 @@ export function createLinkService(deps: LinkDeps) {
           redirectUri: `${deps.publicUrl()}${OAUTH_CALLBACK_PATH}`,
           codeVerifier: attempt.codeVerifier,
           allowPrivate: deps.allowPrivate ?? false,
+          query: answer.query,
         });
-        return (await connections.linkWithResult(company.client, company.companyId, connection.id, result)) ? 200 : 201;
+        if ('choices' in result) {
+          if (result.choices.length === 0) throw new ConnectorError('invalid', 'the consent covers no organisation');
+          if (result.choices.length > 1) {
+            if (!deps.credentials) throw new Error('no credentials store: connections to this platform cannot be linked');
+            return { choose: await keepOrganisationChoice(db, deps.credentials, attempt, result, new Date()) };
+          }
+          return linkWith(company, connection.id, { settings: result.choices[0].settings, credentials: result.credentials });
+        }
+        return linkWith(company, connection.id, result);
       } catch (err) {
         if (!isConnectorError(err)) throw err;
         await connections.linkFailed(company.client, company.companyId, connection.id);
         return 500;
       }
+    },
+
+    /** A consent waiting for the end user to pick an organisation (read, not taken: the page showing the choice). */
+    async organisationChoice(key: string) {
+      if (!deps.credentials) return undefined;
+      return organisationChoice(db, deps.credentials, key, new Date(), false);
+    },
+
+    /** Links the connection to the organisation the end user picked; undefined when the choice is gone or unknown. */
+    async chooseOrganisation(
+      key: string,
+      organisationId: string,
+    ): Promise<{ attempt: OAuthAttempt; statusCode: LinkStatusCode } | undefined> {
+      if (!deps.credentials) return undefined;
+      const found = await organisationChoice(db, deps.credentials, key, new Date(), true);
+      const chosen = found?.choice.choices.find((c) => c.id === organisationId);
+      if (!found || !chosen) return undefined;
+      const company = await this.company(found.attempt.companyId);
+      if (!company || company.client.id !== found.attempt.clientId) return undefined;
+      const statusCode = await linkWith(company, found.attempt.connectionId, {
+        settings: chosen.settings,
+        credentials: found.choice.credentials,
+      });
+      return { attempt: found.attempt, statusCode };
     },
 
     redirectFacts(company: LinkCompany, connection: LinkConnection, statusCode: LinkStatusCode): RedirectFacts {

@@ -14,12 +14,25 @@ export async function insertOAuthState(db: Kysely<Database>, row: OAuthStateRow,
   await db.insertInto('oauth_states').values(row).execute();
 }
 
-/** Takes an attempt once: the row goes as it is read, and a second take of the same state finds nothing. */
-export async function takeOAuthState(db: Kysely<Database>, state: string): Promise<OAuthStateRow | undefined> {
+/**
+ * Takes an attempt once: the row goes as it is read, and a second take of the same state finds nothing. `pending`:
+ * whether the row sought is a consent waiting for a choice (true) or an attempt at the platform (false).
+ */
+export async function takeOAuthState(db: Kysely<Database>, state: string, pending: boolean): Promise<OAuthStateRow | undefined> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('oauth_states').selectAll().where('state', '=', state).executeTakeFirst();
+    const row = await trx
+      .selectFrom('oauth_states')
+      .selectAll()
+      .where('state', '=', state)
+      .where('pending', pending ? 'is not' : 'is', null)
+      .executeTakeFirst();
     if (!row) return undefined;
     const taken = await trx.deleteFrom('oauth_states').where('state', '=', state).executeTakeFirst();
     return Number(taken.numDeletedRows) === 1 ? row : undefined;
   });
+}
+
+/** A consent waiting for the end user's choice, read without taking it (the page that offers the choice). */
+export async function pendingOAuthState(db: Kysely<Database>, state: string): Promise<OAuthStateRow | undefined> {
+  return db.selectFrom('oauth_states').selectAll().where('state', '=', state).where('pending', 'is not', null).executeTakeFirst();
 }

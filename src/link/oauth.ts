@@ -1,8 +1,9 @@
-import { insertOAuthState, takeOAuthState } from './oauth-states.store.js';
+import { insertOAuthState, pendingOAuthState, takeOAuthState, type OAuthStateRow } from './oauth-states.store.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { OAuth2Flow } from '../connectors/connector.js';
+import type { OAuth2Flow, OrganisationChoice } from '../connectors/connector.js';
+import type { CredentialsStore } from '../connections/credentials.store.js';
 import type { CustomParams } from './custom-params.js';
 
 /** How long an end user may take at the platform's consent page. */
@@ -43,6 +44,7 @@ export async function startOAuth(
       code_verifier: codeVerifier,
       custom: JSON.stringify([...attempt.custom]),
       expires: new Date(now.getTime() + STATE_TTL_MS).toISOString(),
+      pending: null,
     },
     now.toISOString(),
   );
@@ -52,8 +54,12 @@ export async function startOAuth(
 /** Takes the attempt a callback's `state` names, once: a replayed, unknown or expired state finds nothing. */
 export async function takeOAuthAttempt(db: Kysely<Database>, state: string, now: Date): Promise<OAuthAttempt | undefined> {
   if (!state) return undefined;
-  const row = await takeOAuthState(db, state);
+  const row = await takeOAuthState(db, state, false);
   if (!row || row.expires < now.toISOString()) return undefined;
+  return attemptOf(row);
+}
+
+function attemptOf(row: OAuthStateRow): OAuthAttempt {
   return {
     clientId: row.client_id,
     companyId: row.company_id,
@@ -61,4 +67,47 @@ export async function takeOAuthAttempt(db: Kysely<Database>, state: string, now:
     codeVerifier: row.code_verifier,
     custom: new Map(JSON.parse(row.custom) as [string, string][]),
   };
+}
+
+/**
+ * Keeps a consent that covers several organisations (its tokens sealed) until the end user picks one; returns the
+ * random key the choice page is reached by. Like an attempt, it lasts 10 minutes and is taken once.
+ */
+export async function keepOrganisationChoice(
+  db: Kysely<Database>,
+  credentials: CredentialsStore,
+  attempt: OAuthAttempt,
+  choice: OrganisationChoice,
+  now: Date,
+): Promise<string> {
+  const state = randomBytes(32).toString('base64url');
+  await insertOAuthState(
+    db,
+    {
+      state,
+      client_id: attempt.clientId,
+      company_id: attempt.companyId,
+      connection_id: attempt.connectionId,
+      code_verifier: '',
+      custom: JSON.stringify([...attempt.custom]),
+      expires: new Date(now.getTime() + STATE_TTL_MS).toISOString(),
+      pending: credentials.sealFor(attempt.connectionId, choice),
+    },
+    now.toISOString(),
+  );
+  return state;
+}
+
+/** The consent waiting for a choice under this key: read (`take: false`, to show the choice) or taken once. */
+export async function organisationChoice(
+  db: Kysely<Database>,
+  credentials: CredentialsStore,
+  key: string,
+  now: Date,
+  take: boolean,
+): Promise<{ attempt: OAuthAttempt; choice: OrganisationChoice } | undefined> {
+  if (!key) return undefined;
+  const row = take ? await takeOAuthState(db, key, true) : await pendingOAuthState(db, key);
+  if (!row || row.pending === null || row.expires < now.toISOString()) return undefined;
+  return { attempt: attemptOf(row), choice: credentials.openFor(row.connection_id, row.pending) as OrganisationChoice };
 }

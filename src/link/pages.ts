@@ -93,6 +93,8 @@ export interface StartPageModel {
   /** For `choice`: the lead text (a template) and the choice. */
   description?: string;
   choice?: AuthorizationChoice;
+  /** For `credentials`: the label of a button that signs in on the platform's consent page instead (OAuth2). */
+  oauthButton?: string;
   /** The credentials form's fields, and what was typed before (passwords are never sent back). */
   fields?: readonly AuthorizationField[];
   values?: Record<string, string>;
@@ -233,6 +235,11 @@ export function startPage(model: StartPageModel): string {
             .filter(Boolean)
             .join('\n')
         : `<p class="notice">${h(platform.name)} cannot be connected from this page.</p>`;
+  // After Connect, so that Enter in a field still means Connect; it needs no field filled in.
+  const oauth =
+    model.method === 'credentials' && model.oauthButton
+      ? `<button type="submit" class="button secondary" name="action" value="oauth" formnovalidate>${h(model.oauthButton)}</button>\n`
+      : '';
   const main = `<div class="heading-row"><img src="${h(platform.logoUrl)}" alt="" width="48" height="48"><h1>Connect ${h(platform.name)}</h1></div>
 <p>${h(model.brand.name)} will be able to read ${h(platform.sourceType.toLowerCase())} data of <strong>${h(model.companyName)}</strong> from ${h(platform.name)}.</p>
 ${already}
@@ -242,11 +249,46 @@ ${hiddenFields(model.custom)}
 ${body}
 <div class="actions">
 <button type="submit" class="button primary" name="action" value="connect">${model.method === 'unsupported' ? 'Continue' : 'Connect'}</button>
-<button type="submit" class="button secondary" name="action" value="cancel">Cancel</button>
+${oauth}<button type="submit" class="button secondary" name="action" value="cancel">Cancel</button>
 </div>
 </form>
 <a class="back" href="${h(model.backUrl)}">Choose a different platform</a>`;
   return layout({ title: `Connect ${platform.name}`, brand: model.brand, main });
+}
+
+/** After a consent that covers several organisations: the end user picks the one to connect. */
+export function organisationPage(model: {
+  brand: Brand;
+  companyName: string;
+  platform: { name: string; logoUrl: string };
+  organisations: readonly { id: string; name: string }[];
+  formAction: string;
+  choice: string;
+  error?: string;
+}): string {
+  const { platform } = model;
+  const error = model.error ? `<p class="notice error" role="alert">${h(model.error)}</p>` : '';
+  const options = model.organisations
+    .map(
+      (o, i) =>
+        `<label class="choice"><input type="radio" name="organisation" value="${h(o.id)}"${i === 0 ? ' checked' : ''}> <span>${h(o.name)}</span></label>`,
+    )
+    .join('\n');
+  const main = `<div class="heading-row"><img src="${h(platform.logoUrl)}" alt="" width="48" height="48"><h1>Choose an organisation</h1></div>
+<p>You gave access to several ${h(platform.name)} organisations. Choose the one that holds the books of <strong>${h(model.companyName)}</strong>.</p>
+${error}
+<form method="post" action="${h(model.formAction)}">
+<input type="hidden" name="choice" value="${h(model.choice)}">
+<fieldset>
+<legend>Organisation</legend>
+${options}
+</fieldset>
+<div class="actions">
+<button type="submit" class="button primary" name="action" value="connect">Connect</button>
+<button type="submit" class="button secondary" name="action" value="cancel">Cancel</button>
+</div>
+</form>`;
+  return layout({ title: `Choose an organisation`, brand: model.brand, main });
 }
 
 const FINISH_TEXT: Record<LinkStatusCode, { title: string; text: (platform: string) => string; tone: 'success' | 'error' | '' }> = {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { Connector, ReadContext, SourceRecord } from '../connectors/connector.js';
+import type { Connector, ReadContext, SourceRecord, TokenSource } from '../connectors/connector.js';
 import { loadWritten } from './platform-writes.store.js';
 import { dataSetOf } from '../syncs/syncs.store.js';
 import type { DataType } from '../connectors/data-types.js';
@@ -21,6 +21,8 @@ export interface PlatformConnection {
   settings: Record<string, unknown>;
   credentials: Record<string, unknown> | null;
   allowPrivate: boolean;
+  /** An OAuth2 platform's access token (see oauth-tokens.ts). */
+  tokens?: TokenSource;
 }
 
 /** What a connector is given to read or look up a connection's records of one type as the platform holds them now. */
@@ -43,6 +45,7 @@ export async function readContext(
     written,
     allowPrivate: connection.allowPrivate,
     signal: new AbortController().signal,
+    ...(connection.tokens ? { tokens: connection.tokens } : {}),
   };
 }
 

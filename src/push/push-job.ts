@@ -15,7 +15,9 @@ import { recordEvent, referenceCompany } from '../webhooks/events.js';
 import { findOnPlatform, readContext } from './platform-writes.js';
 import { saveWritten } from './platform-writes.store.js';
 import { isConnectorError } from '../connectors/connector-error.js';
+import { deauthorizeConnection } from '../webhooks/deauthorize.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
+import { oauthTokenSource } from '../connections/oauth-tokens.js';
 import { pushOperationDoc, type PushStatus } from './push-operation.js';
 import { asStored, referencedIds } from './write-validation.js';
 
@@ -77,6 +79,13 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       settings: JSON.parse(connection.settings) as Record<string, unknown>,
       credentials: await options.credentials.load(db, connection.client_id, connection.id),
       allowPrivate: options.allowPrivate ?? false,
+      tokens: connector.oauth2
+        ? oauthTokenSource(
+            { db, credentials: options.credentials, allowPrivate: options.allowPrivate ?? false },
+            { clientId: connection.client_id, connectionId: connection.id },
+            connector.oauth2,
+          )
+        : undefined,
     };
     const dataType = op.data_type as DataType;
     if (model.submit) {
@@ -84,10 +93,20 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       const record = op.data === null ? null : (JSON.parse(op.data) as Record<string, unknown>);
       try {
         const ctx = await readContext(db, connector, platform, dataType);
-        const written = await model.submit(ctx, { operation: op.operation as WriteOperation, recordId: op.record_id, record });
+        const written = await model.submit(ctx, { operation: op.operation as WriteOperation, recordId: op.record_id, record, key: op.id });
         return { status: 'Success', recordId: written.recordId, record: written.record, storedByPlatform: true };
       } catch (err) {
         if (!isConnectorError(err)) throw err;
+        // Access revoked: the connection is Deauthorized (and the client told), as when a sync finds out.
+        if (err.kind === 'unauthorized') {
+          await deauthorizeConnection(db, jobs, {
+            clientId: connection.client_id,
+            connectionId: connection.id,
+            message: err.message,
+            now: now(),
+            publicUrl: options.publicUrl(),
+          });
+        }
         return {
           status: 'Failed',
           errorMessage: `The platform refused the write: ${err.message}`,

@@ -12,6 +12,7 @@ import * as oauthStates from './migrations/0008-oauth-states.js';
 import * as uploads from './migrations/0009-uploads.js';
 import * as recordDocsLz4 from './migrations/0010-record-docs-lz4.js';
 import * as uploadSessionCounters from './migrations/0011-upload-session-counters.js';
+import * as tokenRefresh from './migrations/0012-token-refresh.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0009-uploads': uploads,
   '0010-record-docs-lz4': recordDocsLz4,
   '0011-upload-session-counters': uploadSessionCounters,
+  '0012-token-refresh': tokenRefresh,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

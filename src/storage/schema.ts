@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Row types of every table, as Kysely sees them. Timestamps are ISO-8601 UTC text on both stores. */
 export interface Database {
@@ -169,6 +169,8 @@ export interface OAuthStatesTable {
   /** JSON of the Link page's custom parameters, carried to the finish. */
   custom: string;
   expires: string;
+  /** A consent covering several organisations, sealed, while the end user picks one (null: an attempt at the platform). */
+  pending: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A connection's credentials, sealed (see src/secrets/sealed-box.ts); never served. */
@@ -179,6 +181,12 @@ export interface ConnectionCredentialsTable {
   /** `v1.<key id>.<iv>.<tag>.<ciphertext>`, bound to the connection id. */
   sealed: string;
   updated: string;
+  /** Until when one process holds the right to refresh the OAuth tokens in `sealed` (ISO-8601); null: nobody. */
+  refresh_lease: ColumnType<string | null, string | null | undefined, string | null>;
+  /** After a refresh the platform did not answer: the earliest time to try again. */
+  refresh_retry_after: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Refreshes failed in a row (the cooldown doubles with each). */
+  refresh_failures: ColumnType<number, number | undefined, number>;
 }
 
 /** Each data-set version written: its data set, its size once complete, and whether its documents are its own and dense. */

@@ -20,10 +20,10 @@ import { keepsWritesBesideService } from '../push/platform-writes.js';
 import { loadWritten, writtenSince } from '../push/platform-writes.store.js';
 import { deleteVersion } from '../records/version-deletion.js';
 import { completeVersion, openVersion, versionInfo } from '../records/record-versions.js';
-import { writeConnectionStatus } from '../connections/connection-status.js';
 import { isConnectorError } from '../connectors/connector-error.js';
-import { recordConnectionEvent } from '../webhooks/platform-events.js';
+import { deauthorizeConnection } from '../webhooks/deauthorize.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
+import { oauthTokenSource } from '../connections/oauth-tokens.js';
 
 export interface SyncJobOptions {
   store: Store;
@@ -85,21 +85,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
 
   /** The platform refused the connection's credentials: `Deauthorized`, with the reason, and `connection.disconnected`. */
   async function deauthorize(clientId: string, connectionId: string, message: string): Promise<void> {
-    await db.transaction().execute(async (trx) => {
-      const row = await connectionById(trx, clientId, connectionId);
-      if (!row || !findPlatform(row.platform_key) || row.status !== 'Linked') return;
-      const errors = [
-        {
-          statusCode: '401',
-          statusText: 'Unauthorized',
-          errorMessage: message,
-          erroredOnUtc: now().toISOString(),
-          status: 'Active' as const,
-        },
-      ];
-      const next = await writeConnectionStatus(trx, row, 'Deauthorized', { errors });
-      await recordConnectionEvent(trx, jobs, 'connection.disconnected', next, options.publicUrl());
-    });
+    await deauthorizeConnection(db, jobs, { clientId, connectionId, message, now: now(), publicUrl: options.publicUrl() });
   }
 
   async function run(payload: { pullOperationId: string }, context: JobContext): Promise<void> {
@@ -195,22 +181,34 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         connectionId: connection.id,
         uploadsUpTo,
       };
-      result = await options.writers.write(task, async (count) => {
-        if (Date.now() - lastReport < Math.min(1000, context.heartbeatEveryMs)) return;
-        lastReport = Date.now();
-        try {
-          await context.heartbeat();
-          op = await store.update(
-            db,
-            op as PullOperationRow,
-            { progress: Math.max(shownProgress, estimateProgress(count, expected)) },
-            runner,
-          );
-        } catch (err) {
-          if (err instanceof JobHandedBack) handedBack = err;
-          throw err;
-        }
-      });
+      // An OAuth2 platform's token is refreshed here, for the writing thread too (one refresh across processes).
+      const tokens = connector?.oauth2
+        ? oauthTokenSource(
+            { db, credentials: options.credentials, allowPrivate: options.allowPrivate ?? false },
+            { clientId: connection.client_id, connectionId: connection.id },
+            connector.oauth2,
+          )
+        : undefined;
+      result = await options.writers.write(
+        task,
+        async (count) => {
+          if (Date.now() - lastReport < Math.min(1000, context.heartbeatEveryMs)) return;
+          lastReport = Date.now();
+          try {
+            await context.heartbeat();
+            op = await store.update(
+              db,
+              op as PullOperationRow,
+              { progress: Math.max(shownProgress, estimateProgress(count, expected)) },
+              runner,
+            );
+          } catch (err) {
+            if (err instanceof JobHandedBack) handedBack = err;
+            throw err;
+          }
+        },
+        tokens,
+      );
     } catch (err) {
       if (handedBack) throw handedBack;
       const message = err instanceof Error ? err.message : String(err);

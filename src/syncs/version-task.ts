@@ -1,5 +1,5 @@
 import type { Store } from '../storage/database.js';
-import type { ReadMode, WrittenRecord } from '../connectors/connector.js';
+import type { ReadMode, TokenSource, WrittenRecord } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import { recordFieldPaths } from '../records/record-fields.js';
@@ -55,7 +55,12 @@ export interface VersionResult {
  * snapshot in id order streams straight into place; records in any other order, and changes since the cursor,
  * are staged and merged with the previous version.
  */
-export async function runVersionTask(store: Store, task: VersionTask, onBatch: (written: number) => Promise<void>): Promise<VersionResult> {
+export async function runVersionTask(
+  store: Store,
+  task: VersionTask,
+  onBatch: (written: number) => Promise<void>,
+  tokens?: TokenSource,
+): Promise<VersionResult> {
   const source = findConnector(task.platformKey)?.dataTypes.get(task.dataType);
   if (!source) throw new Error(`Datatype ${task.dataType} not supported by platform(s) ${task.platformKey}`);
   const controller = new AbortController();
@@ -68,6 +73,7 @@ export async function runVersionTask(store: Store, task: VersionTask, onBatch: (
       written: task.written,
       allowPrivate: task.allowPrivate,
       signal: controller.signal,
+      ...(tokens ? { tokens } : {}),
       ...(task.uploadsUpTo !== null ? { uploads: uploadsReader(store.db, task.clientId, task.connectionId, task.uploadsUpTo) } : {}),
     });
     if (read.mode === 'delta' && (task.cursor === null || task.previousVersion === null)) {

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Ajv2020 from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
+import { compileDocument, responseSchemaPointer, validationErrors, type Ajv, type OasDocument } from './openapi-contract.js';
+
+export type { Json, OasDocument } from './openapi-contract.js';
 
 /**
  * Validators for Codat's published OpenAPI documents, so tests can check that served records and pages have
@@ -53,53 +54,7 @@ export function codatOasOrSkip(): boolean {
   return codatOas.available;
 }
 
-type Ajv = InstanceType<typeof Ajv2020.default>;
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** OpenAPI 3.0 `nullable` → JSON Schema 2020 null types; everything else is copied. */
-function toJsonSchema(node: Json): Json {
-  if (Array.isArray(node)) return node.map(toJsonSchema);
-  if (node === null || typeof node !== 'object') return node;
-  const out: { [key: string]: Json } = {};
-  for (const [key, value] of Object.entries(node)) {
-    // `example(s)` hold instance data, not schemas: keep them out of the rewrite.
-    out[key] = key === 'example' || key === 'examples' ? value : toJsonSchema(value);
-  }
-  if (out.nullable !== true) {
-    delete out.nullable;
-    return out;
-  }
-  delete out.nullable;
-  if (typeof out.type === 'string') {
-    out.type = [out.type, 'null'];
-    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    return out;
-  }
-  if (Array.isArray(out.type)) {
-    if (!out.type.includes('null')) out.type = [...out.type, 'null'];
-    return out;
-  }
-  // No type (e.g. a `$ref` with `nullable` beside it): the value is either the schema or null.
-  return { anyOf: [out, { type: 'null' }] };
-}
-
-function collectFormats(node: Json, into: Set<string>): void {
-  if (Array.isArray(node)) node.forEach((n) => collectFormats(n, into));
-  else if (node && typeof node === 'object') {
-    if (typeof node.format === 'string') into.add(node.format);
-    for (const [key, value] of Object.entries(node)) if (key !== 'example' && key !== 'examples') collectFormats(value, into);
-  }
-}
-
 const idOf = (file: OasFile) => `https://oas.ledgerport.test/${file}`;
-
-/** A parsed OpenAPI document, as Codat publishes it (before the `nullable` rewrite). */
-export interface OasDocument {
-  paths: { [path: string]: { [key: string]: Json } };
-  components: { [key: string]: Json };
-  [key: string]: Json | undefined;
-}
 
 const documents = new Map<OasFile, OasDocument>();
 
@@ -130,16 +85,7 @@ const instances = new Map<OasFile, Ajv>();
 function ajvFor(file: OasFile): Ajv {
   let ajv = instances.get(file);
   if (ajv) return ajv;
-  const document = oasDocument(file);
-  ajv = new Ajv2020.default({ strict: false, allErrors: true, validateFormats: true });
-  addFormats.default(ajv);
-  const formats = new Set<string>();
-  collectFormats(document.components, formats);
-  collectFormats(document.paths, formats);
-  // OpenAPI-only or Codat-specific formats (`decimal`, `ISO4217`, `ISO3166 Alpha-3`, ...) are annotations.
-  for (const format of formats) if (!ajv.formats[format]) ajv.addFormat(format, true);
-  // `paths` too: the Platform document's schemas refer into it (e.g. companyId's schema lives in a request body).
-  ajv.addSchema({ $id: idOf(file), components: toJsonSchema(document.components), paths: toJsonSchema(document.paths ?? {}) } as object);
+  ajv = compileDocument(idOf(file), oasDocument(file));
   instances.set(file, ajv);
   return ajv;
 }
@@ -161,29 +107,7 @@ export function oasValidator(file: OasFile, schemaName: string): ValidateFunctio
 }
 
 /** A readable summary of a failed validation (first few errors). */
-export function oasErrors(validate: ValidateFunction): string {
-  return (validate.errors ?? [])
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)
-    .join('; ');
-}
-
-/** A JSON pointer (RFC 6901) as a URI fragment: `~` and `/` escaped in each segment, then percent-encoded. */
-function fragmentOf(segments: readonly string[]): string {
-  return segments.map((segment) => `/${encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'))}`).join('');
-}
-
-/** The node at a `#/a/b` reference of a document, with the reference's segments. */
-function nodeAt(document: OasDocument, ref: string): { node: Json | undefined; segments: string[] } {
-  if (!ref.startsWith('#/')) throw new Error(`only local references are supported, got ${ref}`);
-  const segments = ref
-    .slice(2)
-    .split('/')
-    .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
-  let node: Json | undefined = document as unknown as Json;
-  for (const segment of segments) node = node && typeof node === 'object' && !Array.isArray(node) ? node[segment] : undefined;
-  return { node, segments };
-}
+export const oasErrors = validationErrors;
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
 
@@ -211,25 +135,10 @@ export type OasResponse =
  * application/json → schema, following `$ref`s to `components/responses`. The path is the file's own template.
  */
 export function oasResponseValidator(file: OasFile, method: string, path: string, status: number): OasResponse {
-  const document = oasDocument(file);
-  const operation = document.paths[path]?.[method.toLowerCase()];
-  if (!operation || typeof operation !== 'object' || Array.isArray(operation))
-    throw new Error(`${file} has no operation ${method} ${path}`);
-  const responses = operation.responses as { [status: string]: Json } | undefined;
-  const key = responses?.[String(status)] !== undefined ? String(status) : responses?.default !== undefined ? 'default' : undefined;
-  if (!responses || key === undefined) return { kind: 'undeclared' };
-  let segments = ['paths', path, method.toLowerCase(), 'responses', key];
-  let response: Json | undefined = responses[key];
-  // A response may be a reference to `components/responses/...` (which may itself be one).
-  for (let hops = 0; response && typeof response === 'object' && !Array.isArray(response) && typeof response.$ref === 'string'; hops++) {
-    if (hops > 10) throw new Error(`${file}: reference loop at ${segments.join('/')}`);
-    ({ node: response, segments } = nodeAt(document, response.$ref));
-  }
-  const content = response && typeof response === 'object' && !Array.isArray(response) ? response.content : undefined;
-  const types = content && typeof content === 'object' && !Array.isArray(content) ? Object.keys(content) : [];
-  const jsonType = types.find((type) => type.split(';')[0].trim() === 'application/json') ?? types.find((type) => /[/+]json\b/.test(type));
-  const pointer = fragmentOf(jsonType ? [...segments, 'content', jsonType, 'schema'] : segments);
-  if (!jsonType || (content as { [type: string]: { schema?: Json } })[jsonType].schema === undefined) return { kind: 'no-json', pointer };
+  if (!oasDocument(file).paths[path]?.[method.toLowerCase()]) throw new Error(`${file} has no operation ${method} ${path}`);
+  const declared = responseSchemaPointer(oasDocument(file), method, path, status);
+  if (declared.kind !== 'schema') return declared;
+  const { pointer } = declared;
   const cacheKey = `${file}#${pointer}`;
   let validate = validators.get(cacheKey);
   if (!validate) {

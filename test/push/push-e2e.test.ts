@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
-import { linkedSandbox, waitForSyncs, type LinkedCompany } from '../helpers/sandbox.js';
+import {
+  authorize,
+  companyWithConnection,
+  fetchOnFirstLinkOnly,
+  linkedSandbox,
+  waitForSyncs,
+  type LinkedCompany,
+} from '../helpers/sandbox.js';
 import { codatOasOrSkip, oasErrors, oasValidator } from '../helpers/oas.js';
 
 /** Asserts a body has the shape of a schema in Codat's Platform OpenAPI document (where that document is here). */
@@ -367,7 +374,10 @@ describe('write timeouts', () => {
   afterAll(async () => server?.close());
 
   it('ends TimedOut when the platform has not completed within timeoutInMinutes', async () => {
-    const linked = await linkedSandbox(server, client);
+    // No first-link syncs: the write's job must not queue behind them (on a loaded machine they take seconds).
+    const linked = await companyWithConnection(server, client);
+    await fetchOnFirstLinkOnly(server, client, linked.companyId, []);
+    await authorize(server, client, linked);
     const res = await http(server, 'POST', `${pushPath(linked, 'customers')}?timeoutInMinutes=1`, {
       auth: client.auth,
       body: { customerName: 'Slow Ltd', status: 'Active' },

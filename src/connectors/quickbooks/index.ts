@@ -1,0 +1,187 @@
+import type { Connector, DataTypeSource, OAuthTokens } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
+import { oauthCodeFlow, revokeToken, vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
+import { platformRequest } from '../platform-http.js';
+import { AccountSchema, CompanyInfoSchema, ItemSchema, JournalEntrySchema, TaxRateSchema } from '../sandbox/accounting/schemas/ledger.js';
+import { CustomerSchema, InvoiceSchema, PaymentSchema } from '../sandbox/accounting/schemas/sales.js';
+import { BillPaymentSchema, BillSchema, SupplierSchema } from '../sandbox/accounting/schemas/purchases.js';
+import { BalanceSheetSchema, ProfitAndLossSchema } from '../sandbox/accounting/schemas/reports.js';
+import { qboConfig, qboGet, qboInstant, type IntuitResponse, type QboEntity, type QboRealm } from './qbo-api.js';
+import * as map from './qbo-records.js';
+import { allOf, documentSource, entitySource, sourceRecord } from './qbo-sources.js';
+import { qboWrites } from './qbo-writes.js';
+import { balanceSheetRecords, profitAndLossRecords, reportParams } from './qbo-reports.js';
+import { QUICKBOOKS } from './platform.js';
+
+/**
+ * QuickBooks Online (`qhyg`): the Accounting API (v3) of one company (realm) per connection, behind Intuit's OAuth2.
+ * Full reads use the query language; later reads ask change data capture for what changed, while it reaches back
+ * to the cursor (30 days). See docs/connectors/quickbooks.md for the mapping, field by field.
+ */
+
+/** The one scope the accounting API needs; refresh tokens come with it (Intuit has no offline_access scope). */
+const SCOPE = 'com.intuit.quickbooks.accounting';
+
+const sources: DataTypeSource[] = [
+  entitySource({ dataType: 'invoices', typeName: 'Invoice', schema: InvoiceSchema, entity: 'Invoice', map: map.invoiceRecord }),
+  entitySource({ dataType: 'bills', typeName: 'Bill', schema: BillSchema, entity: 'Bill', map: map.billRecord }),
+  entitySource({
+    dataType: 'customers',
+    typeName: 'Customer',
+    schema: CustomerSchema,
+    entity: 'Customer',
+    inactiveToo: true,
+    map: map.customerRecord,
+  }),
+  entitySource({
+    dataType: 'suppliers',
+    typeName: 'Supplier',
+    schema: SupplierSchema,
+    entity: 'Vendor',
+    inactiveToo: true,
+    map: map.supplierRecord,
+  }),
+  entitySource({
+    dataType: 'chartOfAccounts',
+    typeName: 'Account',
+    schema: AccountSchema,
+    entity: 'Account',
+    inactiveToo: true,
+    map: map.accountRecord,
+  }),
+  entitySource({ dataType: 'payments', typeName: 'Payment', schema: PaymentSchema, entity: 'Payment', map: map.paymentRecord }),
+  entitySource({
+    dataType: 'billPayments',
+    typeName: 'BillPayment',
+    schema: BillPaymentSchema,
+    entity: 'BillPayment',
+    map: map.billPaymentRecord,
+  }),
+  entitySource({
+    dataType: 'journalEntries',
+    typeName: 'JournalEntry',
+    schema: JournalEntrySchema,
+    entity: 'JournalEntry',
+    map: map.journalEntryRecord,
+  }),
+  entitySource({ dataType: 'items', typeName: 'Item', schema: ItemSchema, entity: 'Item', inactiveToo: true, map: map.itemRecord }),
+  // Tax codes and rates are not in change data capture: read whole, and small.
+  documentSource({
+    dataType: 'taxRates',
+    typeName: 'TaxRate',
+    schema: TaxRateSchema,
+    async records(realm) {
+      const rates = new Map((await allOf(realm, 'TaxRate', 'Active IN (true, false)')).map((r) => [String(r.Id), r]));
+      const codes = await allOf(realm, 'TaxCode', 'Active IN (true, false)');
+      return codes.map((code) => {
+        const id = String(code.Id);
+        const modified = qboInstant(code.MetaData?.LastUpdatedTime) ?? null;
+        return sourceRecord(id, modified, map.taxRateRecord(code, rates));
+      });
+    },
+  }),
+  // QuickBooks' own reports, one Money column a month over Codat's 24 months, classified by the chart of accounts.
+  documentSource({
+    dataType: 'balanceSheet',
+    typeName: 'BalanceSheet',
+    schema: BalanceSheetSchema,
+    async records(realm) {
+      const report = await monthlyReport(realm, 'BalanceSheet');
+      return balanceSheetRecords(report, await accountsById(realm)).map((r) => sourceRecord(r.id, reportTime(report), r.data));
+    },
+  }),
+  documentSource({
+    dataType: 'profitAndLoss',
+    typeName: 'ProfitAndLossReport',
+    schema: ProfitAndLossSchema,
+    async records(realm) {
+      const report = await monthlyReport(realm, 'ProfitAndLoss');
+      return profitAndLossRecords(report, await accountsById(realm)).map((r) => sourceRecord(r.id, reportTime(report), r.data));
+    },
+  }),
+  documentSource({
+    dataType: 'company',
+    typeName: 'CompanyInfo',
+    schema: CompanyInfoSchema,
+    async records(realm, settings) {
+      const info = (await qboGet<IntuitResponse>(realm, `companyinfo/${encodeURIComponent(settings.realmId)}`)).CompanyInfo as
+        QboEntity | undefined;
+      if (!info) throw new ConnectorError('unavailable', 'QuickBooks Online answered /companyinfo without the company');
+      // The home currency is a preference, not part of the company's details.
+      const preferences = (await qboGet<IntuitResponse>(realm, 'preferences')).Preferences as QboEntity | undefined;
+      const currency = preferences?.CurrencyPrefs?.HomeCurrency?.value as string | undefined;
+      const modified = qboInstant(info.MetaData?.LastUpdatedTime) ?? null;
+      return [sourceRecord(settings.realmId, modified, map.companyRecord(info, settings.realmId, currency))];
+    },
+  }),
+];
+
+/** A report by month over Codat's window (month ends from today), accrual basis. */
+async function monthlyReport(realm: QboRealm, name: 'BalanceSheet' | 'ProfitAndLoss'): Promise<QboEntity> {
+  const report = await qboGet<QboEntity>(realm, `reports/${name}`, reportParams(new Date()));
+  if (!report?.Columns || !report.Rows)
+    throw new ConnectorError('unavailable', `QuickBooks Online answered reports/${name} without its columns and rows`);
+  return report;
+}
+
+/** When QuickBooks made the report. */
+function reportTime(report: QboEntity): string | null {
+  return qboInstant(report.Header?.Time) ?? null;
+}
+
+/** The chart of accounts by Id, inactive accounts too: what classifies a report's rows. */
+async function accountsById(realm: QboRealm): Promise<Map<string, QboEntity>> {
+  return new Map((await allOf(realm, 'Account', 'Active IN (true, false)')).map((a) => [String(a.Id), a]));
+}
+
+const client = { platform: 'QuickBooks Online', config: () => qboConfig() };
+
+/** The company's name as QuickBooks has it, asked with the new token; a link does not fail for want of it. */
+async function companyNameOf(tokens: OAuthTokens, realmId: string, config: OAuthPlatformConfig): Promise<string | undefined> {
+  const endpoint = {
+    ...vendorEndpoint('QuickBooks Online', `${config.apiUrl}/company/${encodeURIComponent(realmId)}`),
+    headers: { authorization: `Bearer ${tokens.accessToken}` },
+  };
+  const path = `companyinfo/${encodeURIComponent(realmId)}?minorversion=${config.more.MINOR_VERSION}`;
+  try {
+    const response = await platformRequest(endpoint, 'GET', path);
+    if (response.status !== 200) return undefined;
+    const name = (JSON.parse(response.body) as IntuitResponse).CompanyInfo as QboEntity | undefined;
+    return typeof name?.CompanyName === 'string' ? name.CompanyName : undefined;
+  } catch {
+    // Refused (401, 403), failing (5xx, a timeout) or not JSON: the link stands without the name.
+    return undefined;
+  }
+}
+
+export const quickbooks: Connector = {
+  info: {
+    key: QUICKBOOKS.key,
+    name: QUICKBOOKS.name,
+    sourceType: QUICKBOOKS.sourceType,
+    brandColour: QUICKBOOKS.brandColour,
+    dataTypes: sources.map((s) => s.dataType),
+  },
+  authorization: QUICKBOOKS.authorization,
+  oauth2: oauthCodeFlow({
+    ...client,
+    scope: SCOPE,
+    // A confidential client: the secret authenticates the exchange, and Intuit's authorize page takes no PKCE.
+    pkce: false,
+    clientAuthentication: 'basic',
+    async link(tokens, query, config) {
+      // Intuit names the company the user chose on its consent page in the redirect, beside the code.
+      const realmId = query.realmId;
+      if (!realmId) throw new ConnectorError('invalid', 'QuickBooks Online did not say which company was connected (no realmId)');
+      const companyName = await companyNameOf(tokens, realmId, config);
+      return { settings: { realmId, ...(companyName ? { companyName } : {}) }, credentials: tokens };
+    },
+  }),
+  async revoke({ credentials }) {
+    const token = credentials.refreshToken;
+    // Intuit's revocation endpoint takes JSON; revoking the refresh token ends the access tokens made from it too.
+    if (typeof token === 'string') await revokeToken(client, token, { body: 'json' });
+  },
+  dataTypes: new Map(sources.map((s) => [s.dataType, s])),
+  writes: qboWrites,
+};

@@ -1,0 +1,193 @@
+import type { ReadContext } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
+import { oauthConfig, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
+import { platformRequest, transportOf, type PlatformEndpoint } from '../platform-http.js';
+import { QUICKBOOKS } from './platform.js';
+
+/** The environment's QuickBooks Online configuration (README, "Configuration"); undefined while QBO_CLIENT_ID is unset. */
+export function qboConfig(env: NodeJS.ProcessEnv = process.env): OAuthPlatformConfig | undefined {
+  return oauthConfig(
+    'QBO',
+    {
+      authorizeUrl: 'https://appcenter.intuit.com/connect/oauth2',
+      tokenUrl: 'https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer',
+      revokeUrl: 'https://developer.api.intuit.com/v2/oauth2/tokens/revoke',
+      apiUrl: 'https://quickbooks.api.intuit.com/v3',
+      // Pinned: Intuit changes fields between minor versions, and the mapping is written against this one.
+      more: { MINOR_VERSION: '73' },
+    },
+    env,
+  );
+}
+
+/** What a QuickBooks connection keeps beside its tokens: the company (realm) it reads. */
+export interface QboSettings {
+  realmId: string;
+  companyName?: string;
+}
+
+// QuickBooks' entities are open-ended JSON; the mappings read what they use and ignore the rest (hence any).
+export type QboEntity = Record<string, any>;
+
+/** One QuickBooks company's API: its endpoint (token, limits per realm) and the pinned minor version. */
+export interface QboRealm {
+  endpoint: PlatformEndpoint;
+  minorVersion: string;
+}
+
+export function realmOf(ctx: Pick<ReadContext, 'settings' | 'tokens' | 'signal'>): QboRealm {
+  const config = qboConfig();
+  if (!config) throw new ConnectorError('unavailable', 'QuickBooks Online is not configured on this server (QBO_CLIENT_ID)');
+  if (!ctx.tokens) throw new ConnectorError('unauthorized', 'the QuickBooks connection holds no tokens; link it again');
+  const { realmId } = ctx.settings as unknown as QboSettings;
+  if (typeof realmId !== 'string' || realmId === '')
+    throw new ConnectorError('unauthorized', 'the QuickBooks connection has no company (realmId); link it again');
+  return {
+    endpoint: {
+      platform: 'QuickBooks Online',
+      baseUrl: `${config.apiUrl}/company/${encodeURIComponent(realmId)}`,
+      // Set by the operator: trusted, loopback included (a recording proxy or a test's stand-in).
+      allowPrivate: true,
+      signal: ctx.signal,
+      ...transportOf(QUICKBOOKS),
+      account: realmId,
+      tokens: ctx.tokens,
+    },
+    minorVersion: config.more.MINOR_VERSION,
+  };
+}
+
+/** QuickBooks' error envelope: `{ Fault: { Error: [{ Message, Detail, code }], type } }`. */
+interface FaultAnswer {
+  Fault?: { Error?: { Message?: string; Detail?: string; code?: string }[]; type?: string };
+}
+
+/** A Fault QuickBooks answered (HTTP 400 and the like), kept whole so a caller can tell one from another. */
+export class QboFault extends Error {
+  constructor(
+    readonly status: number,
+    readonly codes: string[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function faultOf(status: number, answer: unknown, what: string): QboFault {
+  const errors = (answer as FaultAnswer)?.Fault?.Error ?? [];
+  const text = errors.map((e) => [e.Message, e.Detail].filter(Boolean).join(': ')).join('; ');
+  return new QboFault(
+    status,
+    errors.map((e) => String(e.code ?? '')),
+    `QuickBooks Online refused ${what} (HTTP ${status}${text ? `: ${text}` : ''})`,
+  );
+}
+
+/**
+ * One call: `path` under the company, with the minor version and `params`; the JSON answer on 200, a QboFault on
+ * another 4xx (401, 403, 429 and 5xx are platformRequest's). `retry`: a write may be sent again (it carries a
+ * `requestid`, so QuickBooks makes it once).
+ */
+export async function qboCall<T>(
+  realm: QboRealm,
+  method: 'GET' | 'POST',
+  path: string,
+  params: Record<string, string> = {},
+  body?: unknown,
+): Promise<T> {
+  const query = new URLSearchParams({ ...params, minorversion: realm.minorVersion });
+  const target = `${path}?${query}`;
+  const response = await platformRequest(realm.endpoint, method, target, body, { retry: method === 'GET' || 'requestid' in params });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(response.body);
+  } catch {
+    throw new ConnectorError(
+      'unavailable',
+      `QuickBooks Online answered ${method} ${path} with something other than JSON (HTTP ${response.status})`,
+    );
+  }
+  if (response.status !== 200) throw faultOf(response.status, parsed, `${method} ${path}`);
+  return parsed as T;
+}
+
+/** A read: a Fault is the platform not answering what it should (`unavailable`, with QuickBooks' words). */
+export async function qboGet<T>(realm: QboRealm, path: string, params: Record<string, string> = {}): Promise<T> {
+  try {
+    return await qboCall<T>(realm, 'GET', path, params);
+  } catch (err) {
+    if (err instanceof QboFault) throw new ConnectorError('unavailable', err.message);
+    throw err;
+  }
+}
+
+/** The envelope of every answer: the entity, a query's records, or change data capture's, and QuickBooks' clock. */
+export interface IntuitResponse {
+  QueryResponse?: Record<string, unknown>;
+  CDCResponse?: { QueryResponse?: Record<string, unknown>[] }[];
+  time?: string;
+  [entity: string]: unknown;
+}
+
+/** The largest page QuickBooks answers to a query. */
+export const MAX_RESULTS = 1000;
+/** How many records each page reads again of the one before it (see queryPages). */
+export const PAGE_OVERLAP = 100;
+/** How many times one read steps back before it gives up (records deleted faster than it can read them). */
+const MAX_STEP_BACKS = 20;
+
+/**
+ * Every record of an entity, page by page (`STARTPOSITION`, `MAXRESULTS`), each record once; a page shorter than
+ * asked is the last. Ordered by Id, which never changes, so a record changed while the pages are read keeps its place
+ * (ordering by the time of change would move it behind the pages still to read).
+ *
+ * Positions are not stable, though: a record deleted from a page already read moves every later record up one, and
+ * a read that moved on by whole pages would never see the record pushed back across the boundary (a full read would
+ * then call it deleted). So each page starts `overlap` records before the end of the one before, records already
+ * seen are dropped, and a page counts only if it holds a record already seen: then it runs on, without a gap, from
+ * what was read. A page that holds none (more records were deleted behind it than the overlap) is read again a
+ * stride earlier, back to the first position if need be, where there is nothing before to miss. This relies only on
+ * the order being the same from one page to the next, not on how QuickBooks compares Ids. `where` keeps inactive
+ * records too for the entities that leave them out by default.
+ */
+export async function* queryPages(
+  realm: QboRealm,
+  entity: string,
+  options: { where?: string; pageSize?: number; overlap?: number } = {},
+): AsyncIterable<{ records: QboEntity[]; time?: string }> {
+  const pageSize = options.pageSize ?? MAX_RESULTS;
+  const overlap = Math.min(options.overlap ?? PAGE_OVERLAP, pageSize - 1);
+  const stride = pageSize - overlap;
+  const where = options.where ? ` WHERE ${options.where}` : '';
+  const seen = new Set<string>();
+  let stepBacks = 0;
+  for (let start = 1; ;) {
+    const query = `SELECT * FROM ${entity}${where} ORDERBY Id STARTPOSITION ${start} MAXRESULTS ${pageSize}`;
+    const answer = await qboGet<IntuitResponse>(realm, 'query', { query });
+    const records = (answer.QueryResponse?.[entity] as QboEntity[] | undefined) ?? [];
+    if (start > 1 && !records.some((x) => seen.has(String(x.Id)))) {
+      // A gap may lie between this page and what was read: read again from further back.
+      if (++stepBacks > MAX_STEP_BACKS)
+        throw new ConnectorError('unavailable', `QuickBooks Online's ${entity} records kept moving while they were read; try again`);
+      start = Math.max(1, start - stride);
+      continue;
+    }
+    const fresh = records.filter((x) => !seen.has(String(x.Id)));
+    for (const x of fresh) seen.add(String(x.Id));
+    yield { records: fresh, time: answer.time };
+    if (records.length < pageSize) return;
+    start += stride;
+  }
+}
+
+/** A QuickBooks timestamp (`2024-05-02T16:03:10-07:00`) as ISO-8601 UTC; undefined when absent or unreadable. */
+export function qboInstant(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
+}
+
+/** A QuickBooks business date (`2024-05-01`) as Codat's local date-time. */
+export function qboDate(value: unknown): string | undefined {
+  return typeof value === 'string' && /^\d{4}-\d\d-\d\d/.test(value) ? `${value.slice(0, 10)}T00:00:00` : undefined;
+}

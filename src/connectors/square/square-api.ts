@@ -1,0 +1,170 @@
+import type { ReadContext } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
+import { oauthConfig, vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
+import { platformRequest, transportOf, type PlatformEndpoint } from '../platform-http.js';
+import { SQUARE } from './platform.js';
+
+/**
+ * The API version every request pins (`Square-Version`): the version of the contract the mapping and the tests are
+ * written against (test/contracts/square/). Square keeps each version's behaviour, so a newer one is a deliberate
+ * change here, not a surprise.
+ */
+export const SQUARE_VERSION = '2025-08-20';
+
+/** The environment's Square configuration (README, "Configuration"); undefined while SQUARE_CLIENT_ID is unset. */
+export function squareConfig(env: NodeJS.ProcessEnv = process.env): OAuthPlatformConfig | undefined {
+  return oauthConfig(
+    'SQUARE',
+    {
+      authorizeUrl: 'https://connect.squareup.com/oauth2/authorize',
+      tokenUrl: 'https://connect.squareup.com/oauth2/token',
+      revokeUrl: 'https://connect.squareup.com/oauth2/revoke',
+      apiUrl: 'https://connect.squareup.com/v2',
+    },
+    env,
+  );
+}
+
+/** What a Square connection keeps beside its tokens: the seller (merchant) it reads. */
+export interface SquareSettings {
+  merchantId: string;
+  businessName?: string;
+}
+
+// Square's objects are open-ended JSON; the mappings read what they use and ignore the rest (hence any).
+export type SquareObject = Record<string, any>;
+
+/** The Connect API with a bearer token: the connection's (kept fresh) or, while linking, the one just granted. */
+function apiEndpoint(
+  config: OAuthPlatformConfig,
+  auth: Pick<PlatformEndpoint, 'tokens' | 'headers' | 'signal' | 'account'>,
+): PlatformEndpoint {
+  return {
+    platform: 'Square',
+    baseUrl: config.apiUrl,
+    // Set by the operator: trusted, loopback included (a recording proxy or a test's stand-in).
+    allowPrivate: true,
+    ...transportOf(SQUARE),
+    ...auth,
+    headers: { 'square-version': SQUARE_VERSION, ...auth.headers },
+  };
+}
+
+/** One merchant's API, with the connection's token and the politeness budget of that merchant. */
+export function merchantEndpoint(ctx: Pick<ReadContext, 'settings' | 'tokens' | 'signal'>): PlatformEndpoint {
+  const config = squareConfig();
+  if (!config) throw new ConnectorError('unavailable', 'Square is not configured on this server (SQUARE_CLIENT_ID)');
+  if (!ctx.tokens) throw new ConnectorError('unauthorized', 'the Square connection holds no tokens; link it again');
+  const { merchantId } = ctx.settings as unknown as SquareSettings;
+  if (typeof merchantId !== 'string' || merchantId === '')
+    throw new ConnectorError('unauthorized', 'the Square connection has no merchant; link it again');
+  return apiEndpoint(config, { tokens: ctx.tokens, signal: ctx.signal, account: merchantId });
+}
+
+/** Square's error envelope on every endpoint: `{ errors: [{ category, code, detail, field }] }`. */
+interface ErrorsAnswer {
+  errors?: { category?: string; code?: string; detail?: string; field?: string }[];
+}
+
+/** One answer: its JSON, and Square's clock when it answered (the HTTP `Date` header, as ISO-8601 UTC). */
+export interface SquareAnswer {
+  body: SquareObject;
+  date?: string;
+}
+
+/**
+ * One call: a GET with `query`, or a POST (Square's searches are POSTs that change nothing, so they are sent again
+ * after a failure like a GET). 401, 403, 429 and 5xx are platformRequest's; any other status but 200 is
+ * `unavailable` with Square's own words (they never hold a token).
+ */
+export async function squareCall(
+  endpoint: PlatformEndpoint,
+  method: 'GET' | 'POST',
+  path: string,
+  input: { query?: Record<string, string | undefined>; body?: unknown } = {},
+): Promise<SquareAnswer> {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(input.query ?? {})) if (value !== undefined) query.set(name, value);
+  const target = query.toString() ? `${path}?${query}` : path;
+  const response = await platformRequest(endpoint, method, target, input.body, { retry: true });
+  let body: SquareObject;
+  try {
+    body = JSON.parse(response.body) as SquareObject;
+  } catch {
+    throw new ConnectorError('unavailable', `Square answered ${method} /${path} with something other than JSON (HTTP ${response.status})`);
+  }
+  if (response.status !== 200) {
+    const errors = (body as ErrorsAnswer).errors ?? [];
+    const text = errors.map((e) => [e.code, e.detail].filter(Boolean).join(': ')).join('; ');
+    throw new ConnectorError('unavailable', `Square refused ${method} /${path} (HTTP ${response.status}${text ? `: ${text}` : ''})`);
+  }
+  const header = response.headers.date;
+  return { body, date: squareInstant(header ? new Date(header).toISOString() : undefined) };
+}
+
+/** One page of a list or search: its objects and Square's clock when it answered. */
+export interface SquarePage {
+  objects: SquareObject[];
+  date?: string;
+}
+
+/**
+ * Every page of a list (GET, cursor in the query) or a search (POST, cursor in the body) until Square answers no
+ * cursor. `collection` names the answer's array (`payments`, `orders`, `objects`). Square asks that each later page
+ * repeat the first request exactly, beside the cursor, which this does.
+ */
+export async function* cursorPages(
+  endpoint: PlatformEndpoint,
+  method: 'GET' | 'POST',
+  path: string,
+  collection: string,
+  request: Record<string, string | undefined> | Record<string, unknown>,
+): AsyncIterable<SquarePage> {
+  let cursor: string | undefined;
+  do {
+    const answer =
+      method === 'GET'
+        ? await squareCall(endpoint, 'GET', path, { query: { ...(request as Record<string, string | undefined>), cursor } })
+        : await squareCall(endpoint, 'POST', path, { body: cursor ? { ...request, cursor } : request });
+    const objects = answer.body[collection];
+    yield { objects: Array.isArray(objects) ? (objects as SquareObject[]) : [], date: answer.date };
+    cursor = typeof answer.body.cursor === 'string' && answer.body.cursor !== '' ? answer.body.cursor : undefined;
+  } while (cursor);
+}
+
+/** The merchant behind a token (`GET /v2/merchants/me`), asked while linking with the token just granted. */
+export async function merchantOf(config: OAuthPlatformConfig, accessToken: string): Promise<SquareObject> {
+  const endpoint = apiEndpoint(config, { headers: { authorization: `Bearer ${accessToken}` } });
+  const { body } = await squareCall(endpoint, 'GET', 'merchants/me');
+  if (!body.merchant?.id) throw new ConnectorError('unavailable', 'Square answered /v2/merchants/me without the merchant');
+  return body.merchant as SquareObject;
+}
+
+/**
+ * Revokes the application's access to the merchant (`POST /oauth2/revoke`): Square authenticates the application by
+ * `Authorization: Client <secret>` (not HTTP Basic) and names the access by `merchant_id` (preferred: it does not
+ * expire, where the connection's stored access token may have) or by an access token. Square ends every token it
+ * gave the application for that merchant.
+ */
+export async function revokeSquareAccess(
+  config: OAuthPlatformConfig,
+  access: { merchantId: string } | { accessToken: string },
+): Promise<void> {
+  if (!config.revokeUrl) return;
+  const endpoint = { ...vendorEndpoint('Square', config.revokeUrl), headers: { authorization: `Client ${config.clientSecret}` } };
+  const named = 'merchantId' in access ? { merchant_id: access.merchantId } : { access_token: access.accessToken };
+  const response = await platformRequest(endpoint, 'POST', '', { client_id: config.clientId, ...named });
+  if (response.status >= 300) throw new ConnectorError('unavailable', `Square did not revoke the access (HTTP ${response.status})`);
+}
+
+/** A Square timestamp (RFC 3339, `2024-05-01T10:00:00.123Z`) as ISO-8601 UTC to the second; undefined when absent. */
+export function squareInstant(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
+}
+
+/** Square's time for a request (RFC 3339 with milliseconds). */
+export function rfc3339(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,47 @@
+import { declarePlatform } from '../platform-declaration.js';
+
+/**
+ * Stripe as data: identity, the API-key form, how its API is called. Validated at start (docs/connectors/stripe.md).
+ * Stripe Connect OAuth is offered beside the form when STRIPE_CLIENT_ID is set (see index.ts).
+ */
+export const STRIPE = declarePlatform({
+  key: 'exgd',
+  name: 'Stripe',
+  sourceType: 'Commerce',
+  brandColour: '#635bff',
+  authorization: {
+    kind: 'credentials',
+    fields: [
+      {
+        name: 'apiKey',
+        label: 'Restricted API key',
+        type: 'password',
+        required: true,
+        hint:
+          'A restricted key (rk_live_…) with read access to Customers, Products, Prices, Charges, Balance, Balance ' +
+          'transactions, Disputes, Events and Account details; a secret key (sk_live_…) works too',
+      },
+    ],
+  },
+  transport: {
+    baseUrl: { fixed: 'https://api.stripe.com/v1' },
+    timeoutMs: 30_000,
+    retry: { attempts: 3, backoffMs: 500, retryAfterHeader: 'retry-after' },
+    // Stripe's live-mode read limit: 100 requests a second per account (test mode: 25, see stripe-api.ts).
+    politeness: { maxConcurrent: 10, requests: 100, windowMs: 1_000 },
+    // `starting_after` the last id of the page before, `has_more` until the end.
+    paging: 'cursor',
+  },
+  dataTypes: {
+    // New objects by `created[gte]`, changes and deletions from `/v1/events` (kept 30 days).
+    'commerce-customers': { cursor: { field: 'created' } },
+    'commerce-orders': { cursor: { field: 'created' } },
+    'commerce-payments': { cursor: { field: 'created' } },
+    'commerce-disputes': { cursor: { field: 'created' } },
+    // Balance transactions never change once made: new ones by `created[gte]` only.
+    'commerce-transactions': { cursor: { field: 'created' } },
+    'commerce-products': { cursor: 'none' },
+    'commerce-companyInfo': { cursor: 'none' },
+    'commerce-paymentMethods': { cursor: 'none' },
+  },
+} as const);

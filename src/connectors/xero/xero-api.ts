@@ -1,0 +1,194 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ReadContext } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
+import { oauthConfig, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
+import { accountKey, platformJson, platformRequest, transportOf, type PlatformEndpoint, type RequestOptions } from '../platform-http.js';
+import { pauseAccount } from '../politeness.js';
+import { XERO } from './platform.js';
+
+/** The environment's Xero configuration (README, "Configuration"); undefined while XERO_CLIENT_ID is unset. */
+export function xeroConfig(env: NodeJS.ProcessEnv = process.env): OAuthPlatformConfig | undefined {
+  return oauthConfig(
+    'XERO',
+    {
+      authorizeUrl: 'https://login.xero.com/identity/connect/authorize',
+      tokenUrl: 'https://identity.xero.com/connect/token',
+      revokeUrl: 'https://identity.xero.com/connect/revocation',
+      apiUrl: 'https://api.xero.com/api.xro/2.0',
+      // The minute of Xero's per-minute limit; shorter only where a test stands in for Xero with a faster clock.
+      more: { CONNECTIONS_URL: 'https://api.xero.com/connections', LIMIT_WINDOW_MS: '60000' },
+    },
+    env,
+  );
+}
+
+/** What a Xero connection keeps beside its tokens: the organisation (tenant) it reads. */
+export interface XeroSettings {
+  tenantId: string;
+  tenantName: string;
+}
+
+/** One Xero organisation's API, with the connection's token, Xero's limits and its remaining-limit headers. */
+export function tenantEndpoint(ctx: Pick<ReadContext, 'settings' | 'tokens' | 'signal'>): PlatformEndpoint {
+  const config = xeroConfig();
+  if (!config) throw new ConnectorError('unavailable', 'Xero is not configured on this server (XERO_CLIENT_ID)');
+  if (!ctx.tokens) throw new ConnectorError('unauthorized', 'the Xero connection holds no tokens; link it again');
+  const { tenantId } = ctx.settings as unknown as XeroSettings;
+  const transport = transportOf(XERO);
+  const windowMs = Number(config.more.LIMIT_WINDOW_MS) || 60_000;
+  const endpoint: PlatformEndpoint = {
+    platform: 'Xero',
+    baseUrl: config.apiUrl,
+    // Set by the operator: trusted, loopback included (a recording proxy or a test's stand-in).
+    allowPrivate: true,
+    signal: ctx.signal,
+    ...transport,
+    politeness: { ...transport.politeness!, windowMs },
+    account: tenantId,
+    tokens: ctx.tokens,
+    headers: { 'xero-tenant-id': tenantId },
+    onHeaders: (headers) => heedLimits(endpoint, headers, windowMs),
+  };
+  return endpoint;
+}
+
+/** Tenants whose daily calls are spent, until when (ms); and until when the whole app must wait (its own minute limit). */
+const dayExhausted = new Map<string, number>();
+let appPausedUntil = 0;
+
+/**
+ * Xero says how much of its limits is left on every answer; the answer itself stands (a write that answered was
+ * made). With none left this minute for the tenant, no request starts for it for a window; with none left for the
+ * app (across every tenant), none starts for any tenant; with none left today, the next request hands the sync
+ * back instead of being sent (Xero's day is a rolling 24 hours, so it is tried again in an hour).
+ */
+function heedLimits(endpoint: PlatformEndpoint, headers: IncomingHttpHeaders, windowMs: number): void {
+  if (headers['x-minlimit-remaining'] === '0') pauseAccount(accountKey(endpoint), windowMs);
+  if (headers['x-appminlimit-remaining'] === '0') appPausedUntil = Math.max(appPausedUntil, Date.now() + windowMs);
+  if (headers['x-daylimit-remaining'] === '0') dayExhausted.set(endpoint.account ?? '', Date.now() + DAY_RETRY_MS);
+}
+
+const DAY_RETRY_MS = 60 * 60_000;
+
+/** Before each request: a tenant out of daily calls hands the sync back; an app out of its minute waits for it. */
+async function withinLimits(endpoint: PlatformEndpoint): Promise<void> {
+  const until = dayExhausted.get(endpoint.account ?? '') ?? 0;
+  if (until > Date.now()) {
+    throw new ConnectorError('rate-limited', 'Xero: the organisation has used its 5,000 calls for the day', undefined, until - Date.now());
+  }
+  dayExhausted.delete(endpoint.account ?? '');
+  if (appPausedUntil > Date.now()) await sleep(appPausedUntil - Date.now(), undefined, { signal: endpoint.signal });
+}
+
+/** A GET of Xero's JSON answer. */
+export async function xeroGet<T>(endpoint: PlatformEndpoint, path: string, options?: RequestOptions): Promise<T> {
+  await withinLimits(endpoint);
+  return platformJson<T>(endpoint, path, options);
+}
+
+/** A write (PUT creates, POST creates or updates) with Xero's idempotency key, so a retried write is made once. */
+export async function xeroWrite<T>(
+  endpoint: PlatformEndpoint,
+  method: 'PUT' | 'POST',
+  path: string,
+  body: unknown,
+  idempotencyKey: string,
+): Promise<T> {
+  await withinLimits(endpoint);
+  const response = await platformRequest(endpoint, method, path, body, { headers: { 'idempotency-key': idempotencyKey }, retry: true });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(response.body);
+  } catch {
+    throw new ConnectorError('unavailable', `Xero answered ${method} ${path} with something other than JSON (HTTP ${response.status})`);
+  }
+  if (response.status === 400) throw new ConnectorError('invalid', validationMessage(parsed));
+  if (response.status === 404) throw new ConnectorError('invalid', `Xero has no such record (${method} ${path})`);
+  if (response.status !== 200) throw new ConnectorError('unavailable', `Xero answered HTTP ${response.status} to ${method} ${path}`);
+  return parsed as T;
+}
+
+/** Xero's 400: `{ Type: 'ValidationException', Message, Elements: [{ ValidationErrors: [{ Message }] }] }`. */
+function validationMessage(answer: unknown): string {
+  const body = answer as { Message?: string; Elements?: { ValidationErrors?: { Message?: string }[] }[] };
+  const messages = (body.Elements ?? []).flatMap((e) => (e.ValidationErrors ?? []).map((v) => v.Message)).filter(Boolean);
+  return messages.length > 0 ? messages.join('; ') : (body.Message ?? 'Xero refused the record');
+}
+
+/** `If-Modified-Since` of a full read: every record Xero holds, deleted ones included (see xeroPages). */
+export const EVERYTHING_SINCE = '1900-01-01T00:00:00';
+
+/** One page of a collection, with Xero's clock when it answered (`DateTimeUTC`). */
+export interface XeroPage<T> {
+  records: T[];
+  serverTime: string | undefined;
+}
+
+/**
+ * Every record of a Xero collection changed since `since`, a page (`?page=1,2,…`, `pageSize` records) at a time.
+ * The pages hold a set that does not shift under the reader: they are ordered by the record's id (which never
+ * changes, so a record changed mid-read keeps its place) and always asked with `If-Modified-Since` (so a record
+ * deleted mid-read stays in the answer as DELETED instead of dropping out). A record created mid-read can push
+ * the last one of a page onto the next: the reader drops ids it has seen. A page shorter than the page size is the
+ * last; an unpaged collection (accounts, tax rates) comes whole.
+ */
+export async function* xeroPages<T>(
+  endpoint: PlatformEndpoint,
+  resource: string,
+  collection: string,
+  options: { since: string; idField: string; where?: string; includeArchived?: boolean; pageSize?: number; paged: boolean },
+): AsyncIterable<XeroPage<T>> {
+  const pageSize = options.pageSize ?? 100;
+  const fetchPage = async (page: number) => {
+    const query = new URLSearchParams();
+    if (options.paged) {
+      query.set('page', String(page));
+      query.set('pageSize', String(pageSize));
+      query.set('order', `${options.idField} ASC`);
+    }
+    if (options.where) query.set('where', options.where);
+    if (options.includeArchived) query.set('includeArchived', 'true');
+    const answer = await xeroGet<Record<string, unknown>>(endpoint, `${resource}${query.size > 0 ? `?${query}` : ''}`, {
+      headers: { 'if-modified-since': options.since },
+    });
+    const records = Array.isArray(answer[collection]) ? (answer[collection] as T[]) : [];
+    const pageCount = Number((answer.pagination as { pageCount?: unknown } | undefined)?.pageCount);
+    return { records, serverTime: xeroInstant(answer.DateTimeUTC), pageCount: Number.isInteger(pageCount) ? pageCount : undefined };
+  };
+  const first = await fetchPage(1);
+  yield { records: first.records, serverTime: first.serverTime };
+  if (!options.paged || first.records.length < pageSize) return;
+  // Page 1 says how many pages there are: the rest are asked for several at a time (as many as Xero lets one
+  // organisation have in flight), and handed on in page order. Politeness keeps them within Xero's limits.
+  const ahead = endpoint.politeness?.maxConcurrent ?? 1;
+  const known = first.pageCount ?? 1;
+  const pending: Promise<Awaited<ReturnType<typeof fetchPage>>>[] = [];
+  let next = 2;
+  for (;;) {
+    while (next <= known && pending.length < ahead) pending.push(fetchPage(next++));
+    // Past the pages counted at first (records created since): one at a time until a short page.
+    const current = pending.length > 0 ? await pending.shift()! : await fetchPage(next++);
+    yield { records: current.records, serverTime: current.serverTime };
+    if (current.records.length < pageSize && pending.length === 0 && next > known) return;
+  }
+}
+
+/** Xero's `/Date(1573755038314+0000)/` (or an ISO string) as ISO-8601 UTC; undefined when absent or unreadable. */
+export function xeroInstant(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  const wrapped = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/.exec(value);
+  const ms = wrapped ? Number(wrapped[1]) : Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
+  return Number.isFinite(ms) ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
+}
+
+/** A Xero business date (`/Date(…)/` at midnight, or `2024-05-01T00:00:00`) as Codat's local date-time. */
+export function xeroDate(value: unknown): string | undefined {
+  const instant = xeroInstant(value);
+  return instant ? `${instant.slice(0, 10)}T00:00:00` : undefined;
+}
+
+/** `If-Modified-Since` for a cursor: a second earlier, so a change in the cursor's own second is read again, never missed. */
+export function sinceCursor(cursor: string): string {
+  return new Date(Date.parse(cursor) - 1000).toISOString().replace(/\.\d{3}Z$/, '');
+}

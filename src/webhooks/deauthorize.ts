@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import { connectionById } from '../connections/connections.store.js';
+import { writeConnectionStatus } from '../connections/connection-status.js';
+import { findPlatform } from '../connectors/registry.js';
+import { recordConnectionEvent } from './platform-events.js';
+
+/**
+ * The platform refused the connection's credentials (a revoked consent, a rolled key), whether a sync or a write
+ * found out: the connection becomes `Deauthorized` with the reason among its errors, and `connection.disconnected`
+ * tells the client, once (a connection no longer Linked is left as it is).
+ */
+export async function deauthorizeConnection(
+  db: Kysely<Database>,
+  jobs: JobQueue,
+  target: { clientId: string; connectionId: string; message: string; now: Date; publicUrl: string },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await connectionById(trx, target.clientId, target.connectionId);
+    if (!row || !findPlatform(row.platform_key) || row.status !== 'Linked') return;
+    const errors = [
+      {
+        statusCode: '401',
+        statusText: 'Unauthorized',
+        errorMessage: target.message,
+        erroredOnUtc: target.now.toISOString(),
+        status: 'Active' as const,
+      },
+    ];
+    const next = await writeConnectionStatus(trx, row, 'Deauthorized', { errors });
+    await recordConnectionEvent(trx, jobs, 'connection.disconnected', next, target.publicUrl);
+  });
+}

@@ -1,0 +1,329 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CodatAccounting } from '@codat/accounting';
+import { setEnv } from '../../helpers/env.js';
+import { connectionCalls } from '../../helpers/connection-calls.js';
+import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
+import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
+import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
+import { startXeroFake, type XeroFake } from '../../fakes/xero/xero-fake.js';
+import type { XeroTenant } from '../../fakes/xero/xero-tenant.js';
+
+/**
+ * Xero (`gbol`) against the stateful fake of test/fakes/xero/, whose every answer is checked against Xero's own
+ * OpenAPI documents: link by following the linkUrl, a full sync of every type, incremental syncs that read only
+ * what changed, write-back, a revoked consent, a 429 storm, and reads through Codat's accounting SDK.
+ */
+const TYPES = [
+  'invoices',
+  'bills',
+  'creditNotes',
+  'billCreditNotes',
+  'customers',
+  'suppliers',
+  'payments',
+  'billPayments',
+  'chartOfAccounts',
+  'bankAccounts',
+  'items',
+  'taxRates',
+  'trackingCategories',
+  'company',
+  'journalEntries',
+  'directCosts',
+  'directIncomes',
+  'balanceSheet',
+  'profitAndLoss',
+];
+
+let fake: XeroFake;
+let tenant: XeroTenant;
+let server: TestServer;
+let client: TestClient;
+let linked: LinkedCompany;
+let restoreEnv: () => void;
+
+beforeAll(async () => {
+  fake = await startXeroFake();
+  tenant = fake.addTenant('Harbour Trading');
+  tenant.seedInvoices(250, 'ACCREC');
+  tenant.seedInvoices(30, 'ACCPAY');
+  for (let i = 0; i < 12; i++) {
+    const day = new Date(Date.UTC(2026, i, 15)).toISOString().slice(0, 10);
+    tenant.addBankTransaction('SPEND', {
+      bankCode: '090',
+      day,
+      reference: `Rent ${i + 1}`,
+      lines: [{ Description: 'Rent', UnitAmount: 1200, AccountCode: '429', TaxType: 'INPUT2' }],
+    });
+    tenant.addBankTransaction('RECEIVE', {
+      bankCode: '090',
+      day,
+      reference: `Interest ${i + 1}`,
+      lines: [{ Description: 'Interest', UnitAmount: 12.5, AccountCode: '260', TaxType: 'NONE' }],
+    });
+  }
+  // A scaled-down minute keeps the limits real while the tests stay quick.
+  fake.limits = { concurrent: 5, perWindow: 60, perDay: 5000, windowMs: 2_000 };
+  restoreEnv = setEnv(fake.env());
+  server = await startTestServer();
+  client = await server.newClient();
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+  restoreEnv?.();
+});
+
+const { api, queue, allRecords, linkByFollowing, push } = connectionCalls(
+  () => server,
+  () => client,
+  () => linked,
+);
+
+describe('Xero', () => {
+  it('is offered once configured, with the data types it reads', async () => {
+    const res = await api('GET', '/integrations/gbol');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ key: 'gbol', name: 'Xero', sourceType: 'Accounting', enabled: true });
+  });
+
+  it('links by following the linkUrl through Xero consent, with no page to click through, and syncs every type', async () => {
+    linked = await companyWithConnection(server, client, 'gbol');
+    await fetchOnFirstLinkOnly(server, client, linked.companyId, TYPES);
+    await linkByFollowing('Xero');
+    const status = await waitForSyncs(server, client, linked.companyId, 120_000);
+    for (const type of TYPES) expect(status[type]?.currentStatus, `${type}: ${JSON.stringify(status[type])}`).toBe('Complete');
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('maps invoices, bills, contacts and accounts to Codat shapes', async () => {
+    const invoices = await allRecords('invoices');
+    expect(invoices).toHaveLength(250);
+    const xeroInvoice = [...tenant.collection('Invoices').values()].find((i) => i.Type === 'ACCREC')!;
+    const invoice = invoices.find((i) => i.id === xeroInvoice.InvoiceID)!;
+    expect(invoice).toMatchObject({
+      invoiceNumber: xeroInvoice.InvoiceNumber,
+      customerRef: { id: xeroInvoice.Contact.ContactID, companyName: xeroInvoice.Contact.Name },
+      totalAmount: xeroInvoice.Total,
+      totalTaxAmount: xeroInvoice.TotalTax,
+      amountDue: xeroInvoice.AmountDue,
+      status: 'Submitted',
+      currency: 'NZD',
+      metadata: { isDeleted: false },
+    });
+    expect(invoice.issueDate).toMatch(/^\d{4}-\d\d-\d\dT00:00:00$/);
+    expect(invoice.lineItems[0]).toMatchObject({ accountRef: { id: tenant.account('200').AccountID }, taxRateRef: { id: 'OUTPUT2' } });
+    expect(await allRecords('bills')).toHaveLength(30);
+    const customers = await allRecords('customers');
+    expect(customers.length).toBe(25);
+    expect(customers[0]).toMatchObject({ status: 'Active', defaultCurrency: 'NZD' });
+    const accounts = await allRecords('chartOfAccounts');
+    expect(accounts.find((a) => a.nominalCode === '090')).toMatchObject({
+      type: 'Asset',
+      isBankAccount: true,
+      fullyQualifiedCategory: 'Asset.Bank',
+    });
+    expect(await allRecords('bankAccounts')).toHaveLength(2);
+    const company = await api('GET', `/companies/${linked.companyId}/data/info`);
+    expect(company.body).toMatchObject({ companyName: 'Harbour Trading', baseCurrency: 'NZD' });
+  });
+
+  it("reads the ledger, bank transactions and Xero's own reports; the balance sheets balance", async () => {
+    const journals = await allRecords('journalEntries');
+    expect(journals).toHaveLength(tenant.ledger.journals.length);
+    const first = journals.find((j) => j.id === tenant.ledger.journals[0].JournalID)!;
+    expect(first.recordRef).toMatchObject({ dataType: 'invoices' });
+    expect(first.journalLines.reduce((sum: number, l: { netAmount: number }) => sum + Math.round(l.netAmount * 100), 0)).toBe(0);
+    const costs = await allRecords('directCosts');
+    expect(costs, JSON.stringify(costs.slice(0, 3))).toHaveLength(12);
+    expect(costs[0]).toMatchObject({ subTotal: 1200, taxAmount: 180, totalAmount: 1380 });
+    expect(await allRecords('directIncomes')).toHaveLength(12);
+
+    const financials = async (statement: string) => {
+      const res = await api('GET', `/companies/${linked.companyId}/data/financials/${statement}?periodLength=1&periodsToCompare=24`);
+      expect(res.status, res.text).toBe(200);
+      return res.body.reports as Record<string, any>[];
+    };
+    const sheets = await financials('balanceSheet');
+    expect(sheets).toHaveLength(24);
+    for (const sheet of sheets) {
+      // Assets less liabilities is equity, current earnings included: Xero's books balance, and so must the mapping.
+      expect(Math.round(sheet.netAssets * 100), sheet.date).toBe(Math.round(sheet.equity.value * 100));
+      expect(Math.round((sheet.assets.value - sheet.liabilities.value) * 100)).toBe(Math.round(sheet.netAssets * 100));
+    }
+    const pls = await financials('profitAndLoss');
+    const march = pls.find((p) => p.fromDate === '2026-03-01T00:00:00')!;
+    expect(march).toMatchObject({ fromDate: '2026-03-01T00:00:00', toDate: '2026-03-31T00:00:00', otherIncome: { value: 12.5 } });
+    expect(march.expenses.items).toEqual([expect.objectContaining({ name: 'General Expenses', value: 1200 })]);
+    expect(march.netProfit).toBe(Math.round((march.grossProfit - march.expenses.value + march.netOtherIncome) * 100) / 100);
+    // Sales of a month are the approved invoices dated in it, before tax.
+    const sales = [...tenant.collection('Invoices').values()]
+      .filter((i) => i.Type === 'ACCREC' && i.DateString.startsWith('2025-10'))
+      .reduce((sum, i) => sum + i.SubTotal, 0);
+    const october = pls.find((p) => p.fromDate === '2025-10-01T00:00:00')!;
+    expect(october.income.value).toBeCloseTo(sales, 2);
+  });
+
+  it('reads through the official SDK', async () => {
+    const sdk = new CodatAccounting({ serverURL: server.url, security: { authHeader: client.auth } });
+    const page = await sdk.invoices.list({ companyId: linked.companyId, page: 1, pageSize: 10, query: 'status=Submitted' });
+    expect(page.statusCode).toBe(200);
+    expect(page.invoices?.results?.length).toBe(10);
+    const customers = await sdk.customers.list({ companyId: linked.companyId, page: 1, pageSize: 5 });
+    expect(customers.customers?.totalResults).toBe(25);
+  });
+
+  it('syncs incrementally: a change and a deletion, without reading unchanged pages again', async () => {
+    const invoices = [...tenant.collection('Invoices').values()].filter((i) => i.Type === 'ACCREC');
+    tenant.update('Invoices', invoices[5].InvoiceID, { Reference: 'Changed in Xero' });
+    tenant.remove('Invoices', invoices[6].InvoiceID, 'DELETED');
+    const before = fake.apiRequests().length;
+    const op = await queue('invoices');
+    expect(op.status, JSON.stringify(op)).toBe('Complete');
+    const reads = fake.apiRequests().slice(before);
+    // One page of changes, asked for with If-Modified-Since: not the three pages of 250 invoices.
+    expect(reads, JSON.stringify(reads)).toHaveLength(1);
+    expect(reads[0].ifModifiedSince).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+    const records = await allRecords('invoices');
+    expect(records.find((r) => r.id === invoices[5].InvoiceID)?.note).toBe('Changed in Xero');
+    expect(records.find((r) => r.id === invoices[6].InvoiceID)?.metadata).toEqual({ isDeleted: true });
+    // The deleted invoice left the books with a reversing journal: the next journal read asks only past the last.
+    const journalsBefore = fake.apiRequests().length;
+    expect((await queue('journalEntries')).status).toBe('Complete');
+    const journalReads = fake.apiRequests().slice(journalsBefore);
+    expect(journalReads).toHaveLength(1);
+    expect(new URLSearchParams(journalReads[0].query).get('offset')).toBe(String(tenant.ledger.journals.length - 1));
+    expect(await allRecords('journalEntries')).toHaveLength(tenant.ledger.journals.length);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('writes an invoice and a payment back; both are in Xero and in the next sync', async () => {
+    const customer = (await allRecords('customers'))[0];
+    const sales = (await allRecords('chartOfAccounts')).find((a) => a.nominalCode === '200');
+    const op = await push('invoices', {
+      customerRef: { id: customer.id },
+      issueDate: '2025-11-20T00:00:00',
+      dueDate: '2025-12-20T00:00:00',
+      currency: 'NZD',
+      status: 'Submitted',
+      lineItems: [
+        { description: 'Written by Ledgerport', quantity: 2, unitAmount: 50, accountRef: { id: sales!.id }, taxRateRef: { id: 'OUTPUT2' } },
+      ],
+      totalAmount: 115,
+      totalTaxAmount: 15,
+      amountDue: 115,
+    });
+    expect(op.status, JSON.stringify(op)).toBe('Success');
+    const id = op.changes?.[0]?.recordRef?.id;
+    expect(id, JSON.stringify(op)).toBeTypeOf('string');
+    const inXero = tenant.collection('Invoices').get(id);
+    expect(inXero).toMatchObject({ Type: 'ACCREC', Status: 'AUTHORISED', Total: 115 });
+    // The next sync has it (the push queues one; wait for it).
+    await waitForSyncs(server, client, linked.companyId);
+    const synced = (await allRecords('invoices')).find((r) => r.id === id);
+    expect(synced).toMatchObject({ totalAmount: 115, status: 'Submitted' });
+
+    // A payment of part of it: Xero records it against the invoice, which the next sync shows part paid.
+    const bank = (await allRecords('chartOfAccounts')).find((a) => a.nominalCode === '090');
+    const paid = await push('payments', {
+      accountRef: { id: bank!.id },
+      date: '2025-11-21T00:00:00',
+      totalAmount: 40,
+      currency: 'NZD',
+      lines: [{ amount: 40, links: [{ type: 'Invoice', id, amount: -40 }] }],
+    });
+    expect(paid.status, JSON.stringify(paid)).toBe('Success');
+    expect(tenant.collection('Invoices').get(id)).toMatchObject({ AmountPaid: 40, AmountDue: 75 });
+    await waitForSyncs(server, client, linked.companyId);
+    expect((await queue('invoices')).status).toBe('Complete');
+    expect((await allRecords('invoices')).find((r) => r.id === id)).toMatchObject({ amountDue: 75, status: 'PartiallyPaid' });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('makes a write once when its answer is lost and it is sent again (the same Idempotency-Key)', async () => {
+    const customer = (await allRecords('customers'))[1];
+    const before = tenant.collection('Invoices').size;
+    // Xero makes the invoice, then its answer is lost: the retry carries the same key and is answered the first result.
+    fake.inject({ status: 503, count: 1, path: /^\/Invoices$/, method: 'PUT', afterProcessing: true });
+    const op = await push('invoices', {
+      customerRef: { id: customer.id },
+      issueDate: '2025-11-22T00:00:00',
+      status: 'Draft',
+      lineItems: [
+        {
+          description: 'Sent twice, made once',
+          quantity: 1,
+          unitAmount: 10,
+          taxRateRef: { id: 'NONE' },
+          accountRef: { id: tenant.account('200').AccountID },
+        },
+      ],
+      totalAmount: 10,
+      totalTaxAmount: 0,
+      amountDue: 10,
+    });
+    expect(op.status, JSON.stringify(op)).toBe('Success');
+    expect(tenant.collection('Invoices').size).toBe(before + 1);
+    const writes = fake.apiRequests((r) => r.method === 'PUT' && r.path.endsWith('/Invoices'));
+    expect(writes.slice(-2).map((r) => r.status)).toEqual([503, 200]);
+  });
+
+  it("catches a fake answer that breaks Xero's contract", async () => {
+    fake.tamper = (path, body) => {
+      if (path === '/Items') body.Items[0].IsSold = 'yes';
+    };
+    try {
+      await queue('items');
+      expect(fake.violations).toEqual([expect.stringMatching(/^Xero Accounting API GET \/Items 200: \/Items\/0\/IsSold must be boolean/)]);
+    } finally {
+      fake.tamper = undefined;
+      fake.violations.length = 0;
+    }
+  });
+
+  it('waits out a storm of 429s and completes the sync later, without failing', async () => {
+    // More 429s than a read waits out: the sync goes back to the queue and finishes on a later run.
+    fake.inject({ status: 429, count: 8, retryAfterSeconds: 1, path: /^\/Contacts/ });
+    const op = await queue('customers');
+    expect(op.status, JSON.stringify(op)).toBe('Complete');
+    expect(fake.apiRequests((r) => r.status === 429).length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('refreshes an expired token and carries on; a revoked consent turns the connection Deauthorized, with an event', async () => {
+    fake.expireTokens();
+    const refreshesBefore = fake.grants.filter((g) => g.type === 'refresh_token').length;
+    expect((await queue('chartOfAccounts')).status).toBe('Complete');
+    expect(fake.grants.filter((g) => g.type === 'refresh_token').length).toBe(refreshesBefore + 1);
+
+    const receiver = await startReceiver();
+    try {
+      const consumer = await createConsumer(server, client, { url: receiver.url, eventTypes: ['connection.disconnected'] });
+      fake.revokeConsents();
+      const op = await queue('taxRates');
+      expect(op.status).toBe('AuthError');
+      const connection = (await api('GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`)).body;
+      expect(connection.status).toBe('Deauthorized');
+      const [delivery] = await receiver.waitFor(1);
+      const payload = expectEnvelope(verifySigned(consumer.secret, delivery), 'connection.disconnected');
+      expect(payload.connection).toMatchObject({ id: linked.connectionId, status: 'Deauthorized' });
+      expect(JSON.stringify(connection)).not.toMatch(/access|refresh/i);
+
+      // Linked again through its linkUrl (a new consent), then revoked again: a write is what finds out this time.
+      const end = await fetch(connection.linkUrl, { redirect: 'follow' });
+      expect(await end.text()).toContain('Xero is now connected');
+      expect((await api('GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`)).body.status).toBe('Linked');
+      fake.revokeConsents();
+      const write = await push('customers', { customerName: 'Written after revocation', status: 'Active' });
+      expect(write.status, JSON.stringify(write)).toBe('Failed');
+      expect((await api('GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`)).body.status).toBe('Deauthorized');
+      const [, again] = await receiver.waitFor(2);
+      expect(expectEnvelope(verifySigned(consumer.secret, again), 'connection.disconnected').connection).toMatchObject({
+        id: linked.connectionId,
+        status: 'Deauthorized',
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import { expect } from 'vitest';
+import { DATA_PATHS } from '../../src/data/data-paths.js';
+import { http, type TestClient } from './test-server.js';
+import { waitForOperation, type LinkedCompany } from './sandbox.js';
+
+type Server = { url: string };
+
+/**
+ * The calls a platform's tests make on one linked connection: any API call, queue a sync and wait for it, read a
+ * data type whole (every page), push a record and wait for the platform's answer. Given getters, since a test file
+ * starts its server and links its connection in hooks.
+ */
+export function connectionCalls(server: () => Server, client: () => Pick<TestClient, 'auth'>, linked: () => LinkedCompany) {
+  const api = (method: string, path: string, body?: unknown) => http(server(), method, path, { auth: client().auth, body });
+
+  /** Where Codat serves a data type's list: under the company, or under the connection (src/data/data-paths.ts). */
+  function pathOf(dataType: string): string {
+    const path = DATA_PATHS.find((p) => p.dataType === dataType && p.kind === 'list');
+    if (!path) throw new Error(`no list path serves ${dataType}`);
+    const { companyId, connectionId } = linked();
+    return path.scope === 'connection'
+      ? `/companies/${companyId}/connections/${connectionId}/data/${path.segment}`
+      : `/companies/${companyId}/data/${path.segment}`;
+  }
+
+  async function queue(dataType: string) {
+    const res = await api('POST', `/companies/${linked().companyId}/data/queue/${dataType}`);
+    expect(res.status, res.text).toBe(200);
+    return waitForOperation(server(), client(), linked().companyId, res.body.id);
+  }
+
+  async function allRecords(dataType: string): Promise<Record<string, any>[]> {
+    const out: Record<string, any>[] = [];
+    for (let page = 1; ; page++) {
+      const res = await api('GET', `${pathOf(dataType)}?page=${page}&pageSize=500`);
+      expect(res.status, res.text).toBe(200);
+      out.push(...res.body.results);
+      if (out.length >= res.body.totalResults) return out;
+    }
+  }
+
+  /** Sends a write (POST creates, PUT updates `recordId`) and waits for the push operation to finish. */
+  async function push(dataType: string, record: unknown, update?: { recordId: string }) {
+    const { companyId, connectionId } = linked();
+    const path = `/companies/${companyId}/connections/${connectionId}/push/${dataType}${update ? `/${update.recordId}` : ''}`;
+    const res = await api(update ? 'PUT' : 'POST', path, record);
+    expect(res.status, res.text).toBe(200);
+    let op = res.body;
+    for (let i = 0; i < 200 && op.status === 'Pending'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      op = (await api('GET', `/companies/${companyId}/push/${res.body.pushOperationKey}`)).body;
+    }
+    return op;
+  }
+
+  /** Links the connection as a browser would: follows its linkUrl through the platform's consent to the finish page. */
+  async function linkByFollowing(platformName: string): Promise<void> {
+    const { companyId, connectionId } = linked();
+    const connection = (await api('GET', `/companies/${companyId}/connections/${connectionId}`)).body;
+    const end = await fetch(connection.linkUrl, { redirect: 'follow' });
+    expect(end.status).toBe(200);
+    expect(await end.text()).toContain(`${platformName} is now connected`);
+    expect((await api('GET', `/companies/${companyId}/connections/${connectionId}`)).body.status).toBe('Linked');
+  }
+
+  return { api, pathOf, queue, allRecords, push, linkByFollowing };
+}

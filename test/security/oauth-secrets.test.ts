@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClientsService } from '../../src/clients/clients.service.js';
+import { createTestStore, type TestStore } from '../helpers/test-store.js';
+import { basicAuth, http } from '../helpers/test-server.js';
+import { answering, exited, startService, type ServiceProcess } from '../helpers/processes.js';
+import { companyWithConnection, waitForOperation, waitForSyncs } from '../helpers/sandbox.js';
+import { assertCliBuilt, CLI_TEST_TIMEOUT } from '../helpers/cli.js';
+import { startXeroFake, type XeroFake } from '../fakes/xero/xero-fake.js';
+
+/**
+ * OAuth secrets never leave the service: a real `ledgerport serve` at LOG_LEVEL=trace links Xero (the fake) by
+ * following the linkUrl, syncs, refreshes an expired token, writes back, meets a revoked consent, and deletes the
+ * connection (revoking its token at Xero). The client secret, the authorization codes and every access and refresh
+ * token the fake issued are then looked for in every log line and every answer: none may be there.
+ */
+describe('OAuth secrets', { timeout: CLI_TEST_TIMEOUT }, () => {
+  let store: TestStore;
+  let fake: XeroFake;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    assertCliBuilt();
+    store = await createTestStore();
+    fake = await startXeroFake();
+    fake.addTenant('Secretive Ltd').seedInvoices(20, 'ACCREC');
+    service = await startService(store.databaseUrl, 'all', { LOG_LEVEL: 'trace', ...fake.env() });
+    await answering(service);
+  }, CLI_TEST_TIMEOUT);
+  afterAll(async () => {
+    service?.child.kill('SIGTERM');
+    if (service) await exited(service.child);
+    await fake?.close();
+    await store?.destroy();
+  });
+
+  it('appear in no log line and no answer', async () => {
+    const { key } = await createClientsService({ db: store.store.db }).create({ name: 'Secrets', plan: 'standard' });
+    const client = { auth: basicAuth(key.apiKey) };
+    const answers: string[] = [];
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await http(service, method, path, { auth: client.auth, body });
+      answers.push(res.text, [...res.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n'));
+      return res;
+    };
+    const linked = await companyWithConnection(service, client, 'gbol');
+    const connectionPath = `/companies/${linked.companyId}/connections/${linked.connectionId}`;
+    const { linkUrl } = (await api('GET', connectionPath)).body;
+    // Every hop of the browser's journey, as a browser would see it.
+    for (let url: string | null = linkUrl; url;) {
+      const hop: Response = await fetch(url, { redirect: 'manual' });
+      const text = await hop.text();
+      // Xero's own answers (its redirect carries the code to the callback) are not the service's.
+      if (url.startsWith(service.url)) answers.push(text, [...hop.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n'));
+      const location = hop.headers.get('location');
+      url = location ? new URL(location, url).toString() : null;
+    }
+    expect((await api('GET', connectionPath)).body.status).toBe('Linked');
+    await waitForSyncs(service, client, linked.companyId);
+
+    fake.expireTokens();
+    const queued = await api('POST', `/companies/${linked.companyId}/data/queue/chartOfAccounts`);
+    expect((await waitForOperation(service, client, linked.companyId, queued.body.id)).status).toBe('Complete');
+    const pushed = await api('POST', `${connectionPath}/push/customers`, { customerName: 'New customer', status: 'Active' });
+    expect(pushed.status, pushed.text).toBe(200);
+    await waitForSyncs(service, client, linked.companyId);
+    await api('GET', `/companies/${linked.companyId}/push/${pushed.body.pushOperationKey}`);
+
+    fake.revokeConsents();
+    const refused = await api('POST', `/companies/${linked.companyId}/data/queue/taxRates`);
+    expect((await waitForOperation(service, client, linked.companyId, refused.body.id)).status).toBe('AuthError');
+    await api('GET', connectionPath);
+    await api('GET', `/companies/${linked.companyId}/data/history`);
+    await api('GET', `/companies/${linked.companyId}/dataStatus`);
+    await api('DELETE', connectionPath);
+
+    const secrets = [fake.clientSecret, ...fake.issued];
+    expect(secrets.length).toBeGreaterThan(4);
+    const log = service.output();
+    expect(log.length).toBeGreaterThan(1000);
+    for (const secret of secrets) {
+      expect(
+        log.split('\n').filter((line) => line.includes(secret)),
+        'a secret in a log line',
+      ).toEqual([]);
+      for (const answer of answers) expect(answer, 'a secret in an answer').not.toContain(secret);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { DATA_PATHS } from '../../src/data/data-paths.js';
 import { http, type TestClient } from './test-server.js';
-import { waitForOperation, type LinkedCompany } from './sandbox.js';
+import { waitForOperation, waitForSyncs, type LinkedCompany } from './sandbox.js';
 
 type Server = { url: string };
 
@@ -39,7 +39,11 @@ export function connectionCalls(server: () => Server, client: () => Pick<TestCli
     }
   }
 
-  /** Sends a write (POST creates, PUT updates `recordId`) and waits for the push operation to finish. */
+  /**
+   * Sends a write (POST creates, PUT updates `recordId`) and waits for the push operation to finish, and then for the
+   * sync a successful write queues of its data type: left running, it would refuse the next test's sync of that type
+   * (DatasetAlreadyInProgress) or take the faults the next test injects.
+   */
   async function push(dataType: string, record: unknown, update?: { recordId: string }) {
     const { companyId, connectionId } = linked();
     const path = `/companies/${companyId}/connections/${connectionId}/push/${dataType}${update ? `/${update.recordId}` : ''}`;
@@ -50,6 +54,7 @@ export function connectionCalls(server: () => Server, client: () => Pick<TestCli
       await new Promise((resolve) => setTimeout(resolve, 50));
       op = (await api('GET', `/companies/${companyId}/push/${res.body.pushOperationKey}`)).body;
     }
+    await waitForSyncs(server(), client(), companyId);
     return op;
   }
 

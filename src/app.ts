@@ -63,6 +63,11 @@ import { registerPushRoutes } from './push/push.routes.js';
 import { createPushJob, PUSH_JOB } from './push/push-job.js';
 import { PushOperation } from './push/push-operation.js';
 import { PushOption } from './push/push-option.js';
+import { createUsageTally } from './clients/usage-tally.js';
+import { registerPortalRoutes } from './portal/portal.routes.js';
+import { createPortalSessions } from './portal/portal-session.js';
+import { createPortalSessionsStore } from './portal/portal-sessions.store.js';
+import { createWebhooksService } from './webhooks/webhooks.service.js';
 
 export interface AppOptions {
   store: Store;
@@ -177,6 +182,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const rateCounters = options.redisUrl ? redisRateCounters(options.redisUrl) : storeRateCounters(db);
   server.addHook('onClose', async () => rateCounters.close());
   const apiKeysStore = createApiKeysStore(db, store.pgPool);
+  // Requests and 429s per client and hour, for the portal's usage chart: counted once a request has a client.
+  const usage = createUsageTally(db, { onError: (err) => server.log.error({ err }, 'recording usage failed') });
+  server.addHook('onClose', async () => usage.close());
+  server.addHook('onResponse', async (request, reply) => {
+    if (request.client) usage.count(request.client.id, reply.statusCode === 429);
+  });
   server.addHook('onRequest', async (request, reply) => {
     reply.header('X-Correlation-Id', request.id);
   });
@@ -226,12 +237,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const companies = createCompaniesService({ db, dialect, lists, jobs, wakeJobs, credentials, allowPrivate, ...urls });
   for (const schema of [PullOperation, SyncSetting, PushOperation, PushOption]) server.addSchema(schema);
 
+  const integrations = createIntegrationsService({ db, dialect, lists, ...urls });
   registerHealthRoutes(server, { db });
   registerDocsRoutes(server);
   registerProfileRoutes(server, { clients });
-  registerApiKeyRoutes(server, { apiKeys: createApiKeysService({ db }) });
+  const apiKeys = createApiKeysService({ db });
+  registerApiKeyRoutes(server, { apiKeys });
   registerCompanyRoutes(server, { companies });
-  registerIntegrationRoutes(server, { integrations: createIntegrationsService({ db, dialect, lists, ...urls }) });
+  registerIntegrationRoutes(server, { integrations });
   const connections = createConnectionsService({ db, dialect, lists, jobs, wakeJobs, companies, credentials, allowPrivate, ...urls });
   registerConnectionRoutes(server, { connections });
   // Statement files are read on a thread of their own (src/uploads/intake.ts).
@@ -239,14 +252,32 @@ export async function buildApp(options: AppOptions): Promise<App> {
   server.addHook('onClose', async () => intake.close());
   await registerFileRoutes(server, { files: createFilesService({ db, jobs, wakeJobs, companies, connections, intake }) });
   registerUploadSessionRoutes(server, { sessions: createUploadSessionsService({ db, jobs, wakeJobs, connections }) });
-  registerSyncRoutes(server, { syncs: createSyncsService({ db, dialect, lists, jobs, wakeJobs, companies }) });
+  const syncs = createSyncsService({ db, dialect, lists, jobs, wakeJobs, companies });
+  registerSyncRoutes(server, { syncs });
   registerSyncSettingsRoutes(server, { db, companies });
   const dataSets = createDataSetsService({ db, dialect, lists, companies, records: createRecordReader(store, lists) });
   registerDataSetRoutes(server, { dataSets });
   registerFinancialsRoutes(server, { dataSets });
   registerLinkRoutes(server, { db, dialect, lists, jobs, wakeJobs, companies, clients, credentials, allowPrivate, intake, ...urls });
-  registerPushRoutes(server, { push: createPushService({ db, dialect, lists, jobs, wakeJobs, companies, ...pushTiming }) });
+  const push = createPushService({ db, dialect, lists, jobs, wakeJobs, companies, ...pushTiming });
+  registerPushRoutes(server, { push });
   registerWebhooks(server, { db, allowPrivate: options.webhooks?.allowPrivate });
+  registerPortalRoutes(server, {
+    db,
+    sessions: createPortalSessions({ sessions: createPortalSessionsStore(db), apiKeys: apiKeysStore }),
+    docsUrl,
+    publicUrl: urls.publicUrl,
+    companies,
+    connections,
+    syncs,
+    push,
+    dataSets,
+    integrations,
+    clients,
+    apiKeys,
+    usage,
+    webhooks: createWebhooksService({ db, allowPrivate: options.webhooks?.allowPrivate, jobs, wakeJobs }),
+  });
 
   if (runsJobs) {
     await jobs.start(handlers);

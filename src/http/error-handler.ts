@@ -28,7 +28,7 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: A
     .send(body);
 }
 
-function toApiError(err: FastifyError | ApiError, request: FastifyRequest): ApiError {
+export function toApiError(err: FastifyError | ApiError, request: FastifyRequest): ApiError {
   if (err instanceof ApiError) return err;
   if (err.validation) {
     const part = PARTS[err.validationContext ?? 'body'] ?? 'body';

@@ -13,6 +13,7 @@ import * as uploads from './migrations/0009-uploads.js';
 import * as recordDocsLz4 from './migrations/0010-record-docs-lz4.js';
 import * as uploadSessionCounters from './migrations/0011-upload-session-counters.js';
 import * as tokenRefresh from './migrations/0012-token-refresh.js';
+import * as portal from './migrations/0013-portal.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0010-record-docs-lz4': recordDocsLz4,
   '0011-upload-session-counters': uploadSessionCounters,
   '0012-token-refresh': tokenRefresh,
+  '0013-portal': portal,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

@@ -29,6 +29,8 @@ export interface Database {
   webhook_consumers: WebhookConsumersTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  portal_sessions: PortalSessionsTable;
+  client_usage_hours: ClientUsageHoursTable;
 }
 
 export interface ClientsTable {
@@ -408,4 +410,22 @@ export interface UploadSessionPagesTable {
   page: number;
   /** JSON text of the page as uploaded. */
   body: string;
+}
+
+/** A signed-in portal browser (migration 0013); the cookie holds the token, the row its SHA-256. */
+export interface PortalSessionsTable {
+  token_hash: string;
+  client_id: string;
+  api_key_id: string;
+  csrf_token: string;
+  created: string;
+  expires: string;
+}
+
+/** API requests and rate-limit refusals per client and UTC hour (`2026-11-25T06`), for the portal's usage chart. */
+export interface ClientUsageHoursTable {
+  client_id: string;
+  hour: string;
+  requests: number;
+  refusals: number;
 }

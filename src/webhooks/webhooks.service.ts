@@ -1,10 +1,22 @@
-import { consumersOf, countConsumers, deleteConsumer, insertConsumer } from './webhooks.store.js';
+import {
+  consumerOf,
+  consumersOf,
+  countConsumers,
+  deleteConsumer,
+  deliveriesOf,
+  deliveryOf,
+  disableConsumer,
+  enableConsumer,
+  insertConsumer,
+  insertDelivery,
+} from './webhooks.store.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { ApiError, notFound, validationError, type ValidationItem } from '../http/api-error.js';
 import { lockClient } from '../clients/clients.store.js';
-import { isEventType } from './events.js';
+import { isEventType, newMessageId, WEBHOOK_DELIVERY_JOB } from './events.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { refusedHost } from '../lib/outbound-guard.js';
 import { generateSecret } from './signing.js';
 import type { WebhookConsumer, WebhookConsumerPrototype } from './webhook-consumer.schema.js';
@@ -49,8 +61,35 @@ function check(input: WebhookConsumerPrototype, allowPrivate: boolean): Validati
   return items;
 }
 
-/** A client's webhook consumers: list, create (with a signing secret shown once), delete. */
-export function createWebhooksService(deps: { db: Kysely<Database>; allowPrivate?: boolean; now?: () => Date }) {
+/** A delivery as the portal lists it. */
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  /** pending | delivered | failed | dropped */
+  status: string;
+  attempts: number;
+  nextAttempt: string | null;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  created: string;
+  delivered: string | null;
+}
+
+const consumerNotFound = (consumerId: string) =>
+  notFound(`WebhookConsumerNotFoundException: No webhook consumer was found with ID ${consumerId}`);
+
+/**
+ * A client's webhook consumers: list, create (with a signing secret shown once), delete, disable and enable; their
+ * recent deliveries, and replaying one (with `jobs`).
+ */
+export function createWebhooksService(deps: {
+  db: Kysely<Database>;
+  allowPrivate?: boolean;
+  now?: () => Date;
+  jobs?: JobQueue;
+  wakeJobs?: () => void;
+}) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -89,8 +128,76 @@ export function createWebhooksService(deps: { db: Kysely<Database>; allowPrivate
 
     /** Deletes the consumer; its undelivered messages go with it. */
     async delete(clientId: string, consumerId: string): Promise<void> {
-      if (!(await deleteConsumer(db, clientId, consumerId)))
-        throw notFound(`WebhookConsumerNotFoundException: No webhook consumer was found with ID ${consumerId}`);
+      if (!(await deleteConsumer(db, clientId, consumerId))) throw consumerNotFound(consumerId);
+    },
+
+    async get(clientId: string, consumerId: string): Promise<WebhookConsumer> {
+      const row = await consumerOf(db, clientId, consumerId);
+      if (!row) throw consumerNotFound(consumerId);
+      return toConsumer(row);
+    },
+
+    /** Disabling stops sending at once: the consumer's pending deliveries are dropped (as when it fails too long). */
+    async setDisabled(clientId: string, consumerId: string, disabled: boolean): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        if (!(await consumerOf(trx, clientId, consumerId))) throw consumerNotFound(consumerId);
+        if (disabled) await disableConsumer(trx, consumerId);
+        else await enableConsumer(trx, clientId, consumerId);
+      });
+    },
+
+    /** The consumer's latest deliveries, newest first. */
+    async deliveries(clientId: string, consumerId: string, limit = 50): Promise<WebhookDelivery[]> {
+      if (!(await consumerOf(db, clientId, consumerId))) throw consumerNotFound(consumerId);
+      const rows = await deliveriesOf(db, clientId, consumerId, limit);
+      return rows.map((r) => ({
+        id: r.id,
+        eventId: r.event_id,
+        eventType: r.event_type,
+        status: r.status,
+        attempts: Number(r.attempts),
+        nextAttempt: r.next_attempt,
+        lastResponseStatus: r.last_response_status === null ? null : Number(r.last_response_status),
+        lastError: r.last_error,
+        created: r.created,
+        delivered: r.delivered,
+      }));
+    },
+
+    /**
+     * Sends a delivery's event again, as a new delivery with its own `webhook-id` (a receiver that deduplicates
+     * must see it as new: it is replayed because the first was lost or mishandled) and the full retry schedule.
+     * 409 while the consumer is disabled. Returns the new delivery's id.
+     */
+    async replay(clientId: string, consumerId: string, deliveryId: string): Promise<string> {
+      const { jobs } = deps;
+      if (!jobs) throw new Error('replaying a delivery needs the job queue');
+      const id = newMessageId();
+      await db.transaction().execute(async (trx) => {
+        await lockClient(trx, clientId);
+        const consumer = await consumerOf(trx, clientId, consumerId);
+        if (!consumer) throw consumerNotFound(consumerId);
+        const delivery = await deliveryOf(trx, clientId, consumerId, deliveryId);
+        if (!delivery) throw notFound(`WebhookDeliveryNotFoundException: No delivery was found with ID ${deliveryId}`);
+        if (Number(consumer.disabled) !== 0)
+          throw new ApiError(409, `WebhookConsumerDisabledException: Webhook consumer ${consumerId} is disabled; enable it to replay.`);
+        const at = now().toISOString();
+        await insertDelivery(trx, clientId, {
+          id,
+          event_id: delivery.event_id,
+          consumer_id: consumerId,
+          status: 'pending',
+          attempts: 0,
+          next_attempt: at,
+          last_response_status: null,
+          last_error: null,
+          created: at,
+          delivered: null,
+        });
+        await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: { deliveryId: id } });
+      });
+      deps.wakeJobs?.();
+      return id;
     },
   };
 }

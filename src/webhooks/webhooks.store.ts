@@ -135,3 +135,59 @@ export async function disableConsumer(trx: Kysely<Database>, consumerId: string)
     .where('status', '=', 'pending')
     .execute();
 }
+
+/** One of the client's consumers; undefined when the client has no such consumer. */
+export function consumerOf(executor: Kysely<Database>, clientId: string, consumerId: string) {
+  return executor
+    .selectFrom('webhook_consumers')
+    .select(['id', 'url', 'disabled', 'event_types', 'company_tags'])
+    .where('client_id', '=', clientId)
+    .where('id', '=', consumerId)
+    .executeTakeFirst();
+}
+
+/** Turns a consumer back on (turning off is {@link disableConsumer}, which also drops its pending deliveries). */
+export async function enableConsumer(executor: Kysely<Database>, clientId: string, consumerId: string): Promise<void> {
+  await executor
+    .updateTable('webhook_consumers')
+    .set({ disabled: 0, failing_since: null })
+    .where('client_id', '=', clientId)
+    .where('id', '=', consumerId)
+    .execute();
+}
+
+/** The consumer's latest deliveries, newest first, with their event's type and time. */
+export function deliveriesOf(executor: Kysely<Database>, clientId: string, consumerId: string, limit: number) {
+  return executor
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .select([
+      'd.id',
+      'd.event_id',
+      'd.status',
+      'd.attempts',
+      'd.next_attempt',
+      'd.last_response_status',
+      'd.last_error',
+      'd.created',
+      'd.delivered',
+      'e.event_type',
+    ])
+    .where('d.client_id', '=', clientId)
+    .where('d.consumer_id', '=', consumerId)
+    .orderBy('d.created', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** One of the client's deliveries to the consumer; undefined when there is none. */
+export function deliveryOf(executor: Kysely<Database>, clientId: string, consumerId: string, deliveryId: string) {
+  return executor
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'event_id', 'status'])
+    .where('client_id', '=', clientId)
+    .where('consumer_id', '=', consumerId)
+    .where('id', '=', deliveryId)
+    .executeTakeFirst();
+}

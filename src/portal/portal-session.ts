@@ -1,0 +1,123 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/api-error.js';
+import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
+import { hashApiKey, hashesEqual } from '../api-keys/key-material.js';
+import { getPlan, isAccountExpired } from '../clients/plans.js';
+import type { Client } from '../clients/clients.store.js';
+import type { PortalSession, PortalSessionsStore } from './portal-sessions.store.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in portal session, set by the portal's session hook. */
+    portalSession?: PortalSession;
+  }
+  interface FastifyContextConfig {
+    /** A portal route that needs no session (sign-in, assets). */
+    portalPublic?: boolean;
+  }
+}
+
+/** The session cookie: only a random token; the API key that signed in never reaches the browser. */
+export const SESSION_COOKIE = 'lp_portal_session';
+/** The sign-in form's CSRF token (double-submit: there is no session yet to hold it). */
+export const SIGN_IN_COOKIE = 'lp_portal_sign_in';
+/** How long a session lasts without signing in again. */
+export const SESSION_HOURS = 12;
+
+export const newToken = (): string => randomBytes(32).toString('base64url');
+const tokenHash = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** Constant-time equality of two tokens of any length. */
+export function tokensEqual(a: string | undefined, b: string | undefined): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  const left = createHash('sha256').update(a).digest();
+  const right = createHash('sha256').update(b).digest();
+  return timingSafeEqual(left, right) && a.length === b.length;
+}
+
+export function cookieOptions(secure: boolean, path: string, maxAgeSeconds: number) {
+  return { path, httpOnly: true, sameSite: 'strict' as const, secure, maxAge: maxAgeSeconds };
+}
+
+/** Why signing in was refused, as the sign-in page says it. */
+export class SignInRefused extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function createPortalSessions(deps: { sessions: PortalSessionsStore; apiKeys: ApiKeysStore; now?: () => Date }) {
+  const now = deps.now ?? (() => new Date());
+  return {
+    /** Checks the key as the API does, then opens a session on it; returns the cookie's token. */
+    async signIn(apiKey: string): Promise<{ token: string; client: Client }> {
+      const hash = hashApiKey(apiKey.trim());
+      const owner = await deps.apiKeys.findOwner(hash);
+      if (!owner || !hashesEqual(owner.keyHash, hash)) throw new SignInRefused(401, 'That API key is not valid.');
+      const at = now();
+      if (owner.expiresAt !== null && Date.parse(owner.expiresAt) <= at.getTime())
+        throw new SignInRefused(403, `That API key expired at ${owner.expiresAt}; sign in with a current key.`);
+      if (isAccountExpired(getPlan(owner.client.plan), owner.client.createdAt, at))
+        throw new SignInRefused(402, 'This account has expired.');
+      await deps.sessions.deleteEnded(owner.client.id, at.toISOString());
+      const token = newToken();
+      await deps.sessions.insert({
+        token_hash: tokenHash(token),
+        client_id: owner.client.id,
+        api_key_id: owner.keyId,
+        csrf_token: newToken(),
+        created: at.toISOString(),
+        expires: new Date(at.getTime() + SESSION_HOURS * 3_600_000).toISOString(),
+      });
+      return { token, client: owner.client };
+    },
+
+    /** The live session of this cookie token: not expired, its key neither revoked nor expired. */
+    async resolve(token: string | undefined): Promise<PortalSession | undefined> {
+      if (!token || token.length > 100) return undefined;
+      const at = now();
+      const session = await deps.sessions.find(tokenHash(token), at.toISOString());
+      if (!session) return undefined;
+      if (session.keyExpiresAt !== null && Date.parse(session.keyExpiresAt) <= at.getTime()) return undefined;
+      return session;
+    },
+
+    async signOut(token: string | undefined): Promise<void> {
+      if (token) await deps.sessions.delete(tokenHash(token));
+    },
+  };
+}
+
+export type PortalSessions = ReturnType<typeof createPortalSessions>;
+
+/** Whether the caller reads JSON (the chart data, or a script's request) rather than a page. */
+export function wantsJson(request: FastifyRequest): boolean {
+  if (request.url.startsWith('/portal/api/')) return true;
+  const accept = request.headers.accept ?? '';
+  const contentType = request.headers['content-type'] ?? '';
+  return contentType.startsWith('application/json') || (accept.includes('application/json') && !accept.includes('text/html'));
+}
+
+/** The session of a request the hook let through. */
+export function sessionOf(request: FastifyRequest): PortalSession {
+  if (!request.portalSession) throw new Error('portal route without a session');
+  return request.portalSession;
+}
+
+/** The 403 for a request without a session or with a wrong CSRF token (a page or the error body: see the scope's handler). */
+export const forbidden = (why: string) => new ApiError(403, `Forbidden: ${why}`);
+
+/** Sends a browser to the sign-in page, remembering where it was going. */
+export function redirectToSignIn(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+  return reply.code(303).header('Cache-Control', 'no-store').redirect(`/portal/sign-in${next}`);
+}
+
+/** Only a path inside the portal is followed after sign-in (no open redirect). */
+export function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/portal(\/[^\\]*)?$/.test(next) && !next.startsWith('//') ? next : '/portal/companies';
+}

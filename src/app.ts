@@ -27,6 +27,9 @@ import { registerIntegrationRoutes } from './integrations/integrations.routes.js
 import { Integration } from './integrations/integration.schema.js';
 import { watchMaintenance } from './operations/maintenance.js';
 import { registerHealthRoutes } from './operations/health.routes.js';
+import { createMetrics, type Metrics } from './operations/metrics.js';
+import { installRequestMetrics, registerMetricsRoute } from './operations/metrics.routes.js';
+import { watchStore } from './operations/store-metrics.js';
 import { registerOpenApi } from './docs/openapi.js';
 import { registerDocsRoutes } from './docs/docs.routes.js';
 import { VERSION } from './version.js';
@@ -123,6 +126,11 @@ export interface AppOptions {
     /** A consumer whose deliveries have all failed for this long is disabled, in ms (5 days). */
     disableAfterMs?: number;
   };
+  /** Prometheus metrics. */
+  metrics?: {
+    /** Serve `GET /metrics` on this server to this bearer token (`METRICS_TOKEN`); without it the route is absent. */
+    token?: string;
+  };
 }
 
 export interface App {
@@ -131,6 +139,8 @@ export interface App {
   publicUrl(): string;
   /** Listens and fixes the public address if none was configured. Returns the public address. */
   listen(port: number, host: string): Promise<string>;
+  /** This app's Prometheus series (also served on METRICS_PORT by serve.ts). */
+  metrics: Metrics;
 }
 
 /** Builds the HTTP service over an open store. Every module registers its own routes. */
@@ -155,6 +165,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...wireErrorOptions(docsUrl, { ...HTTP_TIMEOUTS, ...options.httpTimeouts }),
   });
   installRawRefusals(server.server, docsUrl);
+  const metrics = createMetrics();
+  installRequestMetrics(server, metrics);
 
   installValidators(server);
   installErrorHandler(server, docsUrl);
@@ -204,6 +216,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         counters: rateCounters,
         clients,
         onQuotaReached: (event) => recordRateLimitReached(db, jobs, event).then(() => jobs.wake()),
+        onRefused: (reason) => metrics.rateLimitRefused(reason),
       }),
       maintenance,
     }),
@@ -225,20 +238,23 @@ export async function buildApp(options: AppOptions): Promise<App> {
     allowPrivate,
     retainSupersededMs: jobOptions.retainSupersededMs,
     publicUrl: urls.publicUrl,
+    metrics,
   });
   const pushTiming = { sandboxDelayMs: options.push?.sandboxDelayMs ?? 1000, minuteMs: options.push?.minuteMs ?? 60_000 };
   const handlers = {
     [SYNC_JOB]: syncJob.sync,
     [DELETE_VERSION_JOB]: syncJob.deleteVersion,
-    [PUSH_JOB]: createPushJob({ db, jobs, ...pushTiming, publicUrl: urls.publicUrl, credentials, allowPrivate }),
-    ...webhookJobHandlers({ db, jobs, clients, options: options.webhooks, log: server.log }),
+    [PUSH_JOB]: createPushJob({ db, jobs, ...pushTiming, publicUrl: urls.publicUrl, credentials, allowPrivate, metrics }),
+    ...webhookJobHandlers({ db, jobs, clients, options: options.webhooks, log: server.log, metrics }),
   };
+  watchStore(metrics, { jobs, kinds: Object.keys(handlers), pgPool: store.pgPool, log: server.log });
   const wakeJobs = () => jobs.wake();
   const companies = createCompaniesService({ db, dialect, lists, jobs, wakeJobs, credentials, allowPrivate, ...urls });
   for (const schema of [PullOperation, SyncSetting, PushOperation, PushOption]) server.addSchema(schema);
 
   const integrations = createIntegrationsService({ db, dialect, lists, ...urls });
   registerHealthRoutes(server, { db });
+  if (options.metrics?.token) registerMetricsRoute(server, { metrics, token: options.metrics.token });
   registerDocsRoutes(server);
   registerProfileRoutes(server, { clients });
   const apiKeys = createApiKeysService({ db });
@@ -296,6 +312,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   return {
     server,
+    metrics,
     publicUrl: () => publicUrl,
     async listen(port, host) {
       await server.listen({ port, host });

@@ -28,6 +28,10 @@ export interface Config {
   redisUrl?: string;
   /** On SIGTERM, how long running jobs may take to finish before they are handed back, in ms. */
   shutdownGraceMs: number;
+  /** `GET /metrics` on the main port to this bearer token; unset, not there. */
+  metricsToken?: string;
+  /** A port of its own serving `GET /metrics` only, without a token (any role, workers too); unset, none. */
+  metricsPort?: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -49,6 +53,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: redisUrl(env),
     databasePoolSize: positiveInteger(env, 'DATABASE_POOL_SIZE', 10),
     shutdownGraceMs: nonNegativeInteger(env, 'SHUTDOWN_GRACE_MS', 10_000),
+    metricsToken: metricsToken(env),
+    metricsPort: metricsPort(env),
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl(),
@@ -64,6 +70,24 @@ function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
   if (!/^rediss?:\/\//.test(raw))
     throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${raw.replace(/\/\/[^@/]*@/, '//…@')}"`);
   return raw;
+}
+
+function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  // The token is a password for the metrics: a short one is guessed, and spaces would not survive the header.
+  if (raw.length < 16 || /\s/.test(raw))
+    throw new Error('METRICS_TOKEN must be at least 16 characters without spaces, e.g. `openssl rand -hex 32`');
+  return raw;
+}
+
+function metricsPort(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.METRICS_PORT;
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535)
+    throw new Error(`METRICS_PORT must be an integer from 0 to 65535, got "${raw}"`);
+  return value;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -21,6 +21,8 @@ export function createRateLimiter(deps: {
   clients: ClientsStore;
   /** Called once per window, by the request whose count first exceeds the daily quota (webhook events). */
   onQuotaReached?: (event: { clientId: string; dailyQuota: number; reset: Date }) => Promise<void>;
+  /** Called for each refused request, with the limit it exceeded (metrics). */
+  onRefused?: (reason: 'burst' | 'daily_quota') => void;
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
@@ -38,7 +40,10 @@ export function createRateLimiter(deps: {
         const reset = new Date((second + 1) * 1000);
         const used = await deps.counters.hit(client.id, `sec:${second}`, reset);
         reported = { limit: client.burstLimit, remaining: Math.max(0, client.burstLimit - used), reset };
-        if (used > client.burstLimit) throw tooMany(reported, at);
+        if (used > client.burstLimit) {
+          deps.onRefused?.('burst');
+          throw tooMany(reported, at);
+        }
       }
       const quota = await dailyQuotaOf(deps.clients, client);
       if (quota !== undefined) {
@@ -49,7 +54,10 @@ export function createRateLimiter(deps: {
         reported = { limit: quota, remaining: Math.max(0, quota - used), reset };
         // The counter is atomic, so exactly one request per window sees quota + 1.
         if (used === quota + 1) await deps.onQuotaReached?.({ clientId: client.id, dailyQuota: quota, reset });
-        if (used > quota) throw tooMany(reported, at);
+        if (used > quota) {
+          deps.onRefused?.('daily_quota');
+          throw tooMany(reported, at);
+        }
       }
       return reported;
     },

@@ -13,7 +13,16 @@ import {
 } from 'graphile-worker';
 import type { Store } from '../storage/database.js';
 import { JobHandedBack, MAX_JOB_RUNS, type JobContext, type JobEngine, type JobHandler } from './job-queue.js';
-import { addJob, adoptLocalJobs, deadPools, forgetPools, graphileSchema, markPoolSeen, registerPool } from './graphile-jobs.store.js';
+import {
+  addJob,
+  adoptLocalJobs,
+  deadPools,
+  forgetPools,
+  graphileSchema,
+  markPoolSeen,
+  queueDepth,
+  registerPool,
+} from './graphile-jobs.store.js';
 
 export interface GraphileJobEngineOptions {
   log: Pick<Pino, 'error' | 'warn' | 'info' | 'debug'>;
@@ -150,6 +159,7 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
     wake() {
       // New jobs reach the workers through NOTIFY.
     },
+    queueDepth: () => queueDepth(db, schema),
     async stop() {
       const current = runner;
       runner = undefined;

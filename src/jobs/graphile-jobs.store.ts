@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import { MAX_JOB_RUNS } from './job-queue.js';
+import { MAX_JOB_RUNS, type QueueDepth } from './job-queue.js';
 
 /*
  * What the graphile-worker engine keeps in the store: its jobs (through graphile-worker's `add_job`), the
@@ -81,4 +81,18 @@ export async function adoptLocalJobs(db: Kysely<Database>, schema: string): Prom
       .execute();
     for (const row of rows) await addJob(trx, schema, row.kind, row.payload, row.run_after);
   });
+}
+
+/**
+ * Due jobs no worker holds, by kind, with the age of the earliest due one in database time. graphile-worker deletes
+ * jobs once they succeed, so its table holds the backlog (and the few given up on), not the history.
+ */
+export async function queueDepth(db: Kysely<Database>, schema: string): Promise<QueueDepth[]> {
+  const { rows } = await sql<{ kind: string; queued: number; oldest_age: number }>`
+    SELECT task_identifier AS kind, count(*)::int AS queued,
+      extract(epoch FROM now() - min(run_at))::float8 AS oldest_age
+    FROM ${sql.id(schema, 'jobs')}
+    WHERE locked_at IS NULL AND attempts < max_attempts AND run_at <= now()
+    GROUP BY task_identifier`.execute(db);
+  return rows.map((row) => ({ kind: row.kind, queued: Number(row.queued), oldestAgeSeconds: Math.max(0, Number(row.oldest_age)) }));
 }

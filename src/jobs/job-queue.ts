@@ -65,4 +65,13 @@ export interface JobEngine extends JobQueue {
    * period are handed back (they stop at their next heartbeat and run again later, here or elsewhere).
    */
   stop(): Promise<void>;
+  /** Jobs due and not yet running, by kind, across every process sharing the store (read when metrics are scraped). */
+  queueDepth(): Promise<QueueDepth[]>;
+}
+
+/** How many jobs of a kind wait to run now, and how long the one due earliest has waited, in seconds. */
+export interface QueueDepth {
+  kind: string;
+  queued: number;
+  oldestAgeSeconds: number;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { JobSpec } from './job-queue.js';
+import type { JobSpec, QueueDepth } from './job-queue.js';
 
 export interface Job {
   id: string;
@@ -90,6 +90,22 @@ export function createJobsStore(db: Kysely<Database>) {
         .where('lease_expires', '<', now)
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
+    },
+
+    /** Due jobs waiting to run, by kind: a range of the `jobs_due` index (status, run_after), so only the backlog is read. */
+    async queueDepth(now: Date): Promise<QueueDepth[]> {
+      const rows = await db
+        .selectFrom('jobs')
+        .select((eb) => ['kind', eb.fn.countAll<number>().as('queued'), eb.fn.min('run_after').as('oldest')])
+        .where('status', '=', 'queued')
+        .where('run_after', '<=', now.toISOString())
+        .groupBy('kind')
+        .execute();
+      return rows.map((row) => ({
+        kind: row.kind,
+        queued: Number(row.queued),
+        oldestAgeSeconds: Math.max(0, (now.getTime() - Date.parse(row.oldest)) / 1000),
+      }));
     },
 
     /** Deletes finished jobs older than `before`. */

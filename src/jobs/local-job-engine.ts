@@ -116,6 +116,7 @@ export function createLocalJobEngine(db: Kysely<Database>, options: LocalJobEngi
       wake();
     },
     wake,
+    queueDepth: () => jobs.queueDepth(new Date()),
     async stop() {
       const graceMs = options.shutdownGraceMs ?? Number.POSITIVE_INFINITY;
       stopped = true;

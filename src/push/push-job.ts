@@ -1,5 +1,5 @@
 import { pushById, settlePush, type PushRow } from './push.store.js';
-import { connectionById } from '../connections/connections.store.js';
+import { connectionById, type ConnectionRow } from '../connections/connections.store.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
@@ -20,6 +20,7 @@ import type { CredentialsStore } from '../connections/credentials.store.js';
 import { oauthTokenSource } from '../connections/oauth-tokens.js';
 import { pushOperationDoc, type PushStatus } from './push-operation.js';
 import { asStored, referencedIds } from './write-validation.js';
+import type { Metrics } from '../operations/metrics.js';
 
 export const PUSH_JOB = 'push-operation';
 
@@ -33,6 +34,8 @@ export interface PushJobOptions {
   credentials: CredentialsStore;
   /** Platforms on loopback, private and link-local addresses allowed (`CONNECTORS_ALLOW_PRIVATE`). */
   allowPrivate?: boolean;
+  /** Counts each settled operation by outcome. */
+  metrics: Pick<Metrics, 'pushSettled'>;
   now?: () => Date;
 }
 
@@ -54,7 +57,8 @@ export function createPushJob(options: PushJobOptions): JobHandler {
   const { db, jobs } = options;
   const now = options.now ?? (() => new Date());
 
-  async function process(op: PushRow): Promise<Outcome> {
+  /** `connection` is the operation's, read before processing (undefined once deleted). */
+  async function process(op: PushRow, connection: ConnectionRow | undefined): Promise<Outcome> {
     const requested = Date.parse(op.requested);
     if (op.timeout_minutes !== null && requested + options.sandboxDelayMs > requested + op.timeout_minutes * options.minuteMs) {
       return {
@@ -62,7 +66,6 @@ export function createPushJob(options: PushJobOptions): JobHandler {
         errorMessage: `The platform did not complete the write within ${op.timeout_minutes} minute(s) (timeoutInMinutes).`,
       };
     }
-    const connection = await connectionById(db, op.client_id, op.connection_id);
     if (!connection || connection.status !== 'Linked' || !connection.settings) {
       return {
         status: 'Failed',
@@ -191,8 +194,11 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     return [];
   }
 
-  /** Settles the operation, unless another worker already did; everything the outcome causes commits with it. */
-  async function settle(op: PushRow, outcome: Outcome): Promise<void> {
+  /**
+   * Settles the operation, unless another worker already did; everything the outcome causes commits with it.
+   * `platform` is the connection's platform key, for the metrics.
+   */
+  async function settle(op: PushRow, platform: string | undefined, outcome: Outcome): Promise<void> {
     const completed = now().toISOString();
     const status: PushStatus = outcome.status;
     const recordId = outcome.status === 'Success' ? outcome.recordId : op.record_id;
@@ -210,11 +216,11 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       errorMessage: outcome.status === 'Success' ? null : outcome.errorMessage,
       errors: outcome.status === 'Success' ? [] : outcome.errors,
     });
-    await db.transaction().execute(async (trx) => {
+    const settled = await db.transaction().execute(async (trx) => {
       // The client row first, as every transaction touching a client's companies does (one lock order). It also
       // orders this write against a sync noting which writes it has read.
       await lockClient(trx, op.client_id);
-      if (!(await settlePush(trx, op.client_id, op.id, { status, completed, recordId, doc }))) return;
+      if (!(await settlePush(trx, op.client_id, op.id, { status, completed, recordId, doc }))) return false;
       if (outcome.status === 'Success') {
         if (!outcome.storedByPlatform)
           await saveWritten(trx, op.client_id, {
@@ -250,7 +256,10 @@ export function createPushJob(options: PushJobOptions): JobHandler {
           attachmentId: null,
         },
       });
+      return true;
     });
+    // Counted once, by the run that settled it.
+    if (settled) options.metrics.pushSettled({ platform: platform ?? 'unknown', dataType: op.data_type, outcome: status });
   }
 
   async function pending(id: string): Promise<PushRow | undefined> {
@@ -262,24 +271,27 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     async run(payload: { pushOperationId: string }) {
       const op = await pending(payload.pushOperationId);
       if (!op) return;
+      let platform: string | undefined;
       let outcome: Outcome;
       try {
-        outcome = await process(op);
+        const connection = await connectionById(db, op.client_id, op.connection_id);
+        platform = connection?.platform_key;
+        outcome = await process(op, connection);
       } catch (err) {
-        await settle(op, {
+        await settle(op, platform, {
           status: 'Failed',
           errorMessage: 'The write failed unexpectedly while the platform processed it; send it again.',
         });
         throw err;
       }
-      await settle(op, outcome);
+      await settle(op, platform, outcome);
     },
     // Settling is one transaction, so a run interrupted before it left the operation Pending: the job simply
     // runs again. After too many interruptions, the operation fails rather than staying Pending for ever.
     async onGiveUp(payload: { pushOperationId: string }) {
       const op = await pending(payload.pushOperationId);
       if (op)
-        await settle(op, {
+        await settle(op, (await connectionById(db, op.client_id, op.connection_id))?.platform_key, {
           status: 'Failed',
           errorMessage: 'The write was interrupted too often (the processes running it stopped); send it again.',
         });

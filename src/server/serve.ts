@@ -3,6 +3,7 @@ import { openStore } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { buildApp } from '../app.js';
 import { createClientsService } from '../clients/clients.service.js';
+import { listenForMetrics } from '../operations/metrics-listener.js';
 
 /**
  * What a process does: `api` answers HTTP requests and queues work but runs no jobs; `worker` runs jobs (syncs,
@@ -38,7 +39,12 @@ export async function serve(role: Role = 'all'): Promise<void> {
     webhooks: { allowPrivate: config.webhooksAllowPrivate, retryScheduleMs: config.webhookRetryScheduleMs },
     connectors: { allowPrivate: config.connectorsAllowPrivate },
     push: { sandboxDelayMs: config.sandboxWriteDelayMs },
+    metrics: { token: config.metricsToken },
   });
+  // Any role: a worker answers no other HTTP, and Prometheus scrapes every process.
+  const metricsListener =
+    config.metricsPort === undefined ? undefined : await listenForMetrics(app.metrics, config.metricsPort, config.host);
+  if (metricsListener) app.server.log.info({ port: metricsListener.port }, 'serving GET /metrics');
   if (answersHttp) {
     const url = await app.listen(config.port, config.host);
     if (created) {
@@ -72,6 +78,7 @@ export async function serve(role: Role = 'all'): Promise<void> {
     }, config.shutdownGraceMs + 10_000);
     timer.unref();
     await app.server.close();
+    await metricsListener?.close();
     await store.close();
     app.server.log.info('stopped');
     process.exit(0);

@@ -24,6 +24,7 @@ import { isConnectorError } from '../connectors/connector-error.js';
 import { deauthorizeConnection } from '../webhooks/deauthorize.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { oauthTokenSource } from '../connections/oauth-tokens.js';
+import type { Metrics } from '../operations/metrics.js';
 
 export interface SyncJobOptions {
   store: Store;
@@ -41,6 +42,8 @@ export interface SyncJobOptions {
   credentials: CredentialsStore;
   /** Platforms on loopback, private and link-local addresses allowed (`CONNECTORS_ALLOW_PRIVATE`). */
   allowPrivate?: boolean;
+  /** Counts each sync that ends, with how long it took and what it wrote. */
+  metrics: Pick<Metrics, 'syncEnded'>;
   now?: () => Date;
 }
 
@@ -56,6 +59,16 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
   const now = options.now ?? (() => new Date());
   const retain = options.retainSupersededMs ?? 60_000;
 
+  /**
+   * Counts an ended sync: its time from being requested to its end (as the operation's `requested` and `completed`
+   * show it, queue wait and earlier interrupted runs included), labelled with the connection's platform.
+   */
+  async function ended(row: PullOperationRow, outcome: DatasetStatus, completed: string, records: number): Promise<void> {
+    const connection = await connectionById(db, row.client_id, row.connection_id).catch(() => undefined);
+    const seconds = Math.max(0, (Date.parse(completed) - Date.parse(row.requested)) / 1000);
+    options.metrics.syncEnded({ platform: connection?.platform_key ?? 'unknown', dataType: row.data_type, outcome }, seconds, records);
+  }
+
   /** Ends the operation in an error; with `runner`, only while that run still holds it. */
   async function fail(
     row: PullOperationRow,
@@ -63,14 +76,16 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     message: string,
     runner?: string,
   ): Promise<void> {
+    const completed = now().toISOString();
     await db.transaction().execute(async (trx) => {
       await lockClient(trx, row.client_id);
-      await store.update(trx, row, { status, errorMessage: message, completed: now().toISOString() }, runner);
+      await store.update(trx, row, { status, errorMessage: message, completed }, runner);
       // Whatever the failed sync wrote is invisible; remove it.
       await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version: Number(row.seq) } });
       await releaseWaiting(trx, jobs, row.client_id, row.connection_id, row.data_type);
       await reportReadIfIdle(trx, jobs, { clientId: row.client_id, companyId: row.company_id, publicUrl: options.publicUrl() });
     });
+    await ended(row, status, completed, 0);
   }
 
   /** Hands a rate-limited sync back: Queued again (its progress kept), its job due when the platform allows. */
@@ -305,6 +320,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       }
       await reportReadIfIdle(trx, jobs, { clientId, companyId, publicUrl: options.publicUrl() });
     });
+    await ended(op, 'Complete', completed, outcome.count);
   }
 
   return {

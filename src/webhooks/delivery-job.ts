@@ -14,6 +14,7 @@ import { VERSION } from '../version.js';
 import { WEBHOOK_DELIVERY_JOB } from './events.js';
 import { postOnce, type PostResult } from '../lib/outbound-guard.js';
 import { signatureHeaders } from './signing.js';
+import type { Metrics, WebhookOutcome } from '../operations/metrics.js';
 
 /** Delay before each retry after a failed attempt (facts 7): immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -32,6 +33,8 @@ export interface DeliveryDeps {
   jobs: JobQueue;
   options?: DeliveryOptions;
   log?: Pick<Logger, 'info' | 'warn'>;
+  /** Counts each attempt by outcome and attempt number. */
+  metrics: Pick<Metrics, 'webhookAttempt'>;
   now?: () => Date;
 }
 
@@ -46,6 +49,12 @@ interface Due {
 }
 
 const jobPayload = (deliveryId: string) => ({ deliveryId });
+
+/** A 2xx delivered; any other answer was the receiver's refusal; no answer (timeout, network, refused address) at all. */
+function attemptOutcome(result: PostResult): WebhookOutcome {
+  if (result.status === undefined) return 'unreachable';
+  return result.status >= 200 && result.status < 300 ? 'delivered' : 'rejected';
+}
 
 /**
  * Delivers one event to one consumer per job: POSTs the stored body with Standard Webhooks signature headers,
@@ -135,6 +144,7 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
         { deliveryId: due.id, consumerId: due.consumerId, attempt: due.attempts + 1, status: result.status, error: result.error },
         'webhook attempt',
       );
+      deps.metrics.webhookAttempt(attemptOutcome(result), due.attempts + 1);
       await record(due, result, now());
     },
   };

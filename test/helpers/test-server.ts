@@ -31,6 +31,7 @@ export async function startTestServer(
     webhooks?: AppOptions['webhooks'];
     httpTimeouts?: AppOptions['httpTimeouts'];
     connectors?: AppOptions['connectors'];
+    metrics?: AppOptions['metrics'];
   } = {},
 ): Promise<TestServer> {
   const testStore = await createTestStore();
@@ -42,6 +43,7 @@ export async function startTestServer(
     push: options.push,
     httpTimeouts: options.httpTimeouts,
     connectors: options.connectors,
+    metrics: options.metrics,
     // Test receivers listen on loopback, which production refuses (WEBHOOKS_ALLOW_PRIVATE).
     webhooks: { allowPrivate: true, ...options.webhooks },
   });

@@ -3,6 +3,7 @@ import { openStore } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { buildApp } from '../app.js';
 import { createClientsService } from '../clients/clients.service.js';
+import { logStream } from './log-stream.js';
 
 /**
  * What a process does: `api` answers HTTP requests and queues work but runs no jobs; `worker` runs jobs (syncs,
@@ -27,6 +28,7 @@ export async function serve(role: Role = 'all'): Promise<void> {
     store,
     publicUrl: config.publicUrl,
     logLevel: config.logLevel,
+    logStream: logStream(config.logFormat),
     bodyLimit: config.bodyLimit,
     redisUrl: config.redisUrl,
     jobs: {

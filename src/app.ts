@@ -79,6 +79,8 @@ export interface AppOptions {
   /** Public base address; when absent it is derived from the listening address once the server listens. */
   publicUrl?: string;
   logLevel?: string;
+  /** Where log lines go (readable ones: src/server/log-stream.ts); by default pino's JSON lines on stdout. */
+  logStream?: { write(line: string): void };
   bodyLimit?: number;
   /** How long clients may take (docs/decisions.md); tests shorten them. */
   httpTimeouts?: Partial<HttpTimeouts>;
@@ -158,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       redact: ['req.headers.authorization', 'req.headers.cookie'],
       // An OAuth callback's address holds the authorization code: logged without it.
       serializers: { req: requestLogFields },
+      ...(options.logStream && { stream: options.logStream }),
     },
     genReqId: () => randomUUID(),
     bodyLimit: options.bodyLimit ?? 5 * 1024 * 1024,

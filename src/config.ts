@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { logFormat, type LogFormat } from './lib/log-format.js';
 
 /** Settings read from the environment; every variable is documented in README.md. */
 export interface Config {
@@ -8,6 +9,8 @@ export interface Config {
   /** Base address this server is reached at; used in `redirect`, `linkUrl` and error documentation links. */
   publicUrl?: string;
   logLevel: string;
+  /** `pretty` or `json`; by default pretty when stdout is a terminal. */
+  logFormat: LogFormat;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   /** Jobs (syncs) run at once by this process. */
@@ -60,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl(),
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormat(env.LOG_FORMAT, Boolean(process.stdout.isTTY)),
     bodyLimit,
   };
 }

@@ -9,6 +9,7 @@ import { ApiError } from '../http/api-error.js';
 import { ROLES, serve, type Role } from '../server/serve.js';
 import { loadSecretKeys } from '../secrets/secret-keys.js';
 import { createCredentialsStore } from '../connections/credentials.store.js';
+import { VERSION } from '../version.js';
 
 function isoDate(value: string): string {
   const time = Date.parse(value);
@@ -42,6 +43,7 @@ const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}
 export function buildCli(): Command {
   const program = new Command('ledgerport')
     .description('Operate a Ledgerport server: run it, manage clients, API keys, the secret key and maintenance mode.')
+    .version(VERSION)
     .showHelpAfterError()
     .exitOverride();
 
@@ -97,8 +99,9 @@ export function buildCli(): Command {
       print({ id: key.id, apiKey: key.apiKey });
     });
 
+  // The default, so that `npx ledgerport` (or the installed command alone) starts a server.
   program
-    .command('serve')
+    .command('serve', { isDefault: true })
     .description('Run the server: answer HTTP (api), run syncs, writes and webhook deliveries (worker), or both (all).')
     .addOption(new Option('--role <role>', 'what this process does').choices(ROLES).default('all'))
     .action(async (opts: { role: Role }) => {

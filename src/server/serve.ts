@@ -4,6 +4,7 @@ import { migrateToLatest } from '../storage/migrate.js';
 import { buildApp } from '../app.js';
 import { createClientsService } from '../clients/clients.service.js';
 import { listenForMetrics } from '../operations/metrics-listener.js';
+import { logStream } from './log-stream.js';
 
 /**
  * What a process does: `api` answers HTTP requests and queues work but runs no jobs; `worker` runs jobs (syncs,
@@ -28,6 +29,7 @@ export async function serve(role: Role = 'all'): Promise<void> {
     store,
     publicUrl: config.publicUrl,
     logLevel: config.logLevel,
+    logStream: logStream(config.logFormat),
     bodyLimit: config.bodyLimit,
     redisUrl: config.redisUrl,
     jobs: {

@@ -85,7 +85,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     client = await server.newClient();
     // The first delivery is refused, its retry accepted: two attempts with different outcomes.
     receiver = await startReceiver((index) => (index === 0 ? 500 : 200));
-  });
+  }, 120_000);
   afterAll(async () => {
     await receiver?.close();
     await server?.close();

@@ -52,7 +52,7 @@ function run(command, args, options = {}) {
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', (err) => resolve({ code: -1, stdout, stderr: `${stderr}${err.message}\n` }));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.on('close', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
   });
 }
 
@@ -108,7 +108,8 @@ async function install(tarball, prefix) {
   const output = `${res.stdout}\n${res.stderr}`;
   const blocker = installBlocker(output);
   if (blocker && !CI) throw new Skip(blocker, tail(output, 15));
-  throw new Failure(`npm install -g of the tarball failed${blocker ? ` (${blocker})` : ''}:\n${tail(output)}`);
+  const how = res.signal ? `killed by ${res.signal}` : `exit code ${res.code}`;
+  throw new Failure(`npm install -g of the tarball failed (${how}${blocker ? `; ${blocker}` : ''}):\n${tail(output)}`);
 }
 
 async function healthy(url, timeoutMs) {

@@ -14,7 +14,10 @@ export function hourOf(at: Date): string {
  * (one upsert per client and hour, not one write per request), and before a read, so a process's own requests
  * show at once; other processes' show within `flushMs`.
  */
-export function createUsageTally(db: Kysely<Database>, options: { flushMs?: number; now?: () => Date; onError?: (err: unknown) => void } = {}) {
+export function createUsageTally(
+  db: Kysely<Database>,
+  options: { flushMs?: number; now?: () => Date; onError?: (err: unknown) => void } = {},
+) {
   const now = options.now ?? (() => new Date());
   let pending = new Map<string, { clientId: string; hour: string; requests: number; refusals: number }>();
   let flushing: Promise<void> = Promise.resolve();

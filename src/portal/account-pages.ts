@@ -105,7 +105,11 @@ ${table('Sync settings', ['Data type', 'Hours between syncs', 'Fetch on first li
       const raw = form.get(`schedule.${s.dataType}`);
       const schedule = raw === null ? s.syncSchedule : Number(raw);
       if (!Number.isInteger(schedule) || schedule < 0 || schedule > 8760)
-        throw invalid(`schedule.${s.dataType}`, `Hours between syncs of ${s.dataType} must be a whole number from 0 to 8760`, 'SyncSettings');
+        throw invalid(
+          `schedule.${s.dataType}`,
+          `Hours between syncs of ${s.dataType} must be a whole number from 0 to 8760`,
+          'SyncSettings',
+        );
       return { ...s, syncSchedule: schedule, fetchOnFirstLink: form.get(`first.${s.dataType}`) === 'on' };
     });
     checkSyncSettings(client.plan, settings);
@@ -116,7 +120,16 @@ ${table('Sync settings', ['Data type', 'Hours between syncs', 'Fetch on first li
   scope.get('/keys', { config }, async (request, reply) => {
     const ctx = pageContext(request);
     const session = sessionOf(request);
-    return sendPortalPage(reply, portalPage(ctx, { title: 'API keys and usage', section: 'keys', main: await keysMain(request, session.apiKeyId), notice: doneNotice(request), charts: true }));
+    return sendPortalPage(
+      reply,
+      portalPage(ctx, {
+        title: 'API keys and usage',
+        section: 'keys',
+        main: await keysMain(request, session.apiKeyId),
+        notice: doneNotice(request),
+        charts: true,
+      }),
+    );
   });
 
   scope.post('/keys', { config }, async (request, reply) => {
@@ -130,7 +143,17 @@ ${table('Sync settings', ['Data type', 'Hours between syncs', 'Fetch on first li
 <p>Copy it now: it is shown only this once, and only its hash is kept.</p>
 <div class="field"><label for="new-key">API key</label><input id="new-key" class="secret" readonly value="${h(key.apiKey)}"></div></section>`;
     const main = created + (await keysMain(request, session.apiKeyId));
-    return sendPortalPage(reply, portalPage(ctx, { title: 'API keys and usage', section: 'keys', main, notice: { kind: 'success', text: 'Key created.' }, charts: true }), 201);
+    return sendPortalPage(
+      reply,
+      portalPage(ctx, {
+        title: 'API keys and usage',
+        section: 'keys',
+        main,
+        notice: { kind: 'success', text: 'Key created.' },
+        charts: true,
+      }),
+      201,
+    );
   });
 
   scope.post<{ Params: { keyId: string } }>('/keys/:keyId/revoke', { config }, async (request, reply) => {
@@ -168,13 +191,15 @@ ${table('Sync settings', ['Data type', 'Hours between syncs', 'Fetch on first li
     const plan = getPlan(client.plan);
     const today = new Date().toISOString().slice(0, 10);
     const usedToday = hours.filter((u) => u.hour.startsWith(today)).reduce((sum, u) => sum + u.requests, 0);
-    const keyRows = keys.map(apiKeyDetails).map((k) => [
-      h(k.name ?? '(no name)'),
-      `<code>${h(k.id)}</code>`,
-      when(k.createdDate),
-      k.expiresAt ? when(k.expiresAt) : 'Never',
-      `${k.id === currentKeyId ? '<span class="hint">This session’s key (revoking it signs you out)</span> ' : ''}${buttonForm(ctx, `/portal/keys/${h(k.id)}/revoke`, 'Revoke', { danger: true, name: k.name ?? k.id })}`,
-    ]);
+    const keyRows = keys
+      .map(apiKeyDetails)
+      .map((k) => [
+        h(k.name ?? '(no name)'),
+        `<code>${h(k.id)}</code>`,
+        when(k.createdDate),
+        k.expiresAt ? when(k.expiresAt) : 'Never',
+        `${k.id === currentKeyId ? '<span class="hint">This session’s key (revoking it signs you out)</span> ' : ''}${buttonForm(ctx, `/portal/keys/${h(k.id)}/revoke`, 'Revoke', { danger: true, name: k.name ?? k.id })}`,
+      ]);
     const limit = (n: number | undefined) => (n === undefined ? 'no limit' : n.toLocaleString('en-GB'));
     const usageRows = [
       ['Plan', h(plan.name), ''],
@@ -185,7 +210,9 @@ ${table('Sync settings', ['Data type', 'Hours between syncs', 'Fetch on first li
       ['API keys', String(keys.length), String(MAX_API_KEYS)],
       ['Webhook consumers', String(consumers.length), String(MAX_WEBHOOK_CONSUMERS)],
     ].map(([what, used, max]) => [h(what), used, max]);
-    const hourRows = hours.filter((u) => u.requests > 0).map((u) => [h(u.hour.replace('T', ' ') + ':00 UTC'), String(u.requests), String(u.refusals)]);
+    const hourRows = hours
+      .filter((u) => u.requests > 0)
+      .map((u) => [h(u.hour.replace('T', ' ') + ':00 UTC'), String(u.requests), String(u.refusals)]);
     return `<section class="card" aria-labelledby="keys-title"><h2 id="keys-title">API keys</h2>
 ${table('API keys', ['Name', 'Id', 'Created', 'Expires', 'Actions'], keyRows, { captionHidden: true })}
 <form method="post" action="/portal/keys" class="row">${csrfField(ctx)}

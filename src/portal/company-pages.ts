@@ -76,12 +76,14 @@ export function registerCompanyPages(scope: FastifyInstance, deps: CompanyPagesD
     const page = positiveInt(request.query.page, 1);
     const query = search ? `name~${JSON.stringify(search)}` : undefined;
     const { records, totalResults } = await deps.companies.list(client, { page, pageSize: PAGE_SIZE, query, orderBy: '-created' });
-    const rows = records.map(parse).map((c) => [
-      `<a href="/portal/companies/${h(c.id)}">${h(c.name)}</a>`,
-      (c.dataConnections as Json[] | undefined)?.map((d) => `${h(d.platformName)} ${statusBadge(d.status)}`).join('<br>') || 'None',
-      when(c.created),
-      `<code>${h(c.redirect)}</code>`,
-    ]);
+    const rows = records
+      .map(parse)
+      .map((c) => [
+        `<a href="/portal/companies/${h(c.id)}">${h(c.name)}</a>`,
+        (c.dataConnections as Json[] | undefined)?.map((d) => `${h(d.platformName)} ${statusBadge(d.status)}`).join('<br>') || 'None',
+        when(c.created),
+        `<code>${h(c.redirect)}</code>`,
+      ]);
     const main = `<section class="card" aria-labelledby="search-title"><h2 id="search-title">Find a company</h2>
 <form method="get" action="/portal/companies" role="search" class="row">
 <div class="field"><label for="search">Name contains</label><input id="search" name="search" type="search" value="${h(search)}"></div>
@@ -125,16 +127,20 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
       deps.integrations.list({ page: 1, pageSize: 100 }),
     ]);
 
-    const connectionRows = connections.records.map(parse).map((c) => [
-      h(c.platformName),
-      h(c.sourceType),
-      statusBadge(c.status),
-      when(c.lastSync),
-      [
-        c.status === 'PendingAuth' ? `<a class="button secondary" href="${h(c.linkUrl)}">Link ${h(c.platformName)}</a>` : '',
-        c.status === 'Linked' ? buttonForm(ctx, `${base}/connections/${h(c.id)}/unlink`, 'Unlink', { secondary: true, name: c.platformName }) : '',
-      ].join(' '),
-    ]);
+    const connectionRows = connections.records
+      .map(parse)
+      .map((c) => [
+        h(c.platformName),
+        h(c.sourceType),
+        statusBadge(c.status),
+        when(c.lastSync),
+        [
+          c.status === 'PendingAuth' ? `<a class="button secondary" href="${h(c.linkUrl)}">Link ${h(c.platformName)}</a>` : '',
+          c.status === 'Linked'
+            ? buttonForm(ctx, `${base}/connections/${h(c.id)}/unlink`, 'Unlink', { secondary: true, name: c.platformName })
+            : '',
+        ].join(' '),
+      ]);
     const offered = platforms.records.map(parse).filter((p) => p.enabled !== false);
     const platformOptions = offered.map((p) => `<option value="${h(p.key)}">${h(p.name)} (${h(p.sourceType)})</option>`).join('');
 
@@ -194,14 +200,29 @@ ${table('Data status', ['Data type', 'Status', 'Last successful sync', 'Actions'
 ${statusRows.length ? `<form method="post" action="${base}/sync">${csrfField(ctx)}<input type="hidden" name="dataType" value="all"><button type="submit">Sync every data type</button></form>` : ''}
 </section>
 <div class="charts">
-${chart({ id: 'sync-durations', title: 'Sync durations by data type (seconds)', src: `/portal/api${base.slice('/portal'.length)}/charts/sync-durations`, table: table('Sync durations', ['Data type', 'Requested', 'Seconds'], pulls.records.map(parse).filter((p) => seconds(p.requested, p.completed) !== undefined).map((p) => [h(p.dataType), when(p.requested), seconds(p.requested, p.completed)!.toFixed(1)])) })}
+${chart({
+  id: 'sync-durations',
+  title: 'Sync durations by data type (seconds)',
+  src: `/portal/api${base.slice('/portal'.length)}/charts/sync-durations`,
+  table: table(
+    'Sync durations',
+    ['Data type', 'Requested', 'Seconds'],
+    pulls.records
+      .map(parse)
+      .filter((p) => seconds(p.requested, p.completed) !== undefined)
+      .map((p) => [h(p.dataType), when(p.requested), seconds(p.requested, p.completed)!.toFixed(1)]),
+  ),
+})}
 ${chart({ id: 'records-per-type', title: 'Records per data type', src: `/portal/api${base.slice('/portal'.length)}/charts/records`, table: '<p>Counted when the chart loads; the data status above links to each data type.</p>' })}
 </div>
 <section class="card" aria-labelledby="pulls-title"><h2 id="pulls-title">Pull history</h2>
 ${table('Pull operations', ['Data type', 'Status', 'Requested', 'Duration', 'Error'], pullRows, { captionHidden: true })}</section>
 <section class="card" aria-labelledby="pushes-title"><h2 id="pushes-title">Push history</h2>
 ${table('Push operations', ['Data type', 'Change', 'Status', 'Requested', 'Error and validation'], pushRows, { captionHidden: true })}</section>`;
-    return sendPortalPage(reply, portalPage(ctx, { title: company.name, section: 'companies', main, notice: doneNotice(request), charts: true }));
+    return sendPortalPage(
+      reply,
+      portalPage(ctx, { title: company.name, section: 'companies', main, notice: doneNotice(request), charts: true }),
+    );
   });
 
   scope.get<{ Params: { companyId: string } }>('/companies/:companyId/delete', { config }, async (request, reply) => {
@@ -261,7 +282,12 @@ ${table('Push operations', ['Data type', 'Change', 'Status', 'Requested', 'Error
         if (kind === 'single') {
           results = `<pre tabindex="0">${h(JSON.stringify(parse(await deps.dataSets.single(client, companyId, dataType)), null, 2))}</pre>`;
         } else {
-          const { records, totalResults } = await deps.dataSets.list(client, companyId, dataType, { page, pageSize: PAGE_SIZE, query, orderBy });
+          const { records, totalResults } = await deps.dataSets.list(client, companyId, dataType, {
+            page,
+            pageSize: PAGE_SIZE,
+            query,
+            orderBy,
+          });
           const docs = records.map(parse);
           const columns = columnsOf(docs);
           const rows = docs.map((d) => [
@@ -287,7 +313,11 @@ ${
 <p id="order-hint" class="hint">A field, <code>-</code> first for descending, e.g. <code>-issueDate</code>.</p></form>`
 }
 <section class="card" aria-label="Records">${results}</section>`;
-      return sendPortalPage(reply, portalPage(ctx, { title: `${dataType} of ${company.name}`, section: 'companies', main, notice }), notice ? 400 : 200);
+      return sendPortalPage(
+        reply,
+        portalPage(ctx, { title: `${dataType} of ${company.name}`, section: 'companies', main, notice }),
+        notice ? 400 : 200,
+      );
     },
   );
 
@@ -339,7 +369,12 @@ ${
         if (!(err instanceof ApiError)) throw err; // a type not readable (yet) is left out
       }
     }
-    return { type: 'bar', yTitle: 'records', labels: counts.map((c) => c.dataType), datasets: [{ label: 'Records', data: counts.map((c) => c.total) }] };
+    return {
+      type: 'bar',
+      yTitle: 'records',
+      labels: counts.map((c) => c.dataType),
+      datasets: [{ label: 'Records', data: counts.map((c) => c.total) }],
+    };
   });
 }
 

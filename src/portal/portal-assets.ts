@@ -29,7 +29,7 @@ h1{font-size:1.5rem;margin:.5rem 0 1rem;overflow-wrap:anywhere}
 h2{font-size:1.125rem;margin:0 0 .75rem}
 p{margin:.5rem 0;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;font-size:.9375rem}
-th,td{text-align:left;padding:.375rem .5rem;border-bottom:1px solid #d0d7de;vertical-align:top;overflow-wrap:anywhere}
+th,td{text-align:left;padding:.375rem .5rem;border-bottom:1px solid #d0d7de;vertical-align:top;overflow-wrap:break-word}
 th{background:#f6f8fa;font-weight:600}
 .scroll{overflow-x:auto}
 .field{display:flex;flex-direction:column;gap:.25rem;margin:.5rem 0}
@@ -37,7 +37,7 @@ th{background:#f6f8fa;font-weight:600}
 .row .field{flex:1 1 14rem}
 input,select,textarea{font:inherit;padding:.375rem .5rem;border:1px solid #6e7781;border-radius:6px;min-height:2.5rem;background:#fff;color:inherit}
 textarea{min-height:6rem}
-button,.button{display:inline-block;font:inherit;font-weight:600;padding:.4375rem .875rem;min-height:2.5rem;border-radius:6px;border:2px solid #0550ae;background:#0550ae;color:#fff;cursor:pointer;text-decoration:none}
+button,.button{display:inline-block;white-space:nowrap;font:inherit;font-weight:600;padding:.4375rem .875rem;min-height:2.5rem;border-radius:6px;border:2px solid #0550ae;background:#0550ae;color:#fff;cursor:pointer;text-decoration:none}
 button.secondary,.button.secondary{background:#fff;color:#0550ae}
 button.danger{background:#a40e26;border-color:#a40e26}
 button:hover{filter:brightness(.92)}

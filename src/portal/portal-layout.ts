@@ -46,7 +46,12 @@ export function csrfField(ctx: Pick<PageContext, 'csrfToken'>): string {
 }
 
 /** A one-button form posting to `action` (delete, revoke, replay…). */
-export function buttonForm(ctx: PageContext, action: string, label: string, options: { danger?: boolean; secondary?: boolean; name?: string } = {}): string {
+export function buttonForm(
+  ctx: PageContext,
+  action: string,
+  label: string,
+  options: { danger?: boolean; secondary?: boolean; name?: string } = {},
+): string {
   const cls = options.danger ? ' class="danger"' : options.secondary ? ' class="secondary"' : '';
   const aria = options.name ? ` aria-label="${h(`${label} ${options.name}`)}"` : '';
   return `<form class="inline" method="post" action="${h(action)}">${csrfField(ctx)}<button type="submit"${cls}${aria}>${h(label)}</button></form>`;

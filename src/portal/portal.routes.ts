@@ -79,7 +79,8 @@ async function portalScope(scope: FastifyInstance, deps: PortalDeps): Promise<vo
     request.portalSession = session;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       const sent = formOf(request).get('_csrf') ?? (request.headers['x-csrf-token'] as string | undefined);
-      if (!tokensEqual(sent, session.csrfToken)) throw forbidden('the form is stale or was not sent by the portal (CSRF token mismatch); reload the page and try again.');
+      if (!tokensEqual(sent, session.csrfToken))
+        throw forbidden('the form is stale or was not sent by the portal (CSRF token mismatch); reload the page and try again.');
     }
   });
 
@@ -89,7 +90,11 @@ async function portalScope(scope: FastifyInstance, deps: PortalDeps): Promise<vo
   for (const asset of Object.values(portalAssets())) {
     scope.get(`/assets/${asset.name}`, publicRoute, async (_request, reply) =>
       reply
-        .headers({ 'Content-Type': asset.contentType, 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' })
+        .headers({
+          'Content-Type': asset.contentType,
+          'Cache-Control': 'public, max-age=31536000, immutable',
+          'X-Content-Type-Options': 'nosniff',
+        })
         .send(asset.body),
     );
   }
@@ -152,14 +157,20 @@ function signInPage(reply: FastifyReply, next: string, secure: boolean, options:
 </form>`;
   return sendPortalPage(
     reply,
-    plainPage({ title: 'Sign in to the Ledgerport portal', main, notice: options.error ? { kind: 'error', text: options.error } : undefined }),
+    plainPage({
+      title: 'Sign in to the Ledgerport portal',
+      main,
+      notice: options.error ? { kind: 'error', text: options.error } : undefined,
+    }),
     options.status ?? 200,
   );
 }
 
 function sendErrorPage(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
   const items = error.validation?.map((v) => `<li>${h(v.message)}</li>`).join('') ?? '';
-  const back = request.portalSession ? '<p><a href="/portal/companies">Back to the portal</a></p>' : '<p><a href="/portal/sign-in">Sign in</a></p>';
+  const back = request.portalSession
+    ? '<p><a href="/portal/companies">Back to the portal</a></p>'
+    : '<p><a href="/portal/sign-in">Sign in</a></p>';
   const main = `<p role="alert">${h(error.message)}</p>${items ? `<ul>${items}</ul>` : ''}${back}`;
   reply.headers(error.headers);
   return sendPortalPage(reply, plainPage({ title: `${error.statusCode}: ${titleOf(error.statusCode)}`, main }), error.statusCode);
@@ -167,8 +178,14 @@ function sendErrorPage(request: FastifyRequest, reply: FastifyReply, error: ApiE
 
 function titleOf(status: number): string {
   return (
-    { 400: 'Bad request', 401: 'Not signed in', 402: 'Limit reached', 403: 'Forbidden', 404: 'Not found', 409: 'Conflict', 429: 'Too many requests' }[
-      status
-    ] ?? 'Something went wrong'
+    {
+      400: 'Bad request',
+      401: 'Not signed in',
+      402: 'Limit reached',
+      403: 'Forbidden',
+      404: 'Not found',
+      409: 'Conflict',
+      429: 'Too many requests',
+    }[status] ?? 'Something went wrong'
   );
 }

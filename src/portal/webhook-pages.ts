@@ -61,7 +61,11 @@ ${table('Webhook consumers', ['Address', 'State', 'Event types', 'Companies'], r
     const main = `<section class="card"><p>Deliveries to <code>${h(created.url)}</code> are signed with this secret (Standard Webhooks). It is shown only now: copy it to the receiver's configuration.</p>
 <div class="field"><label for="secret">Signing secret</label><input id="secret" class="secret" readonly value="${h(created.secret)}"></div>
 <p><a href="/portal/webhooks/${h(created.id)}">Go to the consumer</a> · <a href="/portal/webhooks">Back to webhooks</a></p></section>`;
-    return sendPortalPage(reply, portalPage(ctx, { title: 'Consumer added', section: 'webhooks', main, notice: { kind: 'success', text: 'Consumer added.' } }), 201);
+    return sendPortalPage(
+      reply,
+      portalPage(ctx, { title: 'Consumer added', section: 'webhooks', main, notice: { kind: 'success', text: 'Consumer added.' } }),
+      201,
+    );
   });
 
   scope.get<{ Params: { consumerId: string } }>('/webhooks/:consumerId', { config }, async (request, reply) => {

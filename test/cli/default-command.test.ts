@@ -49,7 +49,7 @@ describe('ledgerport', () => {
       const url = `http://127.0.0.1:${port}`;
       try {
         // A process start takes seconds, many more on a machine busy with other work.
-        await answering({ child, url, output: () => output }, 90_000);
+        await answering({ child, url, output: () => output }, 180_000);
         const health = await fetch(`${url}/healthz`);
         expect(await health.json()).toEqual({ status: 'ok' });
         child.kill('SIGTERM');
@@ -58,6 +58,6 @@ describe('ledgerport', () => {
         child.kill('SIGKILL');
       }
     },
-    2 * CLI_TEST_TIMEOUT,
+    3 * CLI_TEST_TIMEOUT,
   );
 });

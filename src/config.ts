@@ -38,10 +38,7 @@ export interface Config {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = env.PORT ? Number(env.PORT) : 8080;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
-  }
+  const port = portNumber(env, 'PORT') ?? 8080;
   const bodyLimit = env.BODY_LIMIT ? Number(env.BODY_LIMIT) : 5 * 1024 * 1024;
   if (!Number.isInteger(bodyLimit) || bodyLimit <= 0) {
     throw new Error(`BODY_LIMIT must be a positive integer (bytes), got "${env.BODY_LIMIT}"`);
@@ -57,7 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: positiveInteger(env, 'DATABASE_POOL_SIZE', 10),
     shutdownGraceMs: nonNegativeInteger(env, 'SHUTDOWN_GRACE_MS', 10_000),
     metricsToken: metricsToken(env),
-    metricsPort: metricsPort(env),
+    metricsPort: portNumber(env, 'METRICS_PORT'),
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl(),
@@ -85,12 +82,12 @@ function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
   return raw;
 }
 
-function metricsPort(env: NodeJS.ProcessEnv): number | undefined {
-  const raw = env.METRICS_PORT;
+/** A TCP port from `name`, or undefined when unset. */
+function portNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535)
-    throw new Error(`METRICS_PORT must be an integer from 0 to 65535, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name} must be an integer from 0 to 65535, got "${raw}"`);
   return value;
 }
 

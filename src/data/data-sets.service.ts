@@ -13,7 +13,7 @@ import type { DataTypeSource } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
 import { sourceTypeOf } from './data-paths.js';
 import { recordFieldEquals, recordResource } from '../records/record-resource.js';
-import { currentVersionsOf } from '../records/record-versions.js';
+import { currentVersionsOf, recordCountsOfCompany } from '../records/record-versions.js';
 import { connectionOfCompany, connectionsOfCompany } from '../connections/connections.store.js';
 import type { RecordReader } from '../records/record-reader.js';
 
@@ -154,6 +154,12 @@ export function createDataSetsService(deps: DataSetsDeps) {
           service: set.platformName,
         });
       return doc;
+    },
+
+    /** Records per data type the company's connections hold now (their current versions' sizes). */
+    async recordCounts(client: Client, companyId: string): Promise<Map<string, number>> {
+      await deps.companies.owned(client, companyId);
+      return recordCountsOfCompany(db, client.id, companyId);
     },
 
     /** All records of a report-like type (monthly statements), oldest first, for the financials endpoints. */

@@ -3,16 +3,20 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { refuseNulCharacters } from './nul-guard.js';
 import { assertJsonDepth } from './json-limits.js';
+import { validationError } from './api-error.js';
+import { validationItems } from './validation-messages.js';
 
 /**
  * Route schema validation. Path and query parameters are text on the wire, so they are coerced to the
  * declared types; JSON bodies are not, so a wrong type in a body is a 400 rather than silently converted.
  * All errors are collected, so a bad request gets one validation item per problem.
  */
+const COMMON = { allErrors: true, useDefaults: true, strict: false } as const;
+const newBodyAjv = () => addFormats.default(new Ajv.default({ ...COMMON, coerceTypes: false }));
+
 export function installValidators(app: FastifyInstance): void {
-  const common = { allErrors: true, useDefaults: true, strict: false } as const;
-  const forParameters = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }));
-  const forBodies = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }));
+  const forParameters = addFormats.default(new Ajv.default({ ...COMMON, coerceTypes: 'array' }));
+  const forBodies = newBodyAjv();
   const cache = new WeakMap<object, ValidateFunction>();
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? forBodies : forParameters;
@@ -122,4 +126,28 @@ function decimalIntegerError(name: string, raw: string): ErrorObject | undefined
       message: `must be >= ${INT32_MIN}`,
     };
   return undefined;
+}
+
+let pageForms: ReturnType<typeof newBodyAjv> | undefined;
+const formChecks = new WeakMap<object, ValidateFunction>();
+
+/**
+ * Checks a body that did not come through a route schema (the portal's forms, turned into the API's body shape)
+ * against the API's own schema, with the API's rules and messages: the same 400 and validation items as the
+ * JSON route would give. Returns the value (with schema defaults applied).
+ */
+export function checkBody<T>(schema: object, value: unknown, validatorName: string): T {
+  let validate = formChecks.get(schema);
+  if (!validate) {
+    const { $id: _id, ...anonymous } = schema as { $id?: string };
+    validate = (pageForms ??= newBodyAjv()).compile(anonymous);
+    formChecks.set(schema, validate);
+  }
+  if (!validate(value)) {
+    throw validationError(
+      'ValidationException: One or more validation errors occurred.',
+      validationItems(validate.errors ?? [], 'body', validatorName),
+    );
+  }
+  return value as T;
 }

@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/api-error.js';
 import { UNMATCHED_ROUTE, type Metrics } from './metrics.js';
+import { secretsEqual } from '../lib/constant-time.js';
 
 /** Times every answered request by its route template (never the raw URL: ids would make a series each). */
 export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
@@ -17,18 +17,12 @@ export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): v
  * Without a token the route does not exist (404), unless served on METRICS_PORT instead (metrics-listener.ts).
  */
 export function registerMetricsRoute(app: FastifyInstance, deps: { metrics: Metrics; token: string }): void {
-  const expected = digest(deps.token);
   app.get('/metrics', { config: { public: true, health: true }, schema: { hide: true } }, async (request, reply) => {
     const match = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '');
-    // Digests are compared, so the comparison takes as long whatever the length of the token sent.
-    if (!match || !timingSafeEqual(digest(match[1]), expected)) {
+    if (!match || !secretsEqual(match[1], deps.token)) {
       throw new ApiError(401, 'Unauthorized', { headers: { 'WWW-Authenticate': 'Bearer realm="Ledgerport metrics"' } });
     }
     const { contentType, text } = await deps.metrics.scrape();
     return reply.type(contentType).send(text);
   });
-}
-
-function digest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
 }

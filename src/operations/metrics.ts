@@ -62,7 +62,7 @@ export function createMetrics(): Metrics {
   });
   const syncDuration = new Histogram({
     name: `${METRICS_PREFIX}sync_duration_seconds`,
-    help: 'Syncs (pull operations) that ended, by platform, data type and the status they ended in; a run from taking the operation to its end.',
+    help: 'Syncs (pull operations) that ended, by platform, data type and the status they ended in; from being requested to the end, queue wait included.',
     labelNames: ['platform', 'data_type', 'outcome'] as const,
     buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600],
     registers,

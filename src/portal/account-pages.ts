@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Value } from '@sinclair/typebox/value';
 import type { Database } from '../storage/schema.js';
 import { validationError } from '../http/api-error.js';
+import { checkBody } from '../http/validators.js';
 import type { ClientsStore } from '../clients/clients.store.js';
 import { getPlan } from '../clients/plans.js';
 import { dailyQuotaOf } from '../clients/rate-limiter.js';
@@ -13,10 +13,9 @@ import { checkSyncSettings, effectiveSyncSettings, type SyncSetting } from '../s
 import { clientSyncSettings, saveClientSyncSettings } from '../syncs/sync-settings.store.js';
 import { MAX_WEBHOOK_CONSUMERS, type WebhooksService } from '../webhooks/webhooks.service.js';
 import type { CompaniesService } from '../companies/companies.service.js';
-import { buttonForm, chart, csrfField, h, portalPage, sendPortalPage, table, type Notice } from './portal-layout.js';
+import { buttonForm, chart, csrfField, h, portalPage, sendPortalPage, table, when, type Notice } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';
-import { formOf, pageContext } from './portal.routes.js';
-import { when } from './company-pages.js';
+import { formOf, pageContext } from './portal-request.js';
 
 export interface AccountPagesDeps {
   db: Kysely<Database>;
@@ -86,14 +85,9 @@ ${table('Sync settings', ['Data type', 'Hours between syncs', 'Fetch on first li
         .map((u) => u.trim())
         .filter(Boolean),
     };
-    // The API's own schema: the portal accepts exactly what PUT /profile does.
-    const problems = [...Value.Errors(Profile, candidate)].map((e) => ({
-      itemId: e.path.replace(/^\//, '').replace(/\//g, '.') || 'profile',
-      message: `${e.path.replace(/^\//, '') || 'profile'}: ${e.message}`,
-      validatorName: 'Profile',
-    }));
-    if (problems.length) throw validationError('ValidationException: One or more validation errors occurred.', problems);
-    await deps.clients.setProfile(sessionOf(request).client.id, JSON.stringify(normalizeProfile(candidate as Profile)));
+    // The API's own schema and messages: the portal accepts exactly what PUT /profile does.
+    const profile = checkBody<Profile>(Profile, candidate, 'UpdateProfile');
+    await deps.clients.setProfile(sessionOf(request).client.id, JSON.stringify(normalizeProfile(profile)));
     return reply.code(303).redirect('/portal/settings?done=profile');
   });
 

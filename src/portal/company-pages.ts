@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.js';
+import { checkBody } from '../http/validators.js';
+import { CompanyRequestBody } from '../companies/company.schema.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
 import type { SyncsService } from '../syncs/syncs.service.js';
@@ -8,9 +11,10 @@ import type { DataSetsService } from '../data/data-sets.service.js';
 import type { IntegrationsService } from '../integrations/integrations.service.js';
 import { DATA_PATHS } from '../data/data-paths.js';
 import { isDataType, type DataType } from '../connectors/data-types.js';
-import { buttonForm, chart, csrfField, h, portalPage, sendPortalPage, statusBadge, table, type Notice } from './portal-layout.js';
+import { parseQuery, type QueryNode } from '../query/query-parser.js';
+import { buttonForm, chart, csrfField, h, portalPage, sendPortalPage, statusBadge, table, when, type Notice } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';
-import { formOf, pageContext } from './portal.routes.js';
+import { formOf, pageContext } from './portal-request.js';
 
 export interface CompanyPagesDeps {
   companies: CompaniesService;
@@ -39,11 +43,6 @@ const doneNotice = (request: FastifyRequest): Notice | undefined => DONE[(reques
 function positiveInt(value: unknown, fallback: number): number {
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 && n <= 1_000_000 ? n : fallback;
-}
-
-/** `2026-11-25T06:31:02.123Z` → `2026-11-25 06:31:02 UTC`. */
-export function when(iso: unknown): string {
-  return typeof iso === 'string' && iso ? h(iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')) : '—';
 }
 
 function seconds(from: unknown, to: unknown): number | undefined {
@@ -103,13 +102,14 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
 
   scope.post('/companies', { config }, async (request, reply) => {
     const form = formOf(request);
-    const name = form.get('name')?.trim() ?? '';
-    if (!name)
-      throw new ApiError(400, 'ValidationException: One or more validation errors occurred.', {
-        validation: [{ itemId: 'name', message: 'Name is required', validatorName: 'CreateCompany' }],
-      });
-    const description = form.get('description')?.trim() || undefined;
-    const company = parse(await deps.companies.create(sessionOf(request).client, { name, description }));
+    const description = form.get('description')?.trim();
+    // The API's own body schema and messages (POST /companies).
+    const input = checkBody<Static<typeof CompanyRequestBody>>(
+      CompanyRequestBody,
+      { name: form.get('name')?.trim() ?? '', ...(description ? { description } : {}) },
+      'CreateCompany',
+    );
+    const company = parse(await deps.companies.create(sessionOf(request).client, input));
     return reply.code(303).redirect(`/portal/companies/${company.id}?done=created`);
   });
 
@@ -150,10 +150,7 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
         browsable && s.currentStatus === 'Complete' ? `<a href="${base}/data/${h(s.dataType)}">${h(s.dataType)}</a>` : h(s.dataType),
         statusBadge(s.currentStatus),
         when(s.lastSuccessfulSync),
-        buttonForm(ctx, `${base}/sync`, 'Sync now', { secondary: true, name: s.dataType }).replace(
-          '</form>',
-          `<input type="hidden" name="dataType" value="${h(s.dataType)}"></form>`,
-        ),
+        buttonForm(ctx, `${base}/sync`, 'Sync now', { secondary: true, name: s.dataType, fields: { dataType: s.dataType } }),
       ];
     });
 
@@ -213,7 +210,7 @@ ${chart({
       .map((p) => [h(p.dataType), when(p.requested), seconds(p.requested, p.completed)!.toFixed(1)]),
   ),
 })}
-${chart({ id: 'records-per-type', title: 'Records per data type', src: `/portal/api${base.slice('/portal'.length)}/charts/records`, table: '<p>Counted when the chart loads; the data status above links to each data type.</p>' })}
+${chart({ id: 'records-per-type', title: 'Records per data type', src: `/portal/api${base.slice('/portal'.length)}/charts/records`, table: '<p>The records each data type holds now; the data status above links to each one.</p>' })}
 </div>
 <section class="card" aria-labelledby="pulls-title"><h2 id="pulls-title">Pull history</h2>
 ${table('Pull operations', ['Data type', 'Status', 'Requested', 'Duration', 'Error'], pullRows, { captionHidden: true })}</section>
@@ -289,10 +286,10 @@ ${table('Push operations', ['Data type', 'Change', 'Status', 'Requested', 'Error
             orderBy,
           });
           const docs = records.map(parse);
-          const columns = columnsOf(docs);
+          const columns = columnsOf(docs, query, orderBy);
           const rows = docs.map((d) => [
             `<a href="${base}/${encodeURIComponent(String(d.id))}">${h(String(d.id))}</a>`,
-            ...columns.map((c) => h(cell(d[c]))),
+            ...columns.map((c) => h(cell(valueAt(d, c)))),
           ]);
           results = `${table(`${dataType} records`, ['id', ...columns], rows)}${pager(base, { query, orderBy }, page, totalResults, PAGE_SIZE)}`;
         }
@@ -356,19 +353,9 @@ ${
   scope.get<{ Params: { companyId: string } }>('/api/companies/:companyId/charts/records', { config }, async (request) => {
     const { client } = sessionOf(request);
     const { companyId } = request.params;
-    const status = parse(await deps.syncs.dataStatus(client, companyId)) as Record<string, Json>;
-    const listed = Object.values(status)
-      .filter((s) => s.currentStatus === 'Complete' && DATA_PATHS.some((p) => p.dataType === s.dataType && p.kind === 'list'))
-      .map((s) => s.dataType as DataType);
-    const counts: { dataType: string; total: number }[] = [];
-    for (const dataType of listed) {
-      try {
-        const { totalResults } = await deps.dataSets.list(client, companyId, dataType, { page: 1, pageSize: 1 });
-        counts.push({ dataType, total: totalResults });
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err; // a type not readable (yet) is left out
-      }
-    }
+    const counts = [...(await deps.dataSets.recordCounts(client, companyId))]
+      .map(([dataType, total]) => ({ dataType, total }))
+      .sort((a, b) => a.dataType.localeCompare(b.dataType));
     return {
       type: 'bar',
       yTitle: 'records',
@@ -383,19 +370,47 @@ function knownDataType(value: string): DataType {
   return value;
 }
 
-/** Up to six top-level fields worth a column: scalars, and the name or id of a reference. */
-function columnsOf(docs: Json[]): string[] {
+/**
+ * The table's columns: first the fields the query and the ordering name (what a reader filtered or sorted by is what
+ * they want to see, nested ones included), then top-level scalar fields of the first records, six in all at most.
+ */
+function columnsOf(docs: Json[], query: string | undefined, orderBy: string | undefined): string[] {
   const skip = new Set(['id', 'modifiedDate', 'sourceModifiedDate', 'metadata', 'supplementalData']);
   const out: string[] = [];
+  const add = (field: string) => {
+    if (out.length < 6 && !skip.has(field) && !out.includes(field)) out.push(field);
+  };
+  for (const field of fieldsNamed(query, orderBy)) add(field);
   for (const doc of docs.slice(0, 5)) {
-    for (const [key, value] of Object.entries(doc)) {
-      if (out.length >= 6 || skip.has(key) || out.includes(key)) continue;
-      if (value === null || typeof value !== 'object' || Array.isArray(value) === false) {
-        if (typeof value !== 'object' || value === null) out.push(key);
-      }
-    }
+    for (const [key, value] of Object.entries(doc)) if (value === null || typeof value !== 'object') add(key);
   }
   return out;
+}
+
+/** The properties a query compares and an ordering sorts by, in the order written. */
+function fieldsNamed(query: string | undefined, orderBy: string | undefined): string[] {
+  const fields: string[] = [];
+  const walk = (node: QueryNode): void => {
+    if (node.kind === 'compare') fields.push(node.property);
+    else node.children.forEach(walk);
+  };
+  try {
+    if (query) walk(parseQuery(query));
+  } catch {
+    // A query the language refuses has been said on the page already; it names no column.
+  }
+  for (const term of orderBy?.split(',') ?? []) {
+    const field = term.trim().replace(/^-\s*/, '');
+    if (field) fields.push(field);
+  }
+  return fields;
+}
+
+/** The value at a dotted path (`customerRef.companyName`), for a column. */
+function valueAt(doc: Json, path: string): unknown {
+  let value: unknown = doc;
+  for (const part of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Json)[part] : undefined;
+  return value;
 }
 
 function cell(value: unknown): string {

@@ -45,16 +45,19 @@ export function csrfField(ctx: Pick<PageContext, 'csrfToken'>): string {
   return `<input type="hidden" name="_csrf" value="${h(ctx.csrfToken)}">`;
 }
 
-/** A one-button form posting to `action` (delete, revoke, replay…). */
+/** A one-button form posting to `action` (delete, revoke, replay…), with `fields` as hidden inputs. */
 export function buttonForm(
   ctx: PageContext,
   action: string,
   label: string,
-  options: { danger?: boolean; secondary?: boolean; name?: string } = {},
+  options: { danger?: boolean; secondary?: boolean; name?: string; fields?: Record<string, string> } = {},
 ): string {
   const cls = options.danger ? ' class="danger"' : options.secondary ? ' class="secondary"' : '';
   const aria = options.name ? ` aria-label="${h(`${label} ${options.name}`)}"` : '';
-  return `<form class="inline" method="post" action="${h(action)}">${csrfField(ctx)}<button type="submit"${cls}${aria}>${h(label)}</button></form>`;
+  const hidden = Object.entries(options.fields ?? {})
+    .map(([name, value]) => `<input type="hidden" name="${h(name)}" value="${h(value)}">`)
+    .join('');
+  return `<form class="inline" method="post" action="${h(action)}">${csrfField(ctx)}${hidden}<button type="submit"${cls}${aria}>${h(label)}</button></form>`;
 }
 
 function noticeHtml(notice: Notice | undefined): string {
@@ -146,4 +149,9 @@ export function statusBadge(status: string): string {
   const good = /^(Linked|Complete|Success|delivered|Active|enabled)$/i.test(status);
   const bad = /(Error|Fail|Deauthorized|Unlinked|failed|dropped|disabled|Cancelled|Timed)/i.test(status);
   return `<span class="status${good ? ' good' : bad ? ' bad' : ''}">${h(status)}</span>`;
+}
+
+/** `2026-11-25T06:31:02.123Z` → `2026-11-25 06:31:02 UTC`. */
+export function when(iso: unknown): string {
+  return typeof iso === 'string' && iso ? h(iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')) : '—';
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error.js';
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
@@ -28,26 +28,8 @@ export const SESSION_HOURS = 12;
 export const newToken = (): string => randomBytes(32).toString('base64url');
 const tokenHash = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
-/** Constant-time equality of two tokens of any length. */
-export function tokensEqual(a: string | undefined, b: string | undefined): boolean {
-  if (typeof a !== 'string' || typeof b !== 'string') return false;
-  const left = createHash('sha256').update(a).digest();
-  const right = createHash('sha256').update(b).digest();
-  return timingSafeEqual(left, right) && a.length === b.length;
-}
-
 export function cookieOptions(secure: boolean, path: string, maxAgeSeconds: number) {
   return { path, httpOnly: true, sameSite: 'strict' as const, secure, maxAge: maxAgeSeconds };
-}
-
-/** Why signing in was refused, as the sign-in page says it. */
-export class SignInRefused extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export function createPortalSessions(deps: { sessions: PortalSessionsStore; apiKeys: ApiKeysStore; now?: () => Date }) {
@@ -57,12 +39,11 @@ export function createPortalSessions(deps: { sessions: PortalSessionsStore; apiK
     async signIn(apiKey: string): Promise<{ token: string; client: Client }> {
       const hash = hashApiKey(apiKey.trim());
       const owner = await deps.apiKeys.findOwner(hash);
-      if (!owner || !hashesEqual(owner.keyHash, hash)) throw new SignInRefused(401, 'That API key is not valid.');
+      if (!owner || !hashesEqual(owner.keyHash, hash)) throw new ApiError(401, 'That API key is not valid.');
       const at = now();
       if (owner.expiresAt !== null && Date.parse(owner.expiresAt) <= at.getTime())
-        throw new SignInRefused(403, `That API key expired at ${owner.expiresAt}; sign in with a current key.`);
-      if (isAccountExpired(getPlan(owner.client.plan), owner.client.createdAt, at))
-        throw new SignInRefused(402, 'This account has expired.');
+        throw new ApiError(403, `That API key expired at ${owner.expiresAt}; sign in with a current key.`);
+      if (isAccountExpired(getPlan(owner.client.plan), owner.client.createdAt, at)) throw new ApiError(402, 'This account has expired.');
       await deps.sessions.deleteEnded(owner.client.id, at.toISOString());
       const token = newToken();
       await deps.sessions.insert({

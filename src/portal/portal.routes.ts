@@ -1,9 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import { ApiError } from '../http/api-error.js';
+import { secretsEqual } from '../lib/constant-time.js';
 import { sendError, toApiError, type DocsUrl } from '../http/error-handler.js';
 import { portalAssets } from './portal-assets.js';
-import { h, plainPage, sendPortalPage, type PageContext } from './portal-layout.js';
+import { h, plainPage, sendPortalPage } from './portal-layout.js';
+import { formOf } from './portal-request.js';
 import {
   cookieOptions,
   forbidden,
@@ -12,10 +14,7 @@ import {
   safeNext,
   SESSION_COOKIE,
   SESSION_HOURS,
-  sessionOf,
   SIGN_IN_COOKIE,
-  SignInRefused,
-  tokensEqual,
   wantsJson,
   type PortalSessions,
 } from './portal-session.js';
@@ -30,17 +29,6 @@ export interface PortalDeps extends CompanyPagesDeps, WebhookPagesDeps, AccountP
   sessions: PortalSessions;
   docsUrl: DocsUrl;
   publicUrl(): string;
-}
-
-/** A form's fields (the scope parses `application/x-www-form-urlencoded` into URLSearchParams). */
-export function formOf(request: FastifyRequest): URLSearchParams {
-  return request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
-}
-
-/** What every signed-in page is drawn with. */
-export function pageContext(request: FastifyRequest): PageContext {
-  const session = sessionOf(request);
-  return { clientName: session.client.name, csrfToken: session.csrfToken };
 }
 
 /**
@@ -79,7 +67,7 @@ async function portalScope(scope: FastifyInstance, deps: PortalDeps): Promise<vo
     request.portalSession = session;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       const sent = formOf(request).get('_csrf') ?? (request.headers['x-csrf-token'] as string | undefined);
-      if (!tokensEqual(sent, session.csrfToken))
+      if (!secretsEqual(sent, session.csrfToken))
         throw forbidden('the form is stale or was not sent by the portal (CSRF token mismatch); reload the page and try again.');
     }
   });
@@ -111,7 +99,7 @@ async function portalScope(scope: FastifyInstance, deps: PortalDeps): Promise<vo
     const form = formOf(request);
     const next = safeNext(form.get('next'));
     // Login CSRF: the form's token must match the cookie set with the form (a page elsewhere cannot read it).
-    if (!tokensEqual(form.get('_csrf') ?? undefined, request.cookies[SIGN_IN_COOKIE]))
+    if (!request.cookies[SIGN_IN_COOKIE] || !secretsEqual(form.get('_csrf'), request.cookies[SIGN_IN_COOKIE]))
       throw forbidden('the sign-in form is stale or was not sent by the portal (CSRF token mismatch); reload the page and try again.');
     const apiKey = form.get('apiKey')?.trim() ?? '';
     if (!apiKey) return signInPage(reply, next, secure(), { status: 400, error: 'Enter an API key.' });
@@ -121,7 +109,9 @@ async function portalScope(scope: FastifyInstance, deps: PortalDeps): Promise<vo
       reply.setCookie(SESSION_COOKIE, token, cookieOptions(secure(), '/portal', SESSION_HOURS * 3600));
       return reply.code(303).header('Cache-Control', 'no-store').redirect(next);
     } catch (err) {
-      if (err instanceof SignInRefused) return signInPage(reply, next, secure(), { status: err.statusCode, error: err.message });
+      // A refused key is said on the form, to try another; anything else is the scope's error page.
+      if (err instanceof ApiError && err.statusCode < 500)
+        return signInPage(reply, next, secure(), { status: err.statusCode, error: err.message });
       throw err;
     }
   });

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import { EVENT_TYPES } from '../webhooks/events.js';
-import { buttonForm, csrfField, h, portalPage, sendPortalPage, statusBadge, table, type Notice } from './portal-layout.js';
+import { checkBody } from '../http/validators.js';
+import { WebhookConsumerPrototype } from '../webhooks/webhook-consumer.schema.js';
+import { buttonForm, csrfField, h, portalPage, sendPortalPage, statusBadge, table, when, type Notice } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';
-import { formOf, pageContext } from './portal.routes.js';
-import { when } from './company-pages.js';
+import { formOf, pageContext } from './portal-request.js';
 
 export interface WebhookPagesDeps {
   webhooks: WebhooksService;
@@ -52,11 +53,13 @@ ${table('Webhook consumers', ['Address', 'State', 'Event types', 'Companies'], r
       .split(',')
       .map((t) => t.trim())
       .filter(Boolean);
-    const created = await deps.webhooks.create(sessionOf(request).client.id, {
-      url: (form.get('url') ?? '').trim(),
-      eventTypes: form.getAll('eventTypes'),
-      ...(tags.length ? { companyTags: tags } : {}),
-    });
+    // The API's own body schema (POST /webhooks), then the service's checks of addresses and event types.
+    const input = checkBody<WebhookConsumerPrototype>(
+      WebhookConsumerPrototype,
+      { url: (form.get('url') ?? '').trim(), eventTypes: form.getAll('eventTypes'), ...(tags.length ? { companyTags: tags } : {}) },
+      'CreateWebhookConsumer',
+    );
+    const created = await deps.webhooks.create(sessionOf(request).client.id, input);
     // The signing secret is shown on this answer only: no redirect, so it is in no address or history entry.
     const main = `<section class="card"><p>Deliveries to <code>${h(created.url)}</code> are signed with this secret (Standard Webhooks). It is shown only now: copy it to the receiver's configuration.</p>
 <div class="field"><label for="secret">Signing secret</label><input id="secret" class="secret" readonly value="${h(created.secret)}"></div>

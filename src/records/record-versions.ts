@@ -41,3 +41,25 @@ export function currentVersionsOf(db: Kysely<Database>, clientId: string, connec
     .where('data_type', '=', dataType)
     .execute();
 }
+
+/**
+ * Records per data type in the company's current data-set versions (every connection's), from the sizes registered
+ * when each version completed: one read, not a count per data type.
+ */
+export async function recordCountsOfCompany(db: Kysely<Database>, clientId: string, companyId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('data_sets as d')
+    .leftJoin('record_versions as v', 'v.version', 'd.current_version')
+    .select(['d.data_type', 'd.current_version', 'v.records'])
+    .where('d.client_id', '=', clientId)
+    .where('d.company_id', '=', companyId)
+    .where('d.current_version', 'is not', null)
+    .execute();
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    // A version from before sizes were registered is counted (versionInfo).
+    const size = row.records !== null ? Number(row.records) : (await versionInfo(db, Number(row.current_version))).size;
+    counts.set(row.data_type, (counts.get(row.data_type) ?? 0) + size);
+  }
+  return counts;
+}

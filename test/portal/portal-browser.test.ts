@@ -31,13 +31,6 @@ let companyId: string;
 
 requireChromiumInCi('Portal in a browser');
 
-/**
- * Opt-in for now (PORTAL_BROWSER_TEST=1): the walk-through is still being proven end to end on a quiet machine
- * (issue 17); test/portal/portal-session.test.ts covers the sessions and CSRF over HTTP meanwhile.
- */
-const OPTED_IN = process.env.PORTAL_BROWSER_TEST === '1';
-if (!OPTED_IN) console.log('portal browser test skipped: set PORTAL_BROWSER_TEST=1 to run it (issue 17, in progress)');
-
 /** Runs axe-core on the page; fails on any serious or critical violation, naming it. */
 async function checkAccessibility(name: string): Promise<void> {
   await page.addScriptTag({ path: AXE });
@@ -74,7 +67,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
-describe.skipIf(!hasChromium || !OPTED_IN)('Portal in a browser', { timeout: 120_000 }, () => {
+describe.skipIf(!hasChromium)('Portal in a browser', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     console.log(`portal screenshots: ${SHOTS}`);
@@ -131,18 +124,25 @@ describe.skipIf(!hasChromium || !OPTED_IN)('Portal in a browser', { timeout: 120
   it('creates a company, links the Sandbox through the Link page and watches its syncs complete', async () => {
     await page.getByRole('link', { name: 'Companies' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Harbour Plumbing Ltd');
-    await Promise.all([page.waitForURL(/\/portal\/companies\/[0-9a-f-]{36}\?done=created$/), page.getByRole('button', { name: 'Create company' }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/portal\/companies\/[0-9a-f-]{36}\?done=created$/),
+      page.getByRole('button', { name: 'Create company' }).click(),
+    ]);
     companyId = /companies\/([0-9a-f-]{36})/.exec(page.url())![1];
     await expect(page.locator('h1').textContent()).resolves.toBe('Harbour Plumbing Ltd');
     const linkUrl = await page.locator('#link-url').inputValue();
     expect(linkUrl).toContain(`/link/company/${companyId}`);
 
     // The end user's side: the Link page, the accounting Sandbox, Connect.
-    const platforms = (await api(server, 'GET', '/integrations?pageSize=100', { auth: client.auth })).body.results as { key: string; name: string; sourceType: string }[];
+    const platforms = (await api(server, 'GET', '/integrations?pageSize=100', { auth: client.auth })).body.results as {
+      key: string;
+      name: string;
+      sourceType: string;
+    }[];
     const sandbox = platforms.find((p) => p.sourceType === 'Accounting' && /sandbox/i.test(p.name))!;
     const link = await context.newPage();
     await link.goto(linkUrl);
-    await Promise.all([link.waitForURL(/\/start/), link.getByRole('button', { name: sandbox.name }).click()]);
+    await Promise.all([link.waitForURL(/\/start/), link.getByRole('button', { name: sandbox.name, exact: true }).click()]);
     await Promise.all([link.waitForLoadState(), link.getByRole('button', { name: /Connect/ }).click()]);
     await expect(link.locator('body').textContent()).resolves.toMatch(/connected/i);
     await link.close();
@@ -167,9 +167,14 @@ describe.skipIf(!hasChromium || !OPTED_IN)('Portal in a browser', { timeout: 120
     await page.getByLabel('Query').fill('totalAmount>1000');
     await page.getByLabel('Order by').fill('-totalAmount');
     await Promise.all([page.waitForURL(/query=/), page.getByRole('button', { name: 'Apply' }).click()]);
-    const expected = await api(server, 'GET', `/companies/${companyId}/data/invoices?query=${encodeURIComponent('totalAmount>1000')}&pageSize=1`, {
-      auth: client.auth,
-    });
+    const expected = await api(
+      server,
+      'GET',
+      `/companies/${companyId}/data/invoices?query=${encodeURIComponent('totalAmount>1000')}&pageSize=1`,
+      {
+        auth: client.auth,
+      },
+    );
     expect(expected.body.totalResults).toBeGreaterThan(0);
     await expect(page.locator('.pager span').textContent()).resolves.toContain(`(${expected.body.totalResults} in all)`);
     const amounts = (await page.locator('table tbody tr').evaluateAll((rows) => {

@@ -21,7 +21,11 @@ class Browser {
   cookies = new Map<string, string>();
   constructor(private readonly base: string) {}
 
-  async request(method: string, path: string, options: { form?: Record<string, string | string[]>; headers?: Record<string, string> } = {}) {
+  async request(
+    method: string,
+    path: string,
+    options: { form?: Record<string, string | string[]>; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     let body: string | undefined;
@@ -169,7 +173,9 @@ describe('Portal sessions', () => {
     const b = new Browser(server.url);
     const form = await b.request('GET', '/portal/sign-in?next=https://evil.example/');
     expect(form.text).toContain('value="/portal/companies"');
-    const res = await b.request('POST', '/portal/sign-in', { form: { _csrf: Browser.csrfOf(form.text), apiKey: client.apiKey, next: '//evil.example/' } });
+    const res = await b.request('POST', '/portal/sign-in', {
+      form: { _csrf: Browser.csrfOf(form.text), apiKey: client.apiKey, next: '//evil.example/' },
+    });
     expect(res.headers.get('location')).toBe('/portal/companies');
   });
 

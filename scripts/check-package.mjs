@@ -5,6 +5,7 @@
 // better-sqlite3 not buildable) it skips with the reason, except under CI=true, where that fails the leg.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,9 +31,11 @@ const FORBIDDEN = /\.map$|\.d\.ts$|\.tsbuildinfo$|^(src|test|bench|docs|scripts|
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerport-package-'));
 let server;
+let mirror;
 
 function cleanUp() {
   if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+  mirror?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -100,10 +103,43 @@ async function pack() {
   return { ...report, tarball: path.join(tmp, report.filename) };
 }
 
-async function install(tarball, prefix) {
+/**
+ * A prebuilt-binary mirror for better-sqlite3 on 127.0.0.1, serving the addon `npm ci` compiled in this checkout.
+ * Online, better-sqlite3's install downloads a prebuilt binary (prebuild-install) and users never compile it;
+ * here no host that serves them is reachable, so without a mirror the install would compile it again (about 100 s),
+ * which checks better-sqlite3's build rather than this package. prebuild-install takes a mirror from
+ * npm_config_better_sqlite3_binary_host, as operators behind a firewall set it. Asked for any other version (the
+ * range resolved to a newer release), it answers 404 and the install compiles as it would without the mirror.
+ * PACKAGE_CHECK_BUILD_NATIVE=1 skips the mirror. Returns the install's environment, and what it said of the addon.
+ */
+async function nativeMirror() {
+  const pkgDir = path.join(ROOT, 'node_modules', 'better-sqlite3');
+  const addon = path.join(pkgDir, 'build', 'Release', 'better_sqlite3.node');
+  if (process.env.PACKAGE_CHECK_BUILD_NATIVE === '1') return { env: {}, native: 'better-sqlite3 compiled' };
+  if (!fs.existsSync(addon)) return { env: {}, native: 'better-sqlite3 compiled (no addon built in this checkout)' };
+  const { version: addonVersion } = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+  const asset = `better-sqlite3-v${addonVersion}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const archive = path.join(tmp, asset);
+  const tar = await run('tar', ['-czf', archive, '-C', pkgDir, 'build/Release/better_sqlite3.node']);
+  if (tar.code !== 0) return { env: {}, native: `better-sqlite3 compiled (tar failed: ${tar.stderr.trim()})` };
+  let served = false;
+  mirror = http.createServer((request, response) => {
+    if (request.url !== `/v${addonVersion}/${asset}`) return response.writeHead(404).end();
+    served = true;
+    response.writeHead(200, { 'Content-Type': 'application/gzip' });
+    fs.createReadStream(archive).pipe(response);
+  });
+  await new Promise((resolve) => mirror.listen(0, '127.0.0.1', resolve));
+  return {
+    env: { npm_config_better_sqlite3_binary_host: `http://127.0.0.1:${mirror.address().port}` },
+    native: () => (served ? `better-sqlite3 ${addonVersion} prebuilt from this checkout's build` : 'better-sqlite3 compiled'),
+  };
+}
+
+async function install(tarball, prefix, env) {
   // --prefer-offline: what the cache `npm ci` filled holds is taken from it unasked; only the rest is fetched.
   const args = ['install', '-g', '--prefix', prefix, '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', tarball];
-  const res = await run('npm', args, { cwd: tmp });
+  const res = await run('npm', args, { cwd: tmp, env: { ...process.env, ...env } });
   if (res.code === 0) return;
   const output = `${res.stdout}\n${res.stderr}`;
   const blocker = installBlocker(output);
@@ -136,8 +172,10 @@ async function main() {
   const packTime = seconds(packing);
 
   const prefix = path.join(tmp, 'prefix');
+  const mirrored = await nativeMirror();
   const installing = Date.now();
-  await install(report.tarball, prefix);
+  await install(report.tarball, prefix, mirrored.env);
+  const native = typeof mirrored.native === 'function' ? mirrored.native() : mirrored.native;
   const installTime = seconds(installing);
   const bin = path.join(prefix, 'bin', 'ledgerport');
 
@@ -167,7 +205,7 @@ async function main() {
 
   console.log(
     `package: ok, ${report.filename} ${kB(report.size)} packed (${kB(report.unpackedSize)} unpacked, ${report.entryCount} files); ` +
-      `pack ${packTime}, install ${installTime}, total ${seconds(started)}; /healthz 200, --version ${version}, clients list ok`,
+      `pack ${packTime}, install ${installTime} (${native}), total ${seconds(started)}; /healthz 200, --version ${version}, clients list ok`,
   );
 }
 

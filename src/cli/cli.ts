@@ -140,6 +140,11 @@ export function buildCli(): Command {
 export async function runCli(argv: string[]): Promise<void> {
   const program = buildCli();
   try {
+    // `serve` is the default command, so Commander would hand a mistyped command to it as an argument.
+    const first = argv[0];
+    const known = (name: string) => name === 'help' || program.commands.some((c) => c.name() === name || c.aliases().includes(name));
+    if (first !== undefined && !first.startsWith('-') && !known(first))
+      program.error(`error: unknown command '${first}'`, { code: 'commander.unknownCommand', exitCode: 1 });
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     const e = err as { code?: string; exitCode?: number; message?: string };

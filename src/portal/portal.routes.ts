@@ -41,6 +41,10 @@ export function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): vo
 }
 
 async function portalScope(scope: FastifyInstance, deps: PortalDeps): Promise<void> {
+  // Pages for people, not the API: kept out of /openapi.json, which describes what the SDKs and API clients call.
+  scope.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   await scope.register(cookie);
   scope.addContentTypeParser(
     'application/x-www-form-urlencoded',

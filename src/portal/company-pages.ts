@@ -73,7 +73,7 @@ export function registerCompanyPages(scope: FastifyInstance, deps: CompanyPagesD
     const ctx = pageContext(request);
     const search = (request.query.search ?? '').trim().slice(0, 200);
     const page = positiveInt(request.query.page, 1);
-    const query = search ? `name~${JSON.stringify(search)}` : undefined;
+    const query = search ? nameSearch(search) : undefined;
     const { records, totalResults } = await deps.companies.list(client, { page, pageSize: PAGE_SIZE, query, orderBy: '-created' });
     const rows = records
       .map(parse)
@@ -119,12 +119,13 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
     const { companyId } = request.params;
     const company = parse(await deps.companies.get(client, companyId));
     const base = `/portal/companies/${h(companyId)}`;
-    const [connections, status, pulls, pushes, platforms] = await Promise.all([
+    const [connections, status, pulls, pushes, platforms, counts] = await Promise.all([
       deps.connections.list(client, companyId, { page: 1, pageSize: 100 }),
       deps.syncs.dataStatus(client, companyId).then(parse),
       deps.syncs.history(client, companyId, { page: 1, pageSize: 25, orderBy: '-requested' }),
       deps.push.history(client, companyId, { page: 1, pageSize: 25, orderBy: '-requestedOnUtc' }),
       deps.integrations.list({ page: 1, pageSize: 100 }),
+      deps.dataSets.recordCounts(client, companyId),
     ]);
 
     const connectionRows = connections.records
@@ -210,7 +211,16 @@ ${chart({
       .map((p) => [h(p.dataType), when(p.requested), seconds(p.requested, p.completed)!.toFixed(1)]),
   ),
 })}
-${chart({ id: 'records-per-type', title: 'Records per data type', src: `/portal/api${base.slice('/portal'.length)}/charts/records`, table: '<p>The records each data type holds now; the data status above links to each one.</p>' })}
+${chart({
+  id: 'records-per-type',
+  title: 'Records per data type',
+  src: `/portal/api${base.slice('/portal'.length)}/charts/records`,
+  table: table(
+    'Records per data type',
+    ['Data type', 'Records'],
+    sortedCounts(counts).map((c) => [h(c.dataType), String(c.total)]),
+  ),
+})}
 </div>
 <section class="card" aria-labelledby="pulls-title"><h2 id="pulls-title">Pull history</h2>
 ${table('Pull operations', ['Data type', 'Status', 'Requested', 'Duration', 'Error'], pullRows, { captionHidden: true })}</section>
@@ -353,9 +363,7 @@ ${
   scope.get<{ Params: { companyId: string } }>('/api/companies/:companyId/charts/records', { config }, async (request) => {
     const { client } = sessionOf(request);
     const { companyId } = request.params;
-    const counts = [...(await deps.dataSets.recordCounts(client, companyId))]
-      .map(([dataType, total]) => ({ dataType, total }))
-      .sort((a, b) => a.dataType.localeCompare(b.dataType));
+    const counts = sortedCounts(await deps.dataSets.recordCounts(client, companyId));
     return {
       type: 'bar',
       yTitle: 'records',
@@ -363,6 +371,24 @@ ${
       datasets: [{ label: 'Records', data: counts.map((c) => c.total) }],
     };
   });
+}
+
+function sortedCounts(counts: Map<string, number>): { dataType: string; total: number }[] {
+  return [...counts].map(([dataType, total]) => ({ dataType, total })).sort((a, b) => a.dataType.localeCompare(b.dataType));
+}
+
+/**
+ * `name~…` for a search box's text. The query language has no escapes, so the text is quoted with a mark it does not
+ * hold; holding both, each run between its double quotes must be in the name.
+ */
+export function nameSearch(search: string): string | undefined {
+  if (!search.includes('"')) return `name~"${search}"`;
+  if (!search.includes("'")) return `name~'${search}'`;
+  const runs = search
+    .split('"')
+    .map((run) => run.trim())
+    .filter(Boolean);
+  return runs.length ? runs.map((run) => `name~"${run}"`).join(' && ') : undefined;
 }
 
 function knownDataType(value: string): DataType {

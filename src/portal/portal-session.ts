@@ -57,13 +57,15 @@ export function createPortalSessions(deps: { sessions: PortalSessionsStore; apiK
       return { token, client: owner.client };
     },
 
-    /** The live session of this cookie token: not expired, its key neither revoked nor expired. */
+    /** The live session of this cookie token: not expired, its key neither revoked nor expired, its account current. */
     async resolve(token: string | undefined): Promise<PortalSession | undefined> {
       if (!token || token.length > 100) return undefined;
       const at = now();
       const session = await deps.sessions.find(tokenHash(token), at.toISOString());
       if (!session) return undefined;
       if (session.keyExpiresAt !== null && Date.parse(session.keyExpiresAt) <= at.getTime()) return undefined;
+      // An account that expires while signed in ends its sessions too, as its keys stop working on the API.
+      if (isAccountExpired(getPlan(session.client.plan), session.client.createdAt, at)) return undefined;
       return session;
     },
 

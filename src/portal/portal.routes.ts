@@ -65,7 +65,7 @@ async function portalScope(scope: FastifyInstance, deps: PortalDeps): Promise<vo
     if (request.routeOptions.config?.portalPublic) return;
     const session = await deps.sessions.resolve(request.cookies[SESSION_COOKIE]);
     if (!session) {
-      if (request.method === 'GET' && !wantsJson(request)) return redirectToSignIn(request, reply);
+      if ((request.method === 'GET' || request.method === 'HEAD') && !wantsJson(request)) return redirectToSignIn(request, reply);
       throw forbidden('sign in to the portal first; this request has no live session.');
     }
     request.portalSession = session;

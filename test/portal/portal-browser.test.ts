@@ -42,10 +42,52 @@ async function checkAccessibility(name: string): Promise<void> {
   expect(serious, `${name}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
 }
 
-/** Screenshot and accessibility check of the current page. */
+/**
+ * Keyboard only: Tab from the top of the page reaches every visible control (links, buttons, fields, focusable
+ * blocks) in turn and comes back round, and each one shows where the focus is (a visible focus style).
+ */
+async function checkKeyboard(name: string): Promise<void> {
+  const controls = await page.evaluate(() => {
+    const selector = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [tabindex="0"]';
+    const visible = [...document.querySelectorAll<HTMLElement>(selector)].filter(
+      (el) =>
+        el.getClientRects().length > 0 && !el.closest('[hidden], details:not([open]) > :not(summary)') && !el.hasAttribute('disabled'),
+    );
+    visible.forEach((el, i) => el.setAttribute('data-kb', String(i)));
+    (document.activeElement as HTMLElement | null)?.blur();
+    return visible.length;
+  });
+  const reached = new Set<string>();
+  const unstyled: string[] = [];
+  for (let i = 0; i < controls + 5 && reached.size < controls; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return undefined;
+      const style = getComputedStyle(el);
+      const shown = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+      return { kb: el.getAttribute('data-kb'), shown: shown || style.boxShadow !== 'none', what: el.outerHTML.slice(0, 80) };
+    });
+    if (!focused?.kb) continue;
+    reached.add(focused.kb);
+    if (!focused.shown) unstyled.push(focused.what);
+  }
+  const missed = await page.evaluate(
+    (seen) =>
+      [...document.querySelectorAll('[data-kb]')]
+        .filter((el) => !seen.includes(el.getAttribute('data-kb')!))
+        .map((el) => el.outerHTML.slice(0, 80)),
+    [...reached],
+  );
+  expect(missed, `${name}: controls the keyboard never reaches`).toEqual([]);
+  expect(unstyled, `${name}: controls without a visible focus`).toEqual([]);
+}
+
+/** Screenshot, accessibility and keyboard check of the current page. */
 async function look(name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   await checkAccessibility(name);
+  await checkKeyboard(name);
 }
 
 /** Presses Tab until the element matching `selector` has the focus. */
@@ -191,13 +233,14 @@ describe.skipIf(!hasChromium)('Portal in a browser', { timeout: 120_000 }, () =>
     await page.getByLabel('Query').fill('totalAmount~"x"');
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Operator ~ cannot be applied/);
+    await look('06-invoices-refused-query');
 
     await page.getByLabel('Query').fill('totalAmount>1000');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.locator('table tbody tr a').first().click();
     const json = JSON.parse((await page.locator('pre').textContent())!);
     expect(json.totalAmount).toBeGreaterThan(1000);
-    await look('06-invoice-record');
+    await look('07-invoice-record');
   });
 
   it('creates a key (shown once) that works, and revokes it', async () => {
@@ -207,7 +250,7 @@ describe.skipIf(!hasChromium)('Portal in a browser', { timeout: 120_000 }, () =>
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = await page.locator('#new-key').inputValue();
     expect(key).toMatch(/^[A-Za-z0-9]{40}$/);
-    await look('07-keys-created');
+    await look('08-keys-created');
     const auth = `Basic ${Buffer.from(key).toString('base64')}`;
     expect((await api(server, 'GET', '/companies', { auth })).status).toBe(200);
 
@@ -216,12 +259,12 @@ describe.skipIf(!hasChromium)('Portal in a browser', { timeout: 120_000 }, () =>
     await page.getByRole('button', { name: 'Revoke ci-robot' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toMatch(/Key revoked/);
     expect((await api(server, 'GET', '/companies', { auth })).status).toBe(401);
-    await look('08-keys');
+    await look('09-keys');
   });
 
   it('shows the deliveries and replays one', async () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
-    await look('09-webhooks');
+    await look('10-webhooks');
     await page.getByRole('link', { name: receiverUrl }).click();
     const created = await waitFor('the company.created delivery', async () => {
       await page.reload();
@@ -237,7 +280,45 @@ describe.skipIf(!hasChromium)('Portal in a browser', { timeout: 120_000 }, () =>
     const replay = received.at(-1)!;
     expect(replay.body).toBe(first.body);
     expect(replay.id).not.toBe(first.id);
-    await look('10-webhook-deliveries');
+    await look('11-webhook-deliveries');
+
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toMatch(/disabled/i);
+    await expect(page.getByRole('button', { name: /^Replay/ }).count()).resolves.toBe(0);
+    await look('12-webhook-disabled');
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await expect(page.getByRole('button', { name: /^Replay/ }).count()).resolves.toBeGreaterThan(0);
+    await page.getByRole('link', { name: 'Delete this consumer…' }).click();
+    await look('13-webhook-delete');
+    await Promise.all([page.waitForURL(/done=deleted/), page.getByRole('button', { name: 'Delete consumer' }).click()]);
+    expect((await api(server, 'GET', '/webhooks', { auth: client.auth })).body.results).toEqual([]);
+  });
+
+  it('lists and searches companies, and deletes one after its confirmation page', async () => {
+    await page.getByRole('link', { name: 'Companies' }).click();
+    // Company names keep apostrophes (and lose double quotes, as Codat's do).
+    await page.getByLabel('Name', { exact: true }).fill(`O'Neill & Sons Temporary`);
+    await Promise.all([page.waitForURL(/\?done=created$/), page.getByRole('button', { name: 'Create company' }).click()]);
+    const temporary = /companies\/([0-9a-f-]{36})/.exec(page.url())![1];
+    await page.getByRole('link', { name: 'Companies' }).click();
+    await expect(page.locator('table tbody tr').count()).resolves.toBe(2);
+    await look('14-companies');
+    // The query language has no escapes: a search holding both quote marks still finds the company.
+    await page.getByLabel('Name contains').fill(`O'Neill "Sons"`);
+    await Promise.all([page.waitForURL(/search=/), page.getByRole('button', { name: 'Search' }).click()]);
+    await expect(page.locator('table tbody tr').allTextContents()).resolves.toEqual([expect.stringContaining('Temporary')]);
+
+    await page.getByRole('link', { name: `O'Neill & Sons Temporary` }).click();
+    await page.getByRole('link', { name: 'Delete this company…' }).click();
+    await look('15-company-delete');
+    await Promise.all([page.waitForURL(/done=deleted/), page.getByRole('button', { name: /^Delete / }).click()]);
+    expect((await api(server, 'GET', `/companies/${temporary}`, { auth: client.auth })).status).toBe(404);
+
+    // A company that is not there: the error page, not a stack trace.
+    const res = await page.goto(`${server.url}/portal/companies/${temporary}`);
+    expect(res!.status()).toBe(404);
+    await look('16-not-found');
+    await page.goto(`${server.url}/portal/companies`);
   });
 
   it('edits the profile and the sync settings', async () => {
@@ -250,13 +331,17 @@ describe.skipIf(!hasChromium)('Portal in a browser', { timeout: 120_000 }, () =>
     await page.getByRole('button', { name: 'Save sync settings' }).click();
     const settings = (await api(server, 'GET', '/profile/syncSettings', { auth: client.auth })).body.settings;
     expect(settings.find((s: { dataType: string }) => s.dataType === 'invoices').syncSchedule).toBe(6);
-    await look('11-settings');
+    await look('17-settings');
   });
 
-  it('signs out: pages send the browser back to sign-in', async () => {
+  it('signs out: pages send the browser back to sign-in, which says why a key is refused', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     expect(new URL(page.url()).pathname).toBe('/portal/sign-in');
     await page.goto(`${server.url}/portal/keys`);
     expect(new URL(page.url()).pathname).toBe('/portal/sign-in');
+    await page.getByLabel('API key').fill('not-a-key-of-anyone');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert').textContent()).resolves.toBeTruthy();
+    await look('18-sign-in-refused');
   });
 });

@@ -143,6 +143,42 @@ describe('Portal sessions', () => {
     expect(ok.headers.get('location')).toMatch(/^\/portal\/companies\/[0-9a-f-]{36}\?done=created$/);
   });
 
+  it('refuses every form of the portal without its CSRF token, before it acts', async () => {
+    const b = new Browser(server.url);
+    expect((await b.signIn(client.apiKey)).status).toBe(303);
+    const companyId = (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Kept Ltd' } })).body.id;
+    const keyId = (await http(server, 'GET', '/apiKeys', { auth: client.auth })).body.results[0].id;
+    const id = '00000000-0000-4000-8000-000000000000';
+    const forms = [
+      '/portal/companies',
+      `/portal/companies/${companyId}/delete`,
+      `/portal/companies/${companyId}/connections`,
+      `/portal/companies/${companyId}/connections/${id}/unlink`,
+      `/portal/companies/${companyId}/sync`,
+      '/portal/webhooks',
+      `/portal/webhooks/${id}/disable`,
+      `/portal/webhooks/${id}/enable`,
+      `/portal/webhooks/${id}/delete`,
+      `/portal/webhooks/${id}/deliveries/${id}/replay`,
+      '/portal/settings/profile',
+      '/portal/settings/sync',
+      '/portal/keys',
+      `/portal/keys/${keyId}/revoke`,
+      '/portal/sign-out',
+    ];
+    for (const path of forms) {
+      const res = await b.request('POST', path, { form: { name: 'Forged', _csrf: 'forged' } });
+      expect(res.status, path).toBe(403);
+      expect(res.text, path).toMatch(/CSRF token mismatch/);
+    }
+    // Nothing moved: the company and the key are there, and the session still works.
+    expect((await http(server, 'GET', `/companies/${companyId}`, { auth: client.auth })).status).toBe(200);
+    expect(
+      (await http(server, 'GET', '/companies', { auth: client.auth })).body.results.map((c: { name: string }) => c.name),
+    ).not.toContain('Forged');
+    expect((await b.request('GET', '/portal/keys')).status).toBe(200);
+  });
+
   it('ends the session when its key is revoked, and on sign-out', async () => {
     const second = await http(server, 'POST', '/apiKeys', { auth: client.auth, body: { name: 'short-lived' } });
     expect(second.status).toBe(201);

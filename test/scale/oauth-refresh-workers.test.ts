@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import { fetchOnFirstLinkOnly, companyWithConnection } from '../helpers/sandbox.js';
 import { assertCliBuilt } from '../helpers/cli.js';
-import { answering, startService, until, type ServiceProcess } from '../helpers/processes.js';
+import { answering, freePort, startService, until, type ServiceProcess } from '../helpers/processes.js';
 import { createTestStore, POSTGRES_URL, type TestStore } from '../helpers/test-store.js';
 import { basicAuth, http, type TestClient } from '../helpers/test-server.js';
 import { startXeroFake, type XeroFake } from '../fakes/xero/xero-fake.js';
 
 /**
  * Two worker processes on one Postgres find the same Xero connection's token expired at the same moment: exactly one
- * refresh reaches Xero's token endpoint (the lease in connection_credentials settles it), both use the new token,
- * and every sync completes. The token endpoint answers slowly, so the two processes' refreshes would overlap.
+ * refresh reaches Xero's token endpoint (the lease in connection_credentials settles it), both use the new token
+ * (each worker's own metrics show it ran syncs), and every sync completes. The token endpoint answers slowly, so the two processes' refreshes would overlap.
  */
 const TYPES: string[] = ['invoices', 'bills', 'customers', 'suppliers', 'chartOfAccounts', 'items', 'taxRates', 'payments'];
 
@@ -18,6 +18,16 @@ let store: TestStore;
 let fake: XeroFake;
 const services: ServiceProcess[] = [];
 let api: ServiceProcess;
+const workerMetrics: string[] = [];
+
+/** How many Xero syncs a worker process ran to their end, from its own /metrics. */
+async function xeroSyncsRan(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('ledgerport_sync_duration_seconds_count{') && line.includes('platform="gbol"'))
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+}
 
 beforeAll(async () => {
   if (!POSTGRES_URL) return;
@@ -29,7 +39,12 @@ beforeAll(async () => {
   api = await startService(store.databaseUrl, 'api', env);
   services.push(api);
   await answering(api);
-  for (let i = 0; i < 2; i++) services.push(await startService(store.databaseUrl, 'worker', env));
+  // Each worker serves its own metrics, which say how many of the syncs it ran.
+  for (let i = 0; i < 2; i++) {
+    const metricsPort = await freePort();
+    workerMetrics.push(`http://127.0.0.1:${metricsPort}/metrics`);
+    services.push(await startService(store.databaseUrl, 'worker', { ...env, METRICS_PORT: String(metricsPort) }));
+  }
 }, 120_000);
 
 afterAll(async () => {
@@ -74,6 +89,12 @@ describe.skipIf(!POSTGRES_URL)('an OAuth token refreshed by two worker processes
     );
     for (const type of TYPES) expect(statuses[type].currentStatus, type).toBe('Complete');
     expect(fake.grants.filter((g) => g.type === 'refresh_token').length - refreshesBefore).toBe(1);
+    // Both processes met the expired token: each ran syncs, and only one of them refreshed it.
+    const ran = await Promise.all(workerMetrics.map(xeroSyncsRan));
+    expect(
+      ran.every((n) => n > 0),
+      `syncs per worker: ${ran.join(', ')}`,
+    ).toBe(true);
     expect(fake.violations).toEqual([]);
   }, 180_000);
 });

@@ -83,6 +83,8 @@ export class QboFake extends FakeVendor {
   /** Runs before a query is answered, with its text (a user deleting records while the connector reads the pages). */
   beforeQuery?: (realm: QboRealm, query: string) => void;
 
+  /** Every secret the fake handed out (codes, access and refresh tokens), for tests that look for them where they must not be. */
+  readonly issued = new Set<string>();
   private readonly codes = new Map<string, { redirectUri: string; consent: Consent }>();
   private readonly accessTokens = new Map<string, { consent: Consent; expires: number }>();
   private readonly refreshTokens = new Map<string, Consent>();
@@ -173,6 +175,7 @@ export class QboFake extends FakeVendor {
     else {
       const code = randomBytes(16).toString('hex');
       this.codes.set(code, { redirectUri: redirect, consent: { realm, revoked: false } });
+      this.issued.add(code);
       back.searchParams.set('code', code);
       // Intuit names the company the user picked on its consent page.
       back.searchParams.set('realmId', realm.realmId);
@@ -208,6 +211,7 @@ export class QboFake extends FakeVendor {
     const refresh = `AB${randomBytes(24).toString('base64url')}`;
     this.accessTokens.set(access, { consent, expires: Date.now() + this.tokenTtlSeconds * 1000 });
     this.refreshTokens.set(refresh, consent);
+    this.issued.add(access).add(refresh);
     answer(200, {
       token_type: 'bearer',
       access_token: access,

@@ -122,6 +122,8 @@ export class SquareFake extends FakeVendor {
    */
   positionalCursors = false;
 
+  /** Every secret the fake handed out (codes, access and refresh tokens), for tests that look for them where they must not be. */
+  readonly issued = new Set<string>();
   private readonly codes = new Map<string, { redirectUri: string; challenge: string; consent: Consent }>();
   private readonly accessTokens = new Map<string, { consent: Consent; expires: number }>();
   private readonly refreshTokens = new Map<string, { consent: Consent; pkce: boolean }>();
@@ -229,6 +231,7 @@ export class SquareFake extends FakeVendor {
         challenge: url.searchParams.get('code_challenge') ?? '',
         consent: { merchant, revoked: false },
       });
+      this.issued.add(code);
       back.searchParams.set('code', code);
       back.searchParams.set('response_type', 'code');
     }
@@ -278,6 +281,7 @@ export class SquareFake extends FakeVendor {
     let refresh = type === 'refresh_token' && !pkce ? String(body.refresh_token) : `EQAA${randomBytes(30).toString('base64url')}`;
     if (!this.refreshTokens.has(refresh)) this.refreshTokens.set(refresh, { consent, pkce });
     else refresh = String(body.refresh_token);
+    this.issued.add(access).add(refresh);
     answer(200, {
       access_token: access,
       token_type: 'bearer',

@@ -6,6 +6,7 @@ import { isDataType } from '../../src/connectors/data-types.js';
 import {
   codatOasOrSkip,
   correctOasDocument,
+  resetOasCaches,
   oasDocument,
   oasErrors,
   oasResponseValidator,
@@ -121,6 +122,9 @@ const UNKNOWN: Record<string, () => string> = {
 
 // ---- Corrections to Codat's files, before anything is compiled ----
 
+// Files share a worker's modules: this one starts from, and leaves behind, documents no correction has touched.
+resetOasCaches();
+afterAll(resetOasCaches);
 if (oasHere) for (const correction of CODAT_CORRECTIONS) correctOasDocument(correction.file, correction.apply);
 
 // ---- The shared operations, from the server's own document (at collection time, one test each) ----

@@ -72,6 +72,16 @@ export function oasDocument(file: OasFile): OasDocument {
 }
 
 /**
+ * Forgets every parsed document and compiled validator. Test files share a worker's modules (vitest.config.ts), so
+ * a file that corrects documents starts from fresh ones, and afterwards leaves fresh ones for the next file.
+ */
+export function resetOasCaches(): void {
+  documents.clear();
+  instances.clear();
+  validators.clear();
+}
+
+/**
  * Applies a correction to a loaded document (a defect in Codat's own file). Refused once the file's validators
  * are compiled, since a correction made after that would silently not apply to them.
  */

@@ -13,10 +13,15 @@ type Server = { url: string };
 export function connectionCalls(server: () => Server, client: () => Pick<TestClient, 'auth'>, linked: () => LinkedCompany) {
   const api = (method: string, path: string, body?: unknown) => http(server(), method, path, { auth: client().auth, body });
 
-  /** Where Codat serves a data type's list: under the company, or under the connection (src/data/data-paths.ts). */
+  /**
+   * Where Codat serves a data type's list (or, for a single-record type such as `commerce-companyInfo`, its record):
+   * under the company, or under the connection (src/data/data-paths.ts).
+   */
   function pathOf(dataType: string): string {
-    const path = DATA_PATHS.find((p) => p.dataType === dataType && p.kind === 'list');
-    if (!path) throw new Error(`no list path serves ${dataType}`);
+    const path =
+      DATA_PATHS.find((p) => p.dataType === dataType && p.kind === 'list') ??
+      DATA_PATHS.find((p) => p.dataType === dataType && p.kind === 'single');
+    if (!path) throw new Error(`no path serves ${dataType}`);
     const { companyId, connectionId } = linked();
     return path.scope === 'connection'
       ? `/companies/${companyId}/connections/${connectionId}/data/${path.segment}`
@@ -27,6 +32,23 @@ export function connectionCalls(server: () => Server, client: () => Pick<TestCli
     const res = await api('POST', `/companies/${linked().companyId}/data/queue/${dataType}`);
     expect(res.status, res.text).toBe(200);
     return waitForOperation(server(), client(), linked().companyId, res.body.id);
+  }
+
+  /**
+   * Queues a sync of `dataType` into a storm of `count` 429s already injected into `fake`: the sync completes, and it
+   * met (and waited out) every one of them.
+   */
+  async function queueThroughStorm(fake: { apiRequests(): { status?: number }[] }, dataType: string, count: number) {
+    const before = fake.apiRequests().length;
+    const op = await queue(dataType);
+    expect(op.status, JSON.stringify(op)).toBe('Complete');
+    expect(
+      fake
+        .apiRequests()
+        .slice(before)
+        .filter((r) => r.status === 429),
+    ).toHaveLength(count);
+    return op;
   }
 
   async function allRecords(dataType: string): Promise<Record<string, any>[]> {
@@ -68,5 +90,5 @@ export function connectionCalls(server: () => Server, client: () => Pick<TestCli
     expect((await api('GET', `/companies/${companyId}/connections/${connectionId}`)).body.status).toBe('Linked');
   }
 
-  return { api, pathOf, queue, allRecords, push, linkByFollowing };
+  return { api, pathOf, queue, queueThroughStorm, allRecords, push, linkByFollowing };
 }

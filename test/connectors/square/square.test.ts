@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodatLending } from '@codat/lending';
 import { CodatCommerce } from '@codat/commerce';
-import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
-import { companyWithConnection, fetchOnFirstLinkOnly, waitForOperation, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
+import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
+import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
 import { oasValidator } from '../../helpers/oas.js';
+import { connectionCalls } from '../../helpers/connection-calls.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
 import { startSquareFake, type SquareFake } from '../../fakes/square/square-fake.js';
 import type { SquareMerchant } from '../../fakes/square/square-merchant.js';
@@ -71,23 +72,12 @@ afterAll(async () => {
   }
 });
 
-const api = (method: string, path: string, body?: unknown) => http(server, method, path, { auth: client.auth, body });
-const queue = async (dataType: string) => {
-  const res = await api('POST', `/companies/${linked.companyId}/data/queue/${dataType}`);
-  expect(res.status, res.text).toBe(200);
-  return waitForOperation(server, client, linked.companyId, res.body.id);
-};
-const pathOf = (dataType: string) =>
-  `/companies/${linked.companyId}/connections/${linked.connectionId}/data/${dataType === 'commerce-companyInfo' ? 'commerce-info' : dataType}`;
-async function allRecords(dataType: string): Promise<Record<string, any>[]> {
-  const out: Record<string, any>[] = [];
-  for (let page = 1; ; page++) {
-    const res = await api('GET', `${pathOf(dataType)}?page=${page}&pageSize=500`);
-    expect(res.status, res.text).toBe(200);
-    out.push(...res.body.results);
-    if (out.length >= res.body.totalResults) return out;
-  }
-}
+// The calls every platform's tests make (test/helpers/connection-calls.ts).
+const { api, pathOf, queue, queueThroughStorm, allRecords } = connectionCalls(
+  () => server,
+  () => client,
+  () => linked,
+);
 const searches = (path: string, since: number) =>
   fake
     .apiRequests()
@@ -363,16 +353,7 @@ describe('Square', () => {
   it('waits out a storm of 429s and completes the sync later, without failing', async () => {
     // More 429s than a read waits out: the sync goes back to the queue and finishes on a later run.
     fake.inject({ status: 429, count: 8, retryAfterSeconds: 1, path: /^\/v2\/customers/ });
-    const before = fake.apiRequests().length;
-    const op = await queue('commerce-customers');
-    expect(op.status, JSON.stringify(op)).toBe('Complete');
-    // Every one of this storm's 429s was met (and waited out) by this sync.
-    expect(
-      fake
-        .apiRequests()
-        .slice(before)
-        .filter((r) => r.status === 429),
-    ).toHaveLength(8);
+    await queueThroughStorm(fake, 'commerce-customers', 8);
     expect(fake.violations).toEqual([]);
   }, 90_000);
 

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { compileDocument, responseSchemaPointer, validationErrors, type Ajv, type OasDocument } from '../helpers/openapi-contract.js';
+import {
+  compileDocument,
+  fragmentOf,
+  responseSchemaPointer,
+  validationErrors,
+  type Ajv,
+  type OasDocument,
+} from '../helpers/openapi-contract.js';
 
 /**
  * A vendor's published OpenAPI contract, copied into this folder with its licence, checking what a fake of the
@@ -18,6 +25,12 @@ export interface VendorContract {
    * declare is a problem too: the fake answers something the vendor never would.
    */
   check(method: string, path: string, status: number, body: unknown): string | undefined;
+  /**
+   * Problems with a request the connector sent, or undefined when it conforms: its body (JSON, or a form decoded to
+   * nested objects as Stripe's `address[line1]`) validated against the operation's declared request body. A path
+   * the document does not declare, or a body it does not take, is a problem too.
+   */
+  checkRequest(method: string, path: string, body: unknown): string | undefined;
 }
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -44,23 +57,44 @@ export function openApiVendorContract(
     }))
     .sort((a, b) => a.params - b.params);
 
+  const templateOf = (method: string, path: string) => {
+    const lower = method.toLowerCase() as (typeof METHODS)[number];
+    return templates.find((t) => t.pattern.test(path) && document.paths[t.template][lower])?.template;
+  };
+  const validatorAt = (pointer: string): ValidateFunction => {
+    let validate = validators.get(pointer);
+    if (!validate) {
+      ajv ??= compileDocument(`https://contracts.ledgerport.test/${file}`, document);
+      validate = ajv.getSchema(`https://contracts.ledgerport.test/${file}#${pointer}`);
+      if (!validate) throw new Error(`${file}: cannot compile the schema at #${pointer}`);
+      validators.set(pointer, validate);
+    }
+    return validate;
+  };
+
   return {
     name,
     check(method, path, status, body) {
-      const lower = method.toLowerCase() as (typeof METHODS)[number];
-      const match = templates.find((t) => t.pattern.test(path) && document.paths[t.template][lower]);
-      if (!match) return `${name} declares no operation ${method} ${path}`;
-      const declared = responseSchemaPointer(document, method, match.template, status);
-      if (declared.kind === 'undeclared') return `${name} declares no ${status} response for ${method} ${match.template}`;
+      const template = templateOf(method, path);
+      if (!template) return `${name} declares no operation ${method} ${path}`;
+      const declared = responseSchemaPointer(document, method, template, status);
+      if (declared.kind === 'undeclared') return `${name} declares no ${status} response for ${method} ${template}`;
       if (declared.kind === 'no-json') return undefined;
-      let validate = validators.get(declared.pointer);
-      if (!validate) {
-        ajv ??= compileDocument(`https://contracts.ledgerport.test/${file}`, document);
-        validate = ajv.getSchema(`https://contracts.ledgerport.test/${file}#${declared.pointer}`);
-        if (!validate) throw new Error(`${file}: cannot compile the schema at #${declared.pointer}`);
-        validators.set(declared.pointer, validate);
-      }
-      return validate(body) ? undefined : `${name} ${method} ${match.template} ${status}: ${validationErrors(validate)}`;
+      const validate = validatorAt(declared.pointer);
+      return validate(body) ? undefined : `${name} ${method} ${template} ${status}: ${validationErrors(validate)}`;
+    },
+    checkRequest(method, path, body) {
+      const template = templateOf(method, path);
+      if (!template) return `${name} declares no operation ${method} ${path}`;
+      const operation = document.paths[template][method.toLowerCase()] as {
+        requestBody?: { content?: Record<string, { schema?: unknown }> };
+      };
+      const types = Object.keys(operation.requestBody?.content ?? {});
+      const type = types.find((t) => t === 'application/json') ?? types.find((t) => t === 'application/x-www-form-urlencoded');
+      if (!type || operation.requestBody?.content?.[type].schema === undefined)
+        return body === undefined ? undefined : `${name} ${method} ${template} takes no request body`;
+      const validate = validatorAt(fragmentOf(['paths', template, method.toLowerCase(), 'requestBody', 'content', type, 'schema']));
+      return validate(body ?? {}) ? undefined : `${name} ${method} ${template} request: ${validationErrors(validate)}`;
     },
   };
 }

@@ -69,8 +69,18 @@ export function connectionCalls(server: () => Server, client: () => Pick<TestCli
   async function push(dataType: string, record: unknown, update?: { recordId: string }) {
     const { companyId, connectionId } = linked();
     const path = `/companies/${companyId}/connections/${connectionId}/push/${dataType}${update ? `/${update.recordId}` : ''}`;
-    const res = await api(update ? 'PUT' : 'POST', path, record);
+    return settled(await api(update ? 'PUT' : 'POST', path, record));
+  }
+
+  /** Deletes a record through the push API, and waits as `push` does. */
+  async function pushDelete(dataType: string, recordId: string) {
+    const { companyId, connectionId } = linked();
+    return settled(await api('DELETE', `/companies/${companyId}/connections/${connectionId}/push/${dataType}/${recordId}`));
+  }
+
+  async function settled(res: Awaited<ReturnType<typeof api>>) {
     expect(res.status, res.text).toBe(200);
+    const { companyId } = linked();
     let op = res.body;
     for (let i = 0; i < 200 && op.status === 'Pending'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -90,5 +100,5 @@ export function connectionCalls(server: () => Server, client: () => Pick<TestCli
     expect((await api('GET', `/companies/${companyId}/connections/${connectionId}`)).body.status).toBe('Linked');
   }
 
-  return { api, pathOf, queue, queueThroughStorm, allRecords, push, linkByFollowing };
+  return { api, pathOf, queue, queueThroughStorm, allRecords, push, pushDelete, linkByFollowing };
 }

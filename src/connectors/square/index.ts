@@ -11,17 +11,21 @@ import {
 import { SQUARE } from './platform.js';
 import { cursorPages, merchantOf, revokeSquareAccess, squareCall, squareConfig, squareInstant } from './square-api.js';
 import * as map from './square-records.js';
+import { squareWrites } from './square-writes.js';
 import { changeSource, documentSource, SQUARE_EPOCH, sourceRecord, type MerchantScope } from './square-sources.js';
 
 /**
  * Square (`zsth`): one seller (merchant) per connection through the Connect API (v2), behind Square's OAuth2 (tokens
  * of 30 days, refreshed ahead of expiry). Orders, payments, refunds, customers and the catalog are read in full
- * once, then by `updated_at` since Square's clock at the previous read. See docs/connectors/square.md for the
- * mapping, field by field.
+ * once, then by `updated_at` since Square's clock at the previous read. Customers are written back
+ * (square-writes.ts). See docs/connectors/square.md for the mapping, field by field.
  */
 
-/** Read-only access to what the connector reads: the business and its locations, sales, customers, catalog. */
-const SCOPE = ['MERCHANT_PROFILE_READ', 'PAYMENTS_READ', 'ORDERS_READ', 'CUSTOMERS_READ', 'ITEMS_READ'].join(' ');
+/**
+ * Read access to what the connector reads (the business and its locations, sales, customers, catalog), and write
+ * access to customers, which it writes back (square-writes.ts).
+ */
+const SCOPE = ['MERCHANT_PROFILE_READ', 'PAYMENTS_READ', 'ORDERS_READ', 'CUSTOMERS_READ', 'CUSTOMERS_WRITE', 'ITEMS_READ'].join(' ');
 
 /** Square searches orders of at most 10 locations at once. */
 const LOCATIONS_PER_SEARCH = 10;
@@ -224,4 +228,5 @@ export const square: Connector = {
     else if (accessToken) await revokeSquareAccess(config, { accessToken });
   },
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),
+  writes: squareWrites,
 };

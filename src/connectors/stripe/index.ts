@@ -7,12 +7,14 @@ import { deauthorize, stripeConnect } from './stripe-connect.js';
 import * as map from './stripe-records.js';
 import { documentSource, listSource, sourceRecord } from './stripe-sources.js';
 import { STRIPE } from './platform.js';
+import { stripeWrites } from './stripe-writes.js';
 
 /**
  * Stripe (`exgd`): one Stripe account per connection, read with a restricted API key typed into the Link form, or
  * through Stripe Connect OAuth when the server is a Connect platform (STRIPE_CLIENT_ID). Full reads page through
  * Stripe's lists; later reads ask for what was created since the cursor and what Stripe's events (kept 30 days)
- * say changed or was deleted. See docs/connectors/stripe.md for the mapping, field by field.
+ * say changed or was deleted. Customers are written back (stripe-writes.ts). See docs/connectors/stripe.md for the
+ * mapping, field by field.
  */
 
 /** A charge changes when captured, refunded, disputed or settled; its events carry the charge as it now is. */
@@ -189,4 +191,5 @@ export const stripe: Connector = {
     if (typeof credentials.stripeUserId === 'string') await deauthorize(credentials.stripeUserId);
   },
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),
+  writes: stripeWrites,
 };

@@ -6,14 +6,15 @@ import { endpointOf, stripeConnectConfig, stripeGet, type StripeObject } from '.
 import { settingsOf } from './stripe-records.js';
 
 /**
- * Stripe Connect's OAuth (Standard accounts): the merchant approves read-only access on Stripe's consent page, and
+ * Stripe Connect's OAuth (Standard accounts): the merchant approves access on Stripe's consent page, and
  * the platform (this server's Stripe account, STRIPE_CLIENT_ID / STRIPE_CLIENT_SECRET) reads the merchant's account
  * with its own secret key and `Stripe-Account`. Stripe's token endpoint authenticates the platform by its secret key
  * in the form (`client_secret`), not by the client id and secret of RFC 6749, so oauthCodeFlow does not fit; and its
  * authorize page takes no PKCE.
  */
 
-const SCOPE = 'read_only';
+/** Read and write: the connection writes customers back (stripe-writes.ts); a read-only grant could not. */
+const SCOPE = 'read_write';
 
 /** Stripe's token answer (`POST /oauth/token`). */
 interface ConnectTokenAnswer {

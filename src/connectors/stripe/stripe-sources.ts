@@ -56,6 +56,14 @@ class StripeClock {
   }
 }
 
+/**
+ * Whether changes since the cursor can be read by Stripe's clock: its events still reach back to it, and it is not
+ * ahead of Stripe's time (a cursor from a clock Stripe's has since fallen behind would ask for nothing yet made).
+ */
+function reachable(now: number | undefined, since: number): boolean {
+  return now !== undefined && now - since <= EVENT_RETENTION_S - RETENTION_SAFETY_S && since - now <= CURSOR_OVERLAP_S;
+}
+
 /** What changed in a list since a time: objects created since, then the events since (newest first). */
 async function changesSince(
   endpoint: PlatformEndpoint,
@@ -72,8 +80,7 @@ async function changesSince(
     const decided = new Set<string>();
     for await (const page of listPages(endpoint, 'events', { ...created, 'types[]': types })) {
       clock.answered(page.stripeTime);
-      const now = clock.now();
-      if (now === undefined || now - since > EVENT_RETENTION_S - RETENTION_SAFETY_S) return undefined;
+      if (!reachable(clock.now(), since)) return undefined;
       for (const event of page.body) {
         const object = event.data?.object as StripeObject | undefined;
         const id = typeof object?.id === 'string' ? object.id : undefined;
@@ -87,6 +94,7 @@ async function changesSince(
   }
   for await (const page of listPages(endpoint, spec.resource, created)) {
     clock.answered(page.stripeTime);
+    if (types.length === 0 && !reachable(clock.now(), since)) return undefined;
     for (const object of page.body) {
       const id = String(object.id);
       // The list's is the current state; an object deleted since it was listed is the event's. Its time is the

@@ -73,7 +73,7 @@ afterAll(async () => {
 });
 
 // The calls every platform's tests make (test/helpers/connection-calls.ts).
-const { api, pathOf, queue, queueThroughStorm, allRecords } = connectionCalls(
+const { api, pathOf, queue, queueThroughStorm, allRecords, push } = connectionCalls(
   () => server,
   () => client,
   () => linked,
@@ -103,7 +103,7 @@ describe('Square', () => {
     const authorize = new URLSearchParams(fake.requests.find((r) => r.path === '/oauth2/authorize')?.query);
     expect(authorize.get('session')).toBe('false');
     expect(authorize.get('scope')?.split(' ')).toEqual(
-      expect.arrayContaining(['MERCHANT_PROFILE_READ', 'PAYMENTS_READ', 'ORDERS_READ', 'CUSTOMERS_READ', 'ITEMS_READ']),
+      expect.arrayContaining(['MERCHANT_PROFILE_READ', 'PAYMENTS_READ', 'ORDERS_READ', 'CUSTOMERS_READ', 'CUSTOMERS_WRITE', 'ITEMS_READ']),
     );
     const row = await server.store.db
       .selectFrom('connections')
@@ -346,6 +346,122 @@ describe('Square', () => {
       ]);
     } finally {
       fake.tamper = undefined;
+      fake.violations.length = 0;
+    }
+  });
+
+  it('writes a customer back, once for its idempotency_key though its answer is lost; it is in Square and in the next sync', async () => {
+    // Square makes the customer, and its answer is lost: the connector sends the same request again, and Square
+    // answers the first one's customer rather than making a second.
+    fake.inject({ status: 500, count: 1, path: /^\/v2\/customers$/, method: 'POST', afterProcessing: true });
+    const customersBefore = merchant.collection('customers').size;
+    const before = fake.apiRequests().length;
+    const op = await push('commerce-customers', {
+      customerName: 'Mara Quinn',
+      emailAddress: 'mara@quinn.example',
+      phone: '+14155550123',
+      note: 'Wholesale',
+      addresses: [{ type: 'Billing', line1: '7 Quay Street', city: 'Bristol', region: 'Avon', postalCode: 'BS1 4DB', country: 'GB' }],
+    });
+    expect(op.status, JSON.stringify(op)).toBe('Success');
+    const writes = fake
+      .apiRequests()
+      .slice(before)
+      .filter((r) => r.method === 'POST' && r.path === '/v2/customers');
+    expect(writes.map((r) => r.status)).toEqual([500, 200]);
+    expect(new Set(writes.map((r) => r.body?.idempotency_key))).toEqual(new Set([op.pushOperationKey]));
+    expect(merchant.collection('customers').size).toBe(customersBefore + 1);
+    const made = merchant.collection('customers').get(op.changes[0].recordRef.id)!;
+    expect(made).toMatchObject({
+      given_name: 'Mara',
+      family_name: 'Quinn',
+      email_address: 'mara@quinn.example',
+      phone_number: '+14155550123',
+      note: 'Wholesale',
+      address: {
+        address_line_1: '7 Quay Street',
+        locality: 'Bristol',
+        administrative_district_level_1: 'Avon',
+        postal_code: 'BS1 4DB',
+        country: 'GB',
+      },
+    });
+    // The write queued a sync of customers, which read it back (a delta by Square's clock).
+    const synced = (await allRecords('commerce-customers')).find((c) => c.id === made.id);
+    expect(synced).toMatchObject({
+      customerName: 'Mara Quinn',
+      emailAddress: 'mara@quinn.example',
+      phone: '+14155550123',
+      note: 'Wholesale',
+      addresses: [{ type: 'Billing', line1: '7 Quay Street', city: 'Bristol', postalCode: 'BS1 4DB', country: 'GB' }],
+    });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('replaces a customer (what the record leaves out is cleared at Square); the next sync says so', async () => {
+    const target = [...merchant.collection('customers').values()].find((c) => c.note === 'Regular' && c.address)!;
+    const op = await push(
+      'commerce-customers',
+      { customerName: 'Ada King Lovelace', emailAddress: 'ada@example.com' },
+      { recordId: target.id },
+    );
+    expect(op.status, JSON.stringify(op)).toBe('Success');
+    const now = merchant.collection('customers').get(target.id)!;
+    expect(now).toMatchObject({ given_name: 'Ada', family_name: 'King Lovelace', email_address: 'ada@example.com' });
+    expect([now.phone_number, now.note, now.address]).toEqual([undefined, undefined, undefined]);
+    const synced = (await allRecords('commerce-customers')).find((c) => c.id === target.id)!;
+    expect(synced.customerName).toBe('Ada King Lovelace');
+    expect([synced.note, synced.phone, synced.addresses]).toEqual([undefined, undefined, undefined]);
+
+    // A customer Square does not have: refused in Square's words.
+    const missing = await push('commerce-customers', { customerName: 'Nobody' }, { recordId: 'NOSUCHCUSTOMER' });
+    expect(missing.status).toBe('Failed');
+    expect(missing.errorMessage).toContain('NOSUCHCUSTOMER` not found');
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('refuses before sending what Square cannot keep; a grant without CUSTOMERS_WRITE fails the write, not the connection', async () => {
+    const path = `/companies/${linked.companyId}/connections/${linked.connectionId}/push/commerce-customers`;
+    const before = fake.apiRequests().length;
+    const refused = await api('POST', path, {
+      defaultCurrency: 'USD',
+      addresses: [{ type: 'Billing', country: 'United Kingdom' }, { type: 'Delivery' }],
+    });
+    expect(refused.status, refused.text).toBe(400);
+    const fields = refused.body.validation.errors.map((e: { itemId: string }) => e.itemId).sort();
+    expect(fields).toEqual(['addresses', 'addresses[0].country', 'customerName', 'defaultCurrency']);
+    // Square keeps customers it cannot delete through this API: deletion is not offered.
+    const deletion = await api('DELETE', `${path}/${[...merchant.collection('customers').keys()][0]}`);
+    expect(deletion.status, deletion.text).toBe(405);
+    expect(fake.apiRequests().length).toBe(before);
+
+    // The seller's grant predates write-back: it lacks CUSTOMERS_WRITE.
+    fake.withdrawScope('CUSTOMERS_WRITE');
+    const op = await push('commerce-customers', { customerName: 'Not Allowed' });
+    expect(op.status).toBe('Failed');
+    expect(op.errorMessage).toContain('CUSTOMERS_WRITE');
+    expect((await api('GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`)).body.status).toBe('Linked');
+    expect([...merchant.collection('customers').values()].find((c) => c.given_name === 'Not')).toBeUndefined();
+    expect((await queue('commerce-customers')).status).toBe('Complete');
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('catches a write the contract does not take: a field Square does not declare, or one of the wrong type', async () => {
+    const token = [...fake.issued].filter((t) => t.startsWith('EAAA')).at(-1)!;
+    const send = (body: unknown) =>
+      fetch(`${fake.url}/v2/customers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'square-version': '2025-08-20', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    try {
+      expect((await send({ given_name: 'Ada', birth_place: 'London' })).status).toBe(400);
+      expect((await send({ given_name: 42 })).status).toBe(400);
+      expect(fake.violations).toEqual([
+        expect.stringMatching(/^Square API POST \/v2\/customers request: fields the contract does not declare: birth_place/),
+        expect.stringMatching(/^Square API POST \/v2\/customers request: .*given_name must be string/),
+      ]);
+    } finally {
       fake.violations.length = 0;
     }
   });

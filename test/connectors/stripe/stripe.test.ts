@@ -6,6 +6,7 @@ import { companyWithConnection, fetchOnFirstLinkOnly, waitForOperation, waitForS
 import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
 import { startStripeFake, type StripeFake } from '../../fakes/stripe/stripe-fake.js';
 import type { StripeAccount } from '../../fakes/stripe/stripe-account.js';
+import { connectionCalls } from '../../helpers/connection-calls.js';
 
 /**
  * Stripe (`exgd`) against the stateful fake of test/fakes/stripe/, whose every API answer is checked against Stripe's
@@ -86,6 +87,11 @@ async function allRecords(dataType: string, target = linked): Promise<Record<str
     if (out.length >= res.body.totalResults) return out;
   }
 }
+const calls = connectionCalls(
+  () => server,
+  () => client,
+  () => linked,
+);
 const startUrl = async (target: LinkedCompany) =>
   (await api('GET', `/companies/${target.companyId}/connections/${target.connectionId}`)).body.linkUrl as string;
 
@@ -286,7 +292,11 @@ describe('Stripe', () => {
     } finally {
       fake.clockSkewSeconds = 0;
     }
-    // The cursor is now 31 days ahead of this machine: the next read is in full again, by Stripe's clock once more.
+    // The cursor is now 31 days ahead of Stripe's clock (back to this machine's): the next read is in full again.
+    const before = fake.requests.length;
+    expect((await queue('commerce-customers')).status).toBe('Complete');
+    const reads = fake.requests.slice(before).filter((r) => r.path === '/v1/customers');
+    expect(reads.map((r) => r.query.has('created[gte]'))).toEqual([false]);
   });
 
   it("catches a fake answer that breaks Stripe's contract", async () => {
@@ -300,6 +310,134 @@ describe('Stripe', () => {
       fake.tamper = undefined;
       fake.violations.length = 0;
     }
+  });
+
+  it('catches a write the contract does not take, as Stripe refuses it', async () => {
+    try {
+      const res = await fetch(`${fake.url}/v1/customers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ name: 'Ada', nickname: 'Countess' }),
+      });
+      expect(res.status).toBe(400);
+      expect(fake.violations).toEqual([expect.stringMatching(/^Stripe API POST \/v1\/customers request: .*additionalProperty.*nickname/)]);
+      expect(shop.all('customers').find((c) => c.name === 'Ada')).toBeUndefined();
+    } finally {
+      fake.violations.length = 0;
+    }
+  });
+
+  it('writes a customer back, once for its Idempotency-Key though its answer is lost; it is in Stripe and in the next sync', async () => {
+    // Stripe makes the customer, and its answer is lost: the connector sends the same request again, and Stripe
+    // answers the first one's customer rather than making a second.
+    fake.inject({ status: 503, count: 1, path: /^\/v1\/customers$/, method: 'POST', afterProcessing: true });
+    const customersBefore = shop.all('customers').length;
+    const before = fake.requests.length;
+    const op = await calls.push('commerce-customers', {
+      customerName: 'Mara Quinn',
+      emailAddress: 'mara@quinn.example',
+      phone: '+442079460123',
+      note: 'Wholesale',
+      addresses: [
+        { type: 'Billing', line1: '7 Quay Street', city: 'Bristol', postalCode: 'BS1 4DB', country: 'GB' },
+        { type: 'Delivery', line1: 'Dock 4', line2: 'Gate B', city: 'Bristol', country: 'GB' },
+      ],
+    });
+    expect(op.status, JSON.stringify(op)).toBe('Success');
+    const integration = (await calls.api('GET', '/integrations/exgd')).body;
+    const features = integration.datatypeFeatures.find((f: { dataType: string }) => f.dataType === 'commerce-customers');
+    expect(features.supportedFeatures.map((f: { featureType: string }) => f.featureType)).toEqual(['Get', 'Post', 'Put', 'Delete']);
+    const writes = fake.apiRequests((r) => r.method === 'POST').filter((r) => fake.requests.indexOf(r) >= before);
+    expect(writes.map((r) => r.status)).toEqual([503, 200]);
+    expect(new Set(writes.map((r) => r.idempotencyKey))).toEqual(new Set([op.pushOperationKey]));
+    expect(shop.all('customers')).toHaveLength(customersBefore + 1);
+    const made = shop.get('customers', op.changes[0].recordRef.id)!;
+    expect(op.changes).toEqual([{ type: 'Created', recordRef: { id: made.id, dataType: 'commerce-customers' }, attachmentId: null }]);
+    expect(made).toMatchObject({
+      name: 'Mara Quinn',
+      email: 'mara@quinn.example',
+      phone: '+442079460123',
+      description: 'Wholesale',
+      address: { line1: '7 Quay Street', line2: null, city: 'Bristol', postal_code: 'BS1 4DB', country: 'GB', state: null },
+      shipping: { name: 'Mara Quinn', address: { line1: 'Dock 4', line2: 'Gate B', city: 'Bristol' } },
+    });
+    // The write queued a sync of customers, which picked it up.
+    const synced = (await calls.allRecords('commerce-customers')).find((c) => c.id === made.id);
+    expect(synced).toMatchObject({
+      customerName: 'Mara Quinn',
+      emailAddress: 'mara@quinn.example',
+      note: 'Wholesale',
+      addresses: [
+        { type: 'Billing', line1: '7 Quay Street', postalCode: 'BS1 4DB' },
+        { type: 'Delivery', line1: 'Dock 4', line2: 'Gate B' },
+      ],
+    });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('replaces a customer (what the record leaves out is unset at Stripe) and deletes one; the next syncs say so', async () => {
+    const target = shop.all('customers')[1];
+    expect(target.address).not.toBeNull();
+    const replaced = await calls.push(
+      'commerce-customers',
+      { customerName: 'Grace B. Hopper', emailAddress: 'grace@navy.example' },
+      { recordId: target.id },
+    );
+    expect(replaced.status, JSON.stringify(replaced)).toBe('Success');
+    expect(shop.get('customers', target.id)).toMatchObject({
+      name: 'Grace B. Hopper',
+      email: 'grace@navy.example',
+      phone: null,
+      description: null,
+      address: null,
+      shipping: null,
+    });
+    const after = (await calls.allRecords('commerce-customers')).find((c) => c.id === target.id)!;
+    expect(after.customerName).toBe('Grace B. Hopper');
+    expect(after.addresses ?? []).toEqual([]);
+    expect(after.phone ?? null).toBeNull();
+
+    const deleted = await calls.pushDelete('commerce-customers', target.id);
+    expect(deleted.status, JSON.stringify(deleted)).toBe('Success');
+    expect(shop.get('customers', target.id)).toBeUndefined();
+    expect((await calls.allRecords('commerce-customers')).find((c) => c.id === target.id)?.metadata).toEqual({ isDeleted: true });
+
+    // A customer Stripe does not have: refused with Stripe's own words, and nothing changes.
+    const missing = await calls.pushDelete('commerce-customers', target.id);
+    expect(missing.status).toBe('Failed');
+    expect(missing.errorMessage).toContain(`No such customer: '${target.id}'`);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('refuses before sending what Stripe cannot keep; a key that may not write fails the write, not the connection', async () => {
+    const { companyId, connectionId } = linked;
+    const path = `/companies/${companyId}/connections/${connectionId}/push/commerce-customers`;
+    const before = fake.requests.length;
+    const refused = await calls.api('POST', path, {
+      customerName: 'Too Much',
+      defaultCurrency: 'GBP',
+      phone: '+44 20 7946 0123 ext. 4567',
+      addresses: [{ type: 'Billing' }, { type: 'Unknown' }],
+    });
+    expect(refused.status, refused.text).toBe(400);
+    const fields = (refused.body.validation?.errors ?? []).map((e: { itemId: string }) => e.itemId).sort();
+    expect(fields).toEqual(['addresses', 'defaultCurrency', 'phone']);
+    expect(fake.requests.length).toBe(before);
+
+    // The merchant takes the write permission off the connection's key in Stripe's Dashboard.
+    shop.setReadOnly(key, true);
+    let op;
+    try {
+      op = await calls.push('commerce-customers', { customerName: 'Not Allowed' });
+    } finally {
+      shop.setReadOnly(key, false);
+    }
+    expect(op.status).toBe('Failed');
+    expect(op.errorMessage).toContain('rak_customer_write');
+    expect(JSON.stringify(op)).not.toContain(key);
+    expect(shop.all('customers').find((c) => c.name === 'Not Allowed')).toBeUndefined();
+    expect((await calls.api('GET', `/companies/${companyId}/connections/${connectionId}`)).body.status).toBe('Linked');
+    expect(fake.violations).toEqual([]);
   });
 
   it('waits out a storm of 429s and completes the sync later, without failing', async () => {

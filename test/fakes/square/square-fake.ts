@@ -32,7 +32,9 @@ const squareContract = () =>
   }));
 
 const CONTRACT_FILE = fileURLToPath(new URL('../../contracts/square/square.json', import.meta.url));
-let errorEnums: { categories: Set<string>; codes: Set<string>; version: string } | undefined;
+let errorEnums:
+  | { categories: Set<string>; codes: Set<string>; version: string; createCustomerFields: Set<string>; updateCustomerFields: Set<string> }
+  | undefined;
 /** The Error object's categories and codes, and the API version, as Square's document declares them. */
 function contractFacts() {
   if (!errorEnums) {
@@ -42,6 +44,8 @@ function contractFacts() {
       categories: new Set(schemas.ErrorCategory.enum),
       codes: new Set(schemas.ErrorCode.enum),
       version: document.components.securitySchemes.oauth2['x-additional-headers'][0].schema.default,
+      createCustomerFields: new Set(Object.keys(schemas.CreateCustomerRequest.properties)),
+      updateCustomerFields: new Set(Object.keys(schemas.UpdateCustomerRequest.properties)),
     };
   }
   return errorEnums;
@@ -66,6 +70,10 @@ export interface Fault {
   count: number;
   retryAfterSeconds?: number;
   path?: RegExp;
+  /** Only requests of this method (default: any). */
+  method?: string;
+  /** The request is carried out first and its answer lost: a write made, then a 5xx instead of the object. */
+  afterProcessing?: boolean;
 }
 
 export interface RequestLog {
@@ -82,6 +90,8 @@ export interface RequestLog {
 interface Consent {
   merchant: SquareMerchant;
   revoked: boolean;
+  /** The permissions the seller granted (the authorize page's `scope`). */
+  scopes: string[];
 }
 
 /** What an opaque cursor remembers: where the page ended (its last key, and how many objects were answered), and the query it continues. */
@@ -129,6 +139,8 @@ export class SquareFake extends FakeVendor {
   private readonly refreshTokens = new Map<string, { consent: Consent; pkce: boolean }>();
   private readonly cursors = new Map<string, CursorState>();
   private readonly faults: Fault[] = [];
+  /** The customer each `idempotency_key` created, with the request that first used it. */
+  private readonly idempotent = new Map<string, { request: string; customerId: string }>();
 
   /** Square's now (ms). */
   now = (): number => Date.now() + this.clockSkewMs;
@@ -160,9 +172,99 @@ export class SquareFake extends FakeVendor {
     for (const token of this.accessTokens.values()) token.expires = 0;
   }
 
+  /** Every consent loses a permission, as if granted before the application asked for it. */
+  withdrawScope(scope: string): void {
+    for (const { consent } of [...this.refreshTokens.values(), ...this.accessTokens.values()])
+      consent.scopes = consent.scopes.filter((s) => s !== scope);
+  }
+
   /** The seller disconnects the application in Square's dashboard: every token of every consent stops working. */
   revokeConsents(): void {
     for (const { consent } of this.refreshTokens.values()) consent.revoked = true;
+  }
+
+  /** The next fault injected for this request, taken (its count goes down), if any. */
+  private faultFor(method: string, path: string, afterProcessing: boolean): Fault | undefined {
+    const fault = this.faults.find(
+      (f) => f.count > 0 && (!f.path || f.path.test(path)) && (!f.method || f.method === method) && !!f.afterProcessing === afterProcessing,
+    );
+    if (fault) fault.count--;
+    return fault;
+  }
+
+  /**
+   * A write's body against Square's document: valid for the operation's request schema, and naming no field the
+   * schema does not declare (the document leaves its request objects open, but a field Square does not know is
+   * one the connector should not send).
+   */
+  private checkWriteRequest(method: string, path: string, body: SquareObject): string | undefined {
+    const problem = squareContract().checkRequest(method, path, body);
+    if (problem) return problem;
+    const declared = method === 'POST' ? contractFacts().createCustomerFields : contractFacts().updateCustomerFields;
+    const unknown = Object.keys(body).filter((k) => !declared.has(k));
+    return unknown.length > 0
+      ? `Square API ${method} ${path} request: fields the contract does not declare: ${unknown.join(', ')}`
+      : undefined;
+  }
+
+  /**
+   * `POST /v2/customers` (a new customer; a repeated `idempotency_key` answers the first request's customer) and
+   * `PUT /v2/customers/{id}` (the fields given change; a null one is cleared; the others stay).
+   */
+  private writeCustomer(
+    merchant: SquareMerchant,
+    method: string,
+    path: string,
+    body: SquareObject,
+  ): { status: number; body: SquareObject } {
+    const customers = merchant.collection('customers');
+    const fields = Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'idempotency_key' && k !== 'version'));
+    if (method === 'POST') {
+      const key = String(body.idempotency_key ?? '');
+      const first = key ? this.idempotent.get(`${merchant.id} ${key}`) : undefined;
+      if (first) {
+        if (first.request !== JSON.stringify(body))
+          return {
+            status: 400,
+            body: squareError(
+              'INVALID_REQUEST_ERROR',
+              'IDEMPOTENCY_KEY_REUSED',
+              'The idempotency key was used for another request',
+              'idempotency_key',
+            ),
+          };
+        return { status: 200, body: { customer: customers.get(first.customerId) } };
+      }
+      if (
+        !['given_name', 'family_name', 'company_name', 'email_address', 'phone_number'].some(
+          (k) => typeof fields[k] === 'string' && fields[k] !== '',
+        )
+      )
+        return {
+          status: 400,
+          body: squareError(
+            'INVALID_REQUEST_ERROR',
+            'BAD_REQUEST',
+            'At least one of given_name, family_name, company_name, email_address or phone_number is required',
+          ),
+        };
+      const customer = merchant.addCustomer(fields);
+      if (key) this.idempotent.set(`${merchant.id} ${key}`, { request: JSON.stringify(body), customerId: customer.id });
+      return { status: 200, body: { customer } };
+    }
+    const id = /^\/v2\/customers\/([^/]+)$/.exec(path)?.[1];
+    if (method !== 'PUT' || !id)
+      return { status: 404, body: squareError('INVALID_REQUEST_ERROR', 'NOT_FOUND', `the fake does not serve ${method} ${path}`) };
+    if (!customers.has(id))
+      return { status: 404, body: squareError('INVALID_REQUEST_ERROR', 'NOT_FOUND', `Customer with ID \`${id}\` not found.`) };
+    if (typeof body.version === 'number' && body.version !== customers.get(id)!.version)
+      return {
+        status: 400,
+        body: squareError('INVALID_REQUEST_ERROR', 'CONFLICT', 'The customer was changed since the version given', 'version'),
+      };
+    const customer = merchant.update('customers', id, fields);
+    for (const [k, v] of Object.entries(fields)) if (v === null) delete customer[k];
+    return { status: 200, body: { customer } };
   }
 
   apiRequests(filter: (r: RequestLog) => boolean = () => true): RequestLog[] {
@@ -192,7 +294,7 @@ export class SquareFake extends FakeVendor {
     res.on('finish', () => (log.status = res.statusCode));
     if (url.pathname === '/oauth2/authorize' && method === 'GET') return this.authorize(url, res);
     let body: SquareObject = {};
-    if (method === 'POST') {
+    if (method === 'POST' || method === 'PUT') {
       try {
         body = JSON.parse(raw || '{}');
       } catch {
@@ -229,7 +331,7 @@ export class SquareFake extends FakeVendor {
       this.codes.set(code, {
         redirectUri: redirect,
         challenge: url.searchParams.get('code_challenge') ?? '',
-        consent: { merchant, revoked: false },
+        consent: { merchant, revoked: false, scopes: (url.searchParams.get('scope') ?? '').split(' ').filter(Boolean) },
       });
       this.issued.add(code);
       back.searchParams.set('code', code);
@@ -345,9 +447,8 @@ export class SquareFake extends FakeVendor {
       );
     const merchant = access.consent.merchant;
     log.merchantId = merchant.id;
-    const fault = this.faults.find((f) => f.count > 0 && (!f.path || f.path.test(path)));
+    const fault = this.faultFor(method, path, false);
     if (fault) {
-      fault.count--;
       if (fault.status === 429)
         return this.send(res, path, method, 429, squareError('RATE_LIMIT_ERROR', 'RATE_LIMITED', 'Too many requests'), {
           'retry-after': String(fault.retryAfterSeconds ?? 1),
@@ -368,7 +469,31 @@ export class SquareFake extends FakeVendor {
         squareError('API_ERROR', fault.status === 500 ? 'INTERNAL_SERVER_ERROR' : 'SERVICE_UNAVAILABLE', 'Try again later'),
       );
     }
-    const answer = this.route(merchant, method, path, url.searchParams, body);
+    const write = method === 'PUT' || (method === 'POST' && path === '/v2/customers');
+    if (write) {
+      const problem = this.checkWriteRequest(method, path, body);
+      if (problem) {
+        this.violations.push(problem);
+        return this.send(res, path, method, 400, squareError('INVALID_REQUEST_ERROR', 'BAD_REQUEST', problem));
+      }
+      if (!access.consent.scopes.includes('CUSTOMERS_WRITE'))
+        return this.send(
+          res,
+          path,
+          method,
+          403,
+          squareError(
+            'AUTHENTICATION_ERROR',
+            'INSUFFICIENT_SCOPES',
+            'The merchant has not given your application sufficient permissions to do that. The developer should request the CUSTOMERS_WRITE permission.',
+          ),
+        );
+    }
+    const answer = write ? this.writeCustomer(merchant, method, path, body) : this.route(merchant, method, path, url.searchParams, body);
+    if (write && answer.status === 200) {
+      const lost = this.faultFor(method, path, true);
+      if (lost) return this.send(res, path, method, lost.status, squareError('API_ERROR', 'INTERNAL_SERVER_ERROR', 'Try again later'));
+    }
     // A copy: a tampered answer must not change the merchant's own data.
     answer.body = structuredClone(answer.body);
     this.tamper?.(path, answer.body);

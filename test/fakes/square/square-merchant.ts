@@ -331,6 +331,23 @@ export class SquareMerchant {
     this.update('catalog', id, { is_deleted: true });
   }
 
+  /** A customer made through the API (`POST /v2/customers`): the fields given, as Square stamps a new profile. */
+  addCustomer(fields: SquareObject): SquareObject {
+    const id = squareId(26);
+    const created = this.stamp();
+    const customer: SquareObject = {
+      id,
+      created_at: created,
+      updated_at: created,
+      ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)),
+      preferences: { email_unsubscribed: false },
+      creation_source: 'THIRD_PARTY',
+      version: 0,
+    };
+    this.collections.customers.set(id, customer);
+    return customer;
+  }
+
   /** Deletes a customer: Square forgets the profile, and no search reports it again. */
   deleteCustomer(id: string): void {
     this.collections.customers.delete(id);

@@ -48,10 +48,32 @@ export const PERMISSIONS: Record<StripeReadable, string> = {
   account: 'rak_account_read',
 };
 
+const ADDRESS_FIELDS = ['city', 'country', 'line1', 'line2', 'postal_code', 'state'] as const;
+
+/** An address parameter as Stripe keeps it: every field present, unset ones null; `''` unsets the whole address. */
+function addressOf(value: unknown): StripeObject | null {
+  if (typeof value !== 'object' || value === null) return null;
+  return Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, (value as StripeObject)[f] || null]));
+}
+
+/** The customer fields a create or update form sets (the contract check has vetted their names and types). */
+function customerFields(params: StripeObject): StripeObject {
+  const fields: StripeObject = {};
+  for (const name of ['name', 'email', 'phone', 'description'] as const) if (name in params) fields[name] = params[name] || null;
+  if ('address' in params) fields.address = addressOf(params.address);
+  if ('shipping' in params)
+    fields.shipping =
+      typeof params.shipping === 'object'
+        ? { name: params.shipping.name, phone: params.shipping.phone || null, address: addressOf(params.shipping.address) }
+        : null;
+  return fields;
+}
+
 export class StripeAccount {
   readonly keys = new Set<string>();
   /** What each restricted key may not read (none: every read). */
   private readonly denied = new Map<string, Set<StripeReadable>>();
+  private readonly readOnly = new Set<string>();
   readonly events: StripeObject[] = [];
   private readonly objects = new Map<Resource, Map<string, StripeObject>>(RESOURCES.map((r) => [r, new Map()]));
   /** Creation order, for objects created in the same second (Stripe orders those newest first too). */
@@ -66,12 +88,27 @@ export class StripeAccount {
     readonly livemode = false,
   ) {}
 
-  /** A new restricted key of the account (`rk_test_…`), reading everything but what it is `without`. */
-  newKey(options: { without?: readonly StripeReadable[] } = {}): string {
+  /**
+   * A new restricted key of the account (`rk_test_…`), reading everything but what it is `without`, and writing
+   * customers unless `readOnly`.
+   */
+  newKey(options: { without?: readonly StripeReadable[]; readOnly?: boolean } = {}): string {
     const key = `rk_${this.livemode ? 'live' : 'test'}_${randomBytes(12).toString('hex')}`;
     this.keys.add(key);
     this.restrictKey(key, options.without ?? []);
+    if (options.readOnly) this.readOnly.add(key);
     return key;
+  }
+
+  /** The merchant edits a restricted key in the Dashboard: it may write customers, or only read. */
+  setReadOnly(key: string, readOnly: boolean): void {
+    if (readOnly) this.readOnly.add(key);
+    else this.readOnly.delete(key);
+  }
+
+  /** Whether the key may only read (a write answers 403 naming `rak_customer_write`). */
+  readOnlyKey(key: string): boolean {
+    return this.readOnly.has(key);
   }
 
   /** The merchant edits a restricted key's permissions in the Dashboard: it reads everything but `without`. */
@@ -171,6 +208,21 @@ export class StripeAccount {
     Object.assign(customer, fields);
     this.emit('customer.updated', customer, previous);
     return customer;
+  }
+
+  /** `POST /v1/customers`: the fields the form gives (decoded, all strings), every other one unset. */
+  createCustomerFromApi(params: StripeObject): StripeObject {
+    const customer = fixture('customer');
+    Object.assign(customer, { name: null, email: null, phone: null, description: null, address: null, shipping: null });
+    Object.assign(customer, customerFields(params));
+    this.add('customers', customer);
+    this.emit('customer.created', customer);
+    return customer;
+  }
+
+  /** `POST /v1/customers/{id}`: the fields the form gives change (an empty one is unset); the others stay. */
+  updateCustomerFromApi(id: string, params: StripeObject): StripeObject {
+    return this.updateCustomer(id, customerFields(params));
   }
 
   deleteCustomer(id: string): void {

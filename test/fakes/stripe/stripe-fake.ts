@@ -46,6 +46,10 @@ export interface Fault {
   count: number;
   retryAfterSeconds?: number;
   path?: RegExp;
+  /** Only requests of this method (default: any). */
+  method?: string;
+  /** The request is carried out first and its answer lost: a write made, then a 5xx instead of the object. */
+  afterProcessing?: boolean;
 }
 
 export interface RequestLog {
@@ -55,6 +59,9 @@ export interface RequestLog {
   account?: string;
   stripeVersion?: string;
   status: number;
+  /** A write's form, decoded. */
+  params?: StripeObject;
+  idempotencyKey?: string;
 }
 
 const LISTS: Record<string, Resource> = Object.fromEntries(RESOURCES.map((r) => [`/v1/${r}`, r]));
@@ -72,10 +79,12 @@ export class StripeFake extends FakeVendor {
   /** Changes a JSON answer of the API before it is sent (a test of the contract check itself). */
   tamper?: (path: string, body: StripeObject) => void;
 
-  private readonly codes = new Map<string, StripeAccount>();
+  private readonly codes = new Map<string, { account: StripeAccount; scope: string }>();
   /** Accounts connected to the platform, by id; a deauthorised one is removed. */
-  private readonly connected = new Map<string, { account: StripeAccount; refreshToken: string }>();
+  private readonly connected = new Map<string, { account: StripeAccount; refreshToken: string; scope: string }>();
   private readonly faults: Fault[] = [];
+  /** The first answer to each idempotency key, by account and key. */
+  private readonly idempotent = new Map<string, { fingerprint: string; status: number; body: StripeObject }>();
 
   /** Stripe's clock, in seconds. */
   now(): number {
@@ -111,6 +120,15 @@ export class StripeFake extends FakeVendor {
 
   inject(fault: Fault): void {
     this.faults.push({ ...fault });
+  }
+
+  /** The next fault injected for this request, taken (its count goes down), if any. */
+  private faultFor(method: string, path: string, afterProcessing: boolean): Fault | undefined {
+    const fault = this.faults.find(
+      (f) => f.count > 0 && (!f.path || f.path.test(path)) && (!f.method || f.method === method) && !!f.afterProcessing === afterProcessing,
+    );
+    if (fault) fault.count--;
+    return fault;
   }
 
   apiRequests(filter: (r: RequestLog) => boolean = () => true): RequestLog[] {
@@ -162,7 +180,7 @@ export class StripeFake extends FakeVendor {
     if (url.pathname === '/oauth/authorize' && method === 'GET') return this.authorize(url, res);
     if (url.pathname === '/oauth/token' && method === 'POST') return this.token(new URLSearchParams(body), res);
     if (url.pathname === '/oauth/deauthorize' && method === 'POST') return this.deauthorize(req, new URLSearchParams(body), res);
-    if (url.pathname.startsWith('/v1/')) return this.api(req, res, url, log);
+    if (url.pathname.startsWith('/v1/')) return this.api(req, res, url, log, body);
     res.writeHead(404).end();
   }
 
@@ -179,7 +197,7 @@ export class StripeFake extends FakeVendor {
       back.searchParams.set('error_description', 'The user denied your request');
     } else {
       const code = `ac_${randomBytes(12).toString('hex')}`;
-      this.codes.set(code, this.consent.account);
+      this.codes.set(code, { account: this.consent.account, scope: url.searchParams.get('scope') ?? 'read_only' });
       back.searchParams.set('code', code);
       back.searchParams.set('scope', url.searchParams.get('scope') ?? '');
     }
@@ -190,17 +208,18 @@ export class StripeFake extends FakeVendor {
     const answer = (status: number, body: StripeObject) => this.send(res, status, body, checkConnectAnswer(status, body));
     if (form.get('client_secret') !== this.platformSecret)
       return answer(401, { error: 'invalid_client', error_description: 'No such API key' });
-    let account: StripeAccount | undefined;
+    let grant: { account: StripeAccount; scope: string } | undefined;
     const type = form.get('grant_type');
     if (type === 'authorization_code') {
-      account = this.codes.get(form.get('code') ?? '');
+      grant = this.codes.get(form.get('code') ?? '');
       this.codes.delete(form.get('code') ?? '');
     } else if (type === 'refresh_token') {
-      account = [...this.connected.values()].find((c) => c.refreshToken === form.get('refresh_token'))?.account;
+      grant = [...this.connected.values()].find((c) => c.refreshToken === form.get('refresh_token'));
     } else return answer(400, { error: 'unsupported_grant_type', error_description: `Unsupported grant type: ${type}` });
-    if (!account) return answer(400, { error: 'invalid_grant', error_description: 'Authorization code does not exist' });
+    if (!grant) return answer(400, { error: 'invalid_grant', error_description: 'Authorization code does not exist' });
+    const { account, scope } = grant;
     const refreshToken = `rt_${randomBytes(12).toString('hex')}`;
-    this.connected.set(account.id, { account, refreshToken });
+    this.connected.set(account.id, { account, refreshToken, scope });
     answer(200, {
       access_token: `sk_test_${randomBytes(12).toString('hex')}`,
       livemode: account.livemode,
@@ -208,7 +227,7 @@ export class StripeFake extends FakeVendor {
       token_type: 'bearer',
       stripe_publishable_key: `pk_test_${randomBytes(12).toString('hex')}`,
       stripe_user_id: account.id,
-      scope: 'read_only',
+      scope,
     });
   }
 
@@ -233,7 +252,7 @@ export class StripeFake extends FakeVendor {
     return own && (!onBehalf || onBehalf === own.id) ? own : undefined;
   }
 
-  private api(req: http.IncomingMessage, res: http.ServerResponse, url: URL, log: RequestLog): void {
+  private api(req: http.IncomingMessage, res: http.ServerResponse, url: URL, log: RequestLog, raw: string): void {
     const method = req.method ?? 'GET';
     const path = url.pathname;
     log.stripeVersion = req.headers['stripe-version'] as string | undefined;
@@ -256,9 +275,8 @@ export class StripeFake extends FakeVendor {
         `The provided key '${key.slice(0, 8)}${'*'.repeat(12)}${key.slice(-4)}' does not have the required permissions for this ` +
           `endpoint on account '${account.id}'. Having the '${missing}' permission would allow this request to continue.`,
       );
-    const fault = this.faults.find((f) => f.count > 0 && (!f.path || f.path.test(path)));
+    const fault = this.faultFor(method, path, false);
     if (fault) {
-      fault.count--;
       if (fault.status === 429)
         return this.error(res, method, path, 429, 'invalid_request_error', 'Too many requests hit the API too quickly.', {
           'retry-after': String(fault.retryAfterSeconds ?? 1),
@@ -266,7 +284,7 @@ export class StripeFake extends FakeVendor {
       if (fault.status === 401) return this.error(res, method, path, 401, 'invalid_request_error', 'Expired API Key provided');
       return this.error(res, method, path, fault.status, 'api_error', 'Something went wrong on Stripe’s end.');
     }
-    if (method !== 'GET') return this.error(res, method, path, 405, 'invalid_request_error', 'The fake only reads');
+    if (method !== 'GET') return this.write(req, res, account, key, method, path, raw, log);
     let body: StripeObject;
     if (path === '/v1/account') body = account.account();
     else if (path === '/v1/balance') body = account.balance();
@@ -283,6 +301,78 @@ export class StripeFake extends FakeVendor {
     } else return this.error(res, method, path, 404, 'invalid_request_error', `Unrecognized request URL (GET: ${path})`);
     this.tamper?.(path, body);
     this.answer(res, method, path, 200, body);
+  }
+
+  /**
+   * A write: customers created (`POST /v1/customers`), updated (`POST /v1/customers/{id}`) and deleted. The form is
+   * checked against the operation's request body in Stripe's document: a parameter it does not declare is refused as
+   * Stripe refuses it (400 `parameter_unknown`), and is a violation, since the connector must never send one. A
+   * request with an `Idempotency-Key` already used answers what the first answered; with other parameters, 400.
+   */
+  private write(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    account: StripeAccount,
+    key: string,
+    method: string,
+    path: string,
+    raw: string,
+    log: RequestLog,
+  ): void {
+    const params = decodeForm(raw);
+    log.params = params;
+    const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
+    log.idempotencyKey = idempotencyKey;
+    const fingerprint = `${method} ${path} ${raw}`;
+    const replay = idempotencyKey ? this.idempotent.get(`${account.id} ${idempotencyKey}`) : undefined;
+    if (replay) {
+      if (replay.fingerprint !== fingerprint)
+        return this.error(
+          res,
+          method,
+          path,
+          400,
+          'idempotency_error',
+          `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+        );
+      return this.answer(res, method, path, replay.status, replay.body, { 'idempotent-replayed': 'true' });
+    }
+    const problem = stripeApi().checkRequest(method, path, method === 'DELETE' && raw === '' ? undefined : params);
+    if (problem) {
+      this.violations.push(problem);
+      return this.error(res, method, path, 400, 'invalid_request_error', `Invalid request: ${problem}`);
+    }
+    const connectedReadOnly = key === this.platformSecret && this.connected.get(account.id)?.scope !== 'read_write';
+    if (account.readOnlyKey(key) || connectedReadOnly)
+      return this.error(
+        res,
+        method,
+        path,
+        403,
+        'invalid_request_error',
+        `The provided key '${key.slice(0, 8)}${'*'.repeat(12)}${key.slice(-4)}' does not have the required permissions for this ` +
+          `endpoint on account '${account.id}'. Having the 'rak_customer_write' permission would allow this request to continue.`,
+      );
+    const one = /^\/v1\/customers\/([^/]+)$/.exec(path);
+    let status = 200;
+    let body: StripeObject;
+    if (method === 'POST' && path === '/v1/customers') body = account.createCustomerFromApi(params);
+    else if (one && !account.get('customers', one[1]))
+      return this.answer(res, method, path, 404, {
+        error: { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such customer: '${one[1]}'` },
+      });
+    else if (method === 'POST' && one) body = account.updateCustomerFromApi(one[1], params);
+    else if (method === 'DELETE' && one) {
+      account.deleteCustomer(one[1]);
+      body = { id: one[1], object: 'customer', deleted: true };
+    } else {
+      status = 404;
+      body = { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path})` } };
+    }
+    if (idempotencyKey) this.idempotent.set(`${account.id} ${idempotencyKey}`, { fingerprint, status, body: structuredClone(body) });
+    const lost = this.faultFor(method, path, true);
+    if (lost) return this.error(res, method, path, lost.status, 'api_error', 'Something went wrong on Stripe’s end.');
+    this.answer(res, method, path, status, body);
   }
 
   /** One page of a list: `created[…]` filters, then `limit` objects after `starting_after`. */
@@ -307,6 +397,29 @@ export class StripeFake extends FakeVendor {
     }
     return { object: 'list', data: list.slice(0, limit), has_more: list.length > limit, url: path };
   }
+}
+
+/**
+ * A form body as Stripe reads it: `address[line1]=x` is `{address: {line1: 'x'}}`, `expand[]=a` appends to a list,
+ * and every value is a string (an empty one unsets a field).
+ */
+export function decodeForm(raw: string): StripeObject {
+  const out: StripeObject = {};
+  for (const [name, value] of new URLSearchParams(raw)) {
+    const keys = name.split('[').map((k) => k.replace(/\]$/, ''));
+    let at: StripeObject = out;
+    keys.forEach((k, i) => {
+      const last = i === keys.length - 1;
+      if (last) {
+        if (k === '' && Array.isArray(at)) at.push(value);
+        else at[k] = value;
+      } else {
+        at[k] ??= keys[i + 1] === '' ? [] : {};
+        at = at[k];
+      }
+    });
+  }
+  return out;
 }
 
 export async function startStripeFake(): Promise<StripeFake> {

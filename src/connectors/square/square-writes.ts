@@ -1,0 +1,129 @@
+import type { ReadContext, WriteModel, WriteOperation } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
+import type { DataType } from '../data-types.js';
+import { platformRequest } from '../platform-http.js';
+import { writeSchemaOf } from '../write-schema.js';
+import { CommerceCustomer } from '../sandbox/commerce/catalog-schemas.js';
+import { merchantEndpoint, type SquareObject } from './square-api.js';
+import { customerRecord } from './square-records.js';
+
+/*
+ * Write-back to Square: customers, created (`POST /v2/customers`) and replaced (`PUT /v2/customers/{id}`)
+ * (docs/connectors/square.md, "Write-back"). Codat's commerce API has no push endpoints; these use the accounting
+ * types' (`…/push/commerce-customers`), Ledgerport's own extension (docs/decisions.md, "Writes"). A new customer
+ * carries its push operation's id as Square's `idempotency_key`, so it is sent again after a lost answer and made
+ * once; a replacement sends every field, so sending it twice changes nothing more.
+ */
+
+type Data = Record<string, unknown>;
+type Write = { operation: WriteOperation; recordId: string | null; record: Data | null; key: string };
+type Problem = { itemId: string; message: string };
+
+const addressesOf = (record: Data): Data[] =>
+  Array.isArray(record.addresses) ? (record.addresses as unknown[]).filter((a): a is Data => typeof a === 'object' && a !== null) : [];
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+/** What Square cannot keep of a customer, said before the write is accepted. */
+function checkCustomer(record: Data): Problem[] {
+  const problems: Problem[] = [];
+  const addresses = addressesOf(record);
+  if (addresses.length > 1)
+    problems.push({ itemId: 'addresses', message: 'Square keeps one address per customer; send at most one in addresses' });
+  for (const [i, a] of addresses.entries()) {
+    if (a.country !== undefined && a.country !== null && !/^[A-Z]{2}$/.test(String(a.country)))
+      problems.push({
+        itemId: `addresses[${i}].country`,
+        message: `addresses[${i}].country must be a two-letter ISO 3166 code (e.g. US or GB) for Square`,
+      });
+  }
+  if (record.defaultCurrency !== undefined && record.defaultCurrency !== null)
+    problems.push({ itemId: 'defaultCurrency', message: 'defaultCurrency cannot be written to Square: a Square customer has no currency' });
+  const named = [record.customerName, record.emailAddress, record.phone].some((v) => text(v) !== undefined);
+  if (!named)
+    problems.push({ itemId: 'customerName', message: 'Square needs a customerName, an emailAddress or a phone to keep a customer' });
+  return problems;
+}
+
+/**
+ * Codat's customer as Square's fields. `customerName` is split into the given name (its first word) and the family
+ * name (the rest), which Square joins back as the name read. A replacement clears (null) what the record leaves
+ * out; Square's `company_name` and `nickname`, which Codat's customer has no field for, are left as they are.
+ */
+function customerFields(record: Data, replace: boolean): Data {
+  const [given, ...family] = (text(record.customerName) ?? '').split(/\s+/).filter(Boolean);
+  const a = addressesOf(record)[0];
+  const address = a && {
+    address_line_1: text(a.line1),
+    address_line_2: text(a.line2),
+    locality: text(a.city),
+    administrative_district_level_1: text(a.region),
+    postal_code: text(a.postalCode),
+    country: text(a.country),
+  };
+  const fields: Data = {
+    given_name: given,
+    family_name: family.length > 0 ? family.join(' ') : undefined,
+    email_address: text(record.emailAddress),
+    phone_number: text(record.phone),
+    note: text(record.note),
+    address: address && Object.values(address).some((v) => v !== undefined) ? address : undefined,
+  };
+  return Object.fromEntries(
+    Object.entries(fields)
+      .map(([k, v]) => [k, v === undefined && replace ? null : v])
+      .filter(([, v]) => v !== undefined),
+  );
+}
+
+/** Square's answer to a write: the customer on 200; otherwise Square's own words, as a refusal of this write alone. */
+function customerOf(status: number, body: string, what: string): SquareObject {
+  let parsed: SquareObject;
+  try {
+    parsed = JSON.parse(body) as SquareObject;
+  } catch {
+    throw new ConnectorError('unavailable', `Square answered the ${what} with something other than JSON (HTTP ${status})`);
+  }
+  if (status === 200 && typeof parsed.customer?.id === 'string') return parsed.customer as SquareObject;
+  const errors = Array.isArray(parsed.errors) ? (parsed.errors as SquareObject[]) : [];
+  const words = errors.map((e) => [e.code, e.detail, e.field ? `(field ${e.field})` : undefined].filter(Boolean).join(': ')).join('; ');
+  // A grant without CUSTOMERS_WRITE (a connection linked before write-back) refuses writes, not the connection.
+  if (status === 403)
+    throw new ConnectorError(
+      'invalid',
+      `Square refused the ${what}: the connection was not granted CUSTOMERS_WRITE; link it again to grant it (${words})`,
+    );
+  if (status === 400 || status === 404) throw new ConnectorError('invalid', `Square refused the ${what}: ${words}`);
+  throw new ConnectorError('unavailable', `Square answered HTTP ${status} to the ${what}${words ? `: ${words}` : ''}`);
+}
+
+async function submitCustomer(ctx: ReadContext, write: Write): Promise<{ recordId: string; record: Data | null }> {
+  // A 403 is Square's answer to a missing scope: returned, so it fails this write and leaves the connection Linked.
+  const endpoint = { ...merchantEndpoint(ctx), forbiddenIsUnauthorized: false };
+  const update = write.operation === 'Update';
+  const record = write.record ?? {};
+  const response = update
+    ? await platformRequest(endpoint, 'PUT', `customers/${encodeURIComponent(String(write.recordId))}`, customerFields(record, true), {
+        retry: true,
+      })
+    : await platformRequest(
+        endpoint,
+        'POST',
+        'customers',
+        { idempotency_key: write.key, ...customerFields(record, false) },
+        { retry: true },
+      );
+  const customer = customerOf(response.status, response.body, update ? `update of customer ${write.recordId}` : 'new customer');
+  return { recordId: String(customer.id), record: { id: String(customer.id), ...customerRecord(customer) } };
+}
+
+const customers: WriteModel = {
+  dataType: 'commerce-customers',
+  operations: ['Create', 'Update'],
+  schema: writeSchemaOf(CommerceCustomer),
+  references: [],
+  check: checkCustomer,
+  submit: submitCustomer,
+};
+
+export const squareWrites: ReadonlyMap<DataType, WriteModel> = new Map([[customers.dataType, customers]]);

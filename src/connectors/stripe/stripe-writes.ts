@@ -1,0 +1,132 @@
+import type { ReadContext, WriteModel, WriteOperation } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
+import type { DataType } from '../data-types.js';
+import { platformRequest } from '../platform-http.js';
+import { writeSchemaOf } from '../write-schema.js';
+import { CommerceCustomer } from '../sandbox/commerce/catalog-schemas.js';
+import { readEndpoint, type StripeObject } from './stripe-api.js';
+import { customerRecord } from './stripe-records.js';
+
+/*
+ * Write-back to Stripe: customers, created, replaced and deleted through `POST /v1/customers`,
+ * `POST /v1/customers/{id}` and `DELETE /v1/customers/{id}` (docs/connectors/stripe.md, "Write-back"). Codat's
+ * commerce API has no push endpoints; these use the accounting types' (`…/push/commerce-customers`), which is
+ * Ledgerport's own extension (docs/decisions.md). Each write carries its push operation's id as Stripe's
+ * `Idempotency-Key`, so it is sent again after a lost answer and made once.
+ */
+
+type Data = Record<string, unknown>;
+type Write = { operation: WriteOperation; recordId: string | null; record: Data | null; key: string };
+
+/** Stripe's longest values for the fields written (its OpenAPI document's `maxLength`). */
+const MAX_LENGTH = { customerName: 256, emailAddress: 512, phone: 20 } as const;
+
+const addressesOf = (record: Data): Data[] =>
+  Array.isArray(record.addresses) ? (record.addresses as unknown[]).filter((a): a is Data => typeof a === 'object' && a !== null) : [];
+
+/** A customer's address (billing) and its shipping address (Codat's `Delivery`); Stripe keeps one of each. */
+function splitAddresses(record: Data): { billing?: Data; delivery?: Data } {
+  const addresses = addressesOf(record);
+  return { billing: addresses.find((a) => a.type !== 'Delivery'), delivery: addresses.find((a) => a.type === 'Delivery') };
+}
+
+/** What Stripe cannot keep of a customer, said before the write is accepted. */
+function checkCustomer(record: Data): { itemId: string; message: string }[] {
+  const problems: { itemId: string; message: string }[] = [];
+  for (const [field, max] of Object.entries(MAX_LENGTH)) {
+    const value = record[field];
+    if (typeof value === 'string' && value.length > max)
+      problems.push({ itemId: field, message: `${field} is longer than the ${max} characters Stripe keeps` });
+  }
+  if (record.defaultCurrency !== undefined && record.defaultCurrency !== null)
+    problems.push({
+      itemId: 'defaultCurrency',
+      message: "defaultCurrency cannot be written to Stripe: Stripe sets a customer's currency from its first charge or subscription",
+    });
+  const addresses = addressesOf(record);
+  if (addresses.filter((a) => a.type === 'Delivery').length > 1 || addresses.filter((a) => a.type !== 'Delivery').length > 1)
+    problems.push({
+      itemId: 'addresses',
+      message: 'Stripe keeps one billing address and one shipping address (type Delivery) per customer; send at most one of each',
+    });
+  const { delivery } = splitAddresses(record);
+  if (delivery && !(typeof record.customerName === 'string' && record.customerName.trim() !== ''))
+    problems.push({ itemId: 'customerName', message: 'a shipping address (type Delivery) needs the customerName Stripe ships to' });
+  return problems;
+}
+
+/**
+ * Codat's customer as Stripe's form. A create sends what the record has; an update replaces the customer, so what
+ * the record leaves out is unset (Stripe unsets a field sent empty).
+ */
+function customerForm(record: Data, replace: boolean): URLSearchParams {
+  const form = new URLSearchParams();
+  const text = (name: string, value: unknown) => {
+    if (typeof value === 'string' && value !== '') form.set(name, value);
+    else if (replace) form.set(name, '');
+  };
+  text('name', record.customerName);
+  text('email', record.emailAddress);
+  text('phone', record.phone);
+  text('description', record.note);
+  const { billing, delivery } = splitAddresses(record);
+  const address = (prefix: string, a: Data) => {
+    const fields = { line1: a.line1, line2: a.line2, city: a.city, state: a.region, postal_code: a.postalCode, country: a.country };
+    for (const [name, value] of Object.entries(fields))
+      if (typeof value === 'string' && value !== '') form.set(`${prefix}[${name}]`, value);
+  };
+  if (billing) address('address', billing);
+  else if (replace) form.set('address', '');
+  if (delivery) {
+    form.set('shipping[name]', String(record.customerName));
+    address('shipping[address]', delivery);
+  } else if (replace) form.set('shipping', '');
+  return form;
+}
+
+/** Stripe's answer to a write: the object on 200; otherwise its own words, as a refusal of this write alone. */
+function answerOf(status: number, body: string, what: string): StripeObject {
+  let parsed: StripeObject | undefined;
+  try {
+    parsed = JSON.parse(body) as StripeObject;
+  } catch {
+    throw new ConnectorError('unavailable', `Stripe answered the ${what} with something other than JSON (HTTP ${status})`);
+  }
+  if (status === 200) return parsed;
+  const error = parsed.error as { message?: string; param?: string; code?: string } | undefined;
+  const words = [error?.message, error?.param ? `(parameter ${error.param})` : undefined].filter(Boolean).join(' ');
+  // A key that may not write (a read-only restricted key, or a Connect account linked read-only) is a refusal of
+  // writes, not of the connection: reads go on.
+  if (status === 403) throw new ConnectorError('invalid', `Stripe refused the ${what}: the API key may not write customers. ${words}`);
+  if (status === 400 || status === 402 || status === 404) throw new ConnectorError('invalid', `Stripe refused the ${what}: ${words}`);
+  throw new ConnectorError('unavailable', `Stripe answered HTTP ${status} to the ${what}${words ? `: ${words}` : ''}`);
+}
+
+async function submitCustomer(ctx: ReadContext, write: Write): Promise<{ recordId: string; record: Data | null }> {
+  const endpoint = readEndpoint(ctx);
+  const headers = { 'idempotency-key': write.key };
+  if (write.operation === 'Delete') {
+    const id = String(write.recordId);
+    const response = await platformRequest(endpoint, 'DELETE', `customers/${encodeURIComponent(id)}`, undefined, { headers, retry: true });
+    answerOf(response.status, response.body, `deletion of customer ${id}`);
+    return { recordId: id, record: null };
+  }
+  const update = write.operation === 'Update';
+  const path = update ? `customers/${encodeURIComponent(String(write.recordId))}` : 'customers';
+  const form = customerForm(write.record ?? {}, update);
+  const response = await platformRequest(endpoint, 'POST', path, undefined, { form, headers, retry: true });
+  const customer = answerOf(response.status, response.body, update ? `update of customer ${write.recordId}` : 'new customer');
+  if (typeof customer.id !== 'string') throw new ConnectorError('unavailable', 'Stripe accepted the customer without answering its id');
+  return { recordId: customer.id, record: { id: customer.id, ...customerRecord(customer) } };
+}
+
+const customers: WriteModel = {
+  dataType: 'commerce-customers',
+  operations: ['Create', 'Update', 'Delete'],
+  schema: writeSchemaOf(CommerceCustomer),
+  references: [],
+  check: checkCustomer,
+  submit: submitCustomer,
+};
+
+export const stripeWrites: ReadonlyMap<DataType, WriteModel> = new Map([[customers.dataType, customers]]);

@@ -5,6 +5,12 @@ import { waitForOperation, waitForSyncs, type LinkedCompany } from './sandbox.js
 
 type Server = { url: string };
 
+/** A vendor's fake that injects faults into the requests whose path matches, and logs every API request's status. */
+interface FaultyFake {
+  inject(fault: { status: 500 | 503; count: number; path?: RegExp }): void;
+  apiRequests(): { status?: number }[];
+}
+
 /**
  * The calls a platform's tests make on one linked connection: any API call, queue a sync and wait for it, read a
  * data type whole (every page), push a record and wait for the platform's answer. Given getters, since a test file
@@ -49,6 +55,39 @@ export function connectionCalls(server: () => Server, client: () => Pick<TestCli
         .filter((r) => r.status === 429),
     ).toHaveLength(count);
     return op;
+  }
+
+  /**
+   * A platform answering 5xx to `dataType`'s reads (`path`), the fake injecting them: one is retried within the read
+   * and the sync completes; `attempts` (a read's) in a row end the sync `FetchError`, naming the status, with the
+   * connection still Linked; the next sync completes.
+   */
+  async function queueThroughServerErrors(fake: FaultyFake, dataType: string, path: RegExp, attempts: number) {
+    fake.inject({ status: 503, count: 1, path });
+    let before = fake.apiRequests().length;
+    const recovered = await queue(dataType);
+    expect(recovered.status, JSON.stringify(recovered)).toBe('Complete');
+    expect(
+      fake
+        .apiRequests()
+        .slice(before)
+        .filter((r) => r.status === 503),
+    ).toHaveLength(1);
+
+    fake.inject({ status: 500, count: attempts, path });
+    before = fake.apiRequests().length;
+    const failed = await queue(dataType);
+    expect(failed.status, JSON.stringify(failed)).toBe('FetchError');
+    expect(JSON.stringify(failed)).toContain('HTTP 500');
+    expect(
+      fake
+        .apiRequests()
+        .slice(before)
+        .filter((r) => r.status === 500),
+    ).toHaveLength(attempts);
+    const { companyId, connectionId } = linked();
+    expect((await api('GET', `/companies/${companyId}/connections/${connectionId}`)).body.status).toBe('Linked');
+    expect((await queue(dataType)).status).toBe('Complete');
   }
 
   async function allRecords(dataType: string): Promise<Record<string, any>[]> {
@@ -100,5 +139,5 @@ export function connectionCalls(server: () => Server, client: () => Pick<TestCli
     expect((await api('GET', `/companies/${companyId}/connections/${connectionId}`)).body.status).toBe('Linked');
   }
 
-  return { api, pathOf, queue, queueThroughStorm, allRecords, push, pushDelete, linkByFollowing };
+  return { api, pathOf, queue, queueThroughStorm, queueThroughServerErrors, allRecords, push, pushDelete, linkByFollowing };
 }

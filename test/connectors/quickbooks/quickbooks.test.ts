@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodatAccounting } from '@codat/accounting';
 import { setEnv } from '../../helpers/env.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
+import { QUICKBOOKS } from '../../../src/connectors/quickbooks/platform.js';
 import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
@@ -81,6 +82,7 @@ const {
   api,
   queue,
   queueThroughStorm,
+  queueThroughServerErrors,
   allRecords,
   linkByFollowing,
   push: write,
@@ -478,6 +480,11 @@ describe('QuickBooks Online', () => {
     );
     expect(reactivated.status, JSON.stringify(reactivated)).toBe('Success');
     expect(realm.table('Customer').get(target.Id)!.Active).toBe(true);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('retries a 5xx within a read; a QuickBooks still failing ends the sync FetchError and keeps the connection Linked', async () => {
+    await queueThroughServerErrors(fake, 'customers', /^\/(query|cdc)/, QUICKBOOKS.transport.retry.attempts);
     expect(fake.violations).toEqual([]);
   });
 

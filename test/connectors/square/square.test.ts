@@ -5,6 +5,7 @@ import { startTestServer, type TestClient, type TestServer } from '../../helpers
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
 import { oasValidator } from '../../helpers/oas.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
+import { SQUARE } from '../../../src/connectors/square/platform.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
 import { startSquareFake, type SquareFake } from '../../fakes/square/square-fake.js';
 import type { SquareMerchant } from '../../fakes/square/square-merchant.js';
@@ -73,7 +74,7 @@ afterAll(async () => {
 });
 
 // The calls every platform's tests make (test/helpers/connection-calls.ts).
-const { api, pathOf, queue, queueThroughStorm, allRecords, push } = connectionCalls(
+const { api, pathOf, queue, queueThroughStorm, queueThroughServerErrors, allRecords, push } = connectionCalls(
   () => server,
   () => client,
   () => linked,
@@ -464,6 +465,11 @@ describe('Square', () => {
     } finally {
       fake.violations.length = 0;
     }
+  });
+
+  it('retries a 5xx within a read; a Square still failing ends the sync FetchError and keeps the connection Linked', async () => {
+    await queueThroughServerErrors(fake, 'commerce-payments', /^\/v2\/payments/, SQUARE.transport.retry.attempts);
+    expect(fake.violations).toEqual([]);
   });
 
   it('waits out a storm of 429s and completes the sync later, without failing', async () => {

@@ -7,6 +7,7 @@ import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../
 import { startStripeFake, type StripeFake } from '../../fakes/stripe/stripe-fake.js';
 import type { StripeAccount } from '../../fakes/stripe/stripe-account.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
+import { STRIPE } from '../../../src/connectors/stripe/platform.js';
 
 /**
  * Stripe (`exgd`) against the stateful fake of test/fakes/stripe/, whose every API answer is checked against Stripe's
@@ -440,6 +441,11 @@ describe('Stripe', () => {
     expect(fake.violations).toEqual([]);
   });
 
+  it('retries a 5xx within a read; a Stripe still failing ends the sync FetchError and keeps the connection Linked', async () => {
+    await calls.queueThroughServerErrors(fake, 'commerce-disputes', /^\/v1\/disputes/, STRIPE.transport.retry.attempts);
+    expect(fake.violations).toEqual([]);
+  });
+
   it('waits out a storm of 429s and completes the sync later, without failing', async () => {
     // More 429s than a read waits out: the sync goes back to the queue and finishes on a later run.
     fake.inject({ status: 429, count: 8, retryAfterSeconds: 1, path: /^\/v1\/disputes/ });
@@ -489,6 +495,40 @@ describe('Stripe', () => {
       expect(fake.isConnected(merchant)).toBe(false);
       expect(fake.violations).toEqual([]);
     } finally {
+      setEnv(fake.apiEnv());
+    }
+  });
+
+  it('turns a Connect connection Deauthorized, with an event, when the merchant disconnects the app in Stripe', async () => {
+    setEnv(fake.connectEnv());
+    const receiver = await startReceiver();
+    try {
+      const merchant = fake.addAccount('Pier Road Cycles');
+      merchant.seed({ customers: 2, products: 1, charges: 2 });
+      const target = await companyWithConnection(server, client, 'exgd');
+      await fetchOnFirstLinkOnly(server, client, target.companyId, []);
+      fake.consent = { grant: true, account: merchant };
+      const end = await fetch(await startUrl(target), {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'oauth' }),
+        redirect: 'follow',
+      });
+      expect(await end.text()).toContain('Stripe is now connected');
+      expect((await queue('commerce-customers', target.companyId)).status).toBe('Complete');
+
+      const consumer = await createConsumer(server, client, { url: receiver.url, eventTypes: ['connection.disconnected'] });
+      fake.disconnectFromDashboard(merchant);
+      const op = await queue('commerce-customers', target.companyId);
+      expect(op.status).toBe('AuthError');
+      const connection = (await api('GET', `/companies/${target.companyId}/connections/${target.connectionId}`)).body;
+      expect(connection.status).toBe('Deauthorized');
+      const [delivery] = await receiver.waitFor(1);
+      const payload = expectEnvelope(verifySigned(consumer.secret, delivery), 'connection.disconnected');
+      expect(payload.connection).toMatchObject({ id: target.connectionId, status: 'Deauthorized' });
+      expect(JSON.stringify(op)).not.toContain(fake.platformSecret);
+      expect(fake.violations).toEqual([]);
+    } finally {
+      await receiver.close();
       setEnv(fake.apiEnv());
     }
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodatAccounting } from '@codat/accounting';
 import { setEnv } from '../../helpers/env.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
+import { XERO } from '../../../src/connectors/xero/platform.js';
 import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
@@ -75,7 +76,7 @@ afterAll(async () => {
   restoreEnv?.();
 });
 
-const { api, queue, queueThroughStorm, allRecords, linkByFollowing, push } = connectionCalls(
+const { api, queue, queueThroughStorm, queueThroughServerErrors, allRecords, linkByFollowing, push } = connectionCalls(
   () => server,
   () => client,
   () => linked,
@@ -280,6 +281,27 @@ describe('Xero', () => {
       fake.tamper = undefined;
       fake.violations.length = 0;
     }
+  });
+
+  it('retries a 5xx within a read; a Xero still failing ends the sync FetchError and keeps the connection Linked', async () => {
+    await queueThroughServerErrors(fake, 'customers', /^\/Contacts/, XERO.transport.retry.attempts);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('sends nothing more in the window once X-MinLimit-Remaining is 0, though another app spent those calls: no 429', async () => {
+    // Another app has left one call of this window: the connector's next call is answered with none left.
+    fake.leaveInWindow(tenant.tenantId, 1);
+    const before = fake.apiRequests().length;
+    expect((await queue('customers')).status).toBe('Complete');
+    expect((await queue('chartOfAccounts')).status).toBe('Complete');
+    const calls = fake.apiRequests().slice(before);
+    expect(calls.filter((r) => r.status === 429)).toEqual([]);
+    const spent = calls.findIndex((r) => r.minLimitRemaining === 0);
+    expect(spent).toBeGreaterThanOrEqual(0);
+    // The next call waited for the window (2 s here) rather than being refused.
+    expect(calls.length).toBeGreaterThan(spent + 1);
+    expect(calls[spent + 1].at - calls[spent].at).toBeGreaterThanOrEqual(fake.limits.windowMs - 50);
+    expect(fake.violations).toEqual([]);
   });
 
   it('waits out a storm of 429s and completes the sync later, without failing', async () => {

@@ -114,6 +114,11 @@ export class StripeFake extends FakeVendor {
     return account;
   }
 
+  /** The merchant disconnects the platform's application in Stripe's Dashboard: its calls on the account answer 401. */
+  disconnectFromDashboard(account: StripeAccount): void {
+    this.connected.delete(account.id);
+  }
+
   isConnected(account: StripeAccount): boolean {
     return this.connected.has(account.id);
   }
@@ -258,10 +263,19 @@ export class StripeFake extends FakeVendor {
     log.stripeVersion = req.headers['stripe-version'] as string | undefined;
     const account = this.accountOf(req);
     log.account = account?.id;
+    const onBehalf = req.headers['stripe-account'] as string | undefined;
     if (!account)
-      return this.error(res, method, path, 401, 'invalid_request_error', 'Invalid API Key provided: rk_test_********', {
-        'www-authenticate': 'Bearer realm="Stripe"',
-      });
+      return this.error(
+        res,
+        method,
+        path,
+        401,
+        'invalid_request_error',
+        onBehalf
+          ? `The provided key 'sk_test_********' does not have access to account '${onBehalf}' (or that account does not exist). Application access may have been revoked.`
+          : 'Invalid API Key provided: rk_test_********',
+        { 'www-authenticate': 'Bearer realm="Stripe"' },
+      );
     // A restricted key without the permission a path needs: 403, Stripe's message naming the permission.
     const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const missing = account.missingPermission(key, path);
@@ -342,8 +356,16 @@ export class StripeFake extends FakeVendor {
       this.violations.push(problem);
       return this.error(res, method, path, 400, 'invalid_request_error', `Invalid request: ${problem}`);
     }
-    const connectedReadOnly = key === this.platformSecret && this.connected.get(account.id)?.scope !== 'read_write';
-    if (account.readOnlyKey(key) || connectedReadOnly)
+    if (key === this.platformSecret && this.connected.get(account.id)?.scope !== 'read_write')
+      return this.error(
+        res,
+        method,
+        path,
+        403,
+        'invalid_request_error',
+        `This application does not have the required permissions for this endpoint on account '${account.id}'. Having the 'read_write' scope would allow this request to continue.`,
+      );
+    if (account.readOnlyKey(key))
       return this.error(
         res,
         method,

@@ -61,6 +61,10 @@ export interface RequestLog {
   ifModifiedSince?: string;
   page?: number;
   status: number;
+  /** When it arrived (ms since the epoch). */
+  at: number;
+  /** The `X-MinLimit-Remaining` it was answered with. */
+  minLimitRemaining?: number;
 }
 
 export class XeroFake extends FakeVendor {
@@ -127,6 +131,18 @@ export class XeroFake extends FakeVendor {
     for (const consent of this.refreshTokens.values()) consent.revoked = true;
   }
 
+  /**
+   * Another app of the organisation spends its calls: `left` of this window's remain for the tenant, which Xero's
+   * `X-MinLimit-Remaining` says on the next answers though the connector never made those calls.
+   */
+  leaveInWindow(tenantId: string, left: number): void {
+    const usage = this.usage.get(tenantId) ?? { inFlight: 0, window: [], day: 0 };
+    this.usage.set(tenantId, usage);
+    const now = Date.now();
+    usage.window = usage.window.filter((t) => t > now - this.limits.windowMs);
+    while (usage.window.length < this.limits.perWindow - left) usage.window.push(now);
+  }
+
   apiRequests(filter: (r: RequestLog) => boolean = () => true): RequestLog[] {
     return this.requests.filter((r) => r.path.startsWith('/api.xro/2.0/') && filter(r));
   }
@@ -146,7 +162,7 @@ export class XeroFake extends FakeVendor {
   protected async handle(req: http.IncomingMessage, res: http.ServerResponse, body: string): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const method = req.method ?? 'GET';
-    const log: RequestLog = { method, path: url.pathname, query: url.search, status: 0 };
+    const log: RequestLog = { method, path: url.pathname, query: url.search, status: 0, at: Date.now() };
     this.requests.push(log);
     res.on('finish', () => (log.status = res.statusCode));
     if (url.pathname === '/identity/connect/authorize') return this.authorize(url, res);
@@ -297,6 +313,7 @@ export class XeroFake extends FakeVendor {
     this.peaks.set(tenantId, peak);
     try {
       if (this.latencyMs) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+      log.minLimitRemaining = this.limits.perWindow - usage.window.length;
       const limitHeaders = {
         'x-daylimit-remaining': String(this.limits.perDay - usage.day),
         'x-minlimit-remaining': String(this.limits.perWindow - usage.window.length),

@@ -6,7 +6,7 @@ import { createClientsService } from '../clients/clients.service.js';
 import { PLAN_NAMES, type PlanName } from '../clients/plans.js';
 import { setMaintenance } from '../operations/maintenance.js';
 import { ApiError } from '../http/api-error.js';
-import { ROLES, serve, type Role } from '../server/serve.js';
+import { ROLES, type Role } from '../server/roles.js';
 import { loadSecretKeys } from '../secrets/secret-keys.js';
 import { createCredentialsStore } from '../connections/credentials.store.js';
 import { VERSION } from '../version.js';
@@ -105,7 +105,9 @@ export function buildCli(): Command {
     .description('Run the server: answer HTTP (api), run syncs, writes and webhook deliveries (worker), or both (all).')
     .addOption(new Option('--role <role>', 'what this process does').choices(ROLES).default('all'))
     .action(async (opts: { role: Role }) => {
-      // Runs until SIGTERM/SIGINT; the process exits from the shutdown handler.
+      // Loaded only here: the server (every route and connector) is most of a start, and the operator's other
+      // commands need none of it. Runs until SIGTERM/SIGINT; the process exits from the shutdown handler.
+      const { serve } = await import('../server/serve.js');
       await serve(opts.role);
       await new Promise(() => {});
     });

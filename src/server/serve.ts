@@ -5,14 +5,9 @@ import { buildApp } from '../app.js';
 import { createClientsService } from '../clients/clients.service.js';
 import { listenForMetrics } from '../operations/metrics-listener.js';
 import { logStream } from './log-stream.js';
+import type { Role } from './roles.js';
 
-/**
- * What a process does: `api` answers HTTP requests and queues work but runs no jobs; `worker` runs jobs (syncs,
- * writes, webhook deliveries, the sync schedule) and answers no HTTP; `all` does both (the zero-setup default).
- * Any number of each can share one store.
- */
-export const ROLES = ['all', 'api', 'worker'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from './roles.js';
 
 /** Migrates the store, creates a first client on an empty one (API roles), and runs until SIGTERM/SIGINT. */
 export async function serve(role: Role = 'all'): Promise<void> {

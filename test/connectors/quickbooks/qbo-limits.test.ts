@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setEnv } from '../../helpers/env.js';
-import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
-import { companyWithConnection, fetchOnFirstLinkOnly, waitForOperation } from '../../helpers/sandbox.js';
+import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
+import { syncAtOnce } from '../../helpers/load-sync.js';
 import { startQboFake, type QboFake } from '../../fakes/quickbooks/qbo-fake.js';
 import { QUICKBOOKS } from '../../../src/connectors/quickbooks/platform.js';
 
@@ -41,26 +41,9 @@ describe("QuickBooks Online's limits under load", () => {
   it('syncs 20,000 invoices and four more types at once within 10 in flight and 500 a minute, with no 429', async () => {
     // The connector's own budget is Intuit's: what it declares is what the fake enforces.
     expect(QUICKBOOKS.transport.politeness).toMatchObject({ maxConcurrent: 10, requests: 500, windowMs: 60_000 });
-    const linked = await companyWithConnection(server, client, 'qhyg');
-    await fetchOnFirstLinkOnly(server, client, linked.companyId, []);
-    const { linkUrl } = (
-      await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`, { auth: client.auth })
-    ).body;
-    expect((await fetch(linkUrl, { redirect: 'follow' })).status).toBe(200);
-    const started = Date.now();
     const types = ['invoices', 'customers', 'bills', 'suppliers', 'chartOfAccounts'];
-    const queued = await Promise.all(
-      types.map((type) => http(server, 'POST', `/companies/${linked.companyId}/data/queue/${type}`, { auth: client.auth })),
-    );
-    for (const res of queued) {
-      expect(res.status, res.text).toBe(200);
-      const op = await waitForOperation(server, client, linked.companyId, res.body.id, 180_000);
-      expect(op.status, JSON.stringify(op)).toBe('Complete');
-    }
-    const elapsed = Date.now() - started;
-    const count = (await http(server, 'GET', `/companies/${linked.companyId}/data/invoices?pageSize=1`, { auth: client.auth })).body
-      .totalResults;
-    expect(count).toBe(INVOICES);
+    const { elapsedMs: elapsed, invoices } = await syncAtOnce(server, client, 'qhyg', types);
+    expect(invoices).toBe(INVOICES);
     const requests = fake.apiRequests();
     const peak = [...fake.peaks.values()][0];
     expect(peak.inFlight).toBeLessThanOrEqual(10);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setEnv } from '../../helpers/env.js';
-import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
-import { companyWithConnection, fetchOnFirstLinkOnly, waitForOperation } from '../../helpers/sandbox.js';
+import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
+import { syncAtOnce } from '../../helpers/load-sync.js';
 import { startXeroFake, type XeroFake } from '../../fakes/xero/xero-fake.js';
 
 /**
@@ -34,27 +34,14 @@ afterAll(async () => {
 
 describe("Xero's limits under load", () => {
   it('syncs 20,000 invoices within 5 in flight and 60 a window, with no 429, as fast as the limits allow', async () => {
-    const linked = await companyWithConnection(server, client, 'gbol');
-    await fetchOnFirstLinkOnly(server, client, linked.companyId, []);
-    const { linkUrl } = (
-      await http(server, 'GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`, { auth: client.auth })
-    ).body;
-    expect((await fetch(linkUrl, { redirect: 'follow' })).status).toBe(200);
-    const started = Date.now();
     // Several data types of the one organisation at once: their reads share its limits.
-    const queued = await Promise.all(
-      ['invoices', 'customers', 'chartOfAccounts', 'payments'].map((type) =>
-        http(server, 'POST', `/companies/${linked.companyId}/data/queue/${type}`, { auth: client.auth }),
-      ),
-    );
-    for (const res of queued) {
-      const op = await waitForOperation(server, client, linked.companyId, res.body.id, 180_000);
-      expect(op.status, JSON.stringify(op)).toBe('Complete');
-    }
-    const elapsed = Date.now() - started;
-    const count = (await http(server, 'GET', `/companies/${linked.companyId}/data/invoices?pageSize=1`, { auth: client.auth })).body
-      .totalResults;
-    expect(count).toBe(INVOICES);
+    const { elapsedMs: elapsed, invoices } = await syncAtOnce(server, client, 'gbol', [
+      'invoices',
+      'customers',
+      'chartOfAccounts',
+      'payments',
+    ]);
+    expect(invoices).toBe(INVOICES);
     const requests = fake.apiRequests();
     const peak = [...fake.peaks.values()][0];
     expect(peak.inFlight).toBeLessThanOrEqual(5);

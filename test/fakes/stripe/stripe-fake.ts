@@ -176,6 +176,19 @@ export class StripeFake extends FakeVendor {
     this.answer(res, method, path, status, { error: { type, message } }, headers);
   }
 
+  /** A restricted key without a permission the request needs: 403, Stripe's message naming it (and masking the key). */
+  private lacksPermission(res: http.ServerResponse, method: string, path: string, key: string, account: StripeAccount, permission: string) {
+    this.error(
+      res,
+      method,
+      path,
+      403,
+      'invalid_request_error',
+      `The provided key '${key.slice(0, 8)}${'*'.repeat(12)}${key.slice(-4)}' does not have the required permissions for this ` +
+        `endpoint on account '${account.id}'. Having the '${permission}' permission would allow this request to continue.`,
+    );
+  }
+
   protected handle(req: http.IncomingMessage, res: http.ServerResponse, body: string): void {
     const url = new URL(req.url ?? '/', this.url);
     const method = req.method ?? 'GET';
@@ -279,16 +292,7 @@ export class StripeFake extends FakeVendor {
     // A restricted key without the permission a path needs: 403, Stripe's message naming the permission.
     const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const missing = account.missingPermission(key, path);
-    if (missing)
-      return this.error(
-        res,
-        method,
-        path,
-        403,
-        'invalid_request_error',
-        `The provided key '${key.slice(0, 8)}${'*'.repeat(12)}${key.slice(-4)}' does not have the required permissions for this ` +
-          `endpoint on account '${account.id}'. Having the '${missing}' permission would allow this request to continue.`,
-      );
+    if (missing) return this.lacksPermission(res, method, path, key, account, missing);
     const fault = this.faultFor(method, path, false);
     if (fault) {
       if (fault.status === 429)
@@ -365,16 +369,7 @@ export class StripeFake extends FakeVendor {
         'invalid_request_error',
         `This application does not have the required permissions for this endpoint on account '${account.id}'. Having the 'read_write' scope would allow this request to continue.`,
       );
-    if (account.readOnlyKey(key))
-      return this.error(
-        res,
-        method,
-        path,
-        403,
-        'invalid_request_error',
-        `The provided key '${key.slice(0, 8)}${'*'.repeat(12)}${key.slice(-4)}' does not have the required permissions for this ` +
-          `endpoint on account '${account.id}'. Having the 'rak_customer_write' permission would allow this request to continue.`,
-      );
+    if (account.readOnlyKey(key)) return this.lacksPermission(res, method, path, key, account, 'rak_customer_write');
     const one = /^\/v1\/customers\/([^/]+)$/.exec(path);
     let status = 200;
     let body: StripeObject;

@@ -488,6 +488,16 @@ describe('Stripe', () => {
       // The account read at the link, then the first sync: each on the merchant's behalf, with the platform's key.
       expect(reads.map((r) => `${r.path} ${r.account}`)).toEqual([`/v1/account ${merchant.id}`, `/v1/customers ${merchant.id}`]);
       expect(await allRecords('commerce-customers', target)).toHaveLength(3);
+      // The consent was read_write: a customer is written on the account's behalf, with the platform's key.
+      const written = await connectionCalls(
+        () => server,
+        () => client,
+        () => target,
+      ).push('commerce-customers', { customerName: 'Written Through Connect' });
+      expect(written.status, JSON.stringify(written)).toBe('Success');
+      expect(merchant.get('customers', written.changes[0].recordRef.id)?.name).toBe('Written Through Connect');
+      expect(fake.apiRequests((r) => r.method === 'POST').at(-1)?.account).toBe(merchant.id);
+      expect(await allRecords('commerce-customers', target)).toHaveLength(4);
 
       const removed = await api('DELETE', `/companies/${target.companyId}/connections/${target.connectionId}`);
       expect(removed.status, removed.text).toBe(200);

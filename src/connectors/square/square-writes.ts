@@ -24,10 +24,24 @@ const addressesOf = (record: Data): Data[] =>
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
+/** Codat's address fields and Square's names for them. */
+const ADDRESS_FIELDS = {
+  line1: 'address_line_1',
+  line2: 'address_line_2',
+  city: 'locality',
+  region: 'administrative_district_level_1',
+  postalCode: 'postal_code',
+  country: 'country',
+} as const;
+
+/** The addresses that say anything: one with no field set is no address. */
+const addressesWithFields = (record: Data): Data[] =>
+  addressesOf(record).filter((a) => Object.keys(ADDRESS_FIELDS).some((f) => text(a[f]) !== undefined));
+
 /** What Square cannot keep of a customer, said before the write is accepted. */
 function checkCustomer(record: Data): Problem[] {
   const problems: Problem[] = [];
-  const addresses = addressesOf(record);
+  const addresses = addressesWithFields(record);
   if (addresses.length > 1)
     problems.push({ itemId: 'addresses', message: 'Square keeps one address per customer; send at most one in addresses' });
   for (const [i, a] of addresses.entries()) {
@@ -47,27 +61,35 @@ function checkCustomer(record: Data): Problem[] {
 
 /**
  * Codat's customer as Square's fields. `customerName` is split into the given name (its first word) and the family
- * name (the rest), which Square joins back as the name read. A replacement clears (null) what the record leaves
- * out; Square's `company_name` and `nickname`, which Codat's customer has no field for, are left as they are.
+ * name (the rest), which Square joins back as the name read; a customer Square knows by its company name alone
+ * (`current`, read before a replacement) keeps the name there, as it was read. A replacement clears (null) what
+ * the record leaves out, within the address too (Square merges an address's fields, and reads `address_line_3`
+ * into `line2`); Square's `nickname`, and a company name beside a person's name, which Codat's customer has no field
+ * for, are left as they are.
  */
-function customerFields(record: Data, replace: boolean): Data {
-  const [given, ...family] = (text(record.customerName) ?? '').split(/\s+/).filter(Boolean);
-  const a = addressesOf(record)[0];
-  const address = a && {
-    address_line_1: text(a.line1),
-    address_line_2: text(a.line2),
-    locality: text(a.city),
-    administrative_district_level_1: text(a.region),
-    postal_code: text(a.postalCode),
-    country: text(a.country),
-  };
+function customerFields(record: Data, replace: boolean, current?: SquareObject): Data {
+  const name = text(record.customerName);
+  const byCompany =
+    current !== undefined && !text(current.given_name) && !text(current.family_name) && text(current.company_name) !== undefined;
+  const [given, ...family] = byCompany ? [] : (name ?? '').split(/\s+/).filter(Boolean);
+  const a = addressesWithFields(record)[0];
+  let address: Data | undefined;
+  if (a) {
+    address = Object.fromEntries(
+      Object.entries(ADDRESS_FIELDS)
+        .map(([field, squareName]) => [squareName, text(a[field]) ?? (replace ? null : undefined)])
+        .filter(([, v]) => v !== undefined),
+    );
+    if (replace) address = { ...address, address_line_3: null };
+  }
   const fields: Data = {
     given_name: given,
     family_name: family.length > 0 ? family.join(' ') : undefined,
+    ...(byCompany ? { company_name: name } : {}),
     email_address: text(record.emailAddress),
     phone_number: text(record.phone),
     note: text(record.note),
-    address: address && Object.values(address).some((v) => v !== undefined) ? address : undefined,
+    address,
   };
   return Object.fromEntries(
     Object.entries(fields)
@@ -82,8 +104,10 @@ function customerOf(status: number, body: string, what: string): SquareObject {
   try {
     parsed = JSON.parse(body) as SquareObject;
   } catch {
-    throw new ConnectorError('unavailable', `Square answered the ${what} with something other than JSON (HTTP ${status})`);
+    parsed = {};
   }
+  if (typeof parsed !== 'object' || parsed === null)
+    throw new ConnectorError('unavailable', `Square answered the ${what} with something other than a JSON object (HTTP ${status})`);
   if (status === 200 && typeof parsed.customer?.id === 'string') return parsed.customer as SquareObject;
   const errors = Array.isArray(parsed.errors) ? (parsed.errors as SquareObject[]) : [];
   const words = errors.map((e) => [e.code, e.detail, e.field ? `(field ${e.field})` : undefined].filter(Boolean).join(': ')).join('; ');
@@ -102,10 +126,16 @@ async function submitCustomer(ctx: ReadContext, write: Write): Promise<{ recordI
   const endpoint = { ...merchantEndpoint(ctx), forbiddenIsUnauthorized: false };
   const update = write.operation === 'Update';
   const record = write.record ?? {};
+  const path = `customers/${encodeURIComponent(String(write.recordId))}`;
+  // A replacement reads the customer first, to keep a company's name where Square keeps it. No `version` is sent:
+  // a replacement sent again after a lost answer must not meet a version it moved on itself.
+  let current: SquareObject | undefined;
+  if (update) {
+    const read = await platformRequest(endpoint, 'GET', path);
+    current = customerOf(read.status, read.body, `customer ${write.recordId}`);
+  }
   const response = update
-    ? await platformRequest(endpoint, 'PUT', `customers/${encodeURIComponent(String(write.recordId))}`, customerFields(record, true), {
-        retry: true,
-      })
+    ? await platformRequest(endpoint, 'PUT', path, customerFields(record, true, current), { retry: true })
     : await platformRequest(
         endpoint,
         'POST',

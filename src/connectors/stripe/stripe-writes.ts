@@ -1,7 +1,7 @@
 import type { ReadContext, WriteModel, WriteOperation } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import type { DataType } from '../data-types.js';
-import { platformRequest } from '../platform-http.js';
+import { platformRequest, type PlatformEndpoint } from '../platform-http.js';
 import { writeSchemaOf } from '../write-schema.js';
 import { CommerceCustomer } from '../sandbox/commerce/catalog-schemas.js';
 import { readEndpoint, type StripeObject } from './stripe-api.js';
@@ -24,9 +24,22 @@ const MAX_LENGTH = { customerName: 256, emailAddress: 512, phone: 20 } as const;
 const addressesOf = (record: Data): Data[] =>
   Array.isArray(record.addresses) ? (record.addresses as unknown[]).filter((a): a is Data => typeof a === 'object' && a !== null) : [];
 
+/** Codat's address fields and Stripe's names for them. */
+const ADDRESS_FIELDS = {
+  line1: 'line1',
+  line2: 'line2',
+  city: 'city',
+  region: 'state',
+  postalCode: 'postal_code',
+  country: 'country',
+} as const;
+
+/** Whether an address says anything: one with no field set is no address. */
+const hasFields = (a: Data) => Object.keys(ADDRESS_FIELDS).some((f) => typeof a[f] === 'string' && a[f] !== '');
+
 /** A customer's address (billing) and its shipping address (Codat's `Delivery`); Stripe keeps one of each. */
 function splitAddresses(record: Data): { billing?: Data; delivery?: Data } {
-  const addresses = addressesOf(record);
+  const addresses = addressesOf(record).filter(hasFields);
   return { billing: addresses.find((a) => a.type !== 'Delivery'), delivery: addresses.find((a) => a.type === 'Delivery') };
 }
 
@@ -43,7 +56,7 @@ function checkCustomer(record: Data): { itemId: string; message: string }[] {
       itemId: 'defaultCurrency',
       message: "defaultCurrency cannot be written to Stripe: Stripe sets a customer's currency from its first charge or subscription",
     });
-  const addresses = addressesOf(record);
+  const addresses = addressesOf(record).filter(hasFields);
   if (addresses.filter((a) => a.type === 'Delivery').length > 1 || addresses.filter((a) => a.type !== 'Delivery').length > 1)
     problems.push({
       itemId: 'addresses',
@@ -57,7 +70,8 @@ function checkCustomer(record: Data): { itemId: string; message: string }[] {
 
 /**
  * Codat's customer as Stripe's form. A create sends what the record has; an update replaces the customer, so what
- * the record leaves out is unset (Stripe unsets a field sent empty).
+ * the record leaves out is unset (Stripe unsets a field sent empty), an address's fields included: whether Stripe
+ * merges an address's fields or replaces the address, none of the old one is left.
  */
 function customerForm(record: Data, replace: boolean): URLSearchParams {
   const form = new URLSearchParams();
@@ -71,9 +85,11 @@ function customerForm(record: Data, replace: boolean): URLSearchParams {
   text('description', record.note);
   const { billing, delivery } = splitAddresses(record);
   const address = (prefix: string, a: Data) => {
-    const fields = { line1: a.line1, line2: a.line2, city: a.city, state: a.region, postal_code: a.postalCode, country: a.country };
-    for (const [name, value] of Object.entries(fields))
+    for (const [field, name] of Object.entries(ADDRESS_FIELDS)) {
+      const value = a[field];
       if (typeof value === 'string' && value !== '') form.set(`${prefix}[${name}]`, value);
+      else if (replace) form.set(`${prefix}[${name}]`, '');
+    }
   };
   if (billing) address('address', billing);
   else if (replace) form.set('address', '');
@@ -86,12 +102,18 @@ function customerForm(record: Data, replace: boolean): URLSearchParams {
 
 /** Stripe's answer to a write: the object on 200; otherwise its own words, as a refusal of this write alone. */
 function answerOf(status: number, body: string, what: string): StripeObject {
-  let parsed: StripeObject | undefined;
+  let parsed: unknown;
   try {
-    parsed = JSON.parse(body) as StripeObject;
+    parsed = JSON.parse(body);
   } catch {
-    throw new ConnectorError('unavailable', `Stripe answered the ${what} with something other than JSON (HTTP ${status})`);
+    parsed = undefined;
   }
+  if (typeof parsed !== 'object' || parsed === null)
+    throw new ConnectorError('unavailable', `Stripe answered the ${what} with something other than a JSON object (HTTP ${status})`);
+  return answered(status, parsed as StripeObject, what);
+}
+
+function answered(status: number, parsed: StripeObject, what: string): StripeObject {
   if (status === 200) return parsed;
   const error = parsed.error as { message?: string; param?: string; code?: string } | undefined;
   const words = [error?.message, error?.param ? `(parameter ${error.param})` : undefined].filter(Boolean).join(' ');
@@ -107,8 +129,7 @@ async function submitCustomer(ctx: ReadContext, write: Write): Promise<{ recordI
   const headers = { 'idempotency-key': write.key };
   if (write.operation === 'Delete') {
     const id = String(write.recordId);
-    const response = await platformRequest(endpoint, 'DELETE', `customers/${encodeURIComponent(id)}`, undefined, { headers, retry: true });
-    answerOf(response.status, response.body, `deletion of customer ${id}`);
+    await deleteCustomer(endpoint, id);
     return { recordId: id, record: null };
   }
   const update = write.operation === 'Update';
@@ -118,6 +139,21 @@ async function submitCustomer(ctx: ReadContext, write: Write): Promise<{ recordI
   const customer = answerOf(response.status, response.body, update ? `update of customer ${write.recordId}` : 'new customer');
   if (typeof customer.id !== 'string') throw new ConnectorError('unavailable', 'Stripe accepted the customer without answering its id');
   return { recordId: customer.id, record: { id: customer.id, ...customerRecord(customer) } };
+}
+
+/**
+ * `DELETE /v1/customers/{id}`. Stripe takes no idempotency key on a DELETE, so a deletion sent again after a lost
+ * answer meets 404: Stripe still answers a deleted customer's id (`{deleted: true}`), which tells a deletion made
+ * (by the lost request, or earlier) from a customer that never was.
+ */
+async function deleteCustomer(endpoint: PlatformEndpoint, id: string): Promise<void> {
+  const path = `customers/${encodeURIComponent(id)}`;
+  const response = await platformRequest(endpoint, 'DELETE', path, undefined, { retry: true });
+  if (response.status === 404) {
+    const current = await platformRequest(endpoint, 'GET', path);
+    if (current.status === 200 && answerOf(current.status, current.body, `customer ${id}`).deleted === true) return;
+  }
+  answerOf(response.status, response.body, `deletion of customer ${id}`);
 }
 
 const customers: WriteModel = {

@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 describe("QuickBooks Online's limits under load", () => {
-  it('syncs 20,000 invoices and four more types at once within 10 in flight and 500 a minute, with no 429', async () => {
+  it('syncs 20,000 invoices and four more types at once, never past 10 in flight or 500 a minute, with no 429', async () => {
     // The connector's own budget is Intuit's: what it declares is what the fake enforces.
     expect(QUICKBOOKS.transport.politeness).toMatchObject({ maxConcurrent: 10, requests: 500, windowMs: 60_000 });
     const types = ['invoices', 'customers', 'bills', 'suppliers', 'chartOfAccounts'];

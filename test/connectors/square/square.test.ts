@@ -399,20 +399,38 @@ describe('Square', () => {
     expect(fake.violations).toEqual([]);
   });
 
-  it('replaces a customer (what the record leaves out is cleared at Square); the next sync says so', async () => {
+  it('replaces a customer (what the record leaves out is cleared at Square, within the address too); the next sync says so', async () => {
     const target = [...merchant.collection('customers').values()].find((c) => c.note === 'Regular' && c.address)!;
+    merchant.update('customers', target.id, { address: { ...target.address, address_line_2: 'Suite 4', address_line_3: 'Back door' } });
     const op = await push(
       'commerce-customers',
-      { customerName: 'Ada King Lovelace', emailAddress: 'ada@example.com' },
+      { customerName: 'Ada King Lovelace', emailAddress: 'ada@example.com', addresses: [{ type: 'Billing', line1: '1 New Road' }] },
       { recordId: target.id },
     );
     expect(op.status, JSON.stringify(op)).toBe('Success');
     const now = merchant.collection('customers').get(target.id)!;
     expect(now).toMatchObject({ given_name: 'Ada', family_name: 'King Lovelace', email_address: 'ada@example.com' });
-    expect([now.phone_number, now.note, now.address]).toEqual([undefined, undefined, undefined]);
+    expect([now.phone_number, now.note]).toEqual([undefined, undefined]);
+    expect(now.address).toEqual({ address_line_1: '1 New Road' });
     const synced = (await allRecords('commerce-customers')).find((c) => c.id === target.id)!;
     expect(synced.customerName).toBe('Ada King Lovelace');
-    expect([synced.note, synced.phone, synced.addresses]).toEqual([undefined, undefined, undefined]);
+    expect(synced.addresses).toEqual([{ type: 'Billing', line1: '1 New Road' }]);
+    expect([synced.note, synced.phone]).toEqual([undefined, undefined]);
+
+    // A customer Square knows by its company name alone keeps its name there: read back, it is the same.
+    const company = [...merchant.collection('customers').values()].find((c) => c.id !== target.id && c.note !== 'Regular')!;
+    merchant.update('customers', company.id, { company_name: 'Quay Traders Ltd' });
+    delete company.given_name;
+    delete company.family_name;
+    const renamed = await push('commerce-customers', { customerName: 'Quay Traders Group Ltd' }, { recordId: company.id });
+    expect(renamed.status, JSON.stringify(renamed)).toBe('Success');
+    const companyNow = merchant.collection('customers').get(company.id)!;
+    expect([companyNow.company_name, companyNow.given_name, companyNow.family_name]).toEqual([
+      'Quay Traders Group Ltd',
+      undefined,
+      undefined,
+    ]);
+    expect((await allRecords('commerce-customers')).find((c) => c.id === company.id)?.customerName).toBe('Quay Traders Group Ltd');
 
     // A customer Square does not have: refused in Square's words.
     const missing = await push('commerce-customers', { customerName: 'Nobody' }, { recordId: 'NOSUCHCUSTOMER' });
@@ -426,7 +444,10 @@ describe('Square', () => {
     const before = fake.apiRequests().length;
     const refused = await api('POST', path, {
       defaultCurrency: 'USD',
-      addresses: [{ type: 'Billing', country: 'United Kingdom' }, { type: 'Delivery' }],
+      addresses: [
+        { type: 'Billing', country: 'United Kingdom' },
+        { type: 'Delivery', line1: '9 Dock Road' },
+      ],
     });
     expect(refused.status, refused.text).toBe(400);
     const fields = refused.body.validation.errors.map((e: { itemId: string }) => e.itemId).sort();
@@ -437,8 +458,13 @@ describe('Square', () => {
     expect(fake.apiRequests().length).toBe(before);
 
     // The seller's grant predates write-back: it lacks CUSTOMERS_WRITE.
-    fake.withdrawScope('CUSTOMERS_WRITE');
-    const op = await push('commerce-customers', { customerName: 'Not Allowed' });
+    const giveBack = fake.withdrawScope('CUSTOMERS_WRITE');
+    let op;
+    try {
+      op = await push('commerce-customers', { customerName: 'Not Allowed' });
+    } finally {
+      giveBack();
+    }
     expect(op.status).toBe('Failed');
     expect(op.errorMessage).toContain('CUSTOMERS_WRITE');
     expect((await api('GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`)).body.status).toBe('Linked');

@@ -378,10 +378,19 @@ describe('Stripe', () => {
 
   it('replaces a customer (what the record leaves out is unset at Stripe) and deletes one; the next syncs say so', async () => {
     const target = shop.all('customers')[1];
-    expect(target.address).not.toBeNull();
+    // Everything a replacement may have to unset, set beforehand (Stripe merges an address's fields on update).
+    shop.updateCustomer(target.id, {
+      description: 'Old note',
+      shipping: {
+        name: 'Old',
+        phone: null,
+        address: { city: 'Leeds', country: 'GB', line1: '2 Mill Lane', line2: null, postal_code: 'LS1 1AA', state: null },
+      },
+    });
+    expect(target.address).toMatchObject({ city: 'London', postal_code: 'EC4Y 1AA' });
     const replaced = await calls.push(
       'commerce-customers',
-      { customerName: 'Grace B. Hopper', emailAddress: 'grace@navy.example' },
+      { customerName: 'Grace B. Hopper', emailAddress: 'grace@navy.example', addresses: [{ type: 'Billing', line1: '1 New Road' }] },
       { recordId: target.id },
     );
     expect(replaced.status, JSON.stringify(replaced)).toBe('Success');
@@ -390,23 +399,42 @@ describe('Stripe', () => {
       email: 'grace@navy.example',
       phone: null,
       description: null,
-      address: null,
+      address: { line1: '1 New Road', line2: null, city: null, state: null, postal_code: null, country: null },
       shipping: null,
     });
     const after = (await calls.allRecords('commerce-customers')).find((c) => c.id === target.id)!;
     expect(after.customerName).toBe('Grace B. Hopper');
-    expect(after.addresses ?? []).toEqual([]);
+    expect(after.addresses).toEqual([{ type: 'Billing', line1: '1 New Road' }]);
     expect(after.phone ?? null).toBeNull();
+    expect(after.note).toBeUndefined();
 
+    // Stripe deletes the customer and the answer is lost: the DELETE, sent again (Stripe takes no idempotency key on
+    // it), meets 404, and Stripe's answer for the id says it was deleted.
+    fake.inject({ status: 503, count: 1, path: /^\/v1\/customers\//, method: 'DELETE', afterProcessing: true });
     const deleted = await calls.pushDelete('commerce-customers', target.id);
     expect(deleted.status, JSON.stringify(deleted)).toBe('Success');
+    expect(fake.apiRequests((r) => r.method === 'DELETE').map((r) => r.status)).toEqual([503, 404]);
     expect(shop.get('customers', target.id)).toBeUndefined();
     expect((await calls.allRecords('commerce-customers')).find((c) => c.id === target.id)?.metadata).toEqual({ isDeleted: true });
 
-    // A customer Stripe does not have: refused with Stripe's own words, and nothing changes.
-    const missing = await calls.pushDelete('commerce-customers', target.id);
+    // A customer Stripe never had: refused with Stripe's own words.
+    const missing = await calls.pushDelete('commerce-customers', 'cus_neverexisted');
     expect(missing.status).toBe('Failed');
-    expect(missing.errorMessage).toContain(`No such customer: '${target.id}'`);
+    expect(missing.errorMessage).toContain("No such customer: 'cus_neverexisted'");
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('keeps a write Pending while Stripe keeps limiting it, and sends it again later, made once', async () => {
+    // More 429s than one run of the write waits out (Retry-After: 0 keeps the test quick): the operation stays
+    // Pending, its job runs again later with the same Idempotency-Key, and the customer is made once.
+    fake.inject({ status: 429, count: 7, retryAfterSeconds: 0, path: /^\/v1\/customers$/, method: 'POST' });
+    const before = fake.requests.length;
+    const op = await calls.push('commerce-customers', { customerName: 'Patient Customer' });
+    expect(op.status, JSON.stringify(op)).toBe('Success');
+    const writes = fake.apiRequests((r) => r.method === 'POST').filter((r) => fake.requests.indexOf(r) >= before);
+    expect(writes.map((r) => r.status)).toEqual([...Array(7).fill(429), 200]);
+    expect(new Set(writes.map((r) => r.idempotencyKey))).toEqual(new Set([op.pushOperationKey]));
+    expect(shop.all('customers').filter((c) => c.name === 'Patient Customer')).toHaveLength(1);
     expect(fake.violations).toEqual([]);
   });
 
@@ -418,7 +446,10 @@ describe('Stripe', () => {
       customerName: 'Too Much',
       defaultCurrency: 'GBP',
       phone: '+44 20 7946 0123 ext. 4567',
-      addresses: [{ type: 'Billing' }, { type: 'Unknown' }],
+      addresses: [
+        { type: 'Billing', line1: '1 Fleet Street' },
+        { type: 'Unknown', line1: '2 Fleet Street' },
+      ],
     });
     expect(refused.status, refused.text).toBe(400);
     const fields = (refused.body.validation?.errors ?? []).map((e: { itemId: string }) => e.itemId).sort();

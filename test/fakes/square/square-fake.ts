@@ -172,10 +172,14 @@ export class SquareFake extends FakeVendor {
     for (const token of this.accessTokens.values()) token.expires = 0;
   }
 
-  /** Every consent loses a permission, as if granted before the application asked for it. */
-  withdrawScope(scope: string): void {
-    for (const { consent } of [...this.refreshTokens.values(), ...this.accessTokens.values()])
-      consent.scopes = consent.scopes.filter((s) => s !== scope);
+  /** Every consent loses a permission, as if granted before the application asked for it; answers how to give it back. */
+  withdrawScope(scope: string): () => void {
+    const consents = new Set([...this.refreshTokens.values(), ...this.accessTokens.values()].map(({ consent }) => consent));
+    const had = [...consents].filter((c) => c.scopes.includes(scope));
+    for (const consent of had) consent.scopes = consent.scopes.filter((s) => s !== scope);
+    return () => {
+      for (const consent of had) consent.scopes.push(scope);
+    };
   }
 
   /** The seller disconnects the application in Square's dashboard: every token of every consent stops working. */
@@ -262,8 +266,13 @@ export class SquareFake extends FakeVendor {
         status: 400,
         body: squareError('INVALID_REQUEST_ERROR', 'CONFLICT', 'The customer was changed since the version given', 'version'),
       };
+    // Sparse, as Square's: what is sent changes, null clears it, what is not sent stays; within the address too.
+    const before = customers.get(id)!;
+    if (fields.address && typeof fields.address === 'object' && before.address)
+      fields.address = { ...before.address, ...(fields.address as SquareObject) };
     const customer = merchant.update('customers', id, fields);
     for (const [k, v] of Object.entries(fields)) if (v === null) delete customer[k];
+    if (customer.address) for (const [k, v] of Object.entries(customer.address)) if (v === null) delete customer.address[k];
     return { status: 200, body: { customer } };
   }
 
@@ -524,6 +533,13 @@ export class SquareFake extends FakeVendor {
       if (method === 'GET' && path === '/v2/payments') return { status: 200, body: this.listMoney(merchant, 'payments', query) };
       if (method === 'GET' && path === '/v2/refunds') return { status: 200, body: this.listMoney(merchant, 'refunds', query) };
       if (method === 'POST' && path === '/v2/customers/search') return { status: 200, body: this.searchCustomers(merchant, body) };
+      const customerPath = /^\/v2\/customers\/([^/]+)$/.exec(path);
+      if (method === 'GET' && customerPath) {
+        const customer = merchant.collection('customers').get(customerPath[1]);
+        return customer
+          ? { status: 200, body: { customer } }
+          : { status: 404, body: squareError('INVALID_REQUEST_ERROR', 'NOT_FOUND', `Customer with ID \`${customerPath[1]}\` not found.`) };
+      }
       if (method === 'POST' && path === '/v2/catalog/search') return { status: 200, body: this.searchCatalog(merchant, body) };
       return { status: 404, body: squareError('INVALID_REQUEST_ERROR', 'NOT_FOUND', `the fake does not serve ${method} ${path}`) };
     } catch (err) {

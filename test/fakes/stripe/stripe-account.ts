@@ -74,6 +74,7 @@ export class StripeAccount {
   /** What each restricted key may not read (none: every read). */
   private readonly denied = new Map<string, Set<StripeReadable>>();
   private readonly readOnly = new Set<string>();
+  private readonly deleted = new Set<string>();
   readonly events: StripeObject[] = [];
   private readonly objects = new Map<Resource, Map<string, StripeObject>>(RESOURCES.map((r) => [r, new Map()]));
   /** Creation order, for objects created in the same second (Stripe orders those newest first too). */
@@ -220,15 +221,36 @@ export class StripeAccount {
     return customer;
   }
 
-  /** `POST /v1/customers/{id}`: the fields the form gives change (an empty one is unset); the others stay. */
+  /**
+   * `POST /v1/customers/{id}`: the fields the form gives change (an empty one is unset); the others stay, within an
+   * address too (the form's `address[line1]` changes that line alone; `address=` unsets the address).
+   */
   updateCustomerFromApi(id: string, params: StripeObject): StripeObject {
-    return this.updateCustomer(id, customerFields(params));
+    const customer = this.get('customers', id);
+    const fields = customerFields(params);
+    const merged = (old: StripeObject | null | undefined, given: unknown, now: StripeObject | null) =>
+      typeof given === 'object' && given !== null && old
+        ? { ...old, ...Object.fromEntries(Object.keys(given).map((k) => [k, now![k]])) }
+        : now;
+    if ('address' in fields) fields.address = merged(customer?.address, params.address, fields.address);
+    if (fields.shipping && customer?.shipping)
+      fields.shipping = {
+        ...fields.shipping,
+        address: merged(customer.shipping.address, params.shipping.address, fields.shipping.address),
+      };
+    return this.updateCustomer(id, fields);
+  }
+
+  /** Whether the customer was deleted (Stripe still answers its id, with `deleted: true`). */
+  wasDeleted(id: string): boolean {
+    return this.deleted.has(id);
   }
 
   deleteCustomer(id: string): void {
     const customer = this.get('customers', id);
     if (!customer) throw new Error(`no customer ${id}`);
     this.objects.get('customers')!.delete(id);
+    this.deleted.add(id);
     this.emit('customer.deleted', customer);
   }
 

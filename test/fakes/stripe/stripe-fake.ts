@@ -274,6 +274,7 @@ export class StripeFake extends FakeVendor {
     const method = req.method ?? 'GET';
     const path = url.pathname;
     log.stripeVersion = req.headers['stripe-version'] as string | undefined;
+    if (method === 'POST') log.idempotencyKey = req.headers['idempotency-key'] as string | undefined;
     const account = this.accountOf(req);
     log.account = account?.id;
     const onBehalf = req.headers['stripe-account'] as string | undefined;
@@ -312,6 +313,16 @@ export class StripeFake extends FakeVendor {
       const page = this.page(events, url, path);
       if ('error' in page) return this.error(res, method, path, 400, 'invalid_request_error', page.error);
       body = page;
+    } else if (/^\/v1\/customers\/[^/]+$/.test(path)) {
+      // A deleted customer is still answered, as Stripe answers it: its id and `deleted: true`.
+      const id = path.split('/')[3];
+      const customer = account.get('customers', id);
+      if (customer) body = customer;
+      else if (account.wasDeleted(id)) body = { id, object: 'customer', deleted: true };
+      else
+        return this.answer(res, method, path, 404, {
+          error: { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such customer: '${id}'` },
+        });
     } else if (LISTS[path]) {
       const page = this.page(account.all(LISTS[path]), url, path);
       if ('error' in page) return this.error(res, method, path, 400, 'invalid_request_error', page.error);
@@ -325,7 +336,8 @@ export class StripeFake extends FakeVendor {
    * A write: customers created (`POST /v1/customers`), updated (`POST /v1/customers/{id}`) and deleted. The form is
    * checked against the operation's request body in Stripe's document: a parameter it does not declare is refused as
    * Stripe refuses it (400 `parameter_unknown`), and is a violation, since the connector must never send one. A
-   * request with an `Idempotency-Key` already used answers what the first answered; with other parameters, 400.
+   * POST with an `Idempotency-Key` already used answers what the first answered; with other parameters, 400. A
+   * DELETE takes no key (Stripe ignores it): sent again, it answers 404.
    */
   private write(
     req: http.IncomingMessage,
@@ -339,8 +351,7 @@ export class StripeFake extends FakeVendor {
   ): void {
     const params = decodeForm(raw);
     log.params = params;
-    const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
-    log.idempotencyKey = idempotencyKey;
+    const idempotencyKey = method === 'POST' ? (req.headers['idempotency-key'] as string | undefined) : undefined;
     const fingerprint = `${method} ${path} ${raw}`;
     const replay = idempotencyKey ? this.idempotent.get(`${account.id} ${idempotencyKey}`) : undefined;
     if (replay) {

@@ -465,9 +465,17 @@ describe('Stripe', () => {
       shop.setReadOnly(key, false);
     }
     expect(op.status).toBe('Failed');
-    expect(op.errorMessage).toContain('rak_customer_write');
+    expect(op.errorMessage).toMatch(/^The platform refused the write: .*rak_customer_write/);
     expect(JSON.stringify(op)).not.toContain(key);
     expect(shop.all('customers').find((c) => c.name === 'Not Allowed')).toBeUndefined();
+
+    // Stripe answers 5xx to every attempt: the write fails, saying it may have been made.
+    fake.inject({ status: 503, count: STRIPE.transport.retry.attempts, path: /^\/v1\/customers$/, method: 'POST' });
+    const unanswered = await calls.push('commerce-customers', { customerName: 'Unanswered' });
+    expect(unanswered.status).toBe('Failed');
+    expect(unanswered.errorMessage).toMatch(
+      /^The platform did not complete the write: .*HTTP 503.*It may have been made: read commerce-customers/,
+    );
     expect((await calls.api('GET', `/companies/${companyId}/connections/${connectionId}`)).body.status).toBe('Linked');
     expect(fake.violations).toEqual([]);
   });

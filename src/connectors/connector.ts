@@ -363,8 +363,11 @@ export interface WriteModel {
   schema: TSchema;
   /** Fields naming other records, checked for existence before (where synced) and when the platform processes the write. */
   references: readonly ReferenceField[];
-  /** Rules the schema cannot say (e.g. a journal entry must balance), checked before the write is accepted. */
-  check?(record: Record<string, unknown>): { itemId: string; message: string }[];
+  /**
+   * Rules the schema cannot say (e.g. a journal entry must balance), checked before the write is accepted;
+   * `operation` is `Create` or `Update`.
+   */
+  check?(record: Record<string, unknown>, operation: WriteOperation): { itemId: string; message: string }[];
   /**
    * Sends the write to a platform that stores it itself, and returns the record as the platform now holds it.
    * Absent: the platform keeps its data beside the service (the Sandboxes), which stores the write for it.

@@ -162,7 +162,9 @@ export function createPushService(deps: PushDeps) {
         const problems = validateWrittenRecord(model, request.body);
         if (problems.length === 0 && model.check) {
           problems.push(
-            ...model.check(request.body as Record<string, unknown>).map((p) => ({ ...p, validatorName: connection.platform_key })),
+            ...model
+              .check(request.body as Record<string, unknown>, request.operation)
+              .map((p) => ({ ...p, validatorName: connection.platform_key })),
           );
         }
         if (problems.length === 0) problems.push(...(await missingReferences(connection, model, request.body as Record<string, unknown>)));

@@ -18,6 +18,24 @@ import { customerRecord } from './stripe-records.js';
 type Data = Record<string, unknown>;
 type Write = { operation: WriteOperation; recordId: string | null; record: Data | null; key: string };
 
+const CURRENCY_SET_BY_STRIPE =
+  "defaultCurrency cannot be written to Stripe: Stripe sets a customer's currency from its first charge or subscription";
+
+/**
+ * A replacement's `defaultCurrency` must be the customer's own at Stripe (what a read gave it): anything else would be
+ * a change Stripe cannot make.
+ */
+async function checkCurrency(endpoint: PlatformEndpoint, id: string, currency: unknown): Promise<void> {
+  if (currency === undefined || currency === null) return;
+  const read = await platformRequest(endpoint, 'GET', `customers/${encodeURIComponent(id)}`);
+  const current = answerOf(read.status, read.body, `customer ${id}`).currency;
+  if (typeof current !== 'string' || current.toUpperCase() !== String(currency).toUpperCase())
+    throw new ConnectorError(
+      'invalid',
+      `${CURRENCY_SET_BY_STRIPE} (the customer's is ${typeof current === 'string' ? current.toUpperCase() : 'not set yet'})`,
+    );
+}
+
 /** Stripe's longest values for the fields written (its OpenAPI document's `maxLength`). */
 const MAX_LENGTH = { customerName: 256, emailAddress: 512, phone: 20 } as const;
 
@@ -44,18 +62,16 @@ function splitAddresses(record: Data): { billing?: Data; delivery?: Data } {
 }
 
 /** What Stripe cannot keep of a customer, said before the write is accepted. */
-function checkCustomer(record: Data): { itemId: string; message: string }[] {
+function checkCustomer(record: Data, operation: WriteOperation): { itemId: string; message: string }[] {
   const problems: { itemId: string; message: string }[] = [];
   for (const [field, max] of Object.entries(MAX_LENGTH)) {
     const value = record[field];
     if (typeof value === 'string' && value.length > max)
       problems.push({ itemId: field, message: `${field} is longer than the ${max} characters Stripe keeps` });
   }
-  if (record.defaultCurrency !== undefined && record.defaultCurrency !== null)
-    problems.push({
-      itemId: 'defaultCurrency',
-      message: "defaultCurrency cannot be written to Stripe: Stripe sets a customer's currency from its first charge or subscription",
-    });
+  // A replacement may carry the currency it was read with (read, change, write back); submit compares it with Stripe's.
+  if (operation === 'Create' && record.defaultCurrency !== undefined && record.defaultCurrency !== null)
+    problems.push({ itemId: 'defaultCurrency', message: CURRENCY_SET_BY_STRIPE });
   const addresses = addressesOf(record).filter(hasFields);
   if (addresses.filter((a) => a.type === 'Delivery').length > 1 || addresses.filter((a) => a.type !== 'Delivery').length > 1)
     problems.push({
@@ -133,6 +149,7 @@ async function submitCustomer(ctx: ReadContext, write: Write): Promise<{ recordI
     return { recordId: id, record: null };
   }
   const update = write.operation === 'Update';
+  if (update) await checkCurrency(endpoint, String(write.recordId), write.record?.defaultCurrency);
   const path = update ? `customers/${encodeURIComponent(String(write.recordId))}` : 'customers';
   const form = customerForm(write.record ?? {}, update);
   const response = await platformRequest(endpoint, 'POST', path, undefined, { form, headers, retry: true });

@@ -424,6 +424,21 @@ describe('Stripe', () => {
     expect(fake.violations).toEqual([]);
   });
 
+  it('takes back a customer as it was read, its currency included, and refuses another currency', async () => {
+    const target = shop.all('customers')[2];
+    const { id, modifiedDate, sourceModifiedDate, metadata, ...read } = (await calls.allRecords('commerce-customers')).find(
+      (c) => c.id === target.id,
+    )!;
+    expect(read.defaultCurrency).toBe('USD');
+    const same = await calls.push('commerce-customers', { ...read, note: 'Read, changed, written back' }, { recordId: id });
+    expect(same.status, JSON.stringify(same)).toBe('Success');
+    expect(shop.get('customers', id)).toMatchObject({ description: 'Read, changed, written back', currency: 'usd', name: target.name });
+    const other = await calls.push('commerce-customers', { ...read, defaultCurrency: 'EUR' }, { recordId: id });
+    expect(other.status).toBe('Failed');
+    expect(other.errorMessage).toContain("Stripe sets a customer's currency from its first charge or subscription (the customer's is USD)");
+    expect(fake.violations).toEqual([]);
+  });
+
   it('keeps a write Pending while Stripe keeps limiting it, and sends it again later, made once', async () => {
     // More 429s than one run of the write waits out (Retry-After: 0 keeps the test quick): the operation stays
     // Pending, its job runs again later with the same Idempotency-Key, and the customer is made once.

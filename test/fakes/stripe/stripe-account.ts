@@ -214,7 +214,8 @@ export class StripeAccount {
   /** `POST /v1/customers`: the fields the form gives (decoded, all strings), every other one unset. */
   createCustomerFromApi(params: StripeObject): StripeObject {
     const customer = fixture('customer');
-    Object.assign(customer, { name: null, email: null, phone: null, description: null, address: null, shipping: null });
+    // A new customer has no currency until its first charge or subscription.
+    Object.assign(customer, { name: null, email: null, phone: null, description: null, address: null, shipping: null, currency: null });
     Object.assign(customer, customerFields(params));
     this.add('customers', customer);
     this.emit('customer.created', customer);

@@ -43,8 +43,6 @@ export interface PushJobOptions {
 type Outcome =
   | { status: 'Success'; recordId: string; record: Record<string, unknown> | null; storedByPlatform?: boolean }
   | { status: 'Failed' | 'TimedOut'; errorMessage: string; errors?: ValidationItem[] };
-/** The platform is limiting requests: the write stays Pending and is sent again (with its idempotency key) later. */
-type Later = { status: 'Later'; afterMs: number };
 
 /** Documents the platform will not let go once settled, unless the write forces it. */
 const SETTLED_STATUSES = new Set(['Paid', 'Void']);
@@ -60,7 +58,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
   const now = options.now ?? (() => new Date());
 
   /** `connection` is the operation's, read before processing (undefined once deleted). */
-  async function process(op: PushRow, connection: ConnectionRow | undefined): Promise<Outcome | Later> {
+  async function process(op: PushRow, connection: ConnectionRow | undefined): Promise<Outcome> {
     const requested = Date.parse(op.requested);
     if (op.timeout_minutes !== null && requested + options.sandboxDelayMs > requested + op.timeout_minutes * options.minuteMs) {
       return {
@@ -102,15 +100,6 @@ export function createPushJob(options: PushJobOptions): JobHandler {
         return { status: 'Success', recordId: written.recordId, record: written.record, storedByPlatform: true };
       } catch (err) {
         if (!isConnectorError(err)) throw err;
-        if (err.kind === 'rate-limited') {
-          const afterMs = err.retryAfterMs ?? 60_000;
-          const deadline = op.timeout_minutes === null ? Infinity : requested + op.timeout_minutes * options.minuteMs;
-          if (now().getTime() + afterMs <= deadline) return { status: 'Later', afterMs };
-          return {
-            status: 'TimedOut',
-            errorMessage: `The platform is limiting requests and would not take the write within ${op.timeout_minutes} minute(s) (timeoutInMinutes).`,
-          };
-        }
         // Access revoked: the connection is Deauthorized (and the client told), as when a sync finds out.
         if (err.kind === 'unauthorized') {
           await deauthorizeConnection(db, jobs, {
@@ -121,11 +110,14 @@ export function createPushJob(options: PushJobOptions): JobHandler {
             publicUrl: options.publicUrl(),
           });
         }
-        // A platform that did not answer (or answered 5xx to every attempt) may have made the write all the same.
+        // A platform that did not answer (or answered 5xx to every attempt) may have made the write all the same; one
+        // still limiting requests after the waits a write allows itself did not take it.
         const errorMessage =
           err.kind === 'unavailable'
             ? `The platform did not complete the write: ${err.message}. It may have been made: read ${op.data_type} before sending it again.`
-            : `The platform refused the write: ${err.message}`;
+            : err.kind === 'rate-limited'
+              ? `The platform did not take the write: it is limiting requests (HTTP 429); send it again in ${Math.ceil((err.retryAfterMs ?? 60_000) / 1000)} s.`
+              : `The platform refused the write: ${err.message}`;
         return { status: 'Failed', errorMessage, errors: [{ itemId: 'body', message: err.message, validatorName: connector.info.name }] };
       }
     }
@@ -284,7 +276,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       const op = await pending(payload.pushOperationId);
       if (!op) return;
       let platform: string | undefined;
-      let outcome: Outcome | Later;
+      let outcome: Outcome;
       try {
         const connection = await connectionById(db, op.client_id, op.connection_id);
         platform = connection?.platform_key;
@@ -295,10 +287,6 @@ export function createPushJob(options: PushJobOptions): JobHandler {
           errorMessage: 'The write failed unexpectedly while the platform processed it; send it again.',
         });
         throw err;
-      }
-      if (outcome.status === 'Later') {
-        await jobs.enqueue(db, { kind: PUSH_JOB, payload, runAfter: new Date(now().getTime() + outcome.afterMs) });
-        return;
       }
       await settle(op, platform, outcome);
     },

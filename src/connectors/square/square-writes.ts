@@ -132,6 +132,12 @@ async function submitCustomer(ctx: ReadContext, write: Write): Promise<{ recordI
   let current: SquareObject | undefined;
   if (update) {
     const read = await platformRequest(endpoint, 'GET', path);
+    // Reading needs CUSTOMERS_READ, not the CUSTOMERS_WRITE a 403 to the write itself would lack.
+    if (read.status === 403)
+      throw new ConnectorError(
+        'invalid',
+        `Square refused to read customer ${write.recordId} before replacing it (HTTP 403); link the connection again`,
+      );
     current = customerOf(read.status, read.body, `customer ${write.recordId}`);
   }
   const response = update

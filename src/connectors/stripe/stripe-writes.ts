@@ -28,7 +28,9 @@ const CURRENCY_SET_BY_STRIPE =
 async function checkCurrency(endpoint: PlatformEndpoint, id: string, currency: unknown): Promise<void> {
   if (currency === undefined || currency === null) return;
   const read = await platformRequest(endpoint, 'GET', `customers/${encodeURIComponent(id)}`);
-  const current = answerOf(read.status, read.body, `customer ${id}`).currency;
+  const customer = answerOf(read.status, read.body, `customer ${id}`);
+  if (customer.deleted === true) throw new ConnectorError('invalid', `Stripe refused the update of customer ${id}: it was deleted`);
+  const current = customer.currency;
   if (typeof current !== 'string' || current.toUpperCase() !== String(currency).toUpperCase())
     throw new ConnectorError(
       'invalid',

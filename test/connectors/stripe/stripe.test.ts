@@ -439,16 +439,18 @@ describe('Stripe', () => {
     expect(fake.violations).toEqual([]);
   });
 
-  it('keeps a write Pending while Stripe keeps limiting it, and sends it again later, made once', async () => {
-    // More 429s than one run of the write waits out (Retry-After: 0 keeps the test quick): the operation stays
-    // Pending, its job runs again later with the same Idempotency-Key, and the customer is made once.
-    fake.inject({ status: 429, count: 7, retryAfterSeconds: 0, path: /^\/v1\/customers$/, method: 'POST' });
+  it('fails a write Stripe keeps limiting, saying when to send it again; sent again, it is made once', async () => {
+    // More 429s than a write waits out (Retry-After: 0 keeps the test quick): the write fails, and says when.
+    fake.inject({ status: 429, count: 6, retryAfterSeconds: 0, path: /^\/v1\/customers$/, method: 'POST' });
     const before = fake.requests.length;
-    const op = await calls.push('commerce-customers', { customerName: 'Patient Customer' });
-    expect(op.status, JSON.stringify(op)).toBe('Success');
+    const limited = await calls.push('commerce-customers', { customerName: 'Patient Customer' });
+    expect(limited.status, JSON.stringify(limited)).toBe('Failed');
+    expect(limited.errorMessage).toBe('The platform did not take the write: it is limiting requests (HTTP 429); send it again in 1 s.');
     const writes = fake.apiRequests((r) => r.method === 'POST').filter((r) => fake.requests.indexOf(r) >= before);
-    expect(writes.map((r) => r.status)).toEqual([...Array(7).fill(429), 200]);
-    expect(new Set(writes.map((r) => r.idempotencyKey))).toEqual(new Set([op.pushOperationKey]));
+    expect(writes.map((r) => r.status)).toEqual(Array(6).fill(429));
+    expect(shop.all('customers').filter((c) => c.name === 'Patient Customer')).toEqual([]);
+    const again = await calls.push('commerce-customers', { customerName: 'Patient Customer' });
+    expect(again.status, JSON.stringify(again)).toBe('Success');
     expect(shop.all('customers').filter((c) => c.name === 'Patient Customer')).toHaveLength(1);
     expect(fake.violations).toEqual([]);
   });

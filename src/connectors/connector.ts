@@ -373,14 +373,16 @@ export interface WriteModel {
    * Absent: the platform keeps its data beside the service (the Sandboxes), which stores the write for it.
    * Throws a ConnectorError when the platform refuses (`invalid`) or cannot be reached.
    */
-  submit?(
-    ctx: ReadContext,
-    write: {
-      operation: WriteOperation;
-      recordId: string | null;
-      record: Record<string, unknown> | null;
-      /** Unique to the write (its push operation's id): sent as the platform's idempotency key where it has one. */
-      key: string;
-    },
-  ): Promise<{ recordId: string; record: Record<string, unknown> | null }>;
+  submit?(ctx: ReadContext, write: PlatformWrite): Promise<{ recordId: string; record: Record<string, unknown> | null }>;
+}
+
+/** One write as a platform that stores it itself is sent it (WriteModel.submit). */
+export interface PlatformWrite {
+  operation: WriteOperation;
+  /** The record written to (Update, Delete); null for a Create. */
+  recordId: string | null;
+  /** The record as written; null for a Delete. */
+  record: Record<string, unknown> | null;
+  /** Unique to the write (its push operation's id): sent as the platform's idempotency key where it has one. */
+  key: string;
 }

@@ -1,4 +1,4 @@
-import type { ReadContext, WriteModel, WriteOperation } from '../connector.js';
+import type { PlatformWrite, ReadContext, WriteModel, WriteOperation } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import type { DataType } from '../data-types.js';
 import { writeSchemaOf } from '../write-schema.js';
@@ -15,7 +15,6 @@ import { billRecord, customerRecord, invoiceRecord } from './qbo-records.js';
  */
 
 type Data = Record<string, unknown>;
-type Write = { operation: WriteOperation; recordId: string | null; record: Data | null; key: string };
 
 const day = (value: unknown): string | undefined => (typeof value === 'string' && value.length >= 10 ? value.slice(0, 10) : undefined);
 const obj = (value: unknown): Data => (value && typeof value === 'object' ? (value as Data) : {});
@@ -128,7 +127,7 @@ const STALE_OBJECT = '5010';
 /** Creates or updates one entity (`invoice`, `customer`, `bill`) and maps QuickBooks' answer back. */
 async function send(
   ctx: ReadContext,
-  write: Write,
+  write: PlatformWrite,
   entity: string,
   body: QboEntity,
   map: (x: QboEntity, id: string) => Data,

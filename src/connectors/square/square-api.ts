@@ -66,6 +66,14 @@ interface ErrorsAnswer {
   errors?: { category?: string; code?: string; detail?: string; field?: string }[];
 }
 
+/** Square's own words for a refusal: each error's code and detail, and the field it is about. */
+export function squareErrorText(body: unknown): string {
+  const errors = (body as ErrorsAnswer | null)?.errors;
+  return (Array.isArray(errors) ? errors : [])
+    .map((e) => `${[e.code, e.detail].filter(Boolean).join(': ')}${e.field ? ` (field ${e.field})` : ''}`)
+    .join('; ');
+}
+
 /** One answer: its JSON, and Square's clock when it answered (the HTTP `Date` header, as ISO-8601 UTC). */
 export interface SquareAnswer {
   body: SquareObject;
@@ -91,11 +99,15 @@ export async function squareCall(
   try {
     body = JSON.parse(response.body) as SquareObject;
   } catch {
-    throw new ConnectorError('unavailable', `Square answered ${method} /${path} with something other than JSON (HTTP ${response.status})`);
+    body = null as unknown as SquareObject;
   }
+  if (typeof body !== 'object' || body === null)
+    throw new ConnectorError(
+      'unavailable',
+      `Square answered ${method} /${path} with something other than a JSON object (HTTP ${response.status})`,
+    );
   if (response.status !== 200) {
-    const errors = (body as ErrorsAnswer).errors ?? [];
-    const text = errors.map((e) => [e.code, e.detail].filter(Boolean).join(': ')).join('; ');
+    const text = squareErrorText(body);
     throw new ConnectorError('unavailable', `Square refused ${method} /${path} (HTTP ${response.status}${text ? `: ${text}` : ''})`);
   }
   const header = response.headers.date;

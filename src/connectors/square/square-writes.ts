@@ -1,10 +1,11 @@
-import type { ReadContext, WriteModel, WriteOperation } from '../connector.js';
+import type { PlatformWrite, ReadContext, WriteModel } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import type { DataType } from '../data-types.js';
 import { platformRequest } from '../platform-http.js';
 import { writeSchemaOf } from '../write-schema.js';
 import { CommerceCustomer } from '../sandbox/commerce/catalog-schemas.js';
-import { merchantEndpoint, type SquareObject } from './square-api.js';
+import { filledAddresses, textOf as text } from '../customer-addresses.js';
+import { merchantEndpoint, squareErrorText, type SquareObject } from './square-api.js';
 import { customerRecord } from './square-records.js';
 
 /*
@@ -16,13 +17,7 @@ import { customerRecord } from './square-records.js';
  */
 
 type Data = Record<string, unknown>;
-type Write = { operation: WriteOperation; recordId: string | null; record: Data | null; key: string };
 type Problem = { itemId: string; message: string };
-
-const addressesOf = (record: Data): Data[] =>
-  Array.isArray(record.addresses) ? (record.addresses as unknown[]).filter((a): a is Data => typeof a === 'object' && a !== null) : [];
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
 /** Codat's address fields and Square's names for them. */
 const ADDRESS_FIELDS = {
@@ -34,14 +29,10 @@ const ADDRESS_FIELDS = {
   country: 'country',
 } as const;
 
-/** The addresses that say anything: one with no field set is no address. */
-const addressesWithFields = (record: Data): Data[] =>
-  addressesOf(record).filter((a) => Object.keys(ADDRESS_FIELDS).some((f) => text(a[f]) !== undefined));
-
 /** What Square cannot keep of a customer, said before the write is accepted. */
 function checkCustomer(record: Data): Problem[] {
   const problems: Problem[] = [];
-  const addresses = addressesWithFields(record);
+  const addresses = filledAddresses(record);
   if (addresses.length > 1)
     problems.push({ itemId: 'addresses', message: 'Square keeps one address per customer; send at most one in addresses' });
   for (const [i, a] of addresses.entries()) {
@@ -72,7 +63,7 @@ function customerFields(record: Data, replace: boolean, current?: SquareObject):
   const byCompany =
     current !== undefined && !text(current.given_name) && !text(current.family_name) && text(current.company_name) !== undefined;
   const [given, ...family] = byCompany ? [] : (name ?? '').split(/\s+/).filter(Boolean);
-  const a = addressesWithFields(record)[0];
+  const a = filledAddresses(record)[0];
   let address: Data | undefined;
   if (a) {
     address = Object.fromEntries(
@@ -109,8 +100,7 @@ function customerOf(status: number, body: string, what: string): SquareObject {
   if (typeof parsed !== 'object' || parsed === null)
     throw new ConnectorError('unavailable', `Square answered the ${what} with something other than a JSON object (HTTP ${status})`);
   if (status === 200 && typeof parsed.customer?.id === 'string') return parsed.customer as SquareObject;
-  const errors = Array.isArray(parsed.errors) ? (parsed.errors as SquareObject[]) : [];
-  const words = errors.map((e) => [e.code, e.detail, e.field ? `(field ${e.field})` : undefined].filter(Boolean).join(': ')).join('; ');
+  const words = squareErrorText(parsed);
   // A grant without CUSTOMERS_WRITE (a connection linked before write-back) refuses writes, not the connection.
   if (status === 403)
     throw new ConnectorError(
@@ -121,7 +111,7 @@ function customerOf(status: number, body: string, what: string): SquareObject {
   throw new ConnectorError('unavailable', `Square answered HTTP ${status} to the ${what}${words ? `: ${words}` : ''}`);
 }
 
-async function submitCustomer(ctx: ReadContext, write: Write): Promise<{ recordId: string; record: Data | null }> {
+async function submitCustomer(ctx: ReadContext, write: PlatformWrite): Promise<{ recordId: string; record: Data | null }> {
   // A 403 is Square's answer to a missing scope: returned, so it fails this write and leaves the connection Linked.
   const endpoint = { ...merchantEndpoint(ctx), forbiddenIsUnauthorized: false };
   const update = write.operation === 'Update';

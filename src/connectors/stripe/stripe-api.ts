@@ -112,7 +112,14 @@ export interface Answer<T> {
 
 /** Stripe's error envelope: `{ error: { type, code?, message? } }`. */
 interface StripeErrorAnswer {
-  error?: { type?: string; code?: string; message?: string };
+  error?: { type?: string; code?: string; message?: string; param?: string };
+}
+
+/** Stripe's own words for a refusal: its error's code (or type), message and the parameter it is about. */
+export function stripeErrorText(body: unknown): string {
+  const error = (body as StripeErrorAnswer | null)?.error;
+  const words = [error?.code ?? error?.type, error?.message].filter(Boolean).join(': ');
+  return error?.param ? `${words} (parameter ${error.param})` : words;
 }
 
 /**
@@ -150,7 +157,7 @@ export async function stripeGet<T>(endpoint: PlatformEndpoint, path: string, opt
   if (response.status !== 200) {
     const error = (parsed as StripeErrorAnswer | null)?.error;
     if (response.status === 403) throw new StripeForbidden(pathOnly(path), typeof error?.message === 'string' ? error.message : '');
-    const why = [error?.code ?? error?.type, error?.message].filter(Boolean).join(': ');
+    const why = stripeErrorText(parsed);
     throw new ConnectorError('unavailable', `Stripe answered HTTP ${response.status} to GET ${pathOnly(path)}${why ? ` (${why})` : ''}`);
   }
   const date = Date.parse(String(response.headers.date ?? ''));

@@ -1,10 +1,11 @@
-import type { ReadContext, WriteModel, WriteOperation } from '../connector.js';
+import type { PlatformWrite, ReadContext, WriteModel, WriteOperation } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import type { DataType } from '../data-types.js';
 import { platformRequest, type PlatformEndpoint } from '../platform-http.js';
 import { writeSchemaOf } from '../write-schema.js';
 import { CommerceCustomer } from '../sandbox/commerce/catalog-schemas.js';
-import { readEndpoint, type StripeObject } from './stripe-api.js';
+import { filledAddresses } from '../customer-addresses.js';
+import { readEndpoint, stripeErrorText, type StripeObject } from './stripe-api.js';
 import { customerRecord } from './stripe-records.js';
 
 /*
@@ -16,7 +17,6 @@ import { customerRecord } from './stripe-records.js';
  */
 
 type Data = Record<string, unknown>;
-type Write = { operation: WriteOperation; recordId: string | null; record: Data | null; key: string };
 
 const CURRENCY_SET_BY_STRIPE =
   "defaultCurrency cannot be written to Stripe: Stripe sets a customer's currency from its first charge or subscription";
@@ -41,9 +41,6 @@ async function checkCurrency(endpoint: PlatformEndpoint, id: string, currency: u
 /** Stripe's longest values for the fields written (its OpenAPI document's `maxLength`). */
 const MAX_LENGTH = { customerName: 256, emailAddress: 512, phone: 20 } as const;
 
-const addressesOf = (record: Data): Data[] =>
-  Array.isArray(record.addresses) ? (record.addresses as unknown[]).filter((a): a is Data => typeof a === 'object' && a !== null) : [];
-
 /** Codat's address fields and Stripe's names for them. */
 const ADDRESS_FIELDS = {
   line1: 'line1',
@@ -54,12 +51,9 @@ const ADDRESS_FIELDS = {
   country: 'country',
 } as const;
 
-/** Whether an address says anything: one with no field set is no address. */
-const hasFields = (a: Data) => Object.keys(ADDRESS_FIELDS).some((f) => typeof a[f] === 'string' && a[f] !== '');
-
 /** A customer's address (billing) and its shipping address (Codat's `Delivery`); Stripe keeps one of each. */
 function splitAddresses(record: Data): { billing?: Data; delivery?: Data } {
-  const addresses = addressesOf(record).filter(hasFields);
+  const addresses = filledAddresses(record);
   return { billing: addresses.find((a) => a.type !== 'Delivery'), delivery: addresses.find((a) => a.type === 'Delivery') };
 }
 
@@ -74,7 +68,7 @@ function checkCustomer(record: Data, operation: WriteOperation): { itemId: strin
   // A replacement may carry the currency it was read with (read, change, write back); submit compares it with Stripe's.
   if (operation === 'Create' && record.defaultCurrency !== undefined && record.defaultCurrency !== null)
     problems.push({ itemId: 'defaultCurrency', message: CURRENCY_SET_BY_STRIPE });
-  const addresses = addressesOf(record).filter(hasFields);
+  const addresses = filledAddresses(record);
   if (addresses.filter((a) => a.type === 'Delivery').length > 1 || addresses.filter((a) => a.type !== 'Delivery').length > 1)
     problems.push({
       itemId: 'addresses',
@@ -128,13 +122,8 @@ function answerOf(status: number, body: string, what: string): StripeObject {
   }
   if (typeof parsed !== 'object' || parsed === null)
     throw new ConnectorError('unavailable', `Stripe answered the ${what} with something other than a JSON object (HTTP ${status})`);
-  return answered(status, parsed as StripeObject, what);
-}
-
-function answered(status: number, parsed: StripeObject, what: string): StripeObject {
-  if (status === 200) return parsed;
-  const error = parsed.error as { message?: string; param?: string; code?: string } | undefined;
-  const words = [error?.message, error?.param ? `(parameter ${error.param})` : undefined].filter(Boolean).join(' ');
+  if (status === 200) return parsed as StripeObject;
+  const words = stripeErrorText(parsed);
   // A key that may not write (a read-only restricted key, or a Connect account linked read-only) is a refusal of
   // writes, not of the connection: reads go on.
   if (status === 403) throw new ConnectorError('invalid', `Stripe refused the ${what}: the API key may not write customers. ${words}`);
@@ -142,7 +131,7 @@ function answered(status: number, parsed: StripeObject, what: string): StripeObj
   throw new ConnectorError('unavailable', `Stripe answered HTTP ${status} to the ${what}${words ? `: ${words}` : ''}`);
 }
 
-async function submitCustomer(ctx: ReadContext, write: Write): Promise<{ recordId: string; record: Data | null }> {
+async function submitCustomer(ctx: ReadContext, write: PlatformWrite): Promise<{ recordId: string; record: Data | null }> {
   const endpoint = readEndpoint(ctx);
   const headers = { 'idempotency-key': write.key };
   if (write.operation === 'Delete') {

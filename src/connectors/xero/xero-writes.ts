@@ -1,4 +1,4 @@
-import type { ReadContext, WriteModel, WriteOperation } from '../connector.js';
+import type { PlatformWrite, ReadContext, WriteModel } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import type { DataType } from '../data-types.js';
 import { writeSchemaOf } from '../write-schema.js';
@@ -14,7 +14,6 @@ import { customerRecord, invoiceRecord, paymentRecord, supplierRecord, type Xero
  */
 
 type Data = Record<string, unknown>;
-type Write = { operation: WriteOperation; recordId: string | null; record: Data | null; key: string };
 
 const day = (value: unknown): string | undefined => (typeof value === 'string' && value.length >= 10 ? value.slice(0, 10) : undefined);
 const ref = (value: unknown): Data => (value && typeof value === 'object' ? (value as Data) : {});
@@ -104,7 +103,7 @@ function xeroPayment(record: Data): Data {
 /** Sends one record (in `collection`, e.g. `Invoices`) and maps Xero's answer back. */
 async function send(
   ctx: ReadContext,
-  write: Write,
+  write: PlatformWrite,
   target: { resource: string; idField: string },
   body: Data,
   map: (x: XeroRecord) => Data,

@@ -149,11 +149,13 @@ export async function stripeGet<T>(endpoint: PlatformEndpoint, path: string, opt
   try {
     parsed = JSON.parse(response.body);
   } catch {
+    parsed = null;
+  }
+  if (typeof parsed !== 'object' || parsed === null)
     throw new ConnectorError(
       'unavailable',
-      `Stripe answered GET ${pathOnly(path)} with something other than JSON (HTTP ${response.status})`,
+      `Stripe answered GET ${pathOnly(path)} with something other than a JSON object (HTTP ${response.status})`,
     );
-  }
   if (response.status !== 200) {
     const error = (parsed as StripeErrorAnswer | null)?.error;
     if (response.status === 403) throw new StripeForbidden(pathOnly(path), typeof error?.message === 'string' ? error.message : '');

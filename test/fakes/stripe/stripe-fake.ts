@@ -64,6 +64,9 @@ export interface RequestLog {
   idempotencyKey?: string;
 }
 
+/** `/v1/customers/{id}`, the id captured. */
+const ONE_CUSTOMER = /^\/v1\/customers\/([^/]+)$/;
+
 const LISTS: Record<string, Resource> = Object.fromEntries(RESOURCES.map((r) => [`/v1/${r}`, r]));
 
 export class StripeFake extends FakeVendor {
@@ -313,9 +316,9 @@ export class StripeFake extends FakeVendor {
       const page = this.page(events, url, path);
       if ('error' in page) return this.error(res, method, path, 400, 'invalid_request_error', page.error);
       body = page;
-    } else if (/^\/v1\/customers\/[^/]+$/.test(path)) {
+    } else if (ONE_CUSTOMER.test(path)) {
       // A deleted customer is still answered, as Stripe answers it: its id and `deleted: true`.
-      const id = path.split('/')[3];
+      const id = ONE_CUSTOMER.exec(path)![1];
       const customer = account.get('customers', id);
       if (customer) body = customer;
       else if (account.wasDeleted(id)) body = { id, object: 'customer', deleted: true };
@@ -381,7 +384,7 @@ export class StripeFake extends FakeVendor {
         `This application does not have the required permissions for this endpoint on account '${account.id}'. Having the 'read_write' scope would allow this request to continue.`,
       );
     if (account.readOnlyKey(key)) return this.lacksPermission(res, method, path, key, account, 'rak_customer_write');
-    const one = /^\/v1\/customers\/([^/]+)$/.exec(path);
+    const one = ONE_CUSTOMER.exec(path);
     let status = 200;
     let body: StripeObject;
     if (method === 'POST' && path === '/v1/customers') body = account.createCustomerFromApi(params);

@@ -77,3 +77,55 @@ export function negateDecimal(value: string): string {
   if (/^-?0(\.0+)?$/.test(value)) return value.replace('-', '');
   return value.startsWith('-') ? value.slice(1) : `-${value}`;
 }
+
+/** An exact decimal as an integer and a count of decimal places: 12.345 is { units: 12345n, places: 3 }. */
+export interface ScaledDecimal {
+  units: bigint;
+  places: number;
+}
+
+/** `units` at `places` decimals, moved to `to` decimals (`to` ≥ `places`: exact). */
+export function rescale(value: ScaledDecimal, to: number): bigint {
+  return value.units * 10n ** BigInt(to - value.places);
+}
+
+/** The exact product (its places the sum of both). */
+export function multiplyScaled(a: ScaledDecimal, b: ScaledDecimal): ScaledDecimal {
+  return { units: a.units * b.units, places: a.places + b.places };
+}
+
+/**
+ * `units` at `places` decimals rounded once to `to` decimals, half to even (banker's rounding, as hledger and
+ * Haskell's Data.Decimal display amounts), as a decimal string.
+ */
+export function roundScaled(units: bigint, places: number, to: number): string {
+  if (to >= places) return format(units * 10n ** BigInt(to - places), to);
+  const divisor = 10n ** BigInt(places - to);
+  let quotient = units / divisor; // truncates toward zero
+  const remainder = units - quotient * divisor;
+  const twice = (remainder < 0n ? -remainder : remainder) * 2n;
+  if (twice > divisor || (twice === divisor && quotient % 2n !== 0n)) quotient += units < 0n ? -1n : 1n;
+  const text = format(quotient, to);
+  return /^-0(\.0+)?$/.test(text) ? text.slice(1) : text;
+}
+
+/** A JSON number's shortest decimal form, written out without an exponent (`1e-7` is `0.0000001`). */
+export function plainDecimal(n: number): string {
+  const text = String(n);
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!m) return text;
+  const digits = m[2] + (m[3] ?? '');
+  const point = m[2].length + Number(m[4]);
+  const body =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return `${m[1]}${body}`;
+}
+
+/** The exact sum of figures served as JSON numbers (each taken as the decimal it is written as), as a number. */
+export function addFigures(a: number, b: number): number {
+  return Number(addDecimals([plainDecimal(a), plainDecimal(b)])) || 0;
+}

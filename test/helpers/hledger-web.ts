@@ -23,11 +23,14 @@ export interface HledgerWeb {
   stop(): Promise<void>;
 }
 
-/** Starts `hledger-web --serve-api` on a copy of `fixture` in a fresh directory and waits until it answers. */
-export async function startHledgerWeb(fixture: string): Promise<HledgerWeb> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerport-hledger-'));
-  const journal = path.join(dir, path.basename(fixture));
-  fs.copyFileSync(fixture, journal);
+/**
+ * Starts `hledger-web --serve-api` on a copy of `fixture` in a fresh directory and waits until it answers; with
+ * `inPlace`, on the file itself (a journal only read, whose `include`s stay where they are).
+ */
+export async function startHledgerWeb(fixture: string, options: { inPlace?: boolean } = {}): Promise<HledgerWeb> {
+  const dir = options.inPlace ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerport-hledger-'));
+  const journal = dir ? path.join(dir, path.basename(fixture)) : fixture;
+  if (dir) fs.copyFileSync(fixture, journal);
   const port = await freePort();
   const child: ChildProcess = spawn('hledger-web', ['--serve-api', '-f', journal, '--host', '127.0.0.1', '--port', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -58,14 +61,21 @@ export async function startHledgerWeb(fixture: string): Promise<HledgerWeb> {
       const killer = setTimeout(() => child.kill('SIGKILL'), 2_000);
       await gone;
       clearTimeout(killer);
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
+/** hledger's own output as text (`hledger <command> -f <journal> …`). */
+export function hledgerText(journal: string, ...args: string[]): string {
+  const result = spawnSync('hledger', [...args, '-f', journal], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`hledger ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
 /** hledger's own report as JSON (`hledger <command> -f <journal> -O json …`): the oracle. */
 export function hledgerJson(journal: string, ...args: string[]): any {
-  const result = spawnSync('hledger', [...args, '-f', journal, '-O', 'json'], { encoding: 'utf8' });
+  const result = spawnSync('hledger', [...args, '-f', journal, '-O', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (result.status !== 0) throw new Error(`hledger ${args.join(' ')} failed: ${result.stderr}`);
   return JSON.parse(result.stdout);
 }

@@ -1,6 +1,7 @@
 import { platformJson, platformRequest, transportOf, type PlatformEndpoint } from '../platform-http.js';
 import { HLEDGER } from './platform.js';
 import { ConnectorError } from '../connector-error.js';
+import { multiplyScaled, type ScaledDecimal } from '../../lib/decimal.js';
 
 /** hledger-web's JSON (`hledger-web --serve-api`), as far as Ledgerport reads it (hledger 1.25). */
 export interface HledgerQuantity {
@@ -9,9 +10,22 @@ export interface HledgerQuantity {
   floatingPoint: number;
 }
 
+/** How a commodity is written in the journal (hledger applies one style per commodity to every amount). */
+export interface HledgerAmountStyle {
+  /** `L`: the symbol before the number (`£10`), `R`: after it (`10 EUR`). */
+  ascommodityside: 'L' | 'R';
+  ascommodityspaced: boolean;
+  asdecimalpoint: string | null;
+  /** The digit group mark and the group sizes (`[",", [3]]`), or none. */
+  asdigitgroups: [string, number[]] | null;
+  /** Decimal places shown: a number, or (in some versions) a tagged `Precision`/`NaturalPrecision`. */
+  asprecision: number | { tag: string; contents?: number } | null;
+}
+
 export interface HledgerAmount {
   acommodity: string;
   aquantity: HledgerQuantity;
+  astyle?: HledgerAmountStyle;
   /** `@ unit price` or `@@ total price`: what the amount cost, in another commodity. */
   aprice?: { tag: 'UnitPrice' | 'TotalPrice'; contents: { acommodity: string; aquantity: HledgerQuantity } } | null;
 }
@@ -22,6 +36,10 @@ export interface HledgerPosting {
   pcomment?: string;
   ptags?: [string, string][];
   ptype?: string;
+  /** A posting date of its own (`; date: 2025-02-03`): hledger's reports put the posting on it. */
+  pdate?: string | null;
+  /** `= AMOUNT` after the posting's amount: the account's balance there, checked by hledger on every load. */
+  pbalanceassertion?: { baamount: HledgerAmount; batotal?: boolean; bainclusive?: boolean } | null;
 }
 
 export interface HledgerTransaction {
@@ -68,22 +86,40 @@ export function endpointOf(
 export const version = (e: PlatformEndpoint) => platformJson<string>(e, '/version');
 export const transactions = (e: PlatformEndpoint) => platformJson<HledgerTransaction[]>(e, '/transactions');
 export const accounts = (e: PlatformEndpoint) => platformJson<HledgerAccount[]>(e, '/accounts');
+/** Every account name the journal declares (`account` directives) or posts to, with their parents. */
+export const accountNames = (e: PlatformEndpoint) => platformJson<string[]>(e, '/accountnames');
 
-/** The exact decimal of an amount (hledger keeps mantissa and places; the float may round). */
+/** The decimal of an amount as a JSON number (hledger keeps mantissa and places; the float may round). */
 export function quantity(amount: { aquantity: HledgerQuantity }): number {
   return amount.aquantity.decimalMantissa / 10 ** amount.aquantity.decimalPlaces;
 }
 
+/** The exact decimal of an amount. */
+export function exactQuantity(amount: { aquantity: HledgerQuantity }): ScaledDecimal {
+  // The mantissa is a JSON number: exact as long as it is an integer within 2^53, as every real amount is.
+  return { units: BigInt(Math.trunc(amount.aquantity.decimalMantissa)), places: amount.aquantity.decimalPlaces };
+}
+
 /**
- * The amount in `commodity`: itself, or its cost when it was priced in that commodity (`EUR 250 @ $1.10` is
- * $275 at cost, as `hledger -B` reports it); undefined for an amount in another commodity without such a price.
+ * An amount at cost, as `hledger -B` converts it: an amount with a price (`-20 EUR @ 7.53 HRK`, `@@ 150.60 HRK`)
+ * is its cost in the price's commodity (-150.60 HRK), whatever its own commodity; any other amount is itself.
+ * Exact: a unit price times the quantity keeps every decimal place of both.
  */
-export function quantityIn(amount: HledgerAmount, commodity: string): number | undefined {
-  if (amount.acommodity === commodity) return quantity(amount);
+export function atCost(amount: HledgerAmount): { commodity: string; amount: ScaledDecimal } {
   const price = amount.aprice;
-  if (!price || price.contents.acommodity !== commodity) return undefined;
-  const q = quantity(amount);
-  return price.tag === 'UnitPrice' ? q * quantity(price.contents) : Math.sign(q) * Math.abs(quantity(price.contents));
+  const q = exactQuantity(amount);
+  if (!price) return { commodity: amount.acommodity, amount: q };
+  const p = exactQuantity(price.contents);
+  if (price.tag === 'UnitPrice') return { commodity: price.contents.acommodity, amount: multiplyScaled(q, p) };
+  // A total price is the cost of the whole amount, times the amount's sign (hledger: `pq * signum q`).
+  const sign = q.units < 0n ? -1n : q.units > 0n ? 1n : 0n;
+  return { commodity: price.contents.acommodity, amount: { units: p.units * sign, places: p.places } };
+}
+
+/** The amount at cost in `commodity`, or undefined when its cost is in another commodity. */
+export function costIn(amount: HledgerAmount, commodity: string): ScaledDecimal | undefined {
+  const cost = atCost(amount);
+  return cost.commodity === commodity ? cost.amount : undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { sha1 } from '../../lib/sha1.js';
 import type { SourceRecord } from '../connector.js';
 import type { AccountClass, LedgerAccount, LedgerPosting } from '../statements/monthly-statements.js';
-import { quantity, quantityIn, type HledgerAccount, type HledgerTransaction } from './hledger-api.js';
+import { rescale, roundScaled } from '../../lib/decimal.js';
+import { costIn, quantity, type HledgerTransaction } from './hledger-api.js';
 
 /**
  * hledger's journal as Codat records. See docs/connectors/hledger.md for what maps and what does not.
@@ -13,66 +14,85 @@ import { quantity, quantityIn, type HledgerAccount, type HledgerTransaction } fr
  * - `sourceModifiedDate` is the transaction's date (accounts and statements: the latest transaction's date).
  */
 
-const TYPE_TAGS: Record<string, AccountClass | 'Cash'> = {
-  a: 'Asset',
-  asset: 'Asset',
-  l: 'Liability',
-  liability: 'Liability',
-  e: 'Equity',
-  equity: 'Equity',
-  v: 'Equity',
-  conversion: 'Equity',
-  r: 'Income',
-  revenue: 'Income',
-  x: 'Expense',
-  expense: 'Expense',
-  c: 'Cash',
-  cash: 'Cash',
+type TypeCode = 'A' | 'L' | 'E' | 'R' | 'X' | 'C' | 'V';
+
+const TYPE_TAGS: Record<string, TypeCode> = {
+  a: 'A',
+  asset: 'A',
+  l: 'L',
+  liability: 'L',
+  e: 'E',
+  equity: 'E',
+  r: 'R',
+  revenue: 'R',
+  x: 'X',
+  expense: 'X',
+  c: 'C',
+  cash: 'C',
+  v: 'V',
+  conversion: 'V',
 };
 
-/** hledger's own rule for accounts without a declared type: by the top-level name. */
-function typeByName(name: string): AccountClass | undefined {
-  const top = name.split(':')[0].toLowerCase();
-  if (/^assets?$/.test(top)) return 'Asset';
-  if (/^(debts?|liabilit(y|ies))$/.test(top)) return 'Liability';
-  if (/^equity$/.test(top)) return 'Equity';
-  if (/^(income|revenues?)$/.test(top)) return 'Income';
-  if (/^expenses?$/.test(top)) return 'Expense';
-  return undefined;
-}
+/** hledger 1.25's name rules, each used for a type only while no account declares that type. */
+const NAME_RULES: [TypeCode, AccountClass, RegExp][] = [
+  ['A', 'Asset', /^assets?(:|$)/i],
+  ['L', 'Liability', /^(debts?|liabilit(y|ies))(:|$)/i],
+  ['E', 'Equity', /^equity(:|$)/i],
+  ['R', 'Income', /^(income|revenue)s?(:|$)/i],
+  ['X', 'Expense', /^expenses?(:|$)/i],
+];
+const CASH_NAME = /^assets?(:.+)?:(cash|bank|savings|checking|current)(:|$)/i;
+
+const parentOf = (name: string) => (name.includes(':') ? name.slice(0, name.lastIndexOf(':')) : undefined);
 
 /**
- * Every account name with its type: declared (`account … ; type: A`, inherited by subaccounts), or, in a journal
- * that declares no types at all, by the top-level name. As in hledger's own reports (1.25): once a journal
- * declares types, an account with neither a declared type nor a declared ancestor is in no statement (its type
- * is Unknown here).
+ * Every account name with its class, as hledger 1.25's `balancesheet`, `incomestatement` and `cashflow` select
+ * accounts. For each type (asset, liability, equity, revenue, expense, cash): when some account declares it
+ * (`account … ; type: A`), the accounts of that type are the declared ones and their subaccounts, less
+ * subaccounts declared otherwise; when none does, the top-level name decides (`assets`, `liabilities`/`debts`,
+ * `equity`, `income`/`revenues`, `expenses`; cash: an asset account with a `cash`, `bank`, `checking`, `current`
+ * or `savings` part). Declared cash accounts are assets too; a conversion account (`V`) is in no statement.
+ *
+ * hledger-web tells an account's declared type through its postings' tags (a posting carries its account's tags
+ * and its parents', nearest first), so a type declared only on accounts nothing is posted to, nor below, is not
+ * seen: its name rule stays in use.
  */
 export function accountTypes(
   names: readonly string[],
   transactions: readonly HledgerTransaction[],
 ): Map<string, { type: AccountClass | 'Unknown'; cash: boolean }> {
-  const declared = new Map<string, AccountClass | 'Cash'>();
+  const nearest = new Map<string, TypeCode>();
+  const declared = new Set<TypeCode>();
+  const posted = new Set<string>();
   for (const t of transactions) {
     for (const p of t.tpostings) {
-      const tag = p.ptags?.find(([k]) => k.toLowerCase() === 'type');
-      const type = tag && TYPE_TAGS[tag[1].trim().toLowerCase()];
-      if (type && !declared.has(p.paccount)) declared.set(p.paccount, type);
+      posted.add(p.paccount);
+      const types = (p.ptags ?? []).filter(([k]) => k.toLowerCase() === 'type').map(([, v]) => TYPE_TAGS[v.trim().toLowerCase()]);
+      for (const type of types) if (type) declared.add(type);
+      if (types[0] && !nearest.has(p.paccount)) nearest.set(p.paccount, types[0]);
     }
   }
+  // An account nothing is posted to has the declared type of its nearest posted parent, as far as can be seen.
+  const typeOf = (name: string): TypeCode | undefined => {
+    for (let n: string | undefined = name; n; n = parentOf(n)) if (posted.has(n)) return nearest.get(n);
+    return undefined;
+  };
   const out = new Map<string, { type: AccountClass | 'Unknown'; cash: boolean }>();
-  const byName = declared.size === 0;
   for (const name of names) {
-    let found: AccountClass | 'Cash' | undefined;
-    for (let n = name; n && !found; n = n.includes(':') ? n.slice(0, n.lastIndexOf(':')) : '') found = declared.get(n);
-    const cash =
-      found === 'Cash' ||
-      (found === undefined && byName && /(^|:)(bank|cash|checking|current|savings)(:|$)/i.test(name) && typeByName(name) === 'Asset');
-    const type = found === 'Cash' ? 'Asset' : (found ?? (byName ? typeByName(name) : undefined) ?? 'Unknown');
-    out.set(name, { type, cash });
+    const own = typeOf(name);
+    const isCash = declared.has('C') ? own === 'C' : CASH_NAME.test(name);
+    let type: AccountClass | 'Unknown' = 'Unknown';
+    for (const [code, cls, rule] of NAME_RULES) {
+      const matches = declared.has(code) ? own === code : rule.test(name);
+      if (matches || (cls === 'Asset' && declared.has('C') && own === 'C')) {
+        type = cls;
+        break;
+      }
+    }
+    out.set(name, { type, cash: isCash });
   }
   // A parent account nothing is posted to (`assets` above declared `assets:bank`) takes the class its declared
   // subaccounts share: it is in no statement line either way, and the chart of accounts reads better.
-  const posted = new Set(transactions.flatMap((t) => t.tpostings.map((p) => p.paccount)));
   for (const name of names) {
     if (out.get(name)?.type !== 'Unknown' || posted.has(name)) continue;
     const below = names
@@ -84,7 +104,11 @@ export function accountTypes(
   return out;
 }
 
-/** The commodity most postings use: the statements' currency. Others are left out of the statements. */
+/**
+ * The statements' currency: the commodity most posting amounts use as written (a priced amount counts for its
+ * own commodity); a tie goes to the commodity first in code-point order. Amounts at cost in another commodity are
+ * left out of the statements.
+ */
 export function baseCommodity(transactions: readonly HledgerTransaction[]): string | undefined {
   const counts = new Map<string, number>();
   for (const t of transactions)
@@ -123,32 +147,50 @@ const instant = (date: string) => `${date}T00:00:00Z`;
 const latestDate = (transactions: readonly HledgerTransaction[]) =>
   transactions.reduce((max, t) => (t.tdate > max ? t.tdate : max), '1970-01-01');
 
-export function accountRecords(list: readonly HledgerAccount[], transactions: readonly HledgerTransaction[]): SourceRecord[] {
-  const names = list.map((a) => a.aname).filter((n) => n !== 'root');
+/** Every account of the journal: declared or posted to (hledger-web's `/accountnames`), with their parents. */
+function allNames(accountNames: readonly string[], transactions: readonly HledgerTransaction[]): string[] {
+  const names = new Set<string>();
+  const add = (name: string) => {
+    for (let n: string | undefined = name; n && !names.has(n); n = parentOf(n)) names.add(n);
+  };
+  for (const n of accountNames) if (n !== 'root') add(n);
+  for (const t of transactions) for (const p of t.tpostings) add(p.paccount);
+  return [...names].sort();
+}
+
+/**
+ * A figure in the base commodity as served: exact, with every decimal place its postings have (hledger's JSON keeps
+ * them all; its text reports round them for display only).
+ */
+const served = (units: bigint, scale: number) => Number(roundScaled(units, scale, scale));
+
+export function accountRecords(accountNames: readonly string[], transactions: readonly HledgerTransaction[]): SourceRecord[] {
+  const names = allNames(accountNames, transactions);
   const types = accountTypes(names, transactions);
   const base = baseCommodity(transactions);
   const modified = instant(latestDate(transactions));
-  return list
-    .filter((a) => a.aname !== 'root')
-    .map((a) => {
-      const { type, cash } = types.get(a.aname)!;
-      const own = a.aebalance.filter((x) => x.acommodity === base).reduce((sum, x) => sum + quantity(x), 0);
-      const segments = a.aname.split(':');
-      const data: Record<string, unknown> = {
-        id: a.aname,
-        name: segments[segments.length - 1],
-        fullyQualifiedName: a.aname,
-        fullyQualifiedCategory: segments.length > 1 ? `${type}.${segments.slice(0, -1).join('.')}` : type,
-        currency: base && currencyCode(base),
-        currentBalance: round(own),
-        type,
-        status: 'Active',
-        isBankAccount: cash,
-        sourceModifiedDate: modified,
-      };
-      if (data.currency === undefined) delete data.currency;
-      return { id: a.aname, sourceModifiedDate: modified, data };
-    });
+  // Each account's own balance in the base commodity at cost, exact, as `hledger bal -B` sums it.
+  const { postings, scale } = basePostings(transactions, base);
+  const own = new Map<string, bigint>();
+  for (const p of postings) own.set(p.accountId, (own.get(p.accountId) ?? 0n) + rescale(p.amount, scale));
+  return names.map((name) => {
+    const { type, cash } = types.get(name)!;
+    const segments = name.split(':');
+    const data: Record<string, unknown> = {
+      id: name,
+      name: segments[segments.length - 1],
+      fullyQualifiedName: name,
+      fullyQualifiedCategory: segments.length > 1 ? `${type}.${segments.slice(0, -1).join('.')}` : type,
+      currency: base && currencyCode(base),
+      currentBalance: served(own.get(name) ?? 0n, scale),
+      type,
+      status: 'Active',
+      isBankAccount: cash,
+      sourceModifiedDate: modified,
+    };
+    if (data.currency === undefined) delete data.currency;
+    return { id: name, sourceModifiedDate: modified, data };
+  });
 }
 
 export function journalEntryRecords(transactions: readonly HledgerTransaction[]): SourceRecord[] {
@@ -182,19 +224,22 @@ export function journalEntryRecords(transactions: readonly HledgerTransaction[])
  * account it touches (`<entry id>:<account>`), in the base currency, its lines the transaction's other postings.
  * A cleared transaction (`*`) is `Reconciled`, others `Unreconciled`.
  */
-export function accountTransactionRecords(list: readonly HledgerAccount[], transactions: readonly HledgerTransaction[]): SourceRecord[] {
-  const names = [...new Set([...list.map((a) => a.aname), ...transactions.flatMap((t) => t.tpostings.map((p) => p.paccount))])];
-  const types = accountTypes(names, transactions);
+export function accountTransactionRecords(accountNames: readonly string[], transactions: readonly HledgerTransaction[]): SourceRecord[] {
+  const types = accountTypes(allNames(accountNames, transactions), transactions);
   const base = baseCommodity(transactions);
   const currency = base && currencyCode(base);
   const ids = transactionIds(transactions);
+  const scale = scaleOf(transactions, base);
   const out: SourceRecord[] = [];
   transactions.forEach((t, i) => {
     const amountOf = (p: HledgerTransaction['tpostings'][number]) =>
-      p.pamount.reduce((sum, a) => sum + ((base && quantityIn(a, base)) || 0), 0);
+      p.pamount.reduce((sum, a) => {
+        const cost = base === undefined ? undefined : costIn(a, base);
+        return cost ? sum + rescale(cost, scale) : sum;
+      }, 0n);
     const cashAccounts = [...new Set(t.tpostings.filter((p) => types.get(p.paccount)?.cash).map((p) => p.paccount))];
     for (const account of cashAccounts) {
-      const total = t.tpostings.filter((p) => p.paccount === account).reduce((sum, p) => sum + amountOf(p), 0);
+      const total = t.tpostings.filter((p) => p.paccount === account).reduce((sum, p) => sum + amountOf(p), 0n);
       const id = `${ids[i]}:${account}`;
       const data: Record<string, unknown> = {
         id,
@@ -205,8 +250,12 @@ export function accountTransactionRecords(list: readonly HledgerAccount[], trans
         status: t.tstatus === 'Cleared' ? 'Reconciled' : 'Unreconciled',
         lines: t.tpostings
           .filter((p) => p.paccount !== account)
-          .map((p) => ({ description: p.paccount, recordRef: { id: ids[i], dataType: 'journalEntries' }, amount: round(-amountOf(p)) })),
-        totalAmount: round(total),
+          .map((p) => ({
+            description: p.paccount,
+            recordRef: { id: ids[i], dataType: 'journalEntries' },
+            amount: served(-amountOf(p), scale),
+          })),
+        totalAmount: served(total, scale),
         sourceModifiedDate: instant(t.tdate),
       };
       if (currency) data.currency = currency;
@@ -258,14 +307,46 @@ export function companyRecord(url: string, transactions: readonly HledgerTransac
   return { id: 'company', sourceModifiedDate: modified, data };
 }
 
-/** The ledger the statements engine reads: accounts by class, postings in the base commodity only. */
+/** The most decimal places an amount in `base` at cost has: the scale its exact sums are kept at. */
+function scaleOf(transactions: readonly HledgerTransaction[], base: string | undefined): number {
+  let scale = 0;
+  if (base === undefined) return scale;
+  for (const t of transactions)
+    for (const p of t.tpostings)
+      for (const a of p.pamount) {
+        const cost = costIn(a, base);
+        if (cost && cost.places > scale) scale = cost.places;
+      }
+  return scale;
+}
+
+/**
+ * Every posting amount whose cost is in the base commodity, exact, on the posting's own date when it has one (as
+ * hledger's reports date it); amounts at cost in another commodity are left out.
+ */
+function basePostings(
+  transactions: readonly HledgerTransaction[],
+  base: string | undefined,
+  ids: readonly string[] = transactionIds(transactions),
+): { postings: LedgerPosting[]; scale: number } {
+  const postings: LedgerPosting[] = [];
+  if (base === undefined) return { postings, scale: 0 };
+  transactions.forEach((t, i) => {
+    for (const p of t.tpostings)
+      for (const a of p.pamount) {
+        const amount = costIn(a, base);
+        if (amount) postings.push({ transactionId: ids[i], date: p.pdate ?? t.tdate, accountId: p.paccount, amount });
+      }
+  });
+  return { postings, scale: scaleOf(transactions, base) };
+}
+
+/** The ledger the statements engine reads: accounts by class, postings at cost in the base commodity only. */
 export function ledgerOf(
-  list: readonly HledgerAccount[],
+  accountNames: readonly string[],
   transactions: readonly HledgerTransaction[],
 ): { accounts: LedgerAccount[]; postings: LedgerPosting[] } {
-  const names = [...new Set([...list.map((a) => a.aname), ...transactions.flatMap((t) => t.tpostings.map((p) => p.paccount))])].filter(
-    (n) => n !== 'root',
-  );
+  const names = allNames(accountNames, transactions);
   const types = accountTypes(names, transactions);
   const base = baseCommodity(transactions);
   // Accounts of no known class stay out of the statements' lines; their postings still count towards the
@@ -273,19 +354,7 @@ export function ledgerOf(
   const accounts: LedgerAccount[] = [];
   for (const name of names) {
     const { type, cash } = types.get(name)!;
-    if (type !== 'Unknown') accounts.push({ id: name, name: name.split(':').pop()!, type, isCash: cash });
+    if (type !== 'Unknown' || cash) accounts.push({ id: name, name: name.split(':').pop()!, type, isCash: cash });
   }
-  const ids = transactionIds(transactions);
-  // In the base commodity, priced amounts at their cost; other amounts are left out.
-  const postings: LedgerPosting[] = transactions.flatMap((t, i) =>
-    t.tpostings.flatMap((p) =>
-      p.pamount.flatMap((a) => {
-        const amount = base === undefined ? undefined : quantityIn(a, base);
-        return amount === undefined ? [] : [{ transactionId: ids[i], date: t.tdate, accountId: p.paccount, amount }];
-      }),
-    ),
-  );
-  return { accounts, postings };
+  return { accounts, postings: basePostings(transactions, base).postings };
 }
-
-const round = (n: number) => Math.round(n * 100) / 100;

@@ -33,8 +33,8 @@ async function journal(ctx: ReadContext) {
     ctx.allowPrivate,
     ctx.signal,
   );
-  const [accounts, transactions] = await Promise.all([api.accounts(endpoint), api.transactions(endpoint)]);
-  return { accounts, transactions, url: (ctx.settings as unknown as api.HledgerSettings).url };
+  const [accountNames, transactions] = await Promise.all([api.accountNames(endpoint), api.transactions(endpoint)]);
+  return { accountNames, transactions, url: (ctx.settings as unknown as api.HledgerSettings).url };
 }
 
 function source(
@@ -58,17 +58,17 @@ function source(
 }
 
 function statements(j: Awaited<ReturnType<typeof journal>>) {
-  const { accounts, postings } = ledgerOf(j.accounts, j.transactions);
+  const { accounts, postings } = ledgerOf(j.accountNames, j.transactions);
   const latest = j.transactions.reduce((max, t) => (t.tdate > max ? t.tdate : max), '1970-01-01');
   return monthlyStatements(accounts, postings, `${latest}T00:00:00Z`);
 }
 
 const sources: DataTypeSource[] = [
-  source('chartOfAccounts', 'Account', AccountSchema, (j) => accountRecords(j.accounts, j.transactions)),
+  source('chartOfAccounts', 'Account', AccountSchema, (j) => accountRecords(j.accountNames, j.transactions)),
   source('journalEntries', 'JournalEntry', JournalEntrySchema, (j) => journalEntryRecords(j.transactions)),
   source('journals', 'Journal', JournalSchema, (j) => journalRecords(j.transactions)),
   source('accountTransactions', 'AccountTransaction', AccountTransactionSchema, (j) =>
-    accountTransactionRecords(j.accounts, j.transactions),
+    accountTransactionRecords(j.accountNames, j.transactions),
   ),
   source('company', 'CompanyInfo', CompanyInfoSchema, (j) => [companyRecord(j.url, j.transactions)]),
   source('balanceSheet', 'BalanceSheet', BalanceSheetSchema, (j) => statements(j).balanceSheet),

@@ -1,5 +1,6 @@
 import { ConnectorError } from '../connector-error.js';
 import type { SourceRecord } from '../connector.js';
+import { rescale, roundScaled, type ScaledDecimal } from '../../lib/decimal.js';
 
 /**
  * Monthly financial statements derived from any platform's chart of accounts and journal postings, for the
@@ -13,7 +14,8 @@ export type AccountClass = 'Asset' | 'Liability' | 'Equity' | 'Income' | 'Expens
 export interface LedgerAccount {
   id: string;
   name: string;
-  type: AccountClass;
+  /** Unknown: in no statement line (its postings count towards the net income to date), yet maybe cash. */
+  type: AccountClass | 'Unknown';
   /** Money in the bank or the till: its movements are the cash flow statement. */
   isCash: boolean;
 }
@@ -24,8 +26,16 @@ export interface LedgerPosting {
   /** `YYYY-MM-DD`. */
   date: string;
   accountId: string;
-  /** In the statements' currency, debit positive. */
-  amount: number;
+  /** In the statements' currency, debit positive: exact (a price times a quantity keeps all its places). */
+  amount: ScaledDecimal;
+}
+
+/** A report line while it is built: its value exact, at the statements' scale. */
+interface Exact {
+  accountId?: string;
+  name: string;
+  units: bigint;
+  items?: Exact[];
 }
 
 interface Line {
@@ -41,11 +51,8 @@ export interface MonthlyStatements {
   cashFlowStatement: SourceRecord[];
 }
 
-const cents = (amount: number) => Math.round(amount * 100);
-const money = (c: number) => c / 100 || 0;
-
-function group(name: string, items: Line[]): Line {
-  return { name, value: money(items.reduce((sum, item) => sum + cents(item.value), 0)), items };
+function group(name: string, items: Exact[]): Exact {
+  return { name, units: items.reduce((sum, item) => sum + item.units, 0n), items };
 }
 
 /** Month index (year * 12 + month - 1) of a `YYYY-MM-DD` date, and back. */
@@ -65,15 +72,19 @@ const MAX_MONTHS = 1200;
  * posting's). Profit and loss: income (credit positive) and expenses (debit positive) per account. Balance sheet:
  * cumulative balances, assets debit positive, liabilities and equity credit positive, with everything posted off
  * the balance sheet (income, expenses, accounts of no known class) and not yet closed to an equity account shown
- * as one equity line, "Net income to date", so that assets always equal liabilities plus equity. Cash flow: each transaction's net movement on cash accounts (transfers between
- * cash accounts net to nothing), a receipt or a payment, from customers (income) or to suppliers (expenses) by its
- * other postings. `modified` is every record's `sourceModifiedDate`.
+ * as one equity line, "Net income to date", so that assets always equal liabilities plus equity. Cash flow: each
+ * transaction's net movement on cash accounts (transfers between cash accounts net to nothing), a receipt or a
+ * payment, from customers (income) or to suppliers (expenses) by its other postings. `modified` is every record's
+ * `sourceModifiedDate`.
+ *
+ * Every figure is the exact sum of its postings, never a sum of rounded parts: served with every decimal place
+ * the postings have, or, with `places`, rounded once (half to even) as it is written.
  */
 export function monthlyStatements(
   accounts: readonly LedgerAccount[],
   postings: readonly LedgerPosting[],
   modified: string,
-  lastMonth?: string,
+  options: { lastMonth?: string; places?: number } = {},
 ): MonthlyStatements {
   const out: MonthlyStatements = { profitAndLoss: [], balanceSheet: [], cashFlowStatement: [] };
   if (postings.length === 0) return out;
@@ -81,12 +92,14 @@ export function monthlyStatements(
   // A loop, not Math.min(...): a journal may have more postings than a call takes arguments.
   let first = Infinity;
   let latest = -Infinity;
+  let scale = 0;
   for (const p of postings) {
     const month = monthOf(p.date);
     if (month < first) first = month;
     if (month > latest) latest = month;
+    if (p.amount.places > scale) scale = p.amount.places;
   }
-  const last = lastMonth ? monthOf(`${lastMonth}-01`) : latest;
+  const last = options.lastMonth ? monthOf(`${options.lastMonth}-01`) : latest;
   const months = last - first + 1;
   // Also when `lastMonth` is no month (NaN): nothing to state, never an array of NaN length.
   if (!(months > 0)) return out;
@@ -96,67 +109,76 @@ export function monthlyStatements(
       `the journal spans ${months} months (from its first posting to its last); statements cover at most ${MAX_MONTHS}`,
     );
   }
+  const places = options.places ?? scale;
   const used = new Set(postings.map((p) => p.accountId));
   const ofType = (type: AccountClass) => accounts.filter((a) => a.type === type && used.has(a.id)).sort((x, y) => (x.id < y.id ? -1 : 1));
+  const zeros = () => new Array<bigint>(months).fill(0n);
 
-  // Movement per account per month, in cents.
-  const movement = new Map<string, Int32Array | Float64Array>();
-  for (const a of accounts) movement.set(a.id, new Float64Array(months));
-  const cash = {
-    customers: new Float64Array(months),
-    otherReceipts: new Float64Array(months),
-    suppliers: new Float64Array(months),
-    otherPayments: new Float64Array(months),
-  };
+  // Movement per account per month, exact at `scale` decimals.
+  const movement = new Map<string, bigint[]>();
+  for (const a of accounts) movement.set(a.id, zeros());
+  const cash = { customers: zeros(), otherReceipts: zeros(), suppliers: zeros(), otherPayments: zeros() };
   const byTransaction = new Map<string, LedgerPosting[]>();
   // Postings to accounts off the balance sheet (income, expenses, and accounts of no known class), per month.
-  const offSheet = new Float64Array(months);
+  const offSheet = zeros();
   const sheet = new Set<AccountClass>(['Asset', 'Liability', 'Equity']);
   for (const p of postings) {
     const m = monthOf(p.date) - first;
     if (m < 0 || m >= months) continue;
+    const units = rescale(p.amount, scale);
     const type = byId.get(p.accountId)?.type;
-    if (!type || !sheet.has(type)) offSheet[m] += cents(p.amount);
+    if (!type || type === 'Unknown' || !sheet.has(type)) offSheet[m] += units;
     const series = movement.get(p.accountId);
-    if (series) series[m] += cents(p.amount);
+    if (series) series[m] += units;
     const list = byTransaction.get(p.transactionId) ?? [];
     list.push(p);
     byTransaction.set(p.transactionId, list);
   }
   for (const list of byTransaction.values()) {
-    const m = monthOf(list[0].date) - first;
-    let net = 0;
+    // A transaction's cash moves per month: a posting dated apart from its transaction moves cash that month.
+    const net = new Map<number, bigint>();
     let income = false;
     let expense = false;
     for (const p of list) {
       const account = byId.get(p.accountId);
-      if (account?.isCash) net += cents(p.amount);
-      else if (account?.type === 'Income') income = true;
+      if (account?.isCash) {
+        const m = monthOf(p.date) - first;
+        if (m >= 0 && m < months) net.set(m, (net.get(m) ?? 0n) + rescale(p.amount, scale));
+      } else if (account?.type === 'Income') income = true;
       else if (account?.type === 'Expense') expense = true;
     }
-    if (net > 0) (income ? cash.customers : cash.otherReceipts)[m] += net;
-    else if (net < 0) (expense ? cash.suppliers : cash.otherPayments)[m] += net;
+    for (const [m, moved] of net) {
+      if (moved > 0n) (income ? cash.customers : cash.otherReceipts)[m] += moved;
+      else if (moved < 0n) (expense ? cash.suppliers : cash.otherPayments)[m] += moved;
+    }
   }
 
-  const lines = (list: LedgerAccount[], value: (a: LedgerAccount) => number): Line[] =>
-    list.map((a) => ({ accountId: a.id, name: a.name, value: money(value(a)) }));
-  const balance = new Map<string, number>(accounts.map((a) => [a.id, 0]));
-  let unclosed = 0;
+  /** The value as served: the exact units rounded once. */
+  const value = (units: bigint) => Number(roundScaled(units, scale, places));
+  const serve = (line: Exact): Line => ({
+    ...(line.accountId !== undefined ? { accountId: line.accountId } : {}),
+    name: line.name,
+    value: value(line.units),
+    ...(line.items ? { items: line.items.map(serve) } : {}),
+  });
+  const lines = (list: LedgerAccount[], units: (a: LedgerAccount) => bigint): Exact[] =>
+    list.map((a) => ({ accountId: a.id, name: a.name, units: units(a) }));
+  const balance = new Map<string, bigint>(accounts.map((a) => [a.id, 0n]));
+  let unclosed = 0n;
   const income = ofType('Income');
   const expenses = ofType('Expense');
+  const empty = (name: string) => serve(group(name, []));
   for (let m = 0; m < months; m++) {
     const id = monthId(first + m);
-    const moved = (a: LedgerAccount) => movement.get(a.id)?.[m] ?? 0;
-    for (const a of accounts) balance.set(a.id, (balance.get(a.id) ?? 0) + moved(a));
+    const moved = (a: LedgerAccount) => movement.get(a.id)?.[m] ?? 0n;
+    for (const a of accounts) balance.set(a.id, (balance.get(a.id) ?? 0n) + moved(a));
 
     const incomeGroup = group(
       'Income',
       lines(income, (a) => -moved(a)),
     );
     const expenseGroup = group('Expenses', lines(expenses, moved));
-    const empty = (name: string) => group(name, []);
-    const gross = cents(incomeGroup.value);
-    const operating = gross - cents(expenseGroup.value);
+    const operating = incomeGroup.units - expenseGroup.units;
     out.profitAndLoss.push({
       id,
       sourceModifiedDate: modified,
@@ -164,37 +186,37 @@ export function monthlyStatements(
         id,
         fromDate: monthStart(first + m),
         toDate: monthEnd(first + m),
-        income: incomeGroup,
+        income: serve(incomeGroup),
         costOfSales: empty('Cost of Sales'),
-        grossProfit: money(gross),
-        expenses: expenseGroup,
-        netOperatingProfit: money(operating),
+        grossProfit: value(incomeGroup.units),
+        expenses: serve(expenseGroup),
+        netOperatingProfit: value(operating),
         otherIncome: empty('Other Income'),
         otherExpenses: empty('Other Expenses'),
         netOtherIncome: 0,
-        netProfit: money(operating),
+        netProfit: value(operating),
         sourceModifiedDate: modified,
       },
     });
 
-    const held = (a: LedgerAccount) => balance.get(a.id) ?? 0;
+    const held = (a: LedgerAccount) => balance.get(a.id) ?? 0n;
     const assets = group('Assets', lines(ofType('Asset'), held));
     const liabilities = group(
       'Liabilities',
       lines(ofType('Liability'), (a) => -held(a)),
     );
     unclosed -= offSheet[m];
-    const equity = group('Equity', [...lines(ofType('Equity'), (a) => -held(a)), { name: 'Net income to date', value: money(unclosed) }]);
+    const equity = group('Equity', [...lines(ofType('Equity'), (a) => -held(a)), { name: 'Net income to date', units: unclosed }]);
     out.balanceSheet.push({
       id,
       sourceModifiedDate: modified,
       data: {
         id,
         date: monthEnd(first + m),
-        assets,
-        liabilities,
-        equity,
-        netAssets: money(cents(assets.value) - cents(liabilities.value)),
+        assets: serve(assets),
+        liabilities: serve(liabilities),
+        equity: serve(equity),
+        netAssets: value(assets.units - liabilities.units),
         sourceModifiedDate: modified,
       },
     });
@@ -206,14 +228,18 @@ export function monthlyStatements(
         id,
         fromDate: monthStart(first + m),
         toDate: monthEnd(first + m),
-        cashReceipts: group('Cash Receipts', [
-          { name: 'Receipts from customers', value: money(cash.customers[m]) },
-          { name: 'Other receipts', value: money(cash.otherReceipts[m]) },
-        ]),
-        cashPayments: group('Cash Payments', [
-          { name: 'Payments to suppliers', value: money(cash.suppliers[m]) },
-          { name: 'Other payments', value: money(cash.otherPayments[m]) },
-        ]),
+        cashReceipts: serve(
+          group('Cash Receipts', [
+            { name: 'Receipts from customers', units: cash.customers[m] },
+            { name: 'Other receipts', units: cash.otherReceipts[m] },
+          ]),
+        ),
+        cashPayments: serve(
+          group('Cash Payments', [
+            { name: 'Payments to suppliers', units: cash.suppliers[m] },
+            { name: 'Other payments', units: cash.otherPayments[m] },
+          ]),
+        ),
         sourceModifiedDate: modified,
       },
     });

@@ -278,7 +278,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerDataSetRoutes(server, { dataSets });
   registerFinancialsRoutes(server, { dataSets });
   registerLinkRoutes(server, { db, dialect, lists, jobs, wakeJobs, companies, clients, credentials, allowPrivate, intake, ...urls });
-  const push = createPushService({ db, dialect, lists, jobs, wakeJobs, companies, ...pushTiming });
+  const push = createPushService({ db, dialect, lists, jobs, wakeJobs, companies, credentials, allowPrivate, ...pushTiming });
   registerPushRoutes(server, { push });
   registerWebhooks(server, { db, allowPrivate: options.webhooks?.allowPrivate });
   registerPortalRoutes(server, {

@@ -369,6 +369,16 @@ export interface WriteModel {
    */
   check?(record: Record<string, unknown>, operation: WriteOperation): { itemId: string; message: string }[];
   /**
+   * Rules only the platform's data can tell (the journal has a commodity for the currency), checked against the
+   * platform itself before the write is accepted, once `check` passes: the problems make the request a 400 and
+   * nothing is sent. Throws a ConnectorError when the platform cannot be asked.
+   */
+  checkOnPlatform?(
+    ctx: ReadContext,
+    record: Record<string, unknown>,
+    operation: WriteOperation,
+  ): Promise<{ itemId: string; message: string }[]>;
+  /**
    * Sends the write to a platform that stores it itself, and returns the record as the platform now holds it.
    * Absent: the platform keeps its data beside the service (the Sandboxes), which stores the write for it.
    * Throws a ConnectorError when the platform refuses (`invalid`) or cannot be reached.

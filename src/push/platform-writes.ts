@@ -4,6 +4,8 @@ import type { Connector, ReadContext, SourceRecord, TokenSource } from '../conne
 import { loadWritten } from './platform-writes.store.js';
 import { dataSetOf } from '../syncs/syncs.store.js';
 import type { DataType } from '../connectors/data-types.js';
+import type { CredentialsStore } from '../connections/credentials.store.js';
+import { oauthTokenSource } from '../connections/oauth-tokens.js';
 
 /**
  * Whether the service keeps this type's writes for the platform (`platform_writes`): a Sandbox does (its write model
@@ -23,6 +25,30 @@ export interface PlatformConnection {
   allowPrivate: boolean;
   /** An OAuth2 platform's access token (see oauth-tokens.ts). */
   tokens?: TokenSource;
+}
+
+/** A connection row as the platform is reached through it: its settings (JSON) and its sealed credentials. */
+export async function platformConnection(
+  db: Kysely<Database>,
+  connector: Connector,
+  connection: { id: string; client_id: string; settings: string | null },
+  options: { credentials: CredentialsStore; allowPrivate?: boolean },
+): Promise<PlatformConnection> {
+  const allowPrivate = options.allowPrivate ?? false;
+  return {
+    id: connection.id,
+    clientId: connection.client_id,
+    settings: JSON.parse(connection.settings ?? '{}') as Record<string, unknown>,
+    credentials: await options.credentials.load(db, connection.client_id, connection.id),
+    allowPrivate,
+    tokens: connector.oauth2
+      ? oauthTokenSource(
+          { db, credentials: options.credentials, allowPrivate },
+          { clientId: connection.client_id, connectionId: connection.id },
+          connector.oauth2,
+        )
+      : undefined,
+  };
 }
 
 /** What a connector is given to read or look up a connection's records of one type as the platform holds them now. */

@@ -12,12 +12,11 @@ import { isDataType, type DataType } from '../connectors/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
 import { recordEvent, referenceCompany } from '../webhooks/events.js';
-import { findOnPlatform, readContext } from './platform-writes.js';
+import { findOnPlatform, platformConnection, readContext } from './platform-writes.js';
 import { saveWritten } from './platform-writes.store.js';
 import { isConnectorError } from '../connectors/connector-error.js';
 import { deauthorizeConnection } from '../webhooks/deauthorize.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
-import { oauthTokenSource } from '../connections/oauth-tokens.js';
 import { pushOperationDoc, type PushStatus } from './push-operation.js';
 import { asStored, referencedIds } from './write-validation.js';
 import type { Metrics } from '../operations/metrics.js';
@@ -76,20 +75,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     const model = connector && isDataType(op.data_type) ? connector.writes?.get(op.data_type) : undefined;
     if (!connector || !model)
       return { status: 'Failed', errorMessage: `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}` };
-    const platform = {
-      id: connection.id,
-      clientId: connection.client_id,
-      settings: JSON.parse(connection.settings) as Record<string, unknown>,
-      credentials: await options.credentials.load(db, connection.client_id, connection.id),
-      allowPrivate: options.allowPrivate ?? false,
-      tokens: connector.oauth2
-        ? oauthTokenSource(
-            { db, credentials: options.credentials, allowPrivate: options.allowPrivate ?? false },
-            { clientId: connection.client_id, connectionId: connection.id },
-            connector.oauth2,
-          )
-        : undefined,
-    };
+    const platform = await platformConnection(db, connector, connection, options);
     const dataType = op.data_type as DataType;
     if (model.submit) {
       // A live platform checks and stores the write itself; its answer is the outcome.

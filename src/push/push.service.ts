@@ -13,7 +13,10 @@ import type { ListContext } from '../query/list-engine.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { WRITE_METHOD, type WriteModel, type WriteOperation } from '../connectors/connector.js';
-import { isDataType } from '../connectors/data-types.js';
+import { isDataType, type DataType } from '../connectors/data-types.js';
+import { isConnectorError } from '../connectors/connector-error.js';
+import type { CredentialsStore } from '../connections/credentials.store.js';
+import { platformConnection, readContext } from './platform-writes.js';
 import { findConnector } from '../connectors/registry.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { pushOperationDoc, withData } from './push-operation.js';
@@ -28,6 +31,10 @@ export interface PushDeps {
   jobs: JobQueue;
   wakeJobs: () => void;
   companies: CompaniesService;
+  /** Connections' platform credentials: a write a platform checks against its own data opens them (checkOnPlatform). */
+  credentials: CredentialsStore;
+  /** Platforms on loopback, private and link-local addresses allowed (`CONNECTORS_ALLOW_PRIVATE`). */
+  allowPrivate?: boolean;
   /** How long the Sandbox platforms take to process a write, in ms. */
   sandboxDelayMs: number;
   /** The minute `timeoutInMinutes` counts in, in ms. */
@@ -94,6 +101,27 @@ export function createPushService(deps: PushDeps) {
       }
     }
     return items;
+  }
+
+  /**
+   * What the platform's own data says of the write (WriteModel.checkOnPlatform). A platform that cannot be asked now
+   * says nothing: the write is queued, and the platform refuses it then if it must.
+   */
+  async function checkOnPlatform(
+    connection: Parameters<typeof platformConnection>[2] & { platform_key: string },
+    model: WriteModel,
+    record: Record<string, unknown>,
+    operation: WriteOperation,
+  ): Promise<{ itemId: string; message: string }[]> {
+    const connector = findConnector(connection.platform_key);
+    if (!connector || !model.checkOnPlatform) return [];
+    try {
+      const platform = await platformConnection(db, connector, connection, deps);
+      return await model.checkOnPlatform(await readContext(db, connector, platform, model.dataType as DataType), record, operation);
+    } catch (err) {
+      if (isConnectorError(err)) return [];
+      throw err;
+    }
   }
 
   /**
@@ -168,6 +196,14 @@ export function createPushService(deps: PushDeps) {
           );
         }
         if (problems.length === 0) problems.push(...(await missingReferences(connection, model, request.body as Record<string, unknown>)));
+        if (problems.length === 0 && model.checkOnPlatform) {
+          problems.push(
+            ...(await checkOnPlatform(connection, model, request.body as Record<string, unknown>, request.operation)).map((p) => ({
+              ...p,
+              validatorName: connection.platform_key,
+            })),
+          );
+        }
         if (problems.length > 0)
           throw validationError(`ValidationException: The ${request.dataType} record is not valid; see validation.`, problems);
       }

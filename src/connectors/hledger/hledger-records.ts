@@ -117,7 +117,7 @@ export function baseCommodity(transactions: readonly HledgerTransaction[]): stri
 }
 
 /** A currency code Codat accepts (ISO 4217 shape), or undefined for `$`, `€`, `AAPL`…. */
-function currencyCode(commodity: string): string | undefined {
+export function currencyCode(commodity: string): string | undefined {
   const symbols: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY' };
   if (symbols[commodity]) return symbols[commodity];
   return /^[A-Z]{3}$/.test(commodity) ? commodity : undefined;

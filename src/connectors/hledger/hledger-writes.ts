@@ -4,7 +4,7 @@ import type { DataType } from '../data-types.js';
 import { writeSchemaOf } from '../write-schema.js';
 import { JournalEntrySchema } from '../sandbox/accounting/schemas/ledger.js';
 import * as api from './hledger-api.js';
-import { journalEntryRecords } from './hledger-records.js';
+import { baseCommodity, currencyCode, journalEntryRecords } from './hledger-records.js';
 import { ConnectorError } from '../connector-error.js';
 import { addDecimals, compareDecimals, parseDecimal } from '../../lib/decimal.js';
 
@@ -60,6 +60,9 @@ function check(record: Record<string, unknown>): { itemId: string; message: stri
     if (amount === undefined) problems.push({ itemId: `journalLines.${i}.netAmount`, message: 'netAmount must be a plain decimal number' });
     else totals.set(line.currency ?? '', [...(totals.get(line.currency ?? '') ?? []), amount]);
   });
+  // Lines naming different currencies, or some none, balance per commodity of the journal: checked against the
+  // journal's commodities (checkOnPlatform), where a currency and no currency may be the same commodity.
+  if (totals.size > 1) return problems;
   for (const [currency, amounts] of totals) {
     const total = addDecimals(['0.00', ...amounts]);
     if (compareDecimals(total, '0') !== 0) {
@@ -72,24 +75,146 @@ function check(record: Record<string, unknown>): { itemId: string; message: stri
   return problems;
 }
 
-/** Appends the entry with a code of its own (its record id from then on) and reads it back from hledger. */
-async function submit(
-  ctx: ReadContext,
-  write: { record: Record<string, unknown> | null },
-): Promise<{ recordId: string; record: Record<string, unknown> | null }> {
-  const record = write.record ?? {};
-  const endpoint = api.endpointOf(
+/** A commodity of the journal: how many amounts are written in it, and how (hledger styles a commodity one way). */
+interface JournalCommodity {
+  symbol: string;
+  uses: number;
+  style?: api.HledgerAmountStyle;
+}
+
+/** Every commodity the journal's amounts (and their prices) are written in, with its style. */
+function commoditiesOf(transactions: readonly api.HledgerTransaction[]): Map<string, JournalCommodity> {
+  const out = new Map<string, JournalCommodity>();
+  const see = (a: api.HledgerAmount, written: boolean) => {
+    const c = out.get(a.acommodity) ?? { symbol: a.acommodity, uses: 0 };
+    if (written) c.uses++;
+    // The style hledger gives a posting amount is the commodity's (a price keeps the style it was written in).
+    if (written || !c.style) c.style = a.astyle ?? c.style;
+    out.set(a.acommodity, c);
+  };
+  for (const t of transactions)
+    for (const p of t.tpostings)
+      for (const a of p.pamount) {
+        see(a, true);
+        if (a.aprice) see(a.aprice.contents, false);
+      }
+  return out;
+}
+
+/**
+ * The journal's commodity for a line: for a `currency`, the commodity written with that symbol or ISO code (`£` or
+ * `GBP` for GBP; the most used when both are), for none the statements' base commodity; undefined when the journal
+ * has none.
+ */
+function commodityFor(currency: string | undefined, commodities: Map<string, JournalCommodity>, base: string | undefined) {
+  if (currency === undefined) return base === undefined ? undefined : commodities.get(base);
+  const wanted = currency.trim();
+  const matches = [...commodities.values()].filter((c) => c.symbol === wanted || currencyCode(c.symbol) === wanted.toUpperCase());
+  return matches.sort((a, b) => b.uses - a.uses)[0];
+}
+
+/** A line as it will be written: its commodity resolved. */
+interface ResolvedLine extends JournalLine {
+  commodity: JournalCommodity;
+}
+
+/**
+ * The lines in the journal's commodities, or the problems: a currency the journal has no commodity for (by symbol or
+ * ISO code), lines that do not balance in each commodity, and a line that would break a balance assertion hledger
+ * checks later in the journal (hledger would then refuse to load the file).
+ */
+function resolve(
+  record: Record<string, unknown>,
+  transactions: readonly api.HledgerTransaction[],
+): { lines: ResolvedLine[]; problems: { itemId: string; message: string }[] } {
+  const commodities = commoditiesOf(transactions);
+  const base = baseCommodity(transactions);
+  const lines = (record.journalLines ?? []) as JournalLine[];
+  const problems: { itemId: string; message: string }[] = [];
+  const resolved: ResolvedLine[] = [];
+  const known = [...commodities.keys()].filter((c) => c !== '').map((c) => currencyCode(c) ?? c);
+  lines.forEach((line) => {
+    const commodity = commodityFor(line.currency ?? undefined, commodities, base);
+    if (!commodity) {
+      const message =
+        line.currency === undefined || line.currency === null
+          ? 'the journal has no amounts yet, so no base commodity: name the currency'
+          : `the journal has no commodity for ${line.currency} (by symbol or ISO code); it has ${known.length > 0 ? [...new Set(known)].join(', ') : 'none'}`;
+      if (!problems.some((p) => p.itemId === 'currency' && p.message === message)) problems.push({ itemId: 'currency', message });
+    } else resolved.push({ ...line, commodity });
+  });
+  if (problems.length > 0) return { lines: resolved, problems };
+
+  const totals = new Map<string, string[]>();
+  for (const line of resolved)
+    totals.set(line.commodity.symbol, [...(totals.get(line.commodity.symbol) ?? []), decimalOf(line.netAmount)!]);
+  for (const [symbol, amounts] of totals) {
+    const total = addDecimals(['0.00', ...amounts]);
+    if (compareDecimals(total, '0') !== 0) {
+      problems.push({
+        itemId: 'journalLines',
+        message: `the lines do not balance in ${symbol || 'the unnamed commodity'}: they add up to ${total}, not 0`,
+      });
+    }
+  }
+
+  // hledger checks each balance assertion against the postings dated up to it: a line dated before one, to its
+  // account (or below it, for an inclusive `=*`), in its commodity (any, for a total `==`), would break it.
+  const date = dateOf(record);
+  resolved.forEach((line, i) => {
+    const account = String(line.accountRef?.id);
+    for (const t of transactions)
+      for (const p of t.tpostings) {
+        const assertion = p.pbalanceassertion;
+        const asserted = p.pdate ?? t.tdate;
+        if (!assertion || asserted <= date) continue;
+        const covers = p.paccount === account || (assertion.bainclusive && account.startsWith(`${p.paccount}:`));
+        if (!covers || (!assertion.batotal && assertion.baamount.acommodity !== line.commodity.symbol)) continue;
+        if (compareDecimals(decimalOf(line.netAmount)!, '0') === 0) continue;
+        problems.push({
+          itemId: `journalLines.${i}.accountRef.id`,
+          message: `${account} has a balance assertion on ${asserted} (${t.tdescription || 'a transaction'}); a line dated ${date} before it would break it, and hledger would no longer load the journal`,
+        });
+        return;
+      }
+  });
+  return { lines: resolved, problems };
+}
+
+const dateOf = (record: Record<string, unknown>) => String(record.postedOn ?? new Date().toISOString()).slice(0, 10);
+
+function endpointOf(ctx: ReadContext) {
+  return api.endpointOf(
     ctx.settings as unknown as api.HledgerSettings,
     ctx.credentials as api.HledgerCredentials | null,
     ctx.allowPrivate,
     ctx.signal,
   );
+}
+
+/** The journal's own word on the entry, before it is accepted: its commodities, balance and assertions. */
+async function checkOnPlatform(ctx: ReadContext, record: Record<string, unknown>): Promise<{ itemId: string; message: string }[]> {
+  return resolve(record, await api.transactions(endpointOf(ctx))).problems;
+}
+
+/**
+ * Appends the entry with a code of its own (its record id from then on), each line in the journal's commodity for
+ * its currency and in that commodity's style (symbol, side, spacing, digit groups, decimal mark), as `hledger add`
+ * writes it; then reads it back from hledger.
+ */
+async function submit(
+  ctx: ReadContext,
+  write: { record: Record<string, unknown> | null },
+): Promise<{ recordId: string; record: Record<string, unknown> | null }> {
+  const record = write.record ?? {};
+  const endpoint = endpointOf(ctx);
+  // Checked again against the journal as it is now: it may have changed since the write was accepted.
+  const { lines, problems } = resolve(record, await api.transactions(endpoint));
+  if (problems.length > 0) throw new ConnectorError('invalid', problems.map((p) => `${p.itemId}: ${p.message}`).join('; '));
   const code = `lp-${randomUUID().slice(0, 8)}`;
-  const date = String(record.postedOn ?? new Date().toISOString()).slice(0, 10);
-  const lines = (record.journalLines ?? []) as JournalLine[];
   const transaction: api.HledgerTransaction = {
     tindex: 0,
-    tdate: date,
+    tdate: dateOf(record),
     tdate2: null,
     tcode: code,
     tdescription: String(record.description ?? ''),
@@ -111,20 +236,31 @@ async function submit(
   return { recordId: code, record: found.data };
 }
 
-/** A checked line's amount in hledger's decimal form (mantissa and places), exactly as sent. */
-function amount(line: JournalLine): api.HledgerAmount {
+/** The default style hledger gives a commodity it has not seen: a symbol before the number, a code after it. */
+const DEFAULT_STYLE = (symbol: string): api.HledgerAmountStyle => ({
+  ascommodityside: /^[A-Za-z]/.test(symbol) ? 'R' : 'L',
+  ascommodityspaced: /^[A-Za-z]/.test(symbol),
+  asdecimalpoint: '.',
+  asdigitgroups: null,
+  asprecision: 2,
+});
+
+/**
+ * A checked line's amount in hledger's decimal form (mantissa and places), exactly as sent, in the journal's style
+ * for its commodity; shown with at least the places the amount has, so that writing it never rounds it.
+ */
+function amount(line: ResolvedLine): api.HledgerAmount {
   const decimal = decimalOf(line.netAmount) as string;
   const places = decimal.includes('.') ? decimal.length - decimal.indexOf('.') - 1 : 0;
   const mantissa = Number(decimal.replace('.', ''));
+  const style = line.commodity.style ?? DEFAULT_STYLE(line.commodity.symbol);
+  const shown = typeof style.asprecision === 'number' ? style.asprecision : 0;
   return {
-    acommodity: line.currency ?? '',
+    acommodity: line.commodity.symbol,
     aquantity: { decimalMantissa: mantissa, decimalPlaces: places, floatingPoint: mantissa / 10 ** places },
-    // hledger-web parses the full Amount; these are its defaults for a plain amount.
-    ...({
-      aprice: null,
-      astyle: { ascommodityside: 'R', ascommodityspaced: true, asdecimalpoint: '.', asdigitgroups: null, asprecision: Math.max(places, 2) },
-    } as object),
-  } as api.HledgerAmount;
+    aprice: null,
+    astyle: { ...style, asprecision: Math.max(places, shown) },
+  };
 }
 
 /** The transaction in the full shape hledger-web's `PUT /add` parses (it rejects missing fields). */
@@ -151,5 +287,8 @@ function postable(t: api.HledgerTransaction): api.HledgerTransaction {
 
 const schema = writeSchemaOf(JournalEntrySchema);
 export const journalEntryWrites: ReadonlyMap<DataType, WriteModel> = new Map([
-  ['journalEntries', { dataType: 'journalEntries', operations: ['Create'], schema, references: [], check, submit } as WriteModel],
+  [
+    'journalEntries',
+    { dataType: 'journalEntries', operations: ['Create'], schema, references: [], check, checkOnPlatform, submit } as WriteModel,
+  ],
 ]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { CodatAccounting } from '@codat/accounting';
 import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForOperation, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
@@ -415,3 +416,124 @@ async function expectMatchingStatements(server: TestServer, client: TestClient, 
     expect(sheets[m].netAssets).toBeCloseTo(sheets[m].equity.value, 2);
   }
 }
+
+describe.skipIf(missing !== undefined)('hledger-web write-back in the journal’s own commodity', () => {
+  let web: HledgerWeb;
+  let server: TestServer;
+  let client: TestClient;
+  let linked: LinkedCompany;
+
+  beforeAll(async () => {
+    web = await startHledgerWeb(fileURLToPath(new URL('./fixtures/pounds.journal', import.meta.url)));
+    server = await startTestServer({ connectors: { allowPrivate: true } });
+    client = await server.newClient();
+    linked = await companyWithConnection(server, client, 'hldg');
+    await fetchOnFirstLinkOnly(server, client, linked.companyId, ['journalEntries', 'profitAndLoss', 'chartOfAccounts']);
+    const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, {
+      auth: client.auth,
+      body: { url: web.url },
+    });
+    expect(res.status, res.text).toBe(200);
+    await waitForSyncs(server, client, linked.companyId);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await web?.stop();
+  });
+
+  const push = (body: Record<string, unknown>) =>
+    http(server, 'POST', `/companies/${linked.companyId}/connections/${linked.connectionId}/push/journalEntries`, {
+      auth: client.auth,
+      body,
+    });
+
+  async function settled(key: string) {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const op = (await http(server, 'GET', `/companies/${linked.companyId}/push/${key}`, { auth: client.auth })).body;
+      if (op.status !== 'Pending' || Date.now() > deadline) return op;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const hledger = (...args: string[]) => spawnSync('hledger', [...args, '-f', web.journal], { encoding: 'utf8' });
+
+  it('writes GBP lines, and lines without a currency, with £ in the journal’s style; hledger still has one commodity and checks clean', async () => {
+    const res = await push({
+      description: 'Laptop',
+      postedOn: '2025-03-10T00:00:00',
+      journalLines: [
+        { netAmount: 1900, currency: 'GBP', accountRef: { id: 'expenses:equipment' } },
+        { netAmount: 300.5, accountRef: { id: 'expenses:software' } },
+        { netAmount: -2200.5, currency: 'GBP', accountRef: { id: 'assets:bank:current' } },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    const op = await settled(res.body.pushOperationKey);
+    expect(op.status, JSON.stringify(op)).toBe('Success');
+    const text = fs.readFileSync(web.journal, 'utf8');
+    expect(text).toMatch(/expenses:equipment\s+£1,900\.00\n/);
+    expect(text).toMatch(/expenses:software\s+£300\.50\n/);
+    expect(text).toMatch(/assets:bank:current\s+£-2,200\.50\n/);
+    expect(text).not.toMatch(/GBP/);
+    expect(hledger('commodities').stdout.trim().split('\n')).toEqual(['£']);
+    const check = hledger('check');
+    expect(check.status, check.stderr).toBe(0);
+    expect(hledger('bal', 'expenses:equipment', '-N').stdout).toMatch(/£1,900\.00\s+expenses:equipment/);
+
+    // And in Ledgerport's P&L for its month.
+    for (const type of ['journalEntries', 'profitAndLoss']) {
+      const queued = await http(server, 'POST', `/companies/${linked.companyId}/data/queue/${type}`, { auth: client.auth });
+      expect((await waitForOperation(server, client, linked.companyId, queued.body.id)).status).toBe('Complete');
+    }
+    const pl = await http(
+      server,
+      'GET',
+      `/companies/${linked.companyId}/data/financials/profitAndLoss?periodLength=1&periodsToCompare=1&startMonth=2025-03-01`,
+      { auth: client.auth },
+    );
+    expect(pl.status, pl.text).toBe(200);
+    expect(pl.body.reports[0].expenses.items.filter((i: any) => i.value !== 0).map((i: any) => [i.accountId, i.value])).toEqual([
+      ['expenses:equipment', 1900],
+      ['expenses:software', 300.5],
+    ]);
+  });
+
+  it('refuses a currency the journal has no commodity for with a 400 naming currency, and appends nothing', async () => {
+    const before = fs.readFileSync(web.journal, 'utf8');
+    const res = await push({
+      description: 'Conference',
+      postedOn: '2025-03-12T00:00:00',
+      journalLines: [
+        { netAmount: 120, currency: 'USD', accountRef: { id: 'expenses:travel' } },
+        { netAmount: -120, currency: 'USD', accountRef: { id: 'assets:bank:current' } },
+      ],
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.validation.errors).toEqual([
+      expect.objectContaining({ itemId: 'currency', message: expect.stringMatching(/no commodity for USD.*GBP/) }),
+    ]);
+    expect(fs.readFileSync(web.journal, 'utf8')).toBe(before);
+  });
+
+  it('refuses a line dated before a balance assertion on its account, which hledger would then fail to load', async () => {
+    const before = fs.readFileSync(web.journal, 'utf8');
+    const res = await push({
+      description: 'Back-dated fee',
+      postedOn: '2025-02-10T00:00:00',
+      journalLines: [
+        { netAmount: 15, currency: 'GBP', accountRef: { id: 'expenses:bank fees' } },
+        { netAmount: -15, currency: 'GBP', accountRef: { id: 'assets:bank:current' } },
+      ],
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.validation.errors).toEqual([
+      expect.objectContaining({
+        itemId: 'journalLines.1.accountRef.id',
+        message: expect.stringMatching(/balance assertion on 2025-02-28/),
+      }),
+    ]);
+    expect(fs.readFileSync(web.journal, 'utf8')).toBe(before);
+    expect(hledger('check').status).toBe(0);
+  });
+});

@@ -14,17 +14,27 @@ const MAX_LENGTH = 64;
  */
 export function parseDecimal(text: string, decimal: '.' | ',' = '.', thousands: readonly string[] = []): string | undefined {
   if (text.length > MAX_LENGTH) return undefined;
-  let t = text.trim().replace(/^\+/, '');
+  let t = text.trim();
   let negative = false;
-  if (t.startsWith('-')) {
+  if (/^\(.*\)$/.test(t)) {
     negative = true;
-    t = t.slice(1);
-  } else if (/^\(.*\)$/.test(t)) {
-    negative = true;
-    t = t.slice(1, -1);
+    t = t.slice(1, -1).trim();
   }
-  // A currency symbol or code before or after the number (`$1,036.47`, `12.50 EUR`); nothing else.
-  t = t.replace(/^(?:[A-Z]{3}|[$€£¥])\s*/, '').replace(/\s*(?:[A-Z]{3}|[$€£¥])$/, '');
+  // A sign and a currency symbol or code around the number, in either order and spaced or not (`+ £1,100.00`,
+  // `- 12.34`, `-$5`, `£-5`, `12.50 EUR`, `12.50-`): only one sign, and nothing else.
+  t = t.replace(CURRENCY_BEFORE, '');
+  // In parentheses the amount is negative already: no sign inside them.
+  const lead = negative ? null : /^([+-])\s*/.exec(t);
+  if (lead) {
+    negative = lead[1] === '-' ? !negative : negative;
+    t = t.slice(lead[0].length).replace(CURRENCY_BEFORE, '');
+  }
+  t = t.replace(CURRENCY_AFTER, '');
+  const trail = lead || negative ? null : /\s*([+-])$/.exec(t);
+  if (trail) {
+    negative = trail[1] === '-' ? !negative : negative;
+    t = t.slice(0, -trail[0].length).replace(CURRENCY_AFTER, '');
+  }
   for (const sep of thousands) t = t.split(sep).join('');
   if (decimal === ',') t = t.replace(',', '.');
   if (t.endsWith('.')) t = t.slice(0, -1); // `6800,` in MT940
@@ -33,6 +43,10 @@ export function parseDecimal(text: string, decimal: '.' | ',' = '.', thousands: 
   t = t.replace(/^0+(?=\d)/, '');
   return negative && !/^0(\.0+)?$/.test(t) ? `-${t}` : t;
 }
+
+/** A currency symbol or ISO code written before or after a number. */
+const CURRENCY_BEFORE = /^(?:[A-Z]{3}|[$€£¥₹₽₺₩₪₫฿₱₦])\s*/;
+const CURRENCY_AFTER = /\s*(?:[A-Z]{3}|[$€£¥₹₽₺₩₪₫฿₱₦])$/;
 
 function scaled(value: string, places: number): bigint {
   const [whole, fraction = ''] = value.replace('-', '').split('.');

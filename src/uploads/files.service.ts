@@ -107,7 +107,7 @@ export function createFilesService(deps: FilesDeps) {
     } catch (err) {
       if (!(err instanceof FileRefused)) throw tooDense(err);
       throw validationError(
-        `ValidationException: ${err.items.length === 1 ? 'A file was' : `${err.items.length} problems were`} found in the upload; nothing was imported.`,
+        `ValidationException: ${err.items.length === 1 ? 'A problem was' : `${err.items.length} problems were`} found in the upload; nothing was imported.`,
         err.items.map((i) => ({ ...i, validatorName: 'StatementFile' })),
       );
     }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
@@ -521,3 +523,37 @@ function bigMt940(bytes: number): string {
   const abs = closing < 0n ? -closing : closing;
   return `${head}${lines.join('')}:62F:${mark}240102EUR${abs / 100n},${String(abs % 100n).padStart(2, '0')}\n-\n`;
 }
+
+describe('what an upload answer says', () => {
+  const corpusFile = (path: string) =>
+    new Uint8Array(fs.readFileSync(fileURLToPath(new URL(`../connectors/bank-statements/corpus/${path}`, import.meta.url))));
+
+  it('says in plain words how many problems it found, one or several', async () => {
+    const target = await statementConnection(server, client);
+    const one = await uploadFiles(server, client.auth, target.companyId, target.connectionId, [
+      { name: 'broken.sta', bytes: statementSample('mt940/wolph-betterplace-sepa_snippet_broken.sta') },
+    ]);
+    expect(expectErrorBody(one, 400, { validation: true }).error).toBe(
+      'ValidationException: A problem was found in the upload; nothing was imported.',
+    );
+    const two = await uploadFiles(server, client.auth, target.companyId, target.connectionId, [
+      { name: 'broken.sta', bytes: statementSample('mt940/wolph-betterplace-sepa_snippet_broken.sta') },
+      { name: 'empty.xml', bytes: statementSample('camt053/genkgo-camt053.v2.wrong.xml') },
+    ]);
+    expect(expectErrorBody(two, 400, { validation: true }).error).toBe(
+      'ValidationException: 2 problems were found in the upload; nothing was imported.',
+    );
+  });
+
+  it('names, in its warnings, the available balance a CAMT.053 statement without a booked one was read from', async () => {
+    const target = await statementConnection(server, client);
+    const res = await uploadFiles(server, client.auth, target.companyId, target.connectionId, [
+      { name: 'clav-only.xml', bytes: corpusFile('camt053/genkgo-camt053.v2.with-account-name.xml') },
+      { name: 'booked.xml', bytes: statementSample('camt053/viafintech-valid_example.xml') },
+    ]);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.warnings).toEqual([
+      expect.stringMatching(/^clav-only\.xml: .*no booked closing balance \(CLBD\).*the available one, CLAV/),
+    ]);
+  });
+});

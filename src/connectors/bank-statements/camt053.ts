@@ -13,7 +13,7 @@ import {
 } from './statement.js';
 
 /**
- * ISO 20022 CAMT.053 (`BkToCstmrStmt`, versions 001.02 to 001.08), read with saxes (a streaming, strict XML parser:
+ * ISO 20022 CAMT.053 (`BkToCstmrStmt`, versions 001.02 to 001.13), read with saxes (a streaming, strict XML parser:
  * jsdom's): each `Ntry` is built as a small tree, turned into transactions as soon as it closes and dropped, so a
  * large statement never exists as a whole document in memory. Every value stays a string, so amounts never pass
  * through a float.
@@ -68,8 +68,8 @@ function camtVersion(xml: string): number | undefined {
 
 export function parseCamt053(xml: string): ParsedStatement[] {
   const version = camtVersion(xml);
-  if (version !== undefined && (version < 2 || version > 8))
-    throw new StatementError(`camt.053.001.${String(version).padStart(2, '0')} is not a supported version (001.02 to 001.08)`, 'Document');
+  if (version !== undefined && (version < 2 || version > 13))
+    throw new StatementError(`camt.053.001.${String(version).padStart(2, '0')} is not a supported version (001.02 to 001.13)`, 'Document');
   const statements: ParsedStatement[] = [];
   /** Open elements, outermost first: local name, text, and a node once it has attributes or children (a leaf needs none). */
   const stack: { name: string; node: Node | undefined; text: string }[] = [];
@@ -154,10 +154,24 @@ function statementOf(stmt: Node, where: string, transactions: StatementTransacti
     return { code, balance: { amount: signed(amount, text(at(bal, 'CdtDbtInd'))), date } as StatementBalance, currency };
   });
   const find = (...codes: string[]) => codes.map((c) => balances.find((b) => b.code === c)).find(Boolean);
+  // Booked balances first; a statement with none is read from its available ones, and says so (notes).
   const opening = find('OPBD', 'PRCD', 'OPAV');
   const closing = find('CLBD', 'CLAV');
+  const notes: string[] = [];
+  if (opening?.code === 'OPAV')
+    notes.push('it has no booked opening balance (OPBD or PRCD): its opening balance is the available one, OPAV');
+  if (closing?.code === 'CLAV') notes.push('it has no booked closing balance (CLBD): its closing balance is the available one, CLAV');
   const available = find('CLAV', 'ITAV');
-  const currency = text(at(acct, 'Ccy')) ?? opening?.currency ?? closing?.currency;
+  // The account's currency: its own (Acct/Ccy), else its booked balances', else its entries'; an available balance
+  // may be given in another currency.
+  const booked = (code: string | undefined) => code === 'OPBD' || code === 'PRCD' || code === 'CLBD';
+  const currency =
+    text(at(acct, 'Ccy')) ??
+    (booked(opening?.code) ? opening?.currency : undefined) ??
+    (booked(closing?.code) ? closing?.currency : undefined) ??
+    transactions.find((t) => t.currency)?.currency ??
+    opening?.currency ??
+    closing?.currency;
   // An entry without its own currency is in the account's (Acct/Ccy, else the balances').
   for (const t of transactions) if (!t.currency && currency) t.currency = currency;
   const accountCurrency = currency ?? transactions[0]?.currency;
@@ -179,12 +193,13 @@ function statementOf(stmt: Node, where: string, transactions: StatementTransacti
     }),
     ...(text(at(stmt, 'Id')) ? { reference: own(text(at(stmt, 'Id'))) } : {}),
     from: (text(at(period, 'FrDtTm')) ?? opening?.balance.date ?? first ?? closing?.balance.date ?? '').slice(0, 10),
-    to: (text(at(period, 'ToDtTm')) ?? closing?.balance.date ?? last ?? '').slice(0, 10),
+    to: (text(at(period, 'ToDtTm')) ?? closing?.balance.date ?? last ?? opening?.balance.date ?? '').slice(0, 10),
     ...(opening ? { opening: opening.balance } : {}),
     ...(closing ? { closing: closing.balance } : {}),
     ...(available ? { available: available.balance } : {}),
     transactions,
     reconciles: null,
+    ...(notes.length > 0 ? { notes } : {}),
   };
   if (!statement.from || !statement.to) throw new StatementError('no period: no balances, no entries, no FrToDt', where);
   if (!isCalendarDate(statement.from) || !isCalendarDate(statement.to))
@@ -254,8 +269,8 @@ function detailText(d: Node): string {
     text(at(parties, 'Cdtr', 'Nm')) ??
     text(at(parties, 'Dbtr', 'Pty', 'Nm')) ??
     text(at(parties, 'Cdtr', 'Pty', 'Nm'));
-  const remittance = list(at(d, 'RmtInf', 'Ustrd'))
-    .map(text)
+  // Unstructured remittance lines, then a structured one's creditor reference (`RmtInf/Strd/CdtrRefInf/Ref`).
+  const remittance = [...list(at(d, 'RmtInf', 'Ustrd')).map(text), text(at(d, 'RmtInf', 'Strd', 'CdtrRefInf', 'Ref'))]
     .filter(Boolean)
     .join(' ');
   return [party, remittance || text(at(d, 'AddtlTxInf'))].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();

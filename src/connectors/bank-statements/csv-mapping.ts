@@ -4,6 +4,7 @@ export type DateFormat =
   | 'YYYY/MM/DD'
   | 'YYYYMMDD'
   | 'DD.MM.YYYY'
+  | 'YYYY.MM.DD'
   | 'DD/MM/YYYY'
   | 'DD-MM-YYYY'
   | 'MM/DD/YYYY'
@@ -36,6 +37,8 @@ export interface CsvMapping {
   currency?: { column?: string; value?: string };
   /** The bank's own transaction id. */
   id?: string;
+  /** The bank's transaction code (`db`, `SALA`, `ATM`…): its transaction category. */
+  code?: string;
   /** Amounts are positive for money out (card and order exports): every amount's sign is flipped. */
   negate?: boolean;
   /** The amount is unsigned and this column says which way it went: a value in `debit` is money out. */

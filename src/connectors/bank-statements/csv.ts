@@ -39,6 +39,8 @@ const DATE_PATTERNS: Record<DateFormat, [RegExp, (m: RegExpExecArray) => string]
   'YYYY/MM/DD': [new RegExp(`^(\\d{4})/(\\d{1,2})/(\\d{1,2})${TIME}`), (m) => iso(m[1], m[2], m[3])],
   YYYYMMDD: [/^(\d{4})(\d{2})(\d{2})$/, (m) => iso(m[1], m[2], m[3])],
   'DD.MM.YYYY': [new RegExp(`^(\\d{1,2})\\.(\\d{1,2})\\.(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
+  // Hungarian and other exports end the date with a dot (`2019.04.19.`).
+  'YYYY.MM.DD': [new RegExp(`^(\\d{4})\\.(\\d{1,2})\\.(\\d{1,2})\\.?${TIME}`), (m) => iso(m[1], m[2], m[3])],
   'DD/MM/YYYY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
   'DD-MM-YYYY': [new RegExp(`^(\\d{1,2})-(\\d{1,2})-(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
   'MM/DD/YYYY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{4})${TIME}`), (m) => iso(m[3], m[1], m[2])],
@@ -113,6 +115,7 @@ const MAPPING_FIELDS = [
   'account',
   'currency',
   'id',
+  'code',
   'negate',
   'direction',
   'skip',
@@ -213,6 +216,7 @@ function checkMapping(given: unknown): CsvMapping {
     description: description as string[],
     balance: column('balance', m.balance),
     id: column('id', m.id),
+    code: column('code', m.code),
     account: where('account', m.account),
     currency: where('currency', m.currency),
   };
@@ -291,6 +295,7 @@ export function parseCsv(
     account: column(m.account?.column, 'account'),
     currency: column(m.currency?.column, 'currency'),
     id: column(m.id, 'id'),
+    code: column(m.code, 'code'),
     description: (m.description ?? []).map((d) => column(d, 'description')),
     direction: -1,
   };
@@ -315,13 +320,32 @@ export function parseCsv(
   // One cache per column: the booking and value dates may be written in different formats.
   const dates = new Map<string, string>();
   const valueDates = new Map<string, string>();
+  /** The last row read as a transaction: a continuation row adds to its description. */
+  let last: { entry: { transactions: StatementTransaction[] }; index: number } | undefined;
   read<never>(input, {
     from_line: headerLine + 1,
     info: false,
+    // Lines may end CR CR LF (a CRLF file saved again on Windows): one line end, not two. A quote out of place in
+    // a value the bank did not quote (a broken export) is read as part of it.
+    record_delimiter: ['\r\r\n', '\r\n', '\n', '\r'],
+    relax_quotes: true,
     on_record: (row: string[], context: { lines: number }) => {
       const line = context.lines;
       const where = `line ${line}`;
-      const cell = (i: number) => (i >= 0 ? (row[i] ?? '').trim() : '');
+      // A quote the bank left unbalanced (`NL77RABO0311467415",`) is no part of the value.
+      const cell = (i: number) => (i >= 0 ? (row[i] ?? '').trim().replace(/^"(?=[^"]*$)|(?<=^[^"]*)"$/, '') : '');
+      // A row with no date and no amount continues the description of the row before it (exports that wrap a long
+      // description onto a second row).
+      const amountCells = [c.amount, c.debit, c.credit].filter((i) => i >= 0);
+      if (!cell(c.date) && amountCells.every((i) => !cell(i)) && last) {
+        const more = descriptionOf(c.description.map(cell).filter(Boolean));
+        if (more)
+          last.entry.transactions[last.index] = keptTransaction({
+            ...last.entry.transactions[last.index],
+            description: `${last.entry.transactions[last.index].description} ${more}`.trim(),
+          });
+        return null;
+      }
       // The header again (some exports repeat it at the end), and the rows the mapping leaves out.
       if (row.length === header.length && row.every((v, i) => v.trim() === header[i])) return null;
       if (filters.skip.some((f) => f.values.has(cell(f.index).toLowerCase()))) return null;
@@ -342,7 +366,9 @@ export function parseCsv(
         const magnitude = amount.replace('-', '');
         amount = directionDebits.has(cell(c.direction).toLowerCase()) ? negateDecimal(magnitude) : magnitude;
       }
-      if (m.negate) amount = negateDecimal(amount);
+      // Card exports write money out unsigned and money in (a payment, a refund) with an explicit plus (`+ £1,100.00`):
+      // flipping every sign but that one's reads both.
+      if (m.negate && !(c.amount >= 0 && /^\+/.test(cell(c.amount)))) amount = negateDecimal(amount);
       const currency = (cell(c.currency) || m.currency?.value)?.toUpperCase();
       if (!currency) throw new StatementError('no currency: map a currency column or give one value', 'mapping.currency');
       const balance = cell(c.balance);
@@ -357,6 +383,7 @@ export function parseCsv(
           amount,
           currency,
           description: descriptionOf(c.description.map(cell).filter(Boolean)),
+          bankCode: cell(c.code) || undefined,
           balance: balance ? money(balance, where) : undefined,
         },
         { descriptionIsOwn: true },
@@ -366,6 +393,7 @@ export function parseCsv(
       if (!entry) accounts.set(account, (entry = { transactions: [], lines: [] }));
       entry.transactions.push(t);
       entry.lines.push(line);
+      last = { entry, index: entry.transactions.length - 1 };
       return null;
     },
   });

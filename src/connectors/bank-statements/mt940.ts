@@ -35,8 +35,10 @@ const TAG = /^:(\d{2}[A-Z]?|NS):/;
  * split into an array of lines.
  */
 function* fields(source: string): Generator<Field> {
-  // Old Mac files end lines with CR alone.
-  const text = source.includes('\n') ? source : source.replace(/\r/g, '\n');
+  // Old Mac files end lines with CR alone. A DOS end-of-file mark (0x1A) ends a line: concatenated exports carry
+  // one at the end of each, right before the next file's `:20:`.
+  const unmarked = source.includes('\x1a') ? source.replace(/\x1a/g, '\n') : source;
+  const text = unmarked.includes('\n') ? unmarked : unmarked.replace(/\r/g, '\n');
   let current: Field | undefined;
   let inStatement = false;
   let lineNumber = 0;
@@ -95,7 +97,7 @@ function balance(field: Field): StatementBalance & { currency: string } {
 }
 
 /** `:61:1105240524D9,N192NONREF//bankref` (value date, optional entry date, mark, funds code, amount, type, reference). */
-function transaction(field: Field, currency: string): { transaction: StatementTransaction; reference: string } {
+function transaction(field: Field, currency: string): { transaction: StatementTransaction; reference: string; details: string } {
   const where = `line ${field.line}`;
   const [first, ...rest] = field.value.split('\n');
   const m = /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?(\d+,\d*)([NSF].{3})(.*)$/.exec(first);
@@ -114,18 +116,27 @@ function transaction(field: Field, currency: string): { transaction: StatementTr
   // C credit, D debit; RC reverses a credit (money out), RD reverses a debit (money in).
   const signed = m[3] === 'D' || m[3] === 'RC' ? negateDecimal(value) : value;
   const [reference, bankReference] = m[7].split('//');
-  const supplementary = rest.join(' ').trim();
+  const supplementary = rest.join(' ').replace(/\s+/g, ' ').trim();
+  // Rabobank's classic layout writes the counterparty's account, spaces, then its name where the reference goes
+  // (`N084P002445588      Belastingdienst Apeldoor`; `NONREF` for none): both are the narrative, not a reference.
+  const classic = /^(\S+)\s{2,}(\S.*)$/.exec(reference.trim());
+  const details = [classic && classic[1] !== 'NONREF' ? classic[1] : '', classic?.[2].replace(/\s+/g, ' ') ?? '', supplementary]
+    .filter(Boolean)
+    .join(' ');
   const t = keptTransaction({
     id: bankReference?.trim() || undefined,
     bookingDate,
     valueDate,
     amount: signed,
     currency,
-    description: supplementary || reference.trim(),
+    description: details || reference.trim(),
     bankCode: m[6].trim(),
   });
-  return { transaction: t, reference: reference.trim() };
+  return { transaction: t, reference: classic ? classic[1] : reference.trim(), details };
 }
+
+/** Whether `narrative` already says `details` (an `:86:` often repeats the counterparty the `:61:` names). */
+const says = (narrative: string, details: string) => narrative.replace(/\s+/g, ' ').toLowerCase().includes(details.toLowerCase());
 
 /**
  * `:86:` free text; `?nn` structured subfields (the purpose lines `?20`–`?29` and `?60`–`?63`, then the name
@@ -167,6 +178,10 @@ interface Reading {
   transactions: StatementTransaction[];
   /** The reference of the last `:61:`, its description when its `:86:` has none. */
   lastReference: string;
+  /** What the last `:61:` says beyond its reference (a counterparty's account and name): kept before its `:86:`. */
+  lastDetails: string;
+  /** The transaction a `:86:` has described already: a next one continues it. */
+  described?: StatementTransaction;
 }
 
 /** Every statement of the file, field by field: each `:20:` starts one. */
@@ -176,7 +191,7 @@ export function parseMt940(text: string): ParsedStatement[] {
   for (const f of fields(text)) {
     if (f.tag === '20') {
       if (reading) statements.push(finish(reading));
-      reading = { start: f, transactions: [], lastReference: '' };
+      reading = { start: f, transactions: [], lastReference: '', lastDetails: '' };
       continue;
     }
     if (!reading) throw new StatementError(`:${f.tag}: outside a statement (each starts with :20:)`, `line ${f.line}`);
@@ -198,16 +213,25 @@ export function parseMt940(text: string): ParsedStatement[] {
       case '61': {
         if (!r.opening) throw new StatementError(':61: before the opening balance (:60F:)', where);
         if (r.closing) throw new StatementError(':61: after the closing balance (:62F:)', where);
-        const { transaction: t, reference } = transaction(f, r.opening.currency);
+        const { transaction: t, reference, details } = transaction(f, r.opening.currency);
         r.transactions.push(t);
         r.lastReference = reference;
+        r.lastDetails = details;
         break;
       }
-      case '86':
-        // The description of the transaction just before; after the closing balance, of the statement (skipped).
-        if (r.transactions.length > 0 && !r.closing)
-          r.transactions[r.transactions.length - 1].description = own(description(f.value) || r.lastReference);
+      case '86': {
+        // The description of the transaction just before; after the closing balance, of the statement (skipped). A
+        // bank that writes several :86: fields for one transaction continues its narrative: each is kept, in order.
+        if (r.transactions.length === 0 || r.closing) break;
+        const t = r.transactions[r.transactions.length - 1];
+        const narrative = description(f.value);
+        if (r.described !== t) {
+          const details = says(narrative, r.lastDetails) ? '' : r.lastDetails;
+          t.description = own([details, narrative].filter(Boolean).join(' ') || r.lastReference);
+        } else if (narrative) t.description = own(`${t.description} ${narrative}`);
+        r.described = t;
         break;
+      }
       case '62F':
       case '62M':
         r.closing = balance(f);
@@ -230,6 +254,7 @@ function finish(r: Reading): ParsedStatement {
   const where = `the statement starting at line ${r.start.line}`;
   if (!r.account) throw new StatementError('no account (:25:)', where);
   if (!r.opening) throw new StatementError('no opening balance (:60F:)', where);
+  // A statement without its closing balance is a file cut short: refused, so that a partial upload imports nothing.
   if (!r.closing) throw new StatementError('no closing balance (:62F:)', where);
   let first = r.opening.date;
   let last = r.closing.date;

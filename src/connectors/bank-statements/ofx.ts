@@ -174,7 +174,8 @@ function balance(e: Element | undefined, where: string): StatementBalance | unde
   return { amount: amount(valueOf(e, 'BALAMT'), `${where}/BALAMT`), date: day(valueOf(e, 'DTASOF'), `${where}/DTASOF`) };
 }
 
-const STATEMENTS = new Set(['STMTRS', 'CCSTMTRS']);
+/** Bank, credit card, and investment statements (of these, the cash movements: `INVBANKTRAN`'s `STMTTRN`s). */
+const STATEMENTS = new Set(['STMTRS', 'CCSTMTRS', 'INVSTMTRS']);
 
 export function parseOfx(text: string): ParsedStatement[] {
   const start = text.search(/<OFX>/i);
@@ -191,17 +192,18 @@ export function parseOfx(text: string): ParsedStatement[] {
     entry.transactions.push(transactionOf(t, `${entry.where}/BANKTRANLIST/STMTTRN[${entry.transactions.length + 1}]`, currency));
   });
   const statements = find(root, STATEMENTS);
-  if (statements.length === 0) throw new StatementError('the file holds no statement (no STMTRS or CCSTMTRS)', 'OFX');
+  if (statements.length === 0) throw new StatementError('the file holds no statement (no STMTRS, CCSTMTRS or INVSTMTRS)', 'OFX');
   return statements.map((stmt, s) => {
     const where = `OFX/${stmt.name}[${s + 1}]`;
     const currency = valueOf(stmt, 'CURDEF');
     if (!currency) throw new StatementError('no currency (CURDEF)', `${where}/CURDEF`);
     const bank = child(stmt, 'BANKACCTFROM');
     const card = child(stmt, 'CCACCTFROM');
-    const number = valueOf(bank ?? card, 'ACCTID');
-    if (!number) throw new StatementError('no account (ACCTID)', `${where}/${bank ? 'BANKACCTFROM' : 'CCACCTFROM'}`);
-    const bankId = valueOf(bank, 'BANKID');
-    const list = child(stmt, 'BANKTRANLIST');
+    const investment = child(stmt, 'INVACCTFROM');
+    const number = valueOf(bank ?? card ?? investment, 'ACCTID');
+    if (!number) throw new StatementError('no account (ACCTID)', `${where}/${bank ? 'BANKACCTFROM' : card ? 'CCACCTFROM' : 'INVACCTFROM'}`);
+    const bankId = valueOf(bank, 'BANKID') ?? valueOf(investment, 'BROKERID');
+    const list = child(stmt, 'BANKTRANLIST') ?? child(stmt, 'INVTRANLIST');
     const transactions = read.get(stmt)?.transactions ?? [];
     const ledger = child(stmt, 'LEDGERBAL');
     if (ledger && !valueOf(ledger, 'BALAMT')) throw new StatementError('LEDGERBAL has no amount', `${where}/LEDGERBAL/BALAMT`);
@@ -223,7 +225,7 @@ export function parseOfx(text: string): ParsedStatement[] {
         number,
         ...(bankId ? { bankCode: bankId } : {}),
         currency,
-        type: card ? 'CREDITCARD' : (valueOf(bank, 'ACCTTYPE') ?? 'CHECKING'),
+        type: card ? 'CREDITCARD' : investment ? 'INVESTMENT' : (valueOf(bank, 'ACCTTYPE') ?? 'CHECKING'),
       }),
       from,
       to,

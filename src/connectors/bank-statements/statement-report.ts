@@ -1,9 +1,19 @@
 import type { StatementReport } from '../connector.js';
 import type { ParsedStatement } from './statement.js';
 
+/**
+ * What the uploader is told of a statement: that it does not reconcile, and what the reader had to assume (a CAMT
+ * balance taken from its available code); undefined when there is nothing to say.
+ */
 export function reconciliationWarning(statement: Omit<ParsedStatement, 'transactions'>): string | undefined {
-  if (statement.reconciles !== false) return undefined;
-  return `the ${statement.format} statement of account ${statement.account.identifier} for ${statement.from} to ${statement.to} does not reconcile: opening ${statement.opening?.amount} + its transactions is not closing ${statement.closing?.amount}`;
+  const name = `the ${statement.format} statement of account ${statement.account.identifier} for ${statement.from} to ${statement.to}`;
+  const said = [
+    ...(statement.reconciles === false
+      ? [`${name} does not reconcile: opening ${statement.opening?.amount} + its transactions is not closing ${statement.closing?.amount}`]
+      : []),
+    ...(statement.notes ?? []).map((note) => `${name}: ${note}`),
+  ];
+  return said.length > 0 ? said.join('; ') : undefined;
 }
 
 export function statementReport(statement: ParsedStatement): StatementReport {

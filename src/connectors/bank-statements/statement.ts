@@ -53,6 +53,8 @@ export interface ParsedStatement {
   transactions: StatementTransaction[];
   /** opening + Σ transactions = closing, exactly; null when the file has no opening balance (OFX). */
   reconciles: boolean | null;
+  /** What the reader had to assume, told to the uploader as a warning (a CAMT balance taken from another code). */
+  notes?: string[];
 }
 
 /** A file that is not a statement of the format it looks like, or is broken: where (a line, an element) and why. */

@@ -333,12 +333,12 @@ describe('any format', () => {
   it('tells a CAMT.053 version from the namespace its root declares, not from text further on', () => {
     const camt = new TextDecoder().decode(sample('camt053/viafintech-valid_example_v4.xml'));
     const enc = (text: string) => new TextEncoder().encode(text);
-    expect(() => readStatements(enc(camt.replace(/camt\.053\.001\.04/g, 'camt.053.001.09')))).toThrow(
-      /camt\.053\.001\.09 is not a supported version/,
+    expect(() => readStatements(enc(camt.replace(/camt\.053\.001\.04/g, 'camt.053.001.14')))).toThrow(
+      /camt\.053\.001\.14 is not a supported version/,
     );
     // Without a version in its namespace, a remittance text naming another version does not make it one.
-    const mentioning = camt.replace(/camt\.053\.001\.04/g, 'camt.053').replace(/<Ustrd>/, '<Ustrd>see camt.053.001.09 ');
-    expect(mentioning).toContain('see camt.053.001.09');
+    const mentioning = camt.replace(/camt\.053\.001\.04/g, 'camt.053').replace(/<Ustrd>/, '<Ustrd>see camt.053.001.14 ');
+    expect(mentioning).toContain('see camt.053.001.14');
     expect(readStatements(enc(mentioning)).statements.length).toBeGreaterThan(0);
   });
 
@@ -448,5 +448,50 @@ describe('CSV', () => {
       '"Date","Status","Type","CheckNumber","Description","Withdrawal","Deposit","RunningBalance"\n"13/45/2022","Posted","ATM","","X","$1.00","","$2.00"\n',
     );
     expect(() => readStatements(csv)).toThrow(/line 2: "13\/45\/2022" is not a date in MM\/DD\/YYYY/);
+  });
+});
+
+describe('what real files carry (issue 25)', () => {
+  const corpus = (path: string) => new Uint8Array(fs.readFileSync(fileURLToPath(new URL(`./corpus/${path}`, import.meta.url))));
+
+  it('reads each statement of MT940 exports concatenated with a DOS end-of-file byte (0x1A) before the next :20:', () => {
+    const read = readStatements(corpus('mt940/zilverline-two_accounts.txt'));
+    expect(read.statements.map((s) => s.account.identifier)).toEqual([
+      '1567.50.961EUR',
+      '9914.30.727EUR',
+      '3462.483.153 EUR',
+      '1325.76.155EUR',
+    ]);
+    expect(read.statements[3]).toMatchObject({ opening: { amount: '-12.00' }, closing: { amount: '238.00' }, reconciles: true });
+  });
+
+  it('keeps the whole MT940 narrative: every :86: of a transaction, the counterparty in Rabobank’s classic :61:, the bank’s code', () => {
+    const [first] = readStatements(corpus('mt940/zilverline-two_accounts.txt')).statements;
+    expect(first.transactions.map((t) => [t.bankCode, t.description])).toEqual([
+      ['N084', 'P002445588 Belastingdienst Apeldoor BETALINGSKENM. 0189827218201120'],
+      ['N062', '0266050522 Arvato Fin Serv Ltd BETALINGSKENM. 3010675705 GOOGLE GOOG6291713437 1402786401'],
+    ]);
+  });
+
+  it('reads amounts written with a sign, a space and a currency symbol', () => {
+    expect(parseDecimal('+ £1,100.00', '.', [','])).toBe('1100.00');
+    expect(parseDecimal('- 12.34')).toBe('-12.34');
+    expect(parseDecimal('-£5.10')).toBe('-5.10');
+    expect(parseDecimal('£ -5.10')).toBe('-5.10');
+    expect(parseDecimal('12.50-')).toBe('-12.50');
+    expect(parseDecimal('+ -5')).toBeUndefined();
+    const read = readStatements(corpus('csv/jl-partnership-sample-statement.csv'), {
+      date: { column: 'Date Processed', format: 'DD-MMM-YYYY' },
+      amount: 'Amount',
+      decimal: '.',
+      thousands: [','],
+      description: ['Description'],
+      currency: { value: 'GBP' },
+      negate: true,
+    });
+    const payment = read.statements[0].transactions.find((t) => t.description.startsWith('DIRECT DEBIT'));
+    // Money out is written unsigned (negate), money in with an explicit plus.
+    expect(payment?.amount).toBe('1234.56');
+    expect(read.statements[0].transactions.find((t) => t.description.startsWith('Amazon.co.uk'))?.amount).toBe('-99.99');
   });
 });

@@ -1,6 +1,24 @@
 import { expect } from 'vitest';
 import { http, type TestClient, type TestServer } from './test-server.js';
 import { hledgerJson, hledgerText } from './hledger-web.js';
+import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs } from './sandbox.js';
+
+/** The data types a journal's company is synced with for the comparison below. */
+export const ORACLE_TYPES = ['chartOfAccounts', 'journalEntries', 'balanceSheet', 'profitAndLoss', 'company'];
+
+/** A new company linked to the hledger-web at `url`, its first syncs of ORACLE_TYPES complete. */
+export async function companySyncedFrom(server: TestServer, client: TestClient, url: string) {
+  const linked = await companyWithConnection(server, client, 'hldg');
+  await fetchOnFirstLinkOnly(server, client, linked.companyId, ORACLE_TYPES);
+  const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, {
+    auth: client.auth,
+    body: { url },
+  });
+  expect(res.status, res.text).toBe(200);
+  const status = await waitForSyncs(server, client, linked.companyId, 120_000);
+  for (const type of ORACLE_TYPES) expect(status[type]?.currentStatus, `${type}: ${JSON.stringify(status[type])}`).toBe('Complete');
+  return linked;
+}
 
 /**
  * hledger as the oracle for a company synced from a journal: what Ledgerport serves against what hledger 1.25 itself

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
 import { allRecords, statementConnection, statementSample, uploadFiles } from '../helpers/uploads.js';
 import { linkedSandbox, waitForSyncs } from '../helpers/sandbox.js';
 import { MALFORMED, SAMPLES } from '../helpers/statement-samples.js';
+import { corpusFile } from '../helpers/statement-corpus.js';
 import { addDecimals, compareDecimals } from '../../src/lib/decimal.js';
 import { recordOfLine, type TransactionLine } from '../../src/connectors/bank-statements/banking-records.js';
 
@@ -525,9 +524,6 @@ function bigMt940(bytes: number): string {
 }
 
 describe('what an upload answer says', () => {
-  const corpusFile = (path: string) =>
-    new Uint8Array(fs.readFileSync(fileURLToPath(new URL(`../connectors/bank-statements/corpus/${path}`, import.meta.url))));
-
   it('says in plain words how many problems it found, one or several', async () => {
     const target = await statementConnection(server, client);
     const one = await uploadFiles(server, client.auth, target.companyId, target.connectionId, [

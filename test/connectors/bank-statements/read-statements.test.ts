@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeStatementText, detectFormat, readStatements } from '../../../src/connectors/bank-statements/read-statements.js';
 import { StatementError } from '../../../src/connectors/bank-statements/statement.js';
 import { addDecimals, compareDecimals, parseDecimal } from '../../../src/lib/decimal.js';
+import { MAPPINGS, corpusFile } from '../../helpers/statement-corpus.js';
 
 /**
  * Statement files from banks and independent parser projects (samples/README.md: sources, licences, and the facts
@@ -452,10 +453,8 @@ describe('CSV', () => {
 });
 
 describe('what real files carry (issue 25)', () => {
-  const corpus = (path: string) => new Uint8Array(fs.readFileSync(fileURLToPath(new URL(`./corpus/${path}`, import.meta.url))));
-
   it('reads each statement of MT940 exports concatenated with a DOS end-of-file byte (0x1A) before the next :20:', () => {
-    const read = readStatements(corpus('mt940/zilverline-two_accounts.txt'));
+    const read = readStatements(corpusFile('mt940/zilverline-two_accounts.txt'));
     expect(read.statements.map((s) => s.account.identifier)).toEqual([
       '1567.50.961EUR',
       '9914.30.727EUR',
@@ -466,7 +465,7 @@ describe('what real files carry (issue 25)', () => {
   });
 
   it('keeps the whole MT940 narrative: every :86: of a transaction, the counterparty in Rabobank’s classic :61:, the bank’s code', () => {
-    const [first] = readStatements(corpus('mt940/zilverline-two_accounts.txt')).statements;
+    const [first] = readStatements(corpusFile('mt940/zilverline-two_accounts.txt')).statements;
     expect(first.transactions.map((t) => [t.bankCode, t.description])).toEqual([
       ['N084', 'P002445588 Belastingdienst Apeldoor BETALINGSKENM. 0189827218201120'],
       ['N062', '0266050522 Arvato Fin Serv Ltd BETALINGSKENM. 3010675705 GOOGLE GOOG6291713437 1402786401'],
@@ -480,15 +479,9 @@ describe('what real files carry (issue 25)', () => {
     expect(parseDecimal('£ -5.10')).toBe('-5.10');
     expect(parseDecimal('12.50-')).toBe('-12.50');
     expect(parseDecimal('+ -5')).toBeUndefined();
-    const read = readStatements(corpus('csv/jl-partnership-sample-statement.csv'), {
-      date: { column: 'Date Processed', format: 'DD-MMM-YYYY' },
-      amount: 'Amount',
-      decimal: '.',
-      thousands: [','],
-      description: ['Description'],
-      currency: { value: 'GBP' },
-      negate: true,
-    });
+    const path = 'csv/jl-partnership-sample-statement.csv';
+    expect(MAPPINGS[path].negate).toBe(true);
+    const read = readStatements(corpusFile(path), MAPPINGS[path]);
     const payment = read.statements[0].transactions.find((t) => t.description.startsWith('DIRECT DEBIT'));
     // Money out is written unsigned (negate), money in with an explicit plus.
     expect(payment?.amount).toBe('1234.56');

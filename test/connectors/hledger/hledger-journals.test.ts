@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
-import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs } from '../../helpers/sandbox.js';
+import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import { hledgerMissing, startHledgerWeb } from '../../helpers/hledger-web.js';
-import { expectLikeHledger } from '../../helpers/hledger-oracle.js';
+import { companySyncedFrom, expectLikeHledger } from '../../helpers/hledger-oracle.js';
 import { sharedSamples } from '../../helpers/shared-samples.js';
 
 /**
@@ -22,8 +21,6 @@ if (missing) console.log(`skipping the hledger journal corpus: ${missing}`);
 const dir = sharedSamples('journals');
 const listed: { file: string; transactions: number }[] = dir ? JSON.parse(fs.readFileSync(path.join(dir, 'journals.json'), 'utf8')) : [];
 const corpus = process.env.TEST_DATABASE_URL ? listed.filter((j) => j.file.endsWith('demo.ledger')) : listed;
-
-const TYPES = ['chartOfAccounts', 'journalEntries', 'balanceSheet', 'profitAndLoss', 'company'];
 
 describe.skipIf(missing !== undefined || dir === undefined)('real journals served by hledger-web, against hledger itself', () => {
   let server: TestServer;
@@ -47,15 +44,7 @@ describe.skipIf(missing !== undefined || dir === undefined)('real journals serve
       const journal = path.join(dir!, file);
       const web = await startHledgerWeb(journal, { inPlace: true });
       try {
-        const linked = await companyWithConnection(server, client, 'hldg');
-        await fetchOnFirstLinkOnly(server, client, linked.companyId, TYPES);
-        const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, {
-          auth: client.auth,
-          body: { url: web.url },
-        });
-        expect(res.status, res.text).toBe(200);
-        const status = await waitForSyncs(server, client, linked.companyId, 120_000);
-        for (const type of TYPES) expect(status[type]?.currentStatus, `${type}: ${JSON.stringify(status[type])}`).toBe('Complete');
+        const linked = await companySyncedFrom(server, client, web.url);
 
         await expectLikeHledger(server, client, linked.companyId, journal, file);
       } finally {

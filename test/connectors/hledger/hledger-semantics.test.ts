@@ -3,9 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
-import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs } from '../../helpers/sandbox.js';
 import { hledgerMissing, startHledgerWeb } from '../../helpers/hledger-web.js';
-import { expectLikeHledger } from '../../helpers/hledger-oracle.js';
+import { companySyncedFrom, expectLikeHledger } from '../../helpers/hledger-oracle.js';
 
 /**
  * hledger's own semantics, one rule at a time, on small journals written to show each (the public journals in
@@ -14,8 +13,6 @@ import { expectLikeHledger } from '../../helpers/hledger-oracle.js';
  */
 const missing = hledgerMissing();
 if (missing) console.log(`skipping the hledger semantics tests: ${missing}`);
-
-const TYPES = ['chartOfAccounts', 'journalEntries', 'balanceSheet', 'profitAndLoss', 'company'];
 
 describe.skipIf(missing !== undefined)('hledger semantics, against hledger itself', () => {
   let server: TestServer;
@@ -37,15 +34,7 @@ describe.skipIf(missing !== undefined)('hledger semantics, against hledger itsel
     fs.writeFileSync(file, text);
     const web = await startHledgerWeb(file, { inPlace: true });
     try {
-      const linked = await companyWithConnection(server, client, 'hldg');
-      await fetchOnFirstLinkOnly(server, client, linked.companyId, TYPES);
-      const res = await http(server, 'PUT', `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`, {
-        auth: client.auth,
-        body: { url: web.url },
-      });
-      expect(res.status, res.text).toBe(200);
-      const status = await waitForSyncs(server, client, linked.companyId);
-      for (const type of TYPES) expect(status[type]?.currentStatus, type).toBe('Complete');
+      const linked = await companySyncedFrom(server, client, web.url);
       await expectLikeHledger(server, client, linked.companyId, file);
       await more(async (url) => {
         const r = await http(server, 'GET', `/companies/${linked.companyId}${url}`, { auth: client.auth });

@@ -36,16 +36,11 @@ function isReportLine(value: unknown): value is ReportLine {
   return typeof value === 'object' && value !== null && typeof (value as ReportLine).value === 'number';
 }
 
-/**
- * Months add up exactly, each figure taken as the decimal it is served as (never through binary floats, whose
- * error would show in the last places a figure has).
- */
-const add = addFigures;
-
 /** Adds report lines matched by account id (or name), recursively. */
 export function addLines(a: ReportLine | undefined, b: ReportLine): ReportLine {
   if (!a) return structuredClone(b);
-  const out: ReportLine = { ...a, value: add(a.value, b.value) };
+  // Months add up exactly, each figure taken as the decimal it is served as (never through binary floats).
+  const out: ReportLine = { ...a, value: addFigures(a.value, b.value) };
   if (a.items || b.items) {
     const items = (a.items ?? []).map((i) => structuredClone(i));
     for (const item of b.items ?? []) {
@@ -65,7 +60,7 @@ function sumMonths(months: MonthRecord[]): Record<string, unknown> {
   for (const month of months) {
     for (const [key, value] of Object.entries(month)) {
       if (IGNORED.has(key)) continue;
-      if (typeof value === 'number') out[key] = add((out[key] as number | undefined) ?? 0, value);
+      if (typeof value === 'number') out[key] = addFigures((out[key] as number | undefined) ?? 0, value);
       else if (isReportLine(value)) out[key] = addLines(out[key] as ReportLine | undefined, value);
       else if (!(key in out)) out[key] = value;
     }

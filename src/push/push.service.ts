@@ -14,7 +14,6 @@ import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { WRITE_METHOD, type WriteModel, type WriteOperation } from '../connectors/connector.js';
 import { isDataType, type DataType } from '../connectors/data-types.js';
-import { isConnectorError } from '../connectors/connector-error.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { platformConnection, readContext } from './platform-writes.js';
 import { findConnector } from '../connectors/registry.js';
@@ -57,6 +56,9 @@ export interface WriteRequest {
   /** Method and path of the request: with the body they identify it for the Idempotency-Key check. */
   requestLine: string;
 }
+
+/** How long a write's request waits for the platform's own check (checkOnPlatform) before it is queued unchecked. */
+const CHECK_TIMEOUT_MS = 5_000;
 
 const VERB: Record<WriteOperation, string> = { Create: 'creating', Update: 'updating', Delete: 'deleting' };
 
@@ -104,8 +106,9 @@ export function createPushService(deps: PushDeps) {
   }
 
   /**
-   * What the platform's own data says of the write (WriteModel.checkOnPlatform). A platform that cannot be asked now
-   * says nothing: the write is queued, and the platform refuses it then if it must.
+   * What the platform's own data says of the write (WriteModel.checkOnPlatform). A platform that cannot be asked now,
+   * or not within CHECK_TIMEOUT_MS, says nothing: the write is queued, and the connector checks again before sending
+   * it, so that the platform refuses it then if it must. The request never fails for the platform's sake.
    */
   async function checkOnPlatform(
     connection: Parameters<typeof platformConnection>[2] & { platform_key: string },
@@ -117,10 +120,10 @@ export function createPushService(deps: PushDeps) {
     if (!connector || !model.checkOnPlatform) return [];
     try {
       const platform = await platformConnection(db, connector, connection, deps);
-      return await model.checkOnPlatform(await readContext(db, connector, platform, model.dataType as DataType), record, operation);
-    } catch (err) {
-      if (isConnectorError(err)) return [];
-      throw err;
+      const ctx = await readContext(db, connector, platform, model.dataType as DataType);
+      return await model.checkOnPlatform({ ...ctx, signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) }, record, operation);
+    } catch {
+      return [];
     }
   }
 

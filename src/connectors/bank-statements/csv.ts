@@ -320,6 +320,10 @@ export function parseCsv(
   // One cache per column: the booking and value dates may be written in different formats.
   const dates = new Map<string, string>();
   const valueDates = new Map<string, string>();
+  // Every mapped column but the description's: a row with all of them empty continues the one before.
+  const others = [c.date, c.valueDate, c.amount, c.debit, c.credit, c.balance, c.account, c.currency, c.id, c.code, c.direction].filter(
+    (i) => i >= 0,
+  );
   /** The last row read as a transaction: a continuation row adds to its description. */
   let last: { entry: { transactions: StatementTransaction[] }; index: number } | undefined;
   read<never>(input, {
@@ -334,22 +338,19 @@ export function parseCsv(
       const where = `line ${line}`;
       // A quote the bank left unbalanced (`NL77RABO0311467415",`) is no part of the value.
       const cell = (i: number) => (i >= 0 ? (row[i] ?? '').trim().replace(/^"(?=[^"]*$)|(?<=^[^"]*)"$/, '') : '');
-      // A row with no date and no amount continues the description of the row before it (exports that wrap a long
-      // description onto a second row).
-      const amountCells = [c.amount, c.debit, c.credit].filter((i) => i >= 0);
-      if (!cell(c.date) && amountCells.every((i) => !cell(i)) && last) {
-        const more = descriptionOf(c.description.map(cell).filter(Boolean));
-        if (more)
-          last.entry.transactions[last.index] = keptTransaction({
-            ...last.entry.transactions[last.index],
-            description: `${last.entry.transactions[last.index].description} ${more}`.trim(),
-          });
-        return null;
-      }
       // The header again (some exports repeat it at the end), and the rows the mapping leaves out.
       if (row.length === header.length && row.every((v, i) => v.trim() === header[i])) return null;
       if (filters.skip.some((f) => f.values.has(cell(f.index).toLowerCase()))) return null;
       if (filters.only.some((f) => !f.values.has(cell(f.index).toLowerCase()))) return null;
+      // A row with nothing but description text continues the row before it (exports that wrap a long description
+      // onto a second row); a footer with a date, an amount or a balance in it is no such row.
+      if (last && others.every((i) => !cell(i))) {
+        const more = descriptionOf(c.description.map(cell).filter(Boolean));
+        const previous = last.entry.transactions[last.index];
+        if (more)
+          last.entry.transactions[last.index] = keptTransaction({ ...previous, description: `${previous.description} ${more}`.trim() });
+        return null;
+      }
       let amount: string;
       if (c.amount >= 0) amount = money(cell(c.amount), where);
       else {

@@ -45,6 +45,20 @@ const CASH_NAME = /^assets?(:.+)?:(cash|bank|savings|checking|current)(:|$)/i;
 
 const parentOf = (name: string) => (name.includes(':') ? name.slice(0, name.lastIndexOf(':')) : undefined);
 
+/** A tag in a comment, as hledger reads one: a word right before a colon. */
+const COMMENT_TAG = /(?:^|[\s,])([^\s:,]+):/g;
+
+/**
+ * The tags a posting carries from its account's declarations (and its parents'), nearest first: hledger-web lists a
+ * posting's own comment tags (`; type: cash` as a note on one payment) before them, and those declare nothing.
+ */
+function accountTags(p: HledgerTransaction['tpostings'][number]): [string, string][] {
+  const tags = p.ptags ?? [];
+  const own = [...(p.pcomment ?? '').matchAll(COMMENT_TAG)].map((m) => m[1]);
+  const ownFirst = own.length <= tags.length && own.every((name, i) => tags[i][0] === name);
+  return ownFirst ? tags.slice(own.length) : tags;
+}
+
 /**
  * Every account name with its class, as hledger 1.25's `balancesheet`, `incomestatement` and `cashflow` select
  * accounts. For each type (asset, liability, equity, revenue, expense, cash): when some account declares it
@@ -67,7 +81,9 @@ export function accountTypes(
   for (const t of transactions) {
     for (const p of t.tpostings) {
       posted.add(p.paccount);
-      const types = (p.ptags ?? []).filter(([k]) => k.toLowerCase() === 'type').map(([, v]) => TYPE_TAGS[v.trim().toLowerCase()]);
+      const types = accountTags(p)
+        .filter(([k]) => k.toLowerCase() === 'type')
+        .map(([, v]) => TYPE_TAGS[v.trim().toLowerCase()]);
       for (const type of types) if (type) declared.add(type);
       if (types[0] && !nearest.has(p.paccount)) nearest.set(p.paccount, types[0]);
     }

@@ -58,6 +58,9 @@ function check(record: Record<string, unknown>): { itemId: string; message: stri
     }
     const amount = decimalOf(line.netAmount);
     if (amount === undefined) problems.push({ itemId: `journalLines.${i}.netAmount`, message: 'netAmount must be a plain decimal number' });
+    else if (amount.replace(/[-.]/g, '').replace(/^0+/, '').length > 15)
+      // More digits than a JSON number keeps exactly: hledger would be sent another amount than the one checked.
+      problems.push({ itemId: `journalLines.${i}.netAmount`, message: 'netAmount has more than 15 significant digits' });
     else totals.set(line.currency ?? '', [...(totals.get(line.currency ?? '') ?? []), amount]);
   });
   // Lines naming different currencies, or some none, balance per commodity of the journal: checked against the
@@ -139,7 +142,7 @@ function resolve(
       const message =
         line.currency === undefined || line.currency === null
           ? 'the journal has no amounts yet, so no base commodity: name the currency'
-          : `the journal has no commodity for ${line.currency} (by symbol or ISO code); it has ${known.length > 0 ? [...new Set(known)].join(', ') : 'none'}`;
+          : `the journal has no commodity for ${line.currency} (by symbol or ISO code); it has ${known.length > 0 ? [...new Set(known)].join(', ') : 'none'}${commodities.has('') ? ', and amounts without one (leave currency out to write in those)' : ''}`;
       if (!problems.some((p) => p.itemId === 'currency' && p.message === message)) problems.push({ itemId: 'currency', message });
     } else resolved.push({ ...line, commodity });
   });
@@ -158,26 +161,39 @@ function resolve(
     }
   }
 
-  // hledger checks each balance assertion against the postings dated up to it: a line dated before one, to its
-  // account (or below it, for an inclusive `=*`), in its commodity (any, for a total `==`), would break it.
+  // hledger checks each balance assertion against the postings dated up to it: the entry's net movement on an
+  // account, in a commodity, dated before one on that account (or above it, for an inclusive `=*`) in that commodity
+  // (any, for a total `==`), would break it.
   const date = dateOf(record);
+  const moves = new Map<string, { account: string; symbol: string; total: string; line: number }>();
   resolved.forEach((line, i) => {
     const account = String(line.accountRef?.id);
-    for (const t of transactions)
-      for (const p of t.tpostings) {
-        const assertion = p.pbalanceassertion;
-        const asserted = p.pdate ?? t.tdate;
-        if (!assertion || asserted <= date) continue;
-        const covers = p.paccount === account || (assertion.bainclusive && account.startsWith(`${p.paccount}:`));
-        if (!covers || (!assertion.batotal && assertion.baamount.acommodity !== line.commodity.symbol)) continue;
-        if (compareDecimals(decimalOf(line.netAmount)!, '0') === 0) continue;
-        problems.push({
-          itemId: `journalLines.${i}.accountRef.id`,
-          message: `${account} has a balance assertion on ${asserted} (${t.tdescription || 'a transaction'}); a line dated ${date} before it would break it, and hledger would no longer load the journal`,
-        });
-        return;
-      }
+    const key = `${account}\u0000${line.commodity.symbol}`;
+    const move = moves.get(key);
+    moves.set(key, {
+      account,
+      symbol: line.commodity.symbol,
+      total: addDecimals([move?.total ?? '0', decimalOf(line.netAmount)!]),
+      line: move?.line ?? i,
+    });
   });
+  const later = transactions.flatMap((t) =>
+    t.tpostings.filter((p) => p.pbalanceassertion && (p.pdate ?? t.tdate) > date).map((p) => ({ p, t })),
+  );
+  for (const move of moves.values()) {
+    if (compareDecimals(move.total, '0') === 0) continue;
+    const broken = later.find(({ p }) => {
+      const assertion = p.pbalanceassertion!;
+      const covers = p.paccount === move.account || (assertion.bainclusive && move.account.startsWith(`${p.paccount}:`));
+      return covers && (assertion.batotal || assertion.baamount.acommodity === move.symbol);
+    });
+    if (broken) {
+      problems.push({
+        itemId: `journalLines.${move.line}.accountRef.id`,
+        message: `${move.account} has a balance assertion on ${broken.p.pdate ?? broken.t.tdate} (${broken.t.tdescription || 'a transaction'}); a line dated ${date} before it would break it, and hledger would no longer load the journal`,
+      });
+    }
+  }
   return { lines: resolved, problems };
 }
 
@@ -254,7 +270,8 @@ function amount(line: ResolvedLine): api.HledgerAmount {
   const places = decimal.includes('.') ? decimal.length - decimal.indexOf('.') - 1 : 0;
   const mantissa = Number(decimal.replace('.', ''));
   const style = line.commodity.style ?? DEFAULT_STYLE(line.commodity.symbol);
-  const shown = typeof style.asprecision === 'number' ? style.asprecision : 0;
+  const precision = style.asprecision;
+  const shown = typeof precision === 'number' ? precision : typeof precision?.contents === 'number' ? precision.contents : 0;
   return {
     acommodity: line.commodity.symbol,
     aquantity: { decimalMantissa: mantissa, decimalPlaces: places, floatingPoint: mantissa / 10 ** places },

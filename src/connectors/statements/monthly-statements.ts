@@ -110,13 +110,15 @@ export function monthlyStatements(
     );
   }
   const places = options.places ?? scale;
+  // Only accounts posted to have figures: a chart of thousands of accounts costs nothing per month for the others.
   const used = new Set(postings.map((p) => p.accountId));
-  const ofType = (type: AccountClass) => accounts.filter((a) => a.type === type && used.has(a.id)).sort((x, y) => (x.id < y.id ? -1 : 1));
+  const live = accounts.filter((a) => used.has(a.id));
+  const ofType = (type: AccountClass) => live.filter((a) => a.type === type).sort((x, y) => (x.id < y.id ? -1 : 1));
   const zeros = () => new Array<bigint>(months).fill(0n);
 
   // Movement per account per month, exact at `scale` decimals.
   const movement = new Map<string, bigint[]>();
-  for (const a of accounts) movement.set(a.id, zeros());
+  for (const a of live) movement.set(a.id, zeros());
   const cash = { customers: zeros(), otherReceipts: zeros(), suppliers: zeros(), otherPayments: zeros() };
   const byTransaction = new Map<string, LedgerPosting[]>();
   // Postings to accounts off the balance sheet (income, expenses, and accounts of no known class), per month.
@@ -163,7 +165,7 @@ export function monthlyStatements(
   });
   const lines = (list: LedgerAccount[], units: (a: LedgerAccount) => bigint): Exact[] =>
     list.map((a) => ({ accountId: a.id, name: a.name, units: units(a) }));
-  const balance = new Map<string, bigint>(accounts.map((a) => [a.id, 0n]));
+  const balance = new Map<string, bigint>(live.map((a) => [a.id, 0n]));
   let unclosed = 0n;
   const income = ofType('Income');
   const expenses = ofType('Expense');
@@ -171,7 +173,7 @@ export function monthlyStatements(
   for (let m = 0; m < months; m++) {
     const id = monthId(first + m);
     const moved = (a: LedgerAccount) => movement.get(a.id)?.[m] ?? 0n;
-    for (const a of accounts) balance.set(a.id, (balance.get(a.id) ?? 0n) + moved(a));
+    for (const a of live) balance.set(a.id, (balance.get(a.id) ?? 0n) + moved(a));
 
     const incomeGroup = group(
       'Income',

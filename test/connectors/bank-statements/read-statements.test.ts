@@ -472,6 +472,28 @@ describe('what real files carry (issue 25)', () => {
     ]);
   });
 
+  it('adds a row holding only description text to the row before it (OCBC wraps each description onto a second row)', () => {
+    const read = readStatements(corpusFile('csv/bank2ynab-TransactionHistory_20180418043121.csv'), {
+      date: { column: 'Transaction date', format: 'DD/MM/YYYY' },
+      debit: 'Withdrawals (SGD)',
+      credit: 'Deposits (SGD)',
+      decimal: '.',
+      thousands: [','],
+      description: ['Description'],
+      currency: { value: 'SGD' },
+    });
+    const all = read.statements[0].transactions;
+    // Rows of the file and the text wrapped under each.
+    expect(all.find((t) => t.bookingDate === '2018-04-18' && t.description.startsWith('DEBIT PURCHASE'))).toMatchObject({
+      amount: '-6.66',
+      description: 'DEBIT PURCHASE 15/04/18 66-6666 UBER EATS AN2GO HELP.UBERh',
+    });
+    expect(all.map((t) => t.description)).toEqual(
+      expect.arrayContaining(['CCY CONVERSION FEE FOR: 6.66 SGD', 'CASH WITHDRAWAL ATM 66-6666 OCBC-666 BRANCH S']),
+    );
+    expect(all.every((t) => !/^\d/.test(t.description))).toBe(true);
+  });
+
   it('reads amounts written with a sign, a space and a currency symbol', () => {
     expect(parseDecimal('+ £1,100.00', '.', [','])).toBe('1100.00');
     expect(parseDecimal('- 12.34')).toBe('-12.34');

@@ -140,6 +140,27 @@ ${buys}
     );
   });
 
+  it('reads a type from account declarations only, not from a `type:` note on one posting', async () => {
+    await synced(
+      'posting-tags',
+      `account assets:bank  ; type: C
+
+2025-07-01 Opening
+    assets:bank              500.00 EUR
+    equity:opening
+
+2025-07-02 Groceries, paid in cash
+    expenses:food             20.00 EUR  ; type: cash
+    assets:bank              -20.00 EUR  ; type: Revenue, memo: ok
+`,
+      async (get) => {
+        const accounts = (await get('/data/accounts?pageSize=100')).results;
+        expect(accounts.find((a: any) => a.id === 'assets:bank')).toMatchObject({ type: 'Asset', isBankAccount: true });
+        expect(accounts.find((a: any) => a.id === 'expenses:food')).toMatchObject({ type: 'Expense', isBankAccount: false });
+      },
+    );
+  });
+
   it('infers a type from the name for an account without one when other types are declared (hledger 1.25), per type', async () => {
     await synced(
       'types',

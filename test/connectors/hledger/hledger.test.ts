@@ -516,6 +516,33 @@ describe.skipIf(missing !== undefined)('hledger-web write-back in the journal’
     expect(fs.readFileSync(web.journal, 'utf8')).toBe(before);
   });
 
+  it('takes a back-dated entry that leaves an asserted account as it was, and refuses an amount it cannot send exactly', async () => {
+    const res = await push({
+      description: 'Refund passed straight on',
+      postedOn: '2025-02-10T00:00:00',
+      journalLines: [
+        { netAmount: 40, currency: 'GBP', accountRef: { id: 'assets:bank:current' } },
+        { netAmount: -40, currency: 'GBP', accountRef: { id: 'income:refunds' } },
+        { netAmount: 40, currency: 'GBP', accountRef: { id: 'expenses:refunds paid' } },
+        { netAmount: -40, currency: 'GBP', accountRef: { id: 'assets:bank:current' } },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    expect((await settled(res.body.pushOperationKey)).status).toBe('Success');
+    expect(hledger('check').status).toBe(0);
+
+    const tooLong = await push({
+      description: 'Too precise',
+      postedOn: '2025-03-11T00:00:00',
+      journalLines: [
+        { netAmount: 1234567890123.4567, currency: 'GBP', accountRef: { id: 'expenses:rent' } },
+        { netAmount: -1234567890123.4567, currency: 'GBP', accountRef: { id: 'assets:bank:current' } },
+      ],
+    });
+    expect(tooLong.status, tooLong.text).toBe(400);
+    expect(tooLong.body.validation.errors.map((e: any) => e.itemId)).toEqual(['journalLines.0.netAmount', 'journalLines.1.netAmount']);
+  });
+
   it('refuses a line dated before a balance assertion on its account, which hledger would then fail to load', async () => {
     const before = fs.readFileSync(web.journal, 'utf8');
     const res = await push({

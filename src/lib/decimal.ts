@@ -109,18 +109,11 @@ export function multiplyScaled(a: ScaledDecimal, b: ScaledDecimal): ScaledDecima
 }
 
 /**
- * `units` at `places` decimals rounded once to `to` decimals, half to even (banker's rounding, as hledger and
- * Haskell's Data.Decimal display amounts), as a decimal string.
+ * An exact decimal as the JSON number it is served as: the one rounding there is, and only past the 15 to 17
+ * significant digits a number keeps.
  */
-export function roundScaled(units: bigint, places: number, to: number): string {
-  if (to >= places) return format(units * 10n ** BigInt(to - places), to);
-  const divisor = 10n ** BigInt(places - to);
-  let quotient = units / divisor; // truncates toward zero
-  const remainder = units - quotient * divisor;
-  const twice = (remainder < 0n ? -remainder : remainder) * 2n;
-  if (twice > divisor || (twice === divisor && quotient % 2n !== 0n)) quotient += units < 0n ? -1n : 1n;
-  const text = format(quotient, to);
-  return /^-0(\.0+)?$/.test(text) ? text.slice(1) : text;
+export function scaledNumber(units: bigint, places: number): number {
+  return Number(format(units, places)) || 0;
 }
 
 /** A JSON number's shortest decimal form, written out without an exponent (`1e-7` is `0.0000001`). */

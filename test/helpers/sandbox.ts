@@ -84,6 +84,18 @@ export async function waitForSyncs(
   }
 }
 
+/** Polls a push operation until the platform has settled it (no longer Pending). */
+export async function waitForPush(server: Server, client: Caller, companyId: string, key: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await http(server, 'GET', `/companies/${companyId}/push/${key}`, { auth: client.auth });
+    expect(res.status, res.text).toBe(200);
+    if (res.body.status !== 'Pending') return res.body;
+    if (Date.now() > deadline) throw new Error(`push ${key} still Pending: ${res.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Polls one pull operation until it has finished. */
 export async function waitForOperation(server: Server, client: Caller, companyId: string, id: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;

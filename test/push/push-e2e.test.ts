@@ -6,6 +6,7 @@ import {
   companyWithConnection,
   fetchOnFirstLinkOnly,
   linkedSandbox,
+  waitForPush,
   waitForSyncs,
   type LinkedCompany,
 } from '../helpers/sandbox.js';
@@ -18,17 +19,7 @@ function expectCodatShape(schemaName: string, body: unknown): void {
   expect(validate(body), oasErrors(validate)).toBe(true);
 }
 
-/** Polls a push operation until the platform has settled it. */
-async function settled(server: TestServer, client: TestClient, companyId: string, key: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await http(server, 'GET', `/companies/${companyId}/push/${key}`, { auth: client.auth });
-    expect(res.status, res.text).toBe(200);
-    if (res.body.status !== 'Pending') return res.body;
-    if (Date.now() > deadline) throw new Error(`push ${key} still Pending: ${res.text}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const settled = waitForPush;
 
 const pushPath = (linked: LinkedCompany, dataType: string, id?: string) =>
   `/companies/${linked.companyId}/connections/${linked.connectionId}/push/${dataType}${id ? `/${id}` : ''}`;

@@ -2,7 +2,7 @@ import { sha1 } from '../../lib/sha1.js';
 import { memoize } from '../../lib/memoize.js';
 import type { SourceRecord } from '../connector.js';
 import type { ParsedStatement, StatementTransaction } from './statement.js';
-import { reconciliationWarning } from './statement-report.js';
+import { statementWarning } from './statement-report.js';
 
 /**
  * Statements as Codat's banking data types, merged across every file uploaded so far:
@@ -192,11 +192,11 @@ export function* transactionLines(statements: readonly ParsedStatement[]): Gener
 /** A summary with when the file holding it was uploaded (its records' `sourceModifiedDate`). */
 export type UploadedSummary = StatementSummary & { uploaded?: string };
 
-/** The reconciliation warnings of the statements, each once (a statement uploaded twice warns once). */
+/** The statements' warnings (not reconciling, a balance read from another code), each once (a statement uploaded twice warns once). */
 export function warningsOf(summaries: readonly Omit<ParsedStatement, 'transactions'>[]): string[] {
   const warnings = new Set<string>();
   for (const statement of summaries) {
-    const warning = reconciliationWarning(statement);
+    const warning = statementWarning(statement);
     if (warning) warnings.add(warning);
   }
   return [...warnings];

@@ -337,7 +337,10 @@ export function parseCsv(
       const line = context.lines;
       const where = `line ${line}`;
       // A quote the bank left unbalanced (`NL77RABO0311467415",`) is no part of the value.
-      const cell = (i: number) => (i >= 0 ? (row[i] ?? '').trim().replace(/^"(?=[^"]*$)|(?<=^[^"]*)"$/, '') : '');
+      const cell = (i: number) => {
+        const value = i >= 0 ? (row[i] ?? '').trim() : '';
+        return value.includes('"') ? value.replace(/^"(?=[^"]*$)|(?<=^[^"]*)"$/, '') : value;
+      };
       // The header again (some exports repeat it at the end), and the rows the mapping leaves out.
       if (row.length === header.length && row.every((v, i) => v.trim() === header[i])) return null;
       if (filters.skip.some((f) => f.values.has(cell(f.index).toLowerCase()))) return null;

@@ -5,7 +5,7 @@ import type { ParsedStatement } from './statement.js';
  * What the uploader is told of a statement: that it does not reconcile, and what the reader had to assume (a CAMT
  * balance taken from its available code); undefined when there is nothing to say.
  */
-export function reconciliationWarning(statement: Omit<ParsedStatement, 'transactions'>): string | undefined {
+export function statementWarning(statement: Omit<ParsedStatement, 'transactions'>): string | undefined {
   const name = `the ${statement.format} statement of account ${statement.account.identifier} for ${statement.from} to ${statement.to}`;
   const said = [
     ...(statement.reconciles === false
@@ -17,7 +17,7 @@ export function reconciliationWarning(statement: Omit<ParsedStatement, 'transact
 }
 
 export function statementReport(statement: ParsedStatement): StatementReport {
-  const warning = reconciliationWarning(statement);
+  const warning = statementWarning(statement);
   return {
     account: statement.account.identifier,
     iban: statement.account.iban ?? null,

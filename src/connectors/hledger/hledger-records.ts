@@ -1,7 +1,7 @@
 import { sha1 } from '../../lib/sha1.js';
 import type { SourceRecord } from '../connector.js';
 import type { AccountClass, LedgerAccount, LedgerPosting } from '../statements/monthly-statements.js';
-import { rescale, roundScaled } from '../../lib/decimal.js';
+import { rescale, scaledNumber } from '../../lib/decimal.js';
 import { costIn, quantity, type HledgerTransaction } from './hledger-api.js';
 
 /**
@@ -174,12 +174,6 @@ function allNames(accountNames: readonly string[], transactions: readonly Hledge
   return [...names].sort();
 }
 
-/**
- * A figure in the base commodity as served: exact, with every decimal place its postings have (hledger's JSON keeps
- * them all; its text reports round them for display only).
- */
-const served = (units: bigint, scale: number) => Number(roundScaled(units, scale, scale));
-
 export function accountRecords(accountNames: readonly string[], transactions: readonly HledgerTransaction[]): SourceRecord[] {
   const names = allNames(accountNames, transactions);
   const types = accountTypes(names, transactions);
@@ -198,7 +192,7 @@ export function accountRecords(accountNames: readonly string[], transactions: re
       fullyQualifiedName: name,
       fullyQualifiedCategory: segments.length > 1 ? `${type}.${segments.slice(0, -1).join('.')}` : type,
       currency: base && currencyCode(base),
-      currentBalance: served(own.get(name) ?? 0n, scale),
+      currentBalance: scaledNumber(own.get(name) ?? 0n, scale),
       type,
       status: 'Active',
       isBankAccount: cash,
@@ -269,9 +263,9 @@ export function accountTransactionRecords(accountNames: readonly string[], trans
           .map((p) => ({
             description: p.paccount,
             recordRef: { id: ids[i], dataType: 'journalEntries' },
-            amount: served(-amountOf(p), scale),
+            amount: scaledNumber(-amountOf(p), scale),
           })),
-        totalAmount: served(total, scale),
+        totalAmount: scaledNumber(total, scale),
         sourceModifiedDate: instant(t.tdate),
       };
       if (currency) data.currency = currency;
@@ -338,23 +332,23 @@ function scaleOf(transactions: readonly HledgerTransaction[], base: string | und
 
 /**
  * Every posting amount whose cost is in the base commodity, exact, on the posting's own date when it has one (as
- * hledger's reports date it); amounts at cost in another commodity are left out.
+ * hledger's reports date it), with the most places one has (the scale sums are kept at); amounts at cost in another
+ * commodity are left out. A posting's transaction is named by its place in the journal: only its grouping counts.
  */
-function basePostings(
-  transactions: readonly HledgerTransaction[],
-  base: string | undefined,
-  ids: readonly string[] = transactionIds(transactions),
-): { postings: LedgerPosting[]; scale: number } {
+function basePostings(transactions: readonly HledgerTransaction[], base: string | undefined): { postings: LedgerPosting[]; scale: number } {
   const postings: LedgerPosting[] = [];
-  if (base === undefined) return { postings, scale: 0 };
+  let scale = 0;
+  if (base === undefined) return { postings, scale };
   transactions.forEach((t, i) => {
     for (const p of t.tpostings)
       for (const a of p.pamount) {
         const amount = costIn(a, base);
-        if (amount) postings.push({ transactionId: ids[i], date: p.pdate ?? t.tdate, accountId: p.paccount, amount });
+        if (!amount) continue;
+        if (amount.places > scale) scale = amount.places;
+        postings.push({ transactionId: String(i), date: p.pdate ?? t.tdate, accountId: p.paccount, amount });
       }
   });
-  return { postings, scale: scaleOf(transactions, base) };
+  return { postings, scale };
 }
 
 /** The ledger the statements engine reads: accounts by class, postings at cost in the base commodity only. */

@@ -66,16 +66,17 @@ function check(record: Record<string, unknown>): { itemId: string; message: stri
   // Lines naming different currencies, or some none, balance per commodity of the journal: checked against the
   // journal's commodities (checkOnPlatform), where a currency and no currency may be the same commodity.
   if (totals.size > 1) return problems;
-  for (const [currency, amounts] of totals) {
+  return [...problems, ...unbalanced(totals, (currency) => (currency ? ` in ${currency}` : ''))];
+}
+
+/** A problem for each group of amounts (by currency or commodity) that does not add up to nothing. */
+function unbalanced(totals: ReadonlyMap<string, string[]>, inWhat: (key: string) => string): { itemId: string; message: string }[] {
+  return [...totals].flatMap(([key, amounts]) => {
     const total = addDecimals(['0.00', ...amounts]);
-    if (compareDecimals(total, '0') !== 0) {
-      problems.push({
-        itemId: 'journalLines',
-        message: `the lines do not balance${currency ? ` in ${currency}` : ''}: they add up to ${total}, not 0`,
-      });
-    }
-  }
-  return problems;
+    return compareDecimals(total, '0') === 0
+      ? []
+      : [{ itemId: 'journalLines', message: `the lines do not balance${inWhat(key)}: they add up to ${total}, not 0` }];
+  });
 }
 
 /** A commodity of the journal: how many amounts are written in it, and how (hledger styles a commodity one way). */
@@ -151,15 +152,7 @@ function resolve(
   const totals = new Map<string, string[]>();
   for (const line of resolved)
     totals.set(line.commodity.symbol, [...(totals.get(line.commodity.symbol) ?? []), decimalOf(line.netAmount)!]);
-  for (const [symbol, amounts] of totals) {
-    const total = addDecimals(['0.00', ...amounts]);
-    if (compareDecimals(total, '0') !== 0) {
-      problems.push({
-        itemId: 'journalLines',
-        message: `the lines do not balance in ${symbol || 'the unnamed commodity'}: they add up to ${total}, not 0`,
-      });
-    }
-  }
+  problems.push(...unbalanced(totals, (symbol) => ` in ${symbol || 'the unnamed commodity'}`));
 
   // hledger checks each balance assertion against the postings dated up to it: the entry's net movement on an
   // account, in a commodity, dated before one on that account (or above it, for an inclusive `=*`) in that commodity

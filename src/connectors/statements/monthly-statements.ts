@@ -1,6 +1,6 @@
 import { ConnectorError } from '../connector-error.js';
 import type { SourceRecord } from '../connector.js';
-import { rescale, roundScaled, type ScaledDecimal } from '../../lib/decimal.js';
+import { rescale, scaledNumber, type ScaledDecimal } from '../../lib/decimal.js';
 
 /**
  * Monthly financial statements derived from any platform's chart of accounts and journal postings, for the
@@ -77,14 +77,14 @@ const MAX_MONTHS = 1200;
  * payment, from customers (income) or to suppliers (expenses) by its other postings. `modified` is every record's
  * `sourceModifiedDate`.
  *
- * Every figure is the exact sum of its postings, never a sum of rounded parts: served with every decimal place
- * the postings have, or, with `places`, rounded once (half to even) as it is written.
+ * Every figure is the exact sum of its postings, never a sum of rounded parts, served with every decimal place the
+ * postings have.
  */
 export function monthlyStatements(
   accounts: readonly LedgerAccount[],
   postings: readonly LedgerPosting[],
   modified: string,
-  options: { lastMonth?: string; places?: number } = {},
+  lastMonth?: string,
 ): MonthlyStatements {
   const out: MonthlyStatements = { profitAndLoss: [], balanceSheet: [], cashFlowStatement: [] };
   if (postings.length === 0) return out;
@@ -99,7 +99,7 @@ export function monthlyStatements(
     if (month > latest) latest = month;
     if (p.amount.places > scale) scale = p.amount.places;
   }
-  const last = options.lastMonth ? monthOf(`${options.lastMonth}-01`) : latest;
+  const last = lastMonth ? monthOf(`${lastMonth}-01`) : latest;
   const months = last - first + 1;
   // Also when `lastMonth` is no month (NaN): nothing to state, never an array of NaN length.
   if (!(months > 0)) return out;
@@ -109,7 +109,6 @@ export function monthlyStatements(
       `the journal spans ${months} months (from its first posting to its last); statements cover at most ${MAX_MONTHS}`,
     );
   }
-  const places = options.places ?? scale;
   // Only accounts posted to have figures: a chart of thousands of accounts costs nothing per month for the others.
   const used = new Set(postings.map((p) => p.accountId));
   const live = accounts.filter((a) => used.has(a.id));
@@ -155,8 +154,8 @@ export function monthlyStatements(
     }
   }
 
-  /** The value as served: the exact units rounded once. */
-  const value = (units: bigint) => Number(roundScaled(units, scale, places));
+  /** The value as served. */
+  const value = (units: bigint) => scaledNumber(units, scale);
   const serve = (line: Exact): Line => ({
     ...(line.accountId !== undefined ? { accountId: line.accountId } : {}),
     name: line.name,

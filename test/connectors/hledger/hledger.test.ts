@@ -4,7 +4,14 @@ import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { CodatAccounting } from '@codat/accounting';
 import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
-import { companyWithConnection, fetchOnFirstLinkOnly, waitForOperation, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
+import {
+  companyWithConnection,
+  fetchOnFirstLinkOnly,
+  waitForOperation,
+  waitForPush,
+  waitForSyncs,
+  type LinkedCompany,
+} from '../../helpers/sandbox.js';
 import { hledgerJson, hledgerMissing, startHledgerWeb, type HledgerWeb } from '../../helpers/hledger-web.js';
 import { startBasicAuthProxy } from '../../helpers/basic-auth-proxy.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
@@ -152,13 +159,7 @@ describe.skipIf(missing !== undefined)('hledger-web as a platform', () => {
       { auth: client.auth, body: entry },
     );
     expect(res.status, res.text).toBe(200);
-    const deadline = Date.now() + 20_000;
-    let op: any;
-    for (;;) {
-      op = (await http(server, 'GET', `/companies/${linked.companyId}/push/${res.body.pushOperationKey}`, { auth: client.auth })).body;
-      if (op.status !== 'Pending' || Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const op = await waitForPush(server, client, linked.companyId, res.body.pushOperationKey);
     expect(op.status, JSON.stringify(op)).toBe('Success');
     const code = op.changes[0].recordRef.id;
     expect(fs.readFileSync(web.journal, 'utf8')).toMatch(new RegExp(`2025-03-20 \\(${code}\\) Client lunch`));
@@ -447,14 +448,7 @@ describe.skipIf(missing !== undefined)('hledger-web write-back in the journal’
       body,
     });
 
-  async function settled(key: string) {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const op = (await http(server, 'GET', `/companies/${linked.companyId}/push/${key}`, { auth: client.auth })).body;
-      if (op.status !== 'Pending' || Date.now() > deadline) return op;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const settled = (key: string) => waitForPush(server, client, linked.companyId, key);
 
   const hledger = (...args: string[]) => spawnSync('hledger', [...args, '-f', web.journal], { encoding: 'utf8' });
 

@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import { errorCodes, type FastifyInstance, type FastifySchema } from 'fastify';
 import { refuseNulCharacters } from './nul-guard.js';
 import { assertJsonDepth } from './json-limits.js';
 import { validationError } from './api-error.js';
@@ -48,6 +48,12 @@ export function installValidators(app: FastifyInstance): void {
       return done(err as Error, undefined);
     }
     return parseJson(request, body as string, done);
+  });
+  // The official SDK labels its bodiless POSTs (`companyInfo.refresh()`) application/x-www-form-urlencoded, with
+  // Content-Length 0: that is no body whatever the label, as for JSON above. A body of any other type is refused.
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    if (request.headers['content-length'] === '0' && request.headers['transfer-encoding'] === undefined) return done(null, undefined);
+    return done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type']), undefined);
   });
   // Responses are either stored JSON text sent as-is or small objects built to their schema:
   // response schemas document the API; they are not a second serializer.

@@ -40,6 +40,38 @@ export class JobHandedBack extends Error {
   }
 }
 
+/**
+ * Runs `work` (a wait on something outside the store: a platform request and the `Retry-After` it waits out) while
+ * heartbeating every `context.heartbeatEveryMs`, so the job keeps its lease however long `work` waits; `work` itself
+ * need not know about heartbeats. When a heartbeat says the job must stop, `work`'s signal is aborted: a connector
+ * given it stops waiting and sends nothing more. Once `work` has settled, its result is returned if it succeeded all
+ * the same (what it did stands); otherwise `JobHandedBack` is thrown, whatever `work` failed with.
+ */
+export async function withHeartbeat<T>(context: JobContext, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let handedBack: JobHandedBack | undefined;
+  let beating: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (beating || handedBack) return;
+    beating = context
+      .heartbeat()
+      .catch((err: unknown) => {
+        if (!(err instanceof JobHandedBack)) return; // The store out of reach for a moment: the next beat tries again.
+        handedBack = err;
+        controller.abort(err);
+      })
+      .finally(() => (beating = undefined));
+  }, context.heartbeatEveryMs);
+  try {
+    return await work(controller.signal);
+  } catch (err) {
+    throw handedBack ?? err;
+  } finally {
+    clearInterval(timer);
+    await beating;
+  }
+}
+
 export interface JobHandler {
   /**
    * Runs the job. Errors are the handler's to record on its resource (a sync ends in `FetchError`); the job then

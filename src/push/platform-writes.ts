@@ -51,12 +51,16 @@ export async function platformConnection(
   };
 }
 
-/** What a connector is given to read or look up a connection's records of one type as the platform holds them now. */
+/**
+ * What a connector is given to read or look up a connection's records of one type as the platform holds them now.
+ * `signal`: aborted when the caller stops waiting (a push job handed back); by default never.
+ */
 export async function readContext(
   db: Kysely<Database>,
   connector: Connector,
   connection: PlatformConnection,
   dataType: DataType,
+  signal: AbortSignal = new AbortController().signal,
 ): Promise<ReadContext> {
   const written = keepsWritesBesideService(connector, dataType)
     ? (await loadWritten(db, connection.clientId, connection.id, dataType)).written
@@ -70,7 +74,7 @@ export async function readContext(
     cursor: null,
     written,
     allowPrivate: connection.allowPrivate,
-    signal: new AbortController().signal,
+    signal,
     ...(connection.tokens ? { tokens: connection.tokens } : {}),
   };
 }
@@ -85,9 +89,10 @@ export async function findOnPlatform(
   connection: PlatformConnection,
   dataType: DataType,
   ids: ReadonlySet<string>,
+  signal?: AbortSignal,
 ): Promise<Map<string, SourceRecord> | undefined> {
   const source = connector.dataTypes.get(dataType);
   if (!source) return new Map();
   if (!source.find) return undefined;
-  return source.find(await readContext(db, connector, connection, dataType), ids);
+  return source.find(await readContext(db, connector, connection, dataType, signal), ids);
 }

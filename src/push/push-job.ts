@@ -4,8 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { ValidationItem } from '../http/api-error.js';
-import type { JobHandler } from '../jobs/job-queue.js';
-import type { JobQueue } from '../jobs/job-queue.js';
+import { JobHandedBack, withHeartbeat, type JobContext, type JobHandler, type JobQueue } from '../jobs/job-queue.js';
 import { lockClient } from '../clients/clients.store.js';
 import type { SourceRecord, WriteOperation } from '../connectors/connector.js';
 import { isDataType, type DataType } from '../connectors/data-types.js';
@@ -19,6 +18,7 @@ import { deauthorizeConnection } from '../webhooks/deauthorize.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { pushOperationDoc, type PushStatus } from './push-operation.js';
 import { asStored, referencedIds } from './write-validation.js';
+import { isBatch, recordsOfBatch, type BankTransactionBatch, type BatchRecord } from './bank-transaction-batch.js';
 import type { Metrics } from '../operations/metrics.js';
 
 export const PUSH_JOB = 'push-operation';
@@ -40,7 +40,15 @@ export interface PushJobOptions {
 
 /** How a write ended on the platform. */
 type Outcome =
-  | { status: 'Success'; recordId: string; record: Record<string, unknown> | null; storedByPlatform?: boolean }
+  | {
+      status: 'Success';
+      /** The record written; a batch's account. */
+      recordId: string;
+      /** What the platform now holds of each record written (null: deleted); none when it stores them itself. */
+      written: { recordId: string; record: Record<string, unknown> | null }[];
+      /** The records created or changed, for the operation's `changes` (the written ones, or the platform's). */
+      changed: string[];
+    }
   | { status: 'Failed' | 'TimedOut'; errorMessage: string; errors?: ValidationItem[] };
 
 /** Documents the platform will not let go once settled, unless the write forces it. */
@@ -56,8 +64,11 @@ export function createPushJob(options: PushJobOptions): JobHandler {
   const { db, jobs } = options;
   const now = options.now ?? (() => new Date());
 
-  /** `connection` is the operation's, read before processing (undefined once deleted). */
-  async function process(op: PushRow, connection: ConnectionRow | undefined): Promise<Outcome> {
+  /**
+   * `connection` is the operation's, read before processing (undefined once deleted). `signal` is aborted when the job
+   * must stop (it was handed back): the platform is then not waited on any longer, and nothing more is sent to it.
+   */
+  async function process(op: PushRow, connection: ConnectionRow | undefined, signal: AbortSignal): Promise<Outcome> {
     const requested = Date.parse(op.requested);
     if (op.timeout_minutes !== null && requested + options.sandboxDelayMs > requested + op.timeout_minutes * options.minuteMs) {
       return {
@@ -81,11 +92,12 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       // A live platform checks and stores the write itself; its answer is the outcome.
       const record = op.data === null ? null : (JSON.parse(op.data) as Record<string, unknown>);
       try {
-        const ctx = await readContext(db, connector, platform, dataType);
+        const ctx = await readContext(db, connector, platform, dataType, signal);
         const written = await model.submit(ctx, { operation: op.operation as WriteOperation, recordId: op.record_id, record, key: op.id });
-        return { status: 'Success', recordId: written.recordId, record: written.record, storedByPlatform: true };
+        return { status: 'Success', recordId: written.recordId, written: [], changed: [written.recordId] };
       } catch (err) {
-        if (!isConnectorError(err)) throw err;
+        // Stopped (handed back): whatever the platform answered, the write is left Pending for the next run.
+        if (!isConnectorError(err) || signal.aborted) throw err;
         // Access revoked: the connection is Deauthorized (and the client told), as when a sync finds out.
         if (err.kind === 'unauthorized') {
           await deauthorizeConnection(db, jobs, {
@@ -111,7 +123,9 @@ export function createPushJob(options: PushJobOptions): JobHandler {
 
     let current: SourceRecord | undefined;
     if (op.operation !== 'Create') {
-      current = (await findOnPlatform(db, connector, platform, dataType, new Set([op.record_id as string])))?.get(op.record_id as string);
+      current = (await findOnPlatform(db, connector, platform, dataType, new Set([op.record_id as string]), signal))?.get(
+        op.record_id as string,
+      );
       if (!current) {
         errors.push({
           itemId: 'id',
@@ -123,26 +137,54 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       }
     }
     const body = op.data === null ? null : (JSON.parse(op.data) as Record<string, unknown>);
-    if (body) errors.push(...(await missingOnPlatform(connector, platform, body)));
+    // A batch creates each of its transactions; any other write is one record.
+    const records: BatchRecord[] | null = isBatch(op)
+      ? recordsOfBatch(op.record_id, body as BankTransactionBatch)
+      : body && [{ id: op.operation === 'Create' ? null : op.record_id, record: body }];
+    if (records) errors.push(...(await missingOnPlatform(connector, platform, records)));
+    if (isBatch(op) && records) errors.push(...(await takenIds(connector, platform, records)));
     if (errors.length > 0) {
       return { status: 'Failed', errorMessage: `The platform refused the write: ${errors.map((e) => e.message).join('; ')}.`, errors };
     }
 
-    const recordId = op.operation === 'Create' ? randomUUID() : (op.record_id as string);
-    return { status: 'Success', recordId, record: body && { id: recordId, ...asStored(model, body) } };
+    if (records === null)
+      return {
+        status: 'Success',
+        recordId: op.record_id as string,
+        written: [{ recordId: op.record_id as string, record: null }],
+        changed: [op.record_id as string],
+      };
+    const written = records.map(({ id, record }) => {
+      const recordId = id ?? randomUUID();
+      return { recordId, record: { id: recordId, ...asStored(model, record) } };
+    });
+    return {
+      status: 'Success',
+      recordId: isBatch(op) ? op.record_id : written[0].recordId,
+      written,
+      changed: written.map((w) => w.recordId),
+    };
 
+    /** The records' references the platform does not hold (a reference named by several records is checked once). */
     async function missingOnPlatform(
       c: NonNullable<typeof connector>,
       p: typeof platform,
-      record: Record<string, unknown>,
+      written: BatchRecord[],
     ): Promise<ValidationItem[]> {
       const byType = new Map<DataType, { field: string; id: string }[]>();
-      for (const ref of referencedIds(model as NonNullable<typeof model>, record)) {
-        byType.set(ref.dataType, [...(byType.get(ref.dataType) ?? []), { field: ref.field, id: ref.id }]);
+      const seen = new Set<string>();
+      for (const [i, { record }] of written.entries()) {
+        for (const ref of referencedIds(model as NonNullable<typeof model>, record)) {
+          if (seen.has(`${ref.dataType}\u0000${ref.id}`)) continue;
+          seen.add(`${ref.dataType}\u0000${ref.id}`);
+          // A batch's records name its account (`accountId`), which is the batch's own field too.
+          const field = written.length > 1 && ref.field !== 'accountId' ? `transactions.${i}.${ref.field}` : ref.field;
+          byType.set(ref.dataType, [...(byType.get(ref.dataType) ?? []), { field, id: ref.id }]);
+        }
       }
       const items: ValidationItem[] = [];
       for (const [type, refs] of byType) {
-        const found = await findOnPlatform(db, c, p, type, new Set(refs.map((r) => r.id)));
+        const found = await findOnPlatform(db, c, p, type, new Set(refs.map((r) => r.id)), signal);
         // A platform without a lookup checks references itself when it stores the write.
         if (!found) continue;
         for (const ref of refs) {
@@ -157,6 +199,29 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       }
       return items;
     }
+  }
+
+  /** A batch's transactions whose ids the platform already has (ids are unique on the platform). */
+  async function takenIds(
+    connector: NonNullable<ReturnType<typeof findConnector>>,
+    platform: Awaited<ReturnType<typeof platformConnection>>,
+    records: BatchRecord[],
+  ): Promise<ValidationItem[]> {
+    const asked = new Set(records.flatMap((r) => (r.id === null ? [] : [r.id])));
+    if (asked.size === 0) return [];
+    const found = await findOnPlatform(db, connector, platform, 'bankTransactions', asked);
+    if (!found) return [];
+    return records.flatMap((r, i) =>
+      r.id !== null && found.has(r.id)
+        ? [
+            {
+              itemId: `transactions.${i}.id`,
+              message: `The platform already has a bankTransactions record with id ${r.id}`,
+              validatorName: PLATFORM_VALIDATOR,
+            },
+          ]
+        : [],
+    );
   }
 
   /** The Sandbox's bookkeeping rules: settled documents change only when forced; paid ones are never deleted. */
@@ -192,6 +257,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     const completed = now().toISOString();
     const status: PushStatus = outcome.status;
     const recordId = outcome.status === 'Success' ? outcome.recordId : op.record_id;
+    const changed = outcome.status === 'Success' ? outcome.changed : [];
     const doc = pushOperationDoc({
       id: op.id,
       companyId: op.company_id,
@@ -203,6 +269,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       completed,
       timeoutInMinutes: op.timeout_minutes,
       recordId,
+      changed,
       errorMessage: outcome.status === 'Success' ? null : outcome.errorMessage,
       errors: outcome.status === 'Success' ? [] : outcome.errors,
     });
@@ -212,13 +279,13 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       await lockClient(trx, op.client_id);
       if (!(await settlePush(trx, op.client_id, op.id, { status, completed, recordId, doc }))) return false;
       if (outcome.status === 'Success') {
-        if (!outcome.storedByPlatform)
+        for (const written of outcome.written)
           await saveWritten(trx, op.client_id, {
             companyId: op.company_id,
             connectionId: op.connection_id,
             dataType: op.data_type,
-            recordId: outcome.recordId,
-            record: outcome.record && { ...outcome.record, sourceModifiedDate: completed },
+            recordId: written.recordId,
+            record: written.record && { ...written.record, sourceModifiedDate: completed },
             at: completed,
           });
         if (op.allow_sync === 1) {
@@ -258,7 +325,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
   }
 
   return {
-    async run(payload: { pushOperationId: string }) {
+    async run(payload: { pushOperationId: string }, context: JobContext) {
       const op = await pending(payload.pushOperationId);
       if (!op) return;
       let platform: string | undefined;
@@ -266,8 +333,12 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       try {
         const connection = await connectionById(db, op.client_id, op.connection_id);
         platform = connection?.platform_key;
-        outcome = await process(op, connection);
+        // A platform may keep the write waiting (a Retry-After of up to a minute): the job keeps its lease meanwhile,
+        // so that no other worker takes the job and sends the write too. Handed back (this process shuts down, or
+        // lost the job), it stops waiting and sends nothing more; the operation stays Pending and runs again.
+        outcome = await withHeartbeat(context, (signal) => process(op, connection, signal));
       } catch (err) {
+        if (err instanceof JobHandedBack) throw err;
         await settle(op, platform, {
           status: 'Failed',
           errorMessage: 'The write failed unexpectedly while the platform processed it; send it again.',

@@ -66,6 +66,8 @@ export interface PushOperationState {
   timeoutInMinutes: number | null;
   /** The record written, once known (the platform assigns a created record's id). */
   recordId?: string | null;
+  /** The records a successful write created or changed, when not just `recordId` (a batch's transactions). */
+  changed?: string[];
   errorMessage?: string | null;
   errors?: ValidationItem[];
 }
@@ -75,9 +77,10 @@ const STATUS_CODE: Record<PushStatus, number> = { Pending: 202, Success: 200, Fa
 
 /** The PushOperation wire document, re-rendered on every change and stored as text. */
 export function pushOperationDoc(state: PushOperationState): string {
+  const changed = state.changed ?? (state.recordId ? [state.recordId] : []);
   const changes =
-    state.status === 'Success' && state.recordId
-      ? [{ type: CHANGE_OF[state.operation], recordRef: { id: state.recordId, dataType: state.dataType }, attachmentId: null }]
+    state.status === 'Success' && changed.length > 0
+      ? changed.map((id) => ({ type: CHANGE_OF[state.operation], recordRef: { id, dataType: state.dataType }, attachmentId: null }))
       : null;
   return JSON.stringify({
     changes,

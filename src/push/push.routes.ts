@@ -7,6 +7,7 @@ import { callerOf } from '../http/request-guard.js';
 import type { WriteOperation } from '../connectors/connector.js';
 import { PushOperation, PushOperationWithData } from './push-operation.js';
 import { PushOption } from './push-option.js';
+import { BankTransactionBatch } from './bank-transaction-batch.js';
 import type { PushService } from './push.service.js';
 
 const tags = ['Push data'];
@@ -47,6 +48,10 @@ const IdempotencyHeaders = Type.Object({
       description: 'A retried request with the same key returns the first operation instead of writing twice.',
     }),
   ),
+});
+const BankAccountParams = Type.Object({
+  ...ConnectionParams.properties,
+  accountId: Type.String({ minLength: 1, description: 'Id of the bank account (a `bankAccounts` record) written to.' }),
 });
 const RecordBody = Type.Record(Type.String(), Type.Unknown(), {
   description:
@@ -90,6 +95,78 @@ export function registerPushRoutes(app: FastifyInstance, deps: { push: PushServi
           connectionId,
           dataType,
           operation: 'Create',
+          body: request.body,
+          ...request.query,
+          idempotencyKey: request.headers['idempotency-key'],
+          requestLine: requestLine(request),
+        }),
+      );
+    },
+  );
+
+  // Codat's create-account path: its data type is chartOfAccounts (the path segment of reads is `accounts` too).
+  r.post(
+    '/companies/:companyId/connections/:connectionId/push/accounts',
+    {
+      schema: {
+        operationId: 'create-account',
+        summary: 'Create an account',
+        description: `${describe('Create')} The account is a \`chartOfAccounts\` record; \`GET …/options/chartOfAccounts\` lists its fields.`,
+        tags,
+        params: ConnectionParams,
+        querystring: Type.Object(WriteQuery),
+        headers: IdempotencyHeaders,
+        body: RecordBody,
+        response: writeResponses,
+      },
+    },
+    async (request, reply) => {
+      const { companyId, connectionId } = request.params;
+      return sendJson(
+        reply,
+        await push.write(callerOf(request), {
+          companyId,
+          connectionId,
+          dataType: 'chartOfAccounts',
+          operation: 'Create',
+          body: request.body,
+          ...request.query,
+          idempotencyKey: request.headers['idempotency-key'],
+          requestLine: requestLine(request),
+        }),
+      );
+    },
+  );
+
+  r.post(
+    '/companies/:companyId/connections/:connectionId/push/bankAccounts/:accountId/bankTransactions',
+    {
+      schema: {
+        operationId: 'create-bank-transactions',
+        summary: 'Create bank account transactions',
+        description:
+          'Creates a batch of transactions in one bank account: one push operation of data type `bankTransactions` that ' +
+          'creates every transaction of the batch on the platform, or none of them. Answers 200 with the Pending operation at ' +
+          'once; on success its `changes` name each transaction created. `GET …/options/bankAccounts/{accountId}/bankTransactions` ' +
+          'lists the fields.',
+        tags,
+        params: BankAccountParams,
+        querystring: Type.Object(WriteQuery),
+        headers: IdempotencyHeaders,
+        body: BankTransactionBatch,
+        response: writeResponses,
+      },
+    },
+    async (request, reply) => {
+      const { companyId, connectionId, accountId } = request.params;
+      return sendJson(
+        reply,
+        await push.write(callerOf(request), {
+          companyId,
+          connectionId,
+          dataType: 'bankTransactions',
+          operation: 'Create',
+          batchAccountId: accountId,
           body: request.body,
           ...request.query,
           idempotencyKey: request.headers['idempotency-key'],
@@ -221,6 +298,25 @@ export function registerPushRoutes(app: FastifyInstance, deps: { push: PushServi
     async (request, reply) => {
       const { companyId, connectionId, dataType } = request.params;
       return sendJson(reply, await push.options(callerOf(request), companyId, connectionId, dataType));
+    },
+  );
+
+  r.get(
+    '/companies/:companyId/connections/:connectionId/options/bankAccounts/:accountId/bankTransactions',
+    {
+      schema: {
+        operationId: 'get-create-bank-transactions-model',
+        summary: 'Write options of bank account transactions',
+        description:
+          'The fields a batch of bank transactions to one account takes (`POST …/push/bankAccounts/{accountId}/bankTransactions`).',
+        tags,
+        params: BankAccountParams,
+        response: { 200: Type.Ref(PushOption), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const { companyId, connectionId } = request.params;
+      return sendJson(reply, await push.batchOptions(callerOf(request), companyId, connectionId));
     },
   );
 }

@@ -22,6 +22,7 @@ import { pushOperationDoc, withData } from './push-operation.js';
 import { pushOption } from './push-option.js';
 import { referencedIds, validateWrittenRecord } from './write-validation.js';
 import { PUSH_JOB } from './push-job.js';
+import { BankTransactionBatch, batchProblems, recordsOfBatch } from './bank-transaction-batch.js';
 
 export interface PushDeps {
   db: Kysely<Database>;
@@ -48,6 +49,11 @@ export interface WriteRequest {
   operation: WriteOperation;
   /** The record's id, from the path, for updates and deletes. */
   recordId?: string;
+  /**
+   * A batch of bank transactions to this bank account (`…/push/bankAccounts/{accountId}/bankTransactions`): the body
+   * is Codat's batch (bank-transaction-batch.ts), not one record.
+   */
+  batchAccountId?: string;
   body: unknown;
   timeoutInMinutes?: number;
   allowSyncOnPushComplete?: boolean;
@@ -139,6 +145,24 @@ export function createPushService(deps: PushDeps) {
     return hasRecord(db, Number(version), id);
   }
 
+  /** Problems with a batch of bank transactions: its shape, then each transaction as the platform's record, then the account. */
+  async function batchProblemsOf(
+    connection: { client_id: string; id: string; platform_key: string },
+    model: WriteModel,
+    accountId: string,
+    body: unknown,
+  ): Promise<ValidationItem[]> {
+    const problems = batchProblems(accountId, body);
+    if (problems.length > 0) return problems;
+    const records = recordsOfBatch(accountId, body as BankTransactionBatch);
+    records.forEach(({ record }, i) => {
+      const found = [...validateWrittenRecord(model, record), ...(model.check?.(record, 'Create') ?? [])];
+      problems.push(...found.map((p) => ({ validatorName: connection.platform_key, ...p, itemId: `transactions.${i}.${p.itemId}` })));
+    });
+    if (problems.length > 0) return problems;
+    return missingReferences(connection, model, records[0].record);
+  }
+
   async function findByIdempotencyKey(clientId: string, key: string) {
     return pushByIdempotencyKey(db, clientId, key);
   }
@@ -170,6 +194,9 @@ export function createPushService(deps: PushDeps) {
       }
 
       const model = writeModelOf(connection.platform_key, request.dataType);
+      // A platform that stores writes itself is sent one record per write; none takes batches yet.
+      if (request.batchAccountId !== undefined && model.submit)
+        throw unsupported(request.dataType, [findConnector(connection.platform_key)?.info.name ?? connection.platform_key]);
       if (!model.operations.includes(request.operation)) {
         const allowed = model.operations
           .filter((op) => (op === 'Create') === (request.operation === 'Create'))
@@ -189,7 +216,11 @@ export function createPushService(deps: PushDeps) {
           { code: 'ConnectionNotLinked' },
         );
       }
-      if (request.operation !== 'Delete') {
+      if (request.batchAccountId !== undefined) {
+        const problems = await batchProblemsOf(connection, model, request.batchAccountId, request.body);
+        if (problems.length > 0)
+          throw validationError(`ValidationException: The ${request.dataType} batch is not valid; see validation.`, problems);
+      } else if (request.operation !== 'Delete') {
         const problems = validateWrittenRecord(model, request.body);
         if (problems.length === 0 && model.check) {
           problems.push(
@@ -236,7 +267,7 @@ export function createPushService(deps: PushDeps) {
             connection_id: connection.id,
             data_type: request.dataType,
             operation: request.operation,
-            record_id: request.recordId ?? null,
+            record_id: request.recordId ?? request.batchAccountId ?? null,
             status: 'Pending',
             requested: requested.toISOString(),
             completed: null,
@@ -279,6 +310,16 @@ export function createPushService(deps: PushDeps) {
       const model = writeModelOf(connection.platform_key, dataType);
       const typeName = findConnector(connection.platform_key)?.dataTypes.get(model.dataType)?.typeName ?? dataType;
       return JSON.stringify(pushOption(model, typeName));
+    },
+
+    /** The fields of a batch of bank transactions to one account (`…/options/bankAccounts/{accountId}/bankTransactions`). */
+    async batchOptions(client: Client, companyId: string, connectionId: string): Promise<string> {
+      const connection = await connectionOf(client, companyId, connectionId);
+      const model = writeModelOf(connection.platform_key, 'bankTransactions');
+      if (model.submit)
+        throw unsupported('bankTransactions', [findConnector(connection.platform_key)?.info.name ?? connection.platform_key]);
+      // The account is the path's, so the batch names no record of its own.
+      return JSON.stringify(pushOption({ ...model, schema: BankTransactionBatch, references: [] }, 'Bank account transactions'));
     },
   };
 }

@@ -78,6 +78,22 @@ export function registerSyncRoutes(app: FastifyInstance, deps: { syncs: SyncsSer
       ),
   );
 
+  r.post(
+    '/companies/:companyId/data/info',
+    {
+      schema: {
+        operationId: 'refresh-company-info',
+        summary: 'Refresh company info',
+        description:
+          "Queues a sync of the company's accounting profile (data type `company`, read at `GET /companies/{companyId}/data/info`), as `POST …/data/queue/company` does.",
+        tags,
+        params: CompanyIdParams,
+        response: { 200: Type.Ref(PullOperation), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => sendJson(reply, await syncs.queue(callerOf(request), request.params.companyId, 'company')),
+  );
+
   r.get(
     '/companies/:companyId/dataStatus',
     {

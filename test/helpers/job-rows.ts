@@ -107,3 +107,23 @@ export async function takeAwayRunningJobs(store: Store, kind: string): Promise<n
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * The running jobs of `kind`: who holds each (its claim on SQLite, its worker pool on Postgres) and how many runs it
+ * has had, interrupted ones included. A job taken over by another worker shows a new holder and one more run.
+ */
+export async function runningJobs(store: Store, kind: string): Promise<{ holder: string; attempts: number }[]> {
+  if (store.dialect.name === 'postgres') {
+    const schema = await graphileSchema(store.db);
+    const { rows } = await sql<{ locked_by: string; attempts: number }>`SELECT locked_by, attempts FROM ${sql.id(schema, 'jobs')}
+      WHERE task_identifier = ${kind} AND locked_at IS NOT NULL`.execute(store.db);
+    return rows.map((r) => ({ holder: r.locked_by, attempts: Number(r.attempts) }));
+  }
+  const rows = await store.db
+    .selectFrom('jobs')
+    .select(['lease_owner', 'attempts'])
+    .where('kind', '=', kind)
+    .where('status', '=', 'running')
+    .execute();
+  return rows.map((r) => ({ holder: String(r.lease_owner), attempts: Number(r.attempts) }));
+}

@@ -139,6 +139,10 @@ const KNOWN_ENDPOINTS = [
   'GET /companies/{companyId}/push',
   'GET /companies/{companyId}/push/{pushOperationKey}',
   'GET /companies/{companyId}/connections/{connectionId}/options/{dataType}',
+  'POST /companies/{companyId}/connections/{connectionId}/push/accounts',
+  'POST /companies/{companyId}/connections/{connectionId}/push/bankAccounts/{accountId}/bankTransactions',
+  'GET /companies/{companyId}/connections/{connectionId}/options/bankAccounts/{accountId}/bankTransactions',
+  'POST /companies/{companyId}/data/info',
   // Webhook consumers
   'GET /webhooks',
   'POST /webhooks',
@@ -343,9 +347,12 @@ function fill(template: string, ids: Ids): string {
   });
 }
 
-/** The list a path parameter indexes: the template up to that parameter (`.../data/invoices` for `{recordId}`). */
+/**
+ * The list a path parameter indexes: the template up to that parameter (`.../data/invoices` for `{recordId}`); a
+ * write's or its options' `bankAccounts/{accountId}` indexes the connection's bank accounts.
+ */
 function listTemplateOf(template: string, name: string): string {
-  return template.slice(0, template.indexOf(`/{${name}}`));
+  return template.slice(0, template.indexOf(`/{${name}}`)).replace(/\/(push|options)\/bankAccounts$/, '/data/bankAccounts');
 }
 
 const firstIds = new Map<string, Promise<string>>();
@@ -407,6 +414,7 @@ async function throwawayIds(endpoint: Endpoint): Promise<Ids> {
     else if (name === 'recordId' && isWrite(endpoint))
       ids[name] = await firstIdOf(server, clientA, `/companies/${ids.companyId}/data/${ids.dataType}`);
     else if (name === 'webhookId') ids[name] = await createWebhookConsumer();
+    else if (name === 'accountId') ids[name] = await firstIdOf(server, clientA, fill(listTemplateOf(endpoint.template, name), ids));
     else if (name === 'datasetId' && ids.datasetId) continue;
     else throw new Error(`${label(endpoint)}: no throwaway fixture for {${name}}; add one here`);
   }
@@ -455,6 +463,9 @@ function bodyFor(endpoint: Endpoint, ids: Ids): unknown {
   if (!endpoint.bodySchema) return undefined;
   // A write's body is a record of the path's data type, which no generic sample makes valid.
   if (isWrite(endpoint)) return sampleInvoice(ids.customerId);
+  if (endpoint.template.endsWith('/push/accounts')) return { name: 'Security account', type: 'Income', status: 'Active' };
+  if (endpoint.template.endsWith('/push/bankAccounts/{accountId}/bankTransactions'))
+    return { transactions: [{ amount: 10, date: '2024-06-01', description: 'Security fixture' }] };
   if (endpoint.template === '/webhooks') return WEBHOOK_CONSUMER;
   // A page of the session's data type (banking-accounts), for the configured account.
   if (endpoint.template.endsWith('/bankStatements/upload/dataset/{datasetId}/upload')) return uploadedAccount();

@@ -3,9 +3,10 @@
 // new Postgres schema with DATABASE_URL), measuring the process's resident memory before, at the peak of, and 10 s
 // after the run. Exits 1 on any problem (a 5xx, a refusal outside the error body, a hang, a 2xx for an invalid
 // paging value, an unhealthy server, a changed fixture) or when memory 10 s after is over 2 × start + 100 MB.
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createStore } from './lib/store.mjs';
-import { createClient, freePort, readRss, sampleRss, startServer, waitUntilServing } from './lib/server.mjs';
+import { createClient, freePort, readRss, readRssParts, sampleRss, startServer, waitUntilServing } from './lib/server.mjs';
 import { loadKnobs } from './lib/config.mjs';
 import { prepareFixture } from '../test/fuzz/fixture.js';
 import { operationsOf, runHostileRequests } from '../test/fuzz/hostile-requests.js';
@@ -36,12 +37,25 @@ function categoryOf(problem: string): string {
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const say = (line: string) => console.log(line);
+/** V8's heap (reserved and in use) and memory held outside it by JS objects (Buffers), from the server's /metrics. */
+async function heap(): Promise<string> {
+  const res = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+  const text = await res.text();
+  const value = (name: string) => Number(new RegExp(`^ledgerport_${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return `V8 heap ${mb(value('nodejs_heap_size_total_bytes'))} MB reserved, ${mb(value('nodejs_heap_size_used_bytes'))} MB used; external ${mb(value('nodejs_external_memory_bytes'))} MB`;
+}
+const parts = (pid: number) => {
+  const { anon, file, shmem } = readRssParts(pid);
+  return `anonymous ${mb(anon)} MB, file-backed ${mb(file)} MB, shared ${mb(shmem)} MB`;
+};
 
 const store = await createStore(loadKnobs());
 const port = await freePort();
 const { apiKey } = await createClient(store.databaseUrl, 'Fuzz client');
 const auth = `Basic ${Buffer.from(apiKey).toString('base64')}`;
-const server = startServer({ databaseUrl: store.databaseUrl, port });
+// A metrics token, so the heap's share of the resident memory can be read from the server's own /metrics.
+const metricsToken = randomBytes(24).toString('hex');
+const server = startServer({ databaseUrl: store.databaseUrl, port, env: { METRICS_TOKEN: metricsToken } });
 let failed = false;
 try {
   await waitUntilServing(server, auth);
@@ -53,7 +67,7 @@ try {
   await new Promise((r) => setTimeout(r, 5_000));
   const startRss = readRss(server.pid!);
   say(`fuzz: ${store.description}; seed ${seed}; ${requests} requests, ${concurrency} at a time, over ${operations.length} operations`);
-  say(`fuzz: server RSS at start ${mb(startRss)} MB`);
+  say(`fuzz: server RSS at start ${mb(startRss)} MB (${parts(server.pid!)}; ${await heap()})`);
   const peak = sampleRss(server.pid!);
   const started = performance.now();
   let unhealthy = 0;
@@ -83,6 +97,7 @@ try {
   const peakRss = peak.stop();
   await new Promise((r) => setTimeout(r, 10_000));
   const afterRss = readRss(server.pid!);
+  const afterParts = `${parts(server.pid!)}; ${await heap()}`;
   const healthy = (await fetch(`${server.baseUrl}/healthz`)).status === 200;
   const fixtureSame = (await fixture.snapshot()) === before;
   const limit = 2 * startRss + 100 * 1024 * 1024;
@@ -107,7 +122,7 @@ try {
     );
   }
   say(
-    `fuzz: RSS start ${mb(startRss)} MB, peak ${mb(peakRss)} MB, 10 s after ${mb(afterRss)} MB (limit 2 × start + 100 MB = ${mb(limit)} MB)`,
+    `fuzz: RSS start ${mb(startRss)} MB, peak ${mb(peakRss)} MB, 10 s after ${mb(afterRss)} MB (${afterParts}) (limit 2 × start + 100 MB = ${mb(limit)} MB)`,
   );
   say(`fuzz: health checks failed during the run: ${unhealthy}; healthy after: ${healthy}; fixture unchanged: ${fixtureSame}`);
   if (!healthy || !fixtureSame || unhealthy > 0 || afterRss > limit) failed = true;

@@ -135,6 +135,20 @@ export function readRss(pid) {
   }
 }
 
+/**
+ * What a process's resident memory is made of (/proc/<pid>/status), in bytes: anonymous pages (the heaps: V8's,
+ * malloc's), file-backed pages (mapped files: code, and an SQLite store's memory map) and shared memory.
+ */
+export function readRssParts(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    return { anon: kb('RssAnon'), file: kb('RssFile'), shmem: kb('RssShmem') };
+  } catch {
+    return { anon: 0, file: 0, shmem: 0 };
+  }
+}
+
 /** Reads VmRSS of a process every 250 ms and keeps the largest value, in bytes. */
 export function sampleRss(pid) {
   let peak = 0;

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses, sendJson } from '../http/responses.js';
 import { callerOf } from '../http/request-guard.js';
 import type { ClientsStore } from './clients.store.js';
-import { normalizeProfile, Profile } from './profile.js';
+import { normalizeProfile, Profile, ProfileUpdate } from './profile.js';
 
 const tags = ['Settings'];
 
@@ -30,7 +30,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: { clients: Cli
         summary: 'Update the profile',
         description: 'Name, logo and redirect address used by the hosted Link page.',
         tags,
-        body: Profile,
+        body: ProfileUpdate,
         response: { 200: Type.Ref(Profile), ...errorResponses() },
       },
     },

@@ -12,9 +12,15 @@ export const Profile = Type.Object(
     whiteListUrls: Type.Optional(Type.Array(HttpUrl('An allowed redirect address.'), { maxItems: 50 })),
     confirmCompanyName: Type.Optional(Type.Boolean({ deprecated: true })),
   },
-  { $id: 'Profile', additionalProperties: true },
+  { $id: 'Profile' },
 );
 export type Profile = Static<typeof Profile>;
+
+/** An update: Codat's SDK sends the deprecated `apiKey` and may send other fields; they are accepted and dropped. */
+export const ProfileUpdate = Type.Object(Profile.properties, {
+  additionalProperties: true,
+  description: 'The profile; other fields are accepted and dropped.',
+});
 
 export function defaultProfile(clientName: string): Profile {
   return { name: clientName, redirectUrl: '', whiteListUrls: [] };

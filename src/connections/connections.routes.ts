@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PagingQuery, pageOf, renderPage } from '../http/paging.js';
-import { CompanyIdParams, ConnectionIdParams, errorResponses, sendJson } from '../http/responses.js';
+import { CompanyIdParams, ConnectionIdParams, errorResponses, sendJson, sendNoBody } from '../http/responses.js';
 import { callerOf } from '../http/request-guard.js';
 import { Connection, CONNECTION_STATUSES } from './connection.schema.js';
 import type { ConnectionsService } from './connections.service.js';
@@ -87,7 +87,7 @@ export function registerConnectionRoutes(app: FastifyInstance, deps: { connectio
     },
     async (request, reply) => {
       await connections.delete(callerOf(request), request.params.companyId, request.params.connectionId);
-      return reply.code(200).send(null);
+      return sendNoBody(reply, 200);
     },
   );
 

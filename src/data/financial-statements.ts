@@ -68,9 +68,19 @@ function sumMonths(months: MonthRecord[]): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Whether a month record's field is in a period: its figures and report lines are; a position keeps its month's
+ * `date`, a flow gets its period's `fromDate` and `toDate` instead of its months'.
+ */
+export function inPeriod(field: string, kind: 'flow' | 'position'): boolean {
+  if (kind === 'position' && field === 'date') return true;
+  if (kind === 'flow' && (field === 'fromDate' || field === 'toDate')) return true;
+  return !IGNORED.has(field);
+}
+
 function strip(record: MonthRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) if (!IGNORED.has(key) || key === 'date') out[key] = value;
+  for (const [key, value] of Object.entries(record)) if (inPeriod(key, 'position')) out[key] = value;
   return out;
 }
 

@@ -11,11 +11,17 @@ type Operation = {
   description?: string;
   tags?: string[];
   parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: { type?: string } }[];
-  requestBody?: unknown;
+  requestBody?: { content?: Record<string, unknown> };
   responses?: Record<string, { description?: string }>;
 };
 
 const text = (s: string | undefined) => inlineCode(escapeHtml(s ?? ''));
+
+/** `JSON`, or the body's media types as the document names them (`multipart/form-data`). */
+const bodyTypes = (op: Operation) =>
+  Object.keys(op.requestBody?.content ?? {})
+    .map((type) => (type === 'application/json' ? 'JSON' : `<code>${escapeHtml(type)}</code>`))
+    .join(' or ') || 'JSON';
 
 /** The OpenAPI document, a readable reference built from it, and the error catalogue. */
 export function registerDocsRoutes(app: FastifyInstance): void {
@@ -52,7 +58,7 @@ function renderReference(doc: OpenApiDoc): string {
       const html = `<section class="op"><h3><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
 <p>${text(op.summary)}${op.description ? ` — ${text(op.description)}` : ''}</p>
 ${params ? `<table><caption>Parameters</caption><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Description</th></tr>${params}</table>` : ''}
-${op.requestBody ? '<p>Request body: JSON, schema in <a href="/openapi.json">/openapi.json</a>.</p>' : ''}
+${op.requestBody ? `<p>Request body: ${bodyTypes(op)}, schema in <a href="/openapi.json">/openapi.json</a>.</p>` : ''}
 ${responses ? `<table><caption>Responses</caption><tr><th>Status</th><th>Meaning</th></tr>${responses}</table>` : ''}</section>`;
       byTag.set(tag, [...(byTag.get(tag) ?? []), html]);
     }

@@ -1,6 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * A multipart/form-data body, for the document only: Fastify validates a route's `body`, and a multipart request
+     * (read as a stream by the route) has none. Goes with `consumes: ['multipart/form-data']`.
+     */
+    multipartBody?: unknown;
+  }
+}
+
 /** Generates the OpenAPI 3.1 document from the route schemas (one source for validation, types and docs). */
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
@@ -32,7 +42,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     },
     transform: ({ schema, url, route }) => {
       const isPublic = (route.config as { public?: boolean } | undefined)?.public;
-      const out = { ...(schema ?? {}) } as Record<string, unknown>;
+      const { multipartBody, ...out } = { ...(schema ?? {}) } as Record<string, unknown>;
+      if (multipartBody) out.body = multipartBody;
       if (isPublic) out.security = [];
       return { schema: out as never, url };
     },

@@ -45,6 +45,11 @@ export function sendJson(reply: FastifyReply, json: string | Buffer, status = 20
   return reply.code(status).type('application/json; charset=utf-8').send(json);
 }
 
+/** A status with no body at all, as Codat's files declare some 200s (`send(null)` would send a `null` JSON body). */
+export function sendNoBody(reply: FastifyReply, status: number): FastifyReply {
+  return reply.code(status).send();
+}
+
 export const CompanyIdParams = Type.Object({
   companyId: Type.String({ format: 'uuid', description: 'GUID of the company.' }),
 });

@@ -23,6 +23,60 @@ const File = Type.Object(
   { additionalProperties: false, title: 'File' },
 );
 
+/** What the upload answers of a statement it read (connector.ts `StatementReport`). */
+const StatementReport = Type.Object({
+  account: Type.String({ description: 'What identifies the account in the file: its IBAN, or bank code and number.' }),
+  iban: Type.Union([Type.String(), Type.Null()], { description: 'The IBAN, where the file gives one.' }),
+  currency: Type.String({ description: 'The currency of the account.' }),
+  reference: Type.Union([Type.String(), Type.Null()], { description: "The statement's own number or id, where it has one." }),
+  from: Type.String({ format: 'date', description: 'The first day the statement covers.' }),
+  to: Type.String({ format: 'date', description: 'The last day the statement covers.' }),
+  transactions: Type.Integer({ minimum: 0, description: 'How many transactions it holds.' }),
+  openingBalance: Type.Union([Type.Number(), Type.Null()], {
+    description: 'null where the file states none (OFX: only a ledger balance).',
+  }),
+  closingBalance: Type.Union([Type.Number(), Type.Null()], { description: 'null where the file states none.' }),
+  reconciles: Type.Boolean({
+    description: 'Whether opening + the transactions = closing, exactly (true when there is no opening balance to contradict it).',
+  }),
+  warning: Type.Optional(
+    Type.String({ description: 'What there is to say of it: that it does not reconcile, or what had to be assumed.' }),
+  ),
+});
+
+const UploadAnswer = Type.Object(
+  {
+    files: Type.Array(
+      Type.Object({
+        fileName: Type.String({ description: "The file's name." }),
+        size: Type.Integer({ minimum: 0, description: 'Its size in bytes.' }),
+        format: Type.Optional(
+          Type.String({ description: 'On a platform that reads its files: the format read (`OFX`, `CAMT.053`, `MT940`, `CSV`).' }),
+        ),
+        statements: Type.Optional(Type.Array(StatementReport, { description: 'On a platform that reads its files: what it read.' })),
+      }),
+      { description: 'The files, in the order they were sent.' },
+    ),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), { description: 'On a platform that reads its files: problems that did not refuse a file.' }),
+    ),
+  },
+  { description: 'Per file: its name, size and, for statements, format and statements; and the warnings.' },
+);
+
+/** The multipart body, for the document only (`multipartBody`: src/docs/openapi.ts). */
+const FileUpload = Type.Object({
+  file: Type.Array(Type.String({ format: 'binary' }), {
+    description: `The files, one part each, up to ${MAX_FILES} of up to ${MAX_FILE_BYTES / 1024 / 1024} MB (a part named \`fileName\` is taken too, as @codat/lending names it).`,
+  }),
+  mapping: Type.Optional(
+    Type.String({
+      description: 'For CSV statements: the column mapping as JSON, or `{"preset": "<name>"}` (docs/connectors/bank-statements.md).',
+    }),
+  ),
+  preset: Type.Optional(Type.String({ description: 'For CSV statements: a preset layout by name, when there is no `mapping`.' })),
+});
+
 /** The multipart reader's limits: one more file than allowed is read as far as its header, so the 21st is a 400 naming the limit. */
 export const UPLOAD_LIMITS = {
   files: MAX_FILES + 1,
@@ -66,8 +120,14 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { files: Fi
         tags,
         params: CompanyIdParams,
         querystring: Type.Object({ date: Type.Optional(Type.String({ description: 'Only download files uploaded on this date.' })) }),
-        produces: ['application/octet-stream'],
-        response: { 200: Type.String({ format: 'binary', description: 'The file, or a zip of the files.' }), ...errorResponses(404) },
+        response: {
+          // Only the 200 is octet-stream: the errors are JSON, as everywhere.
+          200: {
+            description: 'The file, or a zip of the files.',
+            content: { 'application/octet-stream': { schema: Type.String({ format: 'binary' }) } },
+          },
+          ...errorResponses(404),
+        },
       },
     },
     async (request, reply) => {
@@ -97,16 +157,8 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { files: Fi
           tags,
           params: ConnectionIdParams,
           consumes: ['multipart/form-data'],
-          response: {
-            200: Type.Object(
-              {},
-              {
-                additionalProperties: true,
-                description: 'Per file: its name, size and, for statements, format and statements; and the warnings.',
-              },
-            ),
-            ...errorResponses(404, 413),
-          },
+          multipartBody: FileUpload,
+          response: { 200: UploadAnswer, ...errorResponses(404, 413) },
         },
       },
       async (request, reply) => {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ConnectionIdParams, errorResponses, sendJson } from '../http/responses.js';
+import { ConnectionIdParams, errorResponses, sendJson, sendNoBody } from '../http/responses.js';
 import { callerOf } from '../http/request-guard.js';
 import type { UploadSessionsService } from './upload-sessions.service.js';
 
@@ -138,7 +138,7 @@ export function registerUploadSessionRoutes(app: FastifyInstance, deps: { sessio
         request.params.datasetId,
         request.body,
       );
-      return reply.code(200).send(null);
+      return sendNoBody(reply, 200);
     },
   );
 
@@ -158,7 +158,7 @@ export function registerUploadSessionRoutes(app: FastifyInstance, deps: { sessio
     },
     async (request, reply) => {
       await sessions.end(callerOf(request), request.params.companyId, request.params.connectionId, request.params.datasetId, request.body);
-      return reply.code(200).send(null);
+      return sendNoBody(reply, 200);
     },
   );
 }

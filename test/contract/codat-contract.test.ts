@@ -26,12 +26,16 @@ import {
 } from '../security/fixtures.js';
 import { statementSample } from '../helpers/uploads.js';
 import { labelOf, sharedOperations, type OwnDocument, type SharedOperation } from './shared-operations.js';
+import { distinctErrors, openObjects, ownContract, requestBodyTypes, strictDocument } from '../helpers/own-openapi.js';
+import { compileDocument } from '../helpers/openapi-contract.js';
 
 /**
  * Contract test against Codat's published OpenAPI files. Every operation Ledgerport serves that Codat's Platform,
  * Banking, Commerce or Lending file also defines is called on a running server with real data (a company linked to
  * the accounting, banking and commerce Sandboxes), for its success status and for the error cases that apply to it,
- * and every response body is validated against the schema Codat's file gives for that operation and status.
+ * and every response body is validated against the schema Codat's file gives for that operation and status, and
+ * against our own `/openapi.json`, made strict (test/helpers/own-openapi.ts): a status, a field or a request body
+ * that our document does not declare fails.
  */
 
 const oasHere = codatOasOrSkip();
@@ -132,12 +136,15 @@ if (oasHere) for (const correction of CODAT_CORRECTIONS) correctOasDocument(corr
 const server: TestServer | undefined = oasHere ? await startTestServer({ push: { sandboxDelayMs: 20 } }) : undefined;
 afterAll(() => server?.close());
 
-async function ownDocument(): Promise<OwnDocument> {
-  const res = await http<OwnDocument>(server!, 'GET', '/openapi.json');
+async function ownDocument(): Promise<OwnDocument & OasDocument> {
+  const res = await http<OwnDocument & OasDocument>(server!, 'GET', '/openapi.json');
   if (res.status !== 200 || !res.body?.paths) throw new Error(`GET /openapi.json answered ${res.status}`);
   return res.body;
 }
-const shared: SharedOperation[] = server ? sharedOperations(await ownDocument()) : [];
+const served = server ? await ownDocument() : undefined;
+const shared: SharedOperation[] = served ? sharedOperations(served) : [];
+/** Our own document, strict: every response below is checked against it too. */
+const own = served ? ownContract(served) : undefined;
 
 // ---- Fixtures ----
 
@@ -226,7 +233,9 @@ async function idsIn(op: SharedOperation, owner: { companyId: string; connection
     else if (name === 'dataType') ids[name] = 'invoices';
     else if (name === 'pushOperationKey') ids[name] = pushKeyA;
     else {
-      const id = await firstIdOrNone(fill(op.template.slice(0, op.template.indexOf(`/{${name}}`)), ids));
+      // A write model's `options/bankAccounts/{accountId}` names one of the connection's bank accounts.
+      const list = op.template.slice(0, op.template.indexOf(`/{${name}}`)).replace(/\/options\/bankAccounts$/, '/data/bankAccounts');
+      const id = await firstIdOrNone(fill(list, ids));
       if (id === undefined) return undefined;
       ids[name] = id;
     }
@@ -263,6 +272,22 @@ function requiredQuery(op: SharedOperation): string | undefined {
  * without an entry here fails the test that names it.
  */
 const WRITES: Record<string, (op: SharedOperation) => Promise<Success>> = {
+  // Writes to company A's accounting Sandbox, with no sync after them, to leave the data the reads see still.
+  'POST /companies/{companyId}/connections/{connectionId}/push/accounts': async () => ({
+    ids: { companyId: companyA, connectionId: connectionsA[SANDBOX_PLATFORMS.accounting] },
+    query: 'allowSyncOnPushComplete=false',
+    body: { name: 'Contract account', nominalCode: '4998', type: 'Income', status: 'Active', currency: 'GBP' },
+  }),
+  'POST /companies/{companyId}/connections/{connectionId}/push/bankAccounts/{accountId}/bankTransactions': async () => {
+    const ids = { companyId: companyA, connectionId: connectionsA[SANDBOX_PLATFORMS.accounting] };
+    const accountId = await firstIdOrNone(fill('/companies/{companyId}/connections/{connectionId}/data/bankAccounts', ids));
+    if (!accountId) throw new Error('fixture: company A has no bank account');
+    return {
+      ids: { ...ids, accountId },
+      query: 'allowSyncOnPushComplete=false',
+      body: { accountId, transactions: [{ amount: 12.5, date: '2024-06-01', description: 'Contract', balance: 112.5 }] },
+    };
+  },
   'PUT /profile': async () => ({
     ids: {},
     body: { name: 'Contract client', redirectUrl: 'https://example.com/{companyId}', whiteListUrls: ['https://example.com'] },
@@ -491,6 +516,51 @@ function validateResponse(op: SharedOperation, res: HttpResult): string[] {
   return problems;
 }
 
+/** Per operation, the statuses validated against our own document. */
+const ownCovered = new Map<string, Set<number>>();
+let ownValidations = 0;
+/** Real bodies that passed our own document, per `<label> <status>`, for the test that shows the check can fail. */
+const ownPassed = new Map<string, unknown>();
+
+const mediaTypeOf = (res: HttpResult) => (res.headers.get('content-type') ?? '').split(';')[0].trim();
+
+/**
+ * Checks one exchange against our own strict document: the request body's media type must be one the operation
+ * declares; the status must be declared (there is no `default` to fall back on); a JSON body must match the
+ * status's schema, in which every listed object refuses other properties; a body declared as something else must
+ * have one of its media types, and a status declared without content must have no body.
+ */
+function validateOwn(op: SharedOperation, c: Case, res: HttpResult): string[] {
+  const problems: string[] = [];
+  const sent =
+    c.multipart && c.rawBody === undefined
+      ? 'multipart/form-data'
+      : c.body !== undefined || c.rawBody !== undefined
+        ? 'application/json'
+        : undefined;
+  if (sent && !requestBodyTypes(own!.document, op.method, op.template).includes(sent))
+    problems.push(`/openapi.json declares no ${sent} request body for ${labelOf(op)}`);
+  const declared = own!.response(op.method, op.template, res.status);
+  if (declared.kind === 'undeclared') return [...problems, `/openapi.json does not declare ${res.status} for ${labelOf(op)}`];
+  if (declared.kind === 'no-json') {
+    if (declared.types.length === 0 && res.text !== '')
+      problems.push(`/openapi.json declares no body for ${res.status}, got ${res.text.slice(0, 100)}`);
+    if (declared.types.length > 0 && !declared.types.includes(mediaTypeOf(res)))
+      problems.push(`/openapi.json declares ${declared.types.join(', ')} for ${res.status}, got '${mediaTypeOf(res)}'`);
+  } else if (mediaTypeOf(res) !== 'application/json') {
+    problems.push(`/openapi.json declares JSON for ${res.status}, got '${res.headers.get('content-type')}' ${res.text.slice(0, 100)}`);
+  } else {
+    ownValidations++;
+    if (!declared.validate(res.body)) problems.push(`/openapi.json #${declared.pointer}: ${distinctErrors(declared.validate)}`);
+    else ownPassed.set(`${labelOf(op)} ${res.status}`, structuredClone(res.body));
+  }
+  if (problems.length === 0) {
+    const statuses = ownCovered.get(labelOf(op)) ?? new Set<number>();
+    ownCovered.set(labelOf(op), statuses.add(res.status));
+  }
+  return problems;
+}
+
 /** A multipart/form-data request, as Codat's SDKs upload files. */
 async function sendFiles(
   method: string,
@@ -520,6 +590,7 @@ async function run(op: SharedOperation, c: Case): Promise<string[]> {
   const problems: string[] = [];
   if (res.status !== c.status) problems.push(`answered ${res.status}, expected ${c.status}: ${res.text.slice(0, 300)}`);
   problems.push(...validateResponse(op, res));
+  problems.push(...validateOwn(op, c, res));
   validatedResponses++;
   if (problems.length === 0) {
     const statuses = covered.get(labelOf(op)) ?? new Set<number>();
@@ -624,6 +695,135 @@ describe.skipIf(!oasHere)("responses match Codat's OpenAPI files", () => {
     expect(validate(body)).toBe(true);
     expect(validate(spoil(body as Body))).toBe(false);
     expect(oasErrors(validate)).toContain(errorAt);
+  });
+
+  it('covered every shared operation with a 2xx that matches our own /openapi.json', () => {
+    const missing = shared.map(labelOf).filter((label) => ![...(ownCovered.get(label) ?? [])].some((s) => s >= 200 && s < 300));
+    const statuses = [...ownCovered.values()].reduce((n, s) => n + s.size, 0);
+    console.log(
+      `own contract: ${shared.length - missing.length} of ${shared.length} operations with a 2xx matching our own /openapi.json ` +
+        `(${statuses} operation/status pairs, ${ownValidations} JSON bodies validated strictly)`,
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it.each([
+    ['GET /companies/{companyId} 200', ''],
+    ['GET /companies/{companyId}/data/invoices 200', '/results/0'],
+    ['GET /companies/{companyId}/data/invoices 200', '/results/0/lineItems/0'],
+    ['GET /companies/{companyId}/data/financials/profitAndLoss 200', ''],
+    ['GET /companies/{companyId}/data/financials/profitAndLoss 200', '/reports/0/income/items/0'],
+    ['GET /companies/{companyId}/connections 200', '/results/0'],
+    ['POST /companies/{companyId}/connections/{connectionId}/files 200', '/files/0/statements/0'],
+    ['GET /companies 401', ''],
+  ] as const)('our own /openapi.json refuses a real %s response with an undeclared field at "%s"', (key, at) => {
+    const body = ownPassed.get(key);
+    expect(body, `a validated response of ${key}`).toBeDefined();
+    const [method, template, status] = key.split(' ');
+    const declared = own!.response(method, template, Number(status));
+    if (declared.kind !== 'schema') throw new Error(`${key}: no JSON schema`);
+    expect(declared.validate(body)).toBe(true);
+    const spoilt = structuredClone(body) as Body;
+    const target =
+      at === ''
+        ? spoilt
+        : at
+            .slice(1)
+            .split('/')
+            .reduce<unknown>((node, step) => (node as Body)[step], spoilt);
+    expect(target, `${at} is an object of the real body`).toBeTypeOf('object');
+    (target as Body).undeclaredByTheTest = 'x';
+    expect(declared.validate(spoilt)).toBe(false);
+    expect(oasErrors(declared.validate)).toContain(`${at || '/'} must NOT have`);
+    expect(oasErrors(declared.validate)).toContain('undeclaredByTheTest');
+  });
+
+  it('our own /openapi.json refuses a status or a request body an operation does not declare', () => {
+    const op = shared.find((o) => labelOf(o) === 'GET /companies/{companyId}')!;
+    const real = {
+      status: 200,
+      headers: new Headers({ 'content-type': 'application/json' }),
+      text: '{}',
+      body: ownPassed.get(`${labelOf(op)} 200`),
+    };
+    expect(validateOwn(op, { name: 'real', ids: {}, status: 200 }, real)).toEqual([]);
+    expect(validateOwn(op, { name: 'teapot', ids: {}, status: 418 }, { ...real, status: 418 })).toEqual([
+      `/openapi.json does not declare 418 for ${labelOf(op)}`,
+    ]);
+    expect(validateOwn(op, { name: 'with a body', ids: {}, body: {}, status: 200 }, real)).toEqual([
+      `/openapi.json declares no application/json request body for ${labelOf(op)}`,
+    ]);
+  });
+
+  it('our own /openapi.json leaves open only the objects that are free by definition', () => {
+    // Each accepts any property by saying so, which strictness cannot reach: anything else open is under-declared.
+    const open = openObjects(served!);
+    expect(open.filter((at) => !FREE_OBJECTS.some(({ at: free }) => free.test(at)))).toEqual([]);
+    expect(FREE_OBJECTS.filter(({ at: free }) => !open.some((at) => free.test(at))).map(({ why }) => why)).toEqual([]);
+  });
+});
+
+/** The response objects of our own document that accept any property, each free in Codat's files too. */
+const FREE_OBJECTS: { at: RegExp; why: string }[] = [
+  { at: /^Connection\/properties\/connectionInfo$/, why: 'connectionInfo: what a platform says of the connection, in its own terms' },
+  {
+    at: /^Data_\w+\/properties\/supplementalData\/properties\/content\/(anyOf\/0\/)?additionalProperties$/,
+    why: 'supplementalData.content: the fields a client asked of the platform, by its own names',
+  },
+];
+
+describe('making our own document strict', () => {
+  /** A validator of one schema, made strict as the contract test makes our own document. */
+  function strict(schema: object) {
+    const document = strictDocument({ paths: {}, components: { schemas: { S: schema } } } as unknown as OasDocument);
+    const id = 'https://oas.ledgerport.test/strictness';
+    return compileDocument(id, document).getSchema(`${id}#/components/schemas/S`)!;
+  }
+  const a = { type: 'string' };
+
+  it('closes an object that lists its properties', () => {
+    const validate = strict({ type: 'object', properties: { a } });
+    expect(validate({ a: 'x' })).toBe(true);
+    expect(validate({ a: 'x', b: 'y' })).toBe(false);
+  });
+
+  it('keeps what a schema says of other properties', () => {
+    const map = strict({ type: 'object', properties: { a }, additionalProperties: { type: 'number' } });
+    expect(map({ a: 'x', n: 1 })).toBe(true);
+    expect(map({ a: 'x', n: 'y' })).toBe(false);
+    expect(strict({ type: 'object', properties: { a }, patternProperties: { '^x-': {} } })({ 'x-y': 1 })).toBe(true);
+  });
+
+  it('closes an allOf as one object, not each part', () => {
+    const validate = strict({
+      allOf: [
+        { type: 'object', properties: { a } },
+        { type: 'object', properties: { b: a } },
+      ],
+    });
+    expect(validate({ a: 'x', b: 'y' })).toBe(true);
+    expect(validate({ a: 'x', b: 'y', c: 'z' })).toBe(false);
+  });
+
+  it('closes each alternative of an anyOf, and the parts beside listed properties as one object', () => {
+    const nullable = strict({ anyOf: [{ type: 'object', properties: { a } }, { type: 'null' }] });
+    expect(nullable(null)).toBe(true);
+    expect(nullable({ a: 'x' })).toBe(true);
+    expect(nullable({ a: 'x', b: 'y' })).toBe(false);
+    const parts = strict({
+      type: 'object',
+      properties: { a },
+      anyOf: [
+        { properties: { b: a }, required: ['b'] },
+        { properties: { c: a }, required: ['c'] },
+      ],
+    });
+    expect(parts({ a: 'x', b: 'y' })).toBe(true);
+    expect(parts({ a: 'x', c: 'y', d: 'z' })).toBe(false);
+  });
+
+  it('refuses a $ref it cannot open as one part of an object', () => {
+    expect(() => strict({ allOf: [{ $ref: '#/components/schemas/T' }, { type: 'object', properties: { a } }] })).toThrow(/\$ref/);
   });
 });
 

@@ -8,9 +8,18 @@ const LocalDate = Type.String({ format: 'date-time', 'x-date-style': 'local' });
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
-const ModifiedDates = {
+/** On every served record: when it changed (here and on the platform), and the service's `metadata` (src/records/data-set-writer.ts). */
+const ServiceFields = {
   modifiedDate: Type.Optional(Instant),
   sourceModifiedDate: Type.Optional(Instant),
+  // Optional, as the dates are: uploaded pages are validated against these schemas and do not carry them.
+  metadata: Type.Optional(
+    Type.Object({
+      isDeleted: Type.Optional(
+        Type.Boolean({ description: 'True when the platform no longer has the record (it is kept, marked deleted).' }),
+      ),
+    }),
+  ),
 };
 
 export const TRANSACTION_CODES = [
@@ -61,7 +70,7 @@ export const BankingAccount = Type.Object({
   ),
   currency: Type.String({ minLength: 1 }),
   institution: Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }, { additionalProperties: false }),
-  ...ModifiedDates,
+  ...ServiceFields,
 });
 
 export const BankingAccountBalance = Type.Object({
@@ -69,7 +78,7 @@ export const BankingAccountBalance = Type.Object({
   accountId: Type.String({ minLength: 1 }),
   balance: BalanceAmounts,
   date: LocalDate,
-  ...ModifiedDates,
+  ...ServiceFields,
 });
 
 export const BankingTransaction = Type.Object({
@@ -83,7 +92,7 @@ export const BankingTransaction = Type.Object({
   code: Type.Optional(literals(TRANSACTION_CODES)),
   merchantName: Type.Optional(nullable(Type.String())),
   transactionCategoryRef: Type.Optional(Type.Object({ id: Type.String({ minLength: 1 }), name: Type.Optional(nullable(Type.String())) })),
-  ...ModifiedDates,
+  ...ServiceFields,
 });
 
 export const BankingTransactionCategory = Type.Object({
@@ -92,5 +101,5 @@ export const BankingTransactionCategory = Type.Object({
   parentId: Type.Optional(nullable(Type.String())),
   hasChildren: Type.Optional(Type.Boolean()),
   status: Type.Optional(literals(['Unknown', 'Active', 'Archived'])),
-  ...ModifiedDates,
+  ...ServiceFields,
 });

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { Address, CreatedDate, literals, ModifiedDates, SupplementalData } from './schemas.js';
+import { Address, CreatedDate, literals, ModifiedDates, RecordMetadata, SupplementalData } from './schemas.js';
 
 /** Wire schemas of the commerce reference data: company, customers, products, locations, tax, payment methods. */
 
@@ -34,6 +34,7 @@ export const CommerceCompanyInfo = Type.Object({
   sourceUrls: opt(Type.Record(Type.String(), Type.String())),
   ...CreatedDate,
   ...ModifiedDates,
+  ...RecordMetadata,
 });
 
 export const CommerceCustomer = Type.Object({
@@ -46,6 +47,7 @@ export const CommerceCustomer = Type.Object({
   note: opt(Type.String()),
   ...CreatedDate,
   ...ModifiedDates,
+  ...RecordMetadata,
 });
 
 export const CommerceLocation = Type.Object({
@@ -53,6 +55,7 @@ export const CommerceLocation = Type.Object({
   name: opt(Type.String()),
   address: opt(Address),
   ...ModifiedDates,
+  ...RecordMetadata,
 });
 
 export const CommerceTaxComponent = Type.Object({
@@ -61,6 +64,7 @@ export const CommerceTaxComponent = Type.Object({
   rate: opt(Type.Number()),
   isCompound: opt(Type.Boolean()),
   ...ModifiedDates,
+  ...RecordMetadata,
 });
 
 export const CommercePaymentMethod = Type.Object({
@@ -68,6 +72,7 @@ export const CommercePaymentMethod = Type.Object({
   name: opt(Type.String()),
   status: opt(literals(['Unknown', 'Active', 'Archived'])),
   ...ModifiedDates,
+  ...RecordMetadata,
 });
 
 export const CommerceProductCategory = Type.Object({
@@ -76,6 +81,7 @@ export const CommerceProductCategory = Type.Object({
   ancestorRefs: opt(Type.Array(Type.Object({ id: Type.String(), type: Type.String() }))),
   hasChildren: opt(Type.Boolean()),
   ...ModifiedDates,
+  ...RecordMetadata,
 });
 
 export const ProductVariant = Type.Object({
@@ -112,4 +118,5 @@ export const CommerceProduct = Type.Object({
   variants: opt(Type.Array(ProductVariant)),
   supplementalData: opt(SupplementalData),
   ...ModifiedDates,
+  ...RecordMetadata,
 });

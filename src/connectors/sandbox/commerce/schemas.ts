@@ -10,6 +10,17 @@ export const literals = <T extends string>(values: readonly T[]) => Type.Union(v
 const opt = Type.Optional;
 
 export const ModifiedDates = { modifiedDate: opt(Instant), sourceModifiedDate: opt(Instant) };
+/**
+ * What the service adds to every served record (src/records/data-set-writer.ts). Optional, as the dates are: the
+ * same schemas describe records before the service adds them.
+ */
+export const RecordMetadata = {
+  metadata: opt(
+    Type.Object({
+      isDeleted: opt(Type.Boolean({ description: 'True when the platform no longer has the record (it is kept, marked deleted).' })),
+    }),
+  ),
+};
 export const CreatedDate = { createdDate: opt(Local) };
 export const SupplementalData = Type.Object({
   content: opt(nullable(Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())))),
@@ -126,6 +137,7 @@ export const CommerceOrder = Type.Object({
   supplementalData: opt(SupplementalData),
   ...CreatedDate,
   ...ModifiedDates,
+  ...RecordMetadata,
 });
 
 export const CommercePayment = Type.Object({
@@ -139,6 +151,7 @@ export const CommercePayment = Type.Object({
   supplementalData: opt(SupplementalData),
   ...CreatedDate,
   ...ModifiedDates,
+  ...RecordMetadata,
 });
 
 const SourceRef = Type.Object({ id: Type.String(), type: literals(SOURCE_TYPES) });
@@ -154,6 +167,7 @@ export const CommerceTransaction = Type.Object({
   ...CreatedDate,
   sourceCreatedDate: opt(Local),
   ...ModifiedDates,
+  ...RecordMetadata,
 });
 
 export const CommerceDispute = Type.Object({
@@ -166,4 +180,5 @@ export const CommerceDispute = Type.Object({
   dueDate: opt(Local),
   ...CreatedDate,
   ...ModifiedDates,
+  ...RecordMetadata,
 });

@@ -8,6 +8,11 @@ declare module 'fastify' {
      * (read as a stream by the route) has none. Goes with `consumes: ['multipart/form-data']`.
      */
     multipartBody?: unknown;
+    /**
+     * A JSON body's shape, for the document only, where the route validates no more than "an object" and its service
+     * checks the body itself (naming each problem the way writes do: one item per field, nullable fields included).
+     */
+    documentedBody?: unknown;
   }
 }
 
@@ -42,8 +47,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     },
     transform: ({ schema, url, route }) => {
       const isPublic = (route.config as { public?: boolean } | undefined)?.public;
-      const { multipartBody, ...out } = { ...(schema ?? {}) } as Record<string, unknown>;
-      if (multipartBody) out.body = multipartBody;
+      const { multipartBody, documentedBody, ...out } = { ...(schema ?? {}) } as Record<string, unknown>;
+      if (multipartBody ?? documentedBody) out.body = multipartBody ?? documentedBody;
       if (isPublic) out.security = [];
       return { schema: out as never, url };
     },

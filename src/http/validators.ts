@@ -51,8 +51,11 @@ export function installValidators(app: FastifyInstance): void {
   });
   // The official SDK labels its bodiless POSTs (`companyInfo.refresh()`) application/x-www-form-urlencoded, with
   // Content-Length 0: that is no body whatever the label, as for JSON above. A body of any other type is refused.
+  // A request no route takes is answered 404 or 405 whatever its body, as Fastify does when no parser matches.
   app.addContentTypeParser('*', (request, _payload, done) => {
-    if (request.headers['content-length'] === '0' && request.headers['transfer-encoding'] === undefined) return done(null, undefined);
+    const length = request.headers['content-length'];
+    const empty = (length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined;
+    if (empty || request.is404) return done(null, undefined);
     return done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type']), undefined);
   });
   // Responses are either stored JSON text sent as-is or small objects built to their schema:

@@ -34,12 +34,14 @@ export interface Metrics {
   rateLimitRefused(reason: RateLimitReason): void;
 }
 
+/** prom-client defaults named `…_total` though they are gauges (see processRegistry). */
+const GAUGES_NAMED_AS_COUNTERS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
 /**
  * The process's defaults (CPU, memory, event loop, GC) in a registry of their own, made once: they describe the
  * process, not an app, and prom-client's collectors start observers (GC, event-loop delay) that are never stopped,
  * so one set per process rather than one per app (tests build many apps in one process).
  */
-const GAUGES_NAMED_AS_COUNTERS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 let processDefaults: Registry | undefined;
 function processRegistry(): Registry {
   if (!processDefaults) {
@@ -47,7 +49,8 @@ function processRegistry(): Registry {
     collectDefaultMetrics({ register: processDefaults, prefix: METRICS_PREFIX });
     // Three of prom-client's gauges are named `…_total`, which Prometheus keeps for counters (`promtool check
     // metrics` fails on them). Each is the sum of its per-type gauge (`…_active_handles{type}` and so on), so
-    // `sum(ledgerport_nodejs_active_handles)` says the same: dropped rather than renamed.
+    // `sum(ledgerport_nodejs_active_handles)` says the same (no series at all, rather than 0, when there is none of a
+    // kind): dropped rather than renamed.
     for (const name of GAUGES_NAMED_AS_COUNTERS) processDefaults.removeSingleMetric(`${METRICS_PREFIX}${name}`);
   }
   return processDefaults;

@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ValidationItem } from '../http/api-error.js';
-import { normalizeDateValue } from '../query/query-dates.js';
 import { schemaProblems, withoutNulls } from './write-validation.js';
 
 /**
@@ -10,6 +9,12 @@ import { schemaProblems, withoutNulls } from './write-validation.js';
  * platform's own `bankTransactions` record, or none of them.
  */
 
+/**
+ * The most transactions one batch takes. A batch is settled in one transaction under the client's lock, so its size
+ * bounds how long it holds other writes up; a statement's month of transactions fits many times over.
+ */
+export const MAX_BATCH = 1000;
+
 const nullable = <T extends ReturnType<typeof Type.String | typeof Type.Number>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]));
 
@@ -18,15 +23,15 @@ export const BankTransactionBatchItem = Type.Object(
     id: nullable(
       Type.String({
         minLength: 1,
+        maxLength: 255,
         description:
           'Identifier for the bank account transaction, unique for the company on the platform; the platform assigns one when absent.',
       }),
     ),
     amount: Type.Number({ description: 'The amount transacted: positive into the account, negative out of it.' }),
-    // No `format`: the route's schema validator knows only RFC 3339 date-times, and Codat takes more forms
-    // (`2022-10-23`, a time without offset); batchProblems checks the date as every written date is checked.
+    // Any of Codat's DateTime forms, as every written date (write-validation.ts's `date-time`).
     date: Type.String({
-      minLength: 1,
+      format: 'date-time',
       description: 'The date the transaction cleared: `2022-10-23`, `2022-10-23T00:00:00`, or with `Z` or an offset.',
     }),
     description: Type.Optional(Type.String({ description: 'Description of the bank transaction.' })),
@@ -38,7 +43,11 @@ export const BankTransactionBatchItem = Type.Object(
 export const BankTransactionBatch = Type.Object(
   {
     accountId: nullable(Type.String({ description: 'The bank account written to; when sent, it must be the one the path names.' })),
-    transactions: Type.Array(BankTransactionBatchItem, { minItems: 1, description: 'The transactions to create, at least one.' }),
+    transactions: Type.Array(BankTransactionBatchItem, {
+      minItems: 1,
+      maxItems: MAX_BATCH,
+      description: `The transactions to create: at least one, at most ${MAX_BATCH}.`,
+    }),
   },
   { title: 'Bank account transactions' },
 );
@@ -56,11 +65,6 @@ export function batchProblems(accountId: string, body: unknown): ValidationItem[
   batch.transactions.forEach((t, i) =>
     problems.push(...unknownFields(t, Object.keys(BankTransactionBatchItem.properties), `transactions.${i}.`)),
   );
-  batch.transactions.forEach((t, i) => {
-    if (t.date !== t.date.trim() || normalizeDateValue(t.date, 'instant') === undefined) {
-      problems.push({ itemId: `transactions.${i}.date`, message: 'date must be an ISO-8601 date and time', validatorName: VALIDATOR });
-    }
-  });
   if (batch.accountId != null && batch.accountId !== accountId) {
     problems.push({ itemId: 'accountId', message: `accountId must be the account of the path (${accountId})`, validatorName: VALIDATOR });
   }
@@ -77,6 +81,13 @@ export function batchProblems(accountId: string, body: unknown): ValidationItem[
     seen.add(t.id);
   });
   return problems;
+}
+
+/** A batch's field for a field of the record one of its transactions becomes (`clearedOnDate` is `date`). */
+export function batchFieldOf(recordField: string, index: number): string {
+  const [head, ...rest] = recordField.split('.');
+  if (head === 'accountId') return 'accountId';
+  return ['transactions', index, head === 'clearedOnDate' ? 'date' : head, ...rest].join('.');
 }
 
 /** One transaction of a batch as the platform's `bankTransactions` record (without its id), with the id it asks for. */

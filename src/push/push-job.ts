@@ -12,7 +12,7 @@ import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
 import { recordEvent, referenceCompany } from '../webhooks/events.js';
 import { findOnPlatform, platformConnection, readContext } from './platform-writes.js';
-import { saveWritten } from './platform-writes.store.js';
+import { saveWritten, writtenState } from './platform-writes.store.js';
 import { isConnectorError } from '../connectors/connector-error.js';
 import { deauthorizeConnection } from '../webhooks/deauthorize.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
@@ -142,7 +142,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       ? recordsOfBatch(op.record_id, body as BankTransactionBatch)
       : body && [{ id: op.operation === 'Create' ? null : op.record_id, record: body }];
     if (records) errors.push(...(await missingOnPlatform(connector, platform, records)));
-    if (isBatch(op) && records) errors.push(...(await takenIds(connector, platform, records)));
+    if (isBatch(op) && records) errors.push(...(await takenIds(connector, platform, records, signal)));
     if (errors.length > 0) {
       return { status: 'Failed', errorMessage: `The platform refused the write: ${errors.map((e) => e.message).join('; ')}.`, errors };
     }
@@ -165,7 +165,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       changed: written.map((w) => w.recordId),
     };
 
-    /** The records' references the platform does not hold (a reference named by several records is checked once). */
+    /** The records' references the platform does not hold, each field that names one (an id is looked up once). */
     async function missingOnPlatform(
       c: NonNullable<typeof connector>,
       p: typeof platform,
@@ -175,10 +175,10 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       const seen = new Set<string>();
       for (const [i, { record }] of written.entries()) {
         for (const ref of referencedIds(model as NonNullable<typeof model>, record)) {
-          if (seen.has(`${ref.dataType}\u0000${ref.id}`)) continue;
-          seen.add(`${ref.dataType}\u0000${ref.id}`);
-          // A batch's records name its account (`accountId`), which is the batch's own field too.
+          // A batch's records all name its account (`accountId`, the batch's own field too): reported once.
           const field = written.length > 1 && ref.field !== 'accountId' ? `transactions.${i}.${ref.field}` : ref.field;
+          if (seen.has(`${field}\u0000${ref.id}`)) continue;
+          seen.add(`${field}\u0000${ref.id}`);
           byType.set(ref.dataType, [...(byType.get(ref.dataType) ?? []), { field, id: ref.id }]);
         }
       }
@@ -206,10 +206,11 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     connector: NonNullable<ReturnType<typeof findConnector>>,
     platform: Awaited<ReturnType<typeof platformConnection>>,
     records: BatchRecord[],
+    signal: AbortSignal,
   ): Promise<ValidationItem[]> {
     const asked = new Set(records.flatMap((r) => (r.id === null ? [] : [r.id])));
     if (asked.size === 0) return [];
-    const found = await findOnPlatform(db, connector, platform, 'bankTransactions', asked);
+    const found = await findOnPlatform(db, connector, platform, 'bankTransactions', asked, signal);
     if (!found) return [];
     return records.flatMap((r, i) =>
       r.id !== null && found.has(r.id)
@@ -222,6 +223,29 @@ export function createPushJob(options: PushJobOptions): JobHandler {
           ]
         : [],
     );
+  }
+
+  /**
+   * The outcome, unless a batch's transaction ids were taken by another write that settled since they were checked
+   * (two batches naming one id, run side by side): then the batch fails, and neither replaces the other's record.
+   * Runs in the settling transaction, after the client's lock.
+   */
+  async function withoutClashes(trx: Kysely<Database>, op: PushRow, outcome: Outcome & { status: 'Success' }): Promise<Outcome> {
+    if (!isBatch(op)) return outcome;
+    const given = recordsOfBatch(op.record_id, JSON.parse(op.data as string) as BankTransactionBatch);
+    const errors: ValidationItem[] = [];
+    for (const [i, { id }] of given.entries()) {
+      if (id !== null && (await writtenState(trx, op.client_id, op.connection_id, 'bankTransactions', id)) === 'present') {
+        errors.push({
+          itemId: `transactions.${i}.id`,
+          message: `The platform already has a bankTransactions record with id ${id}`,
+          validatorName: PLATFORM_VALIDATOR,
+        });
+      }
+    }
+    return errors.length === 0
+      ? outcome
+      : { status: 'Failed', errorMessage: `The platform refused the write: ${errors.map((e) => e.message).join('; ')}.`, errors };
   }
 
   /** The Sandbox's bookkeeping rules: settled documents change only when forced; paid ones are never deleted. */
@@ -253,30 +277,32 @@ export function createPushJob(options: PushJobOptions): JobHandler {
    * Settles the operation, unless another worker already did; everything the outcome causes commits with it.
    * `platform` is the connection's platform key, for the metrics.
    */
-  async function settle(op: PushRow, platform: string | undefined, outcome: Outcome): Promise<void> {
+  async function settle(op: PushRow, platform: string | undefined, decided: Outcome): Promise<void> {
     const completed = now().toISOString();
-    const status: PushStatus = outcome.status;
-    const recordId = outcome.status === 'Success' ? outcome.recordId : op.record_id;
-    const changed = outcome.status === 'Success' ? outcome.changed : [];
-    const doc = pushOperationDoc({
-      id: op.id,
-      companyId: op.company_id,
-      connectionId: op.connection_id,
-      dataType: op.data_type,
-      operation: op.operation as WriteOperation,
-      status,
-      requested: op.requested,
-      completed,
-      timeoutInMinutes: op.timeout_minutes,
-      recordId,
-      changed,
-      errorMessage: outcome.status === 'Success' ? null : outcome.errorMessage,
-      errors: outcome.status === 'Success' ? [] : outcome.errors,
-    });
+    let status: PushStatus = decided.status;
+    let recordId = decided.status === 'Success' ? decided.recordId : op.record_id;
     const settled = await db.transaction().execute(async (trx) => {
       // The client row first, as every transaction touching a client's companies does (one lock order). It also
-      // orders this write against a sync noting which writes it has read.
+      // orders this write against a sync noting which writes it has read, and against another batch settling.
       await lockClient(trx, op.client_id);
+      const outcome = decided.status === 'Success' ? await withoutClashes(trx, op, decided) : decided;
+      status = outcome.status;
+      recordId = outcome.status === 'Success' ? outcome.recordId : op.record_id;
+      const doc = pushOperationDoc({
+        id: op.id,
+        companyId: op.company_id,
+        connectionId: op.connection_id,
+        dataType: op.data_type,
+        operation: op.operation as WriteOperation,
+        status,
+        requested: op.requested,
+        completed,
+        timeoutInMinutes: op.timeout_minutes,
+        recordId,
+        changed: outcome.status === 'Success' ? outcome.changed : [],
+        errorMessage: outcome.status === 'Success' ? null : outcome.errorMessage,
+        errors: outcome.status === 'Success' ? [] : outcome.errors,
+      });
       if (!(await settlePush(trx, op.client_id, op.id, { status, completed, recordId, doc }))) return false;
       if (outcome.status === 'Success') {
         for (const written of outcome.written)

@@ -22,7 +22,7 @@ import { pushOperationDoc, withData } from './push-operation.js';
 import { pushOption } from './push-option.js';
 import { referencedIds, validateWrittenRecord } from './write-validation.js';
 import { PUSH_JOB } from './push-job.js';
-import { BankTransactionBatch, batchProblems, recordsOfBatch } from './bank-transaction-batch.js';
+import { BankTransactionBatch, batchFieldOf, batchProblems, recordsOfBatch } from './bank-transaction-batch.js';
 
 export interface PushDeps {
   db: Kysely<Database>;
@@ -157,7 +157,7 @@ export function createPushService(deps: PushDeps) {
     const records = recordsOfBatch(accountId, body as BankTransactionBatch);
     records.forEach(({ record }, i) => {
       const found = [...validateWrittenRecord(model, record), ...(model.check?.(record, 'Create') ?? [])];
-      problems.push(...found.map((p) => ({ validatorName: connection.platform_key, ...p, itemId: `transactions.${i}.${p.itemId}` })));
+      problems.push(...found.map((p) => ({ validatorName: connection.platform_key, ...p, itemId: batchFieldOf(p.itemId ?? '', i) })));
     });
     if (problems.length > 0) return problems;
     return missingReferences(connection, model, records[0].record);

@@ -49,6 +49,30 @@ describe('error bodies', () => {
     expect(body.validation.errors[0].itemId).toBe('Content-Type');
   });
 
+  it('takes an empty body whatever its Content-Type (the SDK labels bodiless POSTs form-encoded), and refuses a non-empty one', async () => {
+    const company = await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Empty bodies' } });
+    const path = `/companies/${company.body.id}/data/all`;
+    for (const type of ['application/x-www-form-urlencoded', 'text/xml']) {
+      expect((await http(server, 'POST', path, { auth: client.auth, rawBody: '', headers: { 'content-type': type } })).status).toBe(204);
+      const full = await http(server, 'POST', path, { auth: client.auth, rawBody: 'a=1', headers: { 'content-type': type } });
+      expect(expectErrorBody(full, 400, { validation: true }).validation.errors[0].itemId).toBe('Content-Type');
+    }
+    // An empty form-encoded body where JSON is required is a missing body, not a content type to refuse.
+    const missing = await http(server, 'POST', '/companies', {
+      auth: client.auth,
+      rawBody: '',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectErrorBody(missing, 400, { validation: true, error: 'ValidationException: One or more validation errors occurred.' });
+    // A path no route takes, or a method it does not, is 404 or 405 whatever the body.
+    const rawBody = '<a/>';
+    const headers = { 'content-type': 'text/xml' };
+    expectErrorBody(await http(server, 'POST', '/no/such/path', { auth: client.auth, rawBody, headers }), 404);
+    const wrongMethod = await http(server, 'PATCH', '/companies', { auth: client.auth, rawBody, headers });
+    expectErrorBody(wrongMethod, 405);
+    expect(wrongMethod.headers.get('allow')).toMatch(/GET/);
+  });
+
   it('answers 400 naming each wrong field of a body, without converting types', async () => {
     const res = await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 42, description: ['x'], tags: { a: 1 } } });
     const body = expectErrorBody(res, 400, { validation: true, error: 'ValidationException: One or more validation errors occurred.' });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ReadContext, WriteModel } from '../connector.js';
 import type { DataType } from '../data-types.js';
 import { writeSchemaOf } from '../write-schema.js';
@@ -207,20 +207,27 @@ async function checkOnPlatform(ctx: ReadContext, record: Record<string, unknown>
 }
 
 /**
- * Appends the entry with a code of its own (its record id from then on), each line in the journal's commodity for
+ * Appends the entry with a code of its own (its record id from then on: see codeOf), each line in the journal's commodity for
  * its currency and in that commodity's style (symbol, side, spacing, digit groups, decimal mark), as `hledger add`
  * writes it; then reads it back from hledger.
+ *
+ * hledger has no idempotency key, so the code is made from the write's own key: a run that was stopped after
+ * hledger took the entry (the process shut down mid-request) is followed by one that finds the entry and does not
+ * append it again.
  */
 async function submit(
   ctx: ReadContext,
-  write: { record: Record<string, unknown> | null },
+  write: { record: Record<string, unknown> | null; key: string },
 ): Promise<{ recordId: string; record: Record<string, unknown> | null }> {
   const record = write.record ?? {};
   const endpoint = endpointOf(ctx);
+  const code = codeOf(write.key);
+  const journal = await api.transactions(endpoint);
+  const already = journalEntryRecords(journal).find((r) => r.id === code);
+  if (already) return { recordId: code, record: already.data };
   // Checked again against the journal as it is now: it may have changed since the write was accepted.
-  const { lines, problems } = resolve(record, await api.transactions(endpoint));
+  const { lines, problems } = resolve(record, journal);
   if (problems.length > 0) throw new ConnectorError('invalid', problems.map((p) => `${p.itemId}: ${p.message}`).join('; '));
-  const code = `lp-${randomUUID().slice(0, 8)}`;
   const transaction: api.HledgerTransaction = {
     tindex: 0,
     tdate: dateOf(record),
@@ -243,6 +250,12 @@ async function submit(
   const found = journalEntryRecords(await api.transactions(endpoint)).find((r) => r.id === code);
   if (!found) throw new ConnectorError('unavailable', `hledger accepted the journal entry ${code} but does not list it`);
   return { recordId: code, record: found.data };
+}
+
+/** The entry's code: `lp-` and the first 12 hex digits of the write's key (a UUID), one code per write. */
+function codeOf(key: string): string {
+  const hex = key.replace(/-/g, '').toLowerCase();
+  return `lp-${(/^[0-9a-f]{12}/.test(hex) ? hex : createHash('sha256').update(key).digest('hex')).slice(0, 12)}`;
 }
 
 /** The default style hledger gives a commodity it has not seen: a symbol before the number, a code after it. */

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { CodatAccounting } from '@codat/accounting';
+import { randomUUID } from 'node:crypto';
+import { journalEntryWrites } from '../../../src/connectors/hledger/hledger-writes.js';
 import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import {
   companyWithConnection,
@@ -491,6 +493,40 @@ describe.skipIf(missing !== undefined)('hledger-web write-back in the journal’
       ['expenses:equipment', 1900],
       ['expenses:software', 300.5],
     ]);
+  });
+
+  it('appends a write once when it is sent again with the same key (a run stopped after hledger took it)', async () => {
+    const model = journalEntryWrites.get('journalEntries')!;
+    const ctx = {
+      settings: { url: web.url },
+      credentials: null,
+      epoch: 0,
+      cursor: null,
+      written: [],
+      allowPrivate: true,
+      signal: new AbortController().signal,
+    };
+    const write = {
+      operation: 'Create' as const,
+      recordId: null,
+      key: randomUUID(),
+      record: {
+        description: 'Sent twice',
+        postedOn: '2025-03-14T00:00:00',
+        journalLines: [
+          { netAmount: 12, currency: 'GBP', accountRef: { id: 'expenses:software' } },
+          { netAmount: -12, currency: 'GBP', accountRef: { id: 'assets:bank:current' } },
+        ],
+      },
+    };
+    const first = await model.submit!(ctx, write);
+    const second = await model.submit!(ctx, write);
+    expect(second).toEqual(first);
+    expect(first.recordId).toBe(`lp-${write.key.replace(/-/g, '').slice(0, 12)}`);
+    expect(fs.readFileSync(web.journal, 'utf8').split('Sent twice')).toHaveLength(2);
+    const other = await model.submit!(ctx, { ...write, key: randomUUID() });
+    expect(other.recordId).not.toBe(first.recordId);
+    expect(fs.readFileSync(web.journal, 'utf8').split('Sent twice')).toHaveLength(3);
   });
 
   it('refuses a currency the journal has no commodity for with a 400 naming currency, and appends nothing', async () => {

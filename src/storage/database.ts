@@ -99,8 +99,11 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * statement to completion synchronously and nothing here streams rows. Least recently used statements go first.
  * A filter's shape is the client's (how many comparisons, which fields), so the cache is bounded by entries and by
  * SQL text, which a compiled statement's memory grows with; a statement longer than the whole budget is not kept.
+ * A compiled statement holds about 17 bytes of SQLite's memory (outside V8's heap) per byte of its text (measured:
+ * 500 statements of 500 comparisons, 8.3 MB of SQL, took 144 MB), so 1 MB of text bounds the cache near 20 MB; the
+ * statements of ordinary requests are short, and hundreds of them fit.
  */
-function withStatementCache(database: BetterSqlite3.Database, limits = { entries: 500, sqlBytes: 4 * 1024 * 1024 }) {
+function withStatementCache(database: BetterSqlite3.Database, limits = { entries: 500, sqlBytes: 1024 * 1024 }) {
   const statements = boundedCache<BetterSqlite3.Statement>({ entries: limits.entries, bytes: limits.sqlBytes });
   return {
     close: () => database.close(),

@@ -8,7 +8,7 @@ import type { WriteOperation } from '../connectors/connector.js';
 import { PushOperation, PushOperationWithData } from './push-operation.js';
 import { PushOption } from './push-option.js';
 import { BankTransactionBatch } from './bank-transaction-batch.js';
-import type { PushService } from './push.service.js';
+import type { PushService, WriteRequest } from './push.service.js';
 
 const tags = ['Push data'];
 
@@ -62,6 +62,19 @@ function requestLine(request: FastifyRequest): string {
   return `${request.method} ${request.url.split('?')[0]}`;
 }
 
+/** What every write request carries besides its data type and operation: where it goes, its body, query and key. */
+function writeParts(request: FastifyRequest) {
+  const { companyId, connectionId } = request.params as { companyId: string; connectionId: string };
+  return {
+    companyId,
+    connectionId,
+    body: request.body,
+    ...(request.query as Pick<WriteRequest, 'timeoutInMinutes' | 'allowSyncOnPushComplete' | 'forceUpdate'>),
+    idempotencyKey: request.headers['idempotency-key'] as string | undefined,
+    requestLine: requestLine(request),
+  };
+}
+
 export function registerPushRoutes(app: FastifyInstance, deps: { push: PushService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { push } = deps;
@@ -86,22 +99,11 @@ export function registerPushRoutes(app: FastifyInstance, deps: { push: PushServi
         response: writeResponses,
       },
     },
-    async (request, reply) => {
-      const { companyId, connectionId, dataType } = request.params;
-      return sendJson(
+    async (request, reply) =>
+      sendJson(
         reply,
-        await push.write(callerOf(request), {
-          companyId,
-          connectionId,
-          dataType,
-          operation: 'Create',
-          body: request.body,
-          ...request.query,
-          idempotencyKey: request.headers['idempotency-key'],
-          requestLine: requestLine(request),
-        }),
-      );
-    },
+        await push.write(callerOf(request), { ...writeParts(request), dataType: request.params.dataType, operation: 'Create' }),
+      ),
   );
 
   // Codat's create-account path: its data type is chartOfAccounts (the path segment of reads is `accounts` too).
@@ -120,22 +122,8 @@ export function registerPushRoutes(app: FastifyInstance, deps: { push: PushServi
         response: writeResponses,
       },
     },
-    async (request, reply) => {
-      const { companyId, connectionId } = request.params;
-      return sendJson(
-        reply,
-        await push.write(callerOf(request), {
-          companyId,
-          connectionId,
-          dataType: 'chartOfAccounts',
-          operation: 'Create',
-          body: request.body,
-          ...request.query,
-          idempotencyKey: request.headers['idempotency-key'],
-          requestLine: requestLine(request),
-        }),
-      );
-    },
+    async (request, reply) =>
+      sendJson(reply, await push.write(callerOf(request), { ...writeParts(request), dataType: 'chartOfAccounts', operation: 'Create' })),
   );
 
   r.post(
@@ -158,23 +146,16 @@ export function registerPushRoutes(app: FastifyInstance, deps: { push: PushServi
         response: writeResponses,
       },
     },
-    async (request, reply) => {
-      const { companyId, connectionId, accountId } = request.params;
-      return sendJson(
+    async (request, reply) =>
+      sendJson(
         reply,
         await push.write(callerOf(request), {
-          companyId,
-          connectionId,
+          ...writeParts(request),
           dataType: 'bankTransactions',
           operation: 'Create',
-          batchAccountId: accountId,
-          body: request.body,
-          ...request.query,
-          idempotencyKey: request.headers['idempotency-key'],
-          requestLine: requestLine(request),
+          batchAccountId: request.params.accountId,
         }),
-      );
-    },
+      ),
   );
 
   r.put(
@@ -197,23 +178,8 @@ export function registerPushRoutes(app: FastifyInstance, deps: { push: PushServi
         response: writeResponses,
       },
     },
-    async (request, reply) => {
-      const { companyId, connectionId, dataType, recordId } = request.params;
-      return sendJson(
-        reply,
-        await push.write(callerOf(request), {
-          companyId,
-          connectionId,
-          dataType,
-          recordId,
-          operation: 'Update',
-          body: request.body,
-          ...request.query,
-          idempotencyKey: request.headers['idempotency-key'],
-          requestLine: requestLine(request),
-        }),
-      );
-    },
+    async (request, reply) =>
+      sendJson(reply, await push.write(callerOf(request), { ...writeParts(request), ...request.params, operation: 'Update' })),
   );
 
   r.delete(
@@ -230,23 +196,11 @@ export function registerPushRoutes(app: FastifyInstance, deps: { push: PushServi
         response: writeResponses,
       },
     },
-    async (request, reply) => {
-      const { companyId, connectionId, dataType, recordId } = request.params;
-      return sendJson(
+    async (request, reply) =>
+      sendJson(
         reply,
-        await push.write(callerOf(request), {
-          companyId,
-          connectionId,
-          dataType,
-          recordId,
-          operation: 'Delete',
-          body: undefined,
-          ...request.query,
-          idempotencyKey: request.headers['idempotency-key'],
-          requestLine: requestLine(request),
-        }),
-      );
-    },
+        await push.write(callerOf(request), { ...writeParts(request), ...request.params, operation: 'Delete', body: undefined }),
+      ),
   );
 
   r.get(

@@ -2,14 +2,22 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService } from '../../src/clients/clients.service.js';
 import { PUSH_JOB } from '../../src/push/push-job.js';
+import {
+  pushOperation,
+  pushStripeCustomer,
+  linkedToStripe,
+  settleNotingHolders,
+  STRIPE_CUSTOMERS,
+  stripeCreations,
+} from '../helpers/stripe-writes.js';
 import { startStripeFake, type StripeFake } from '../fakes/stripe/stripe-fake.js';
 import type { StripeAccount } from '../fakes/stripe/stripe-account.js';
 import { assertCliBuilt } from '../helpers/cli.js';
 import { runningJobs } from '../helpers/job-rows.js';
 import { answering, exited, startService, until, type ServiceProcess } from '../helpers/processes.js';
-import { companyWithConnection, fetchOnFirstLinkOnly, waitForPush, type LinkedCompany } from '../helpers/sandbox.js';
+import { waitForPush, type LinkedCompany } from '../helpers/sandbox.js';
 import { createTestStore, POSTGRES_URL, type TestStore } from '../helpers/test-store.js';
-import { basicAuth, http, type TestClient } from '../helpers/test-server.js';
+import { basicAuth, type TestClient } from '../helpers/test-server.js';
 
 /**
  * Two worker processes on one Postgres with a short `JOB_LEASE_MS`, and a write Stripe answers 429 with a
@@ -20,7 +28,6 @@ import { basicAuth, http, type TestClient } from '../helpers/test-server.js';
 
 const LEASE_MS = 1500;
 const GRACE_MS = 300;
-const CUSTOMERS = /^\/v1\/customers$/;
 
 if (!POSTGRES_URL) console.log('skipping the push lease test with two worker processes: TEST_DATABASE_URL is not set (it needs Postgres)');
 
@@ -50,15 +57,7 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) workers.push(await startService(store.databaseUrl, 'worker', env));
   const { client: row, key } = await createClientsService({ db: store.store.db }).create({ name: 'Patient', plan: 'standard' });
   client = { clientId: row.id, apiKey: key.apiKey, auth: basicAuth(key.apiKey) };
-  linked = await companyWithConnection(api, client, 'exgd');
-  await fetchOnFirstLinkOnly(api, client, linked.companyId, []);
-  const authorization = `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`;
-  const apiKey = shop.newKey();
-  // The fake checks each answer against Stripe's OpenAPI document, read and compiled at its first answer: seconds on a
-  // busy machine, more than the connector waits for Stripe when it links. Its first answer is this one.
-  expect((await fetch(`${fake.url}/v1/account`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(200);
-  const res = await http(api, 'PUT', authorization, { auth: client.auth, body: { apiKey } });
-  expect(res.status, res.text).toBe(200);
+  linked = await linkedToStripe(api, client, fake, shop);
 }, 120_000);
 
 afterAll(async () => {
@@ -67,41 +66,18 @@ afterAll(async () => {
   await store?.destroy();
 });
 
-async function pushCustomer(name: string): Promise<string> {
-  const path = `/companies/${linked.companyId}/connections/${linked.connectionId}/push/commerce-customers?allowSyncOnPushComplete=false`;
-  const res = await http(api, 'POST', path, { auth: client.auth, body: { customerName: name } });
-  expect(res.status, res.text).toBe(200);
-  return res.body.pushOperationKey as string;
-}
-
-/** What Stripe answered each customer creation sent since request `from` (its index in the fake's log). */
-const creations = (from: number) =>
-  fake
-    .apiRequests((r) => r.method === 'POST' && CUSTOMERS.test(r.path))
-    .filter((r) => fake.requests.indexOf(r) >= from)
-    .map((r) => r.status);
-
-const operation = async (key: string) => (await http(api, 'GET', `/companies/${linked.companyId}/push/${key}`, { auth: client.auth })).body;
+const pushCustomer = (name: string) => pushStripeCustomer(api, client, linked, name);
+const creations = (from: number) => stripeCreations(fake, from);
+const operation = (key: string) => pushOperation(api, client, linked.companyId, key);
 
 const output = () => [api, ...workers].map((s) => s.output()).join('\n');
 
 describe.skipIf(!POSTGRES_URL)('a write waiting out a Retry-After, with two worker processes', () => {
   it('keeps its job while it waits, and reaches Stripe once', async () => {
-    fake.inject({ status: 429, count: 1, retryAfterSeconds: 5, path: CUSTOMERS, method: 'POST' });
+    fake.inject({ status: 429, count: 1, retryAfterSeconds: 5, path: STRIPE_CUSTOMERS, method: 'POST' });
     const from = fake.requests.length;
     const key = await pushCustomer('Patient Customer');
-    // The job as seen while it waits: a worker taking it over would show as a second holder, and a second run.
-    const runs = new Map<string, number>();
-    const op = await until(
-      'the write to settle',
-      async () => {
-        for (const job of await runningJobs(store.store, PUSH_JOB)) runs.set(job.holder, Math.max(runs.get(job.holder) ?? 0, job.attempts));
-        const current = await operation(key);
-        return current.status === 'Pending' ? undefined : current;
-      },
-      60_000,
-      output,
-    );
+    const { op, runs } = await settleNotingHolders(store.store, () => operation(key), 60_000, output);
     expect(op.status, JSON.stringify(op)).toBe('Success');
     expect([...runs.values()]).toEqual([1]);
     expect(creations(from)).toEqual([429, 200]);
@@ -111,7 +87,7 @@ describe.skipIf(!POSTGRES_URL)('a write waiting out a Retry-After, with two work
 
   it('is handed back unsent when its worker gets SIGTERM meanwhile; the other worker sends it once', async () => {
     // Longer than the grace period and the 10 s after it that a stopping process is given before it exits anyway.
-    fake.inject({ status: 429, count: 1, retryAfterSeconds: 30, path: CUSTOMERS, method: 'POST' });
+    fake.inject({ status: 429, count: 1, retryAfterSeconds: 30, path: STRIPE_CUSTOMERS, method: 'POST' });
     const from = fake.requests.length;
     const key = await pushCustomer('Stopped Customer');
     await until('the write to meet the 429', async () => (creations(from).length > 0 ? true : undefined), 60_000, output);

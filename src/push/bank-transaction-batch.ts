@@ -49,7 +49,7 @@ export const BankTransactionBatch = Type.Object(
       description: `The transactions to create: at least one, at most ${MAX_BATCH}.`,
     }),
   },
-  { title: 'Bank account transactions' },
+  { title: 'Bank account transaction batch' },
 );
 export type BankTransactionBatch = Static<typeof BankTransactionBatch>;
 

@@ -37,7 +37,8 @@ export const BankTransactionBatchItem = Type.Object(
     description: Type.Optional(Type.String({ description: 'Description of the bank transaction.' })),
     balance: nullable(Type.Number({ description: 'The remaining balance in the account after this transaction.' })),
   },
-  { title: 'Bank account transaction' },
+  // A misspelt field would otherwise be dropped unseen, as in a single record's write.
+  { title: 'Bank account transaction', additionalProperties: false },
 );
 
 export const BankTransactionBatch = Type.Object(
@@ -49,7 +50,7 @@ export const BankTransactionBatch = Type.Object(
       description: `The transactions to create: at least one, at most ${MAX_BATCH}.`,
     }),
   },
-  { title: 'Bank account transaction batch' },
+  { title: 'Bank account transaction batch', additionalProperties: false },
 );
 export type BankTransactionBatch = Static<typeof BankTransactionBatch>;
 
@@ -58,27 +59,17 @@ const VALIDATOR = 'WriteValidator';
 /** Problems with a batch sent to an account, one item per problem, named by path (`transactions.2.amount`). */
 export function batchProblems(accountId: string, body: unknown): ValidationItem[] {
   const problems = schemaProblems(BankTransactionBatch, body, VALIDATOR);
-  if (problems.length > 0 || !isObject(body)) return problems;
-  // A misspelt field would otherwise be dropped unseen, as in a single record's write.
-  problems.push(...unknownFields(body, Object.keys(BankTransactionBatch.properties), ''));
+  if (problems.length > 0) return problems;
   const batch = body as BankTransactionBatch;
-  batch.transactions.forEach((t, i) =>
-    problems.push(...unknownFields(t, Object.keys(BankTransactionBatchItem.properties), `transactions.${i}.`)),
-  );
   if (batch.accountId != null && batch.accountId !== accountId) {
     problems.push({ itemId: 'accountId', message: `accountId must be the account of the path (${accountId})`, validatorName: VALIDATOR });
   }
   const seen = new Set<string>();
-  batch.transactions.forEach((t, i) => {
-    if (t.id == null) return;
-    if (seen.has(t.id)) {
-      problems.push({
-        itemId: `transactions.${i}.id`,
-        message: `id ${t.id} appears more than once in the batch`,
-        validatorName: VALIDATOR,
-      });
+  batch.transactions.forEach(({ id }, i) => {
+    if (id != null && seen.has(id)) {
+      problems.push({ itemId: `transactions.${i}.id`, message: `id ${id} appears more than once in the batch`, validatorName: VALIDATOR });
     }
-    seen.add(t.id);
+    if (id != null) seen.add(id);
   });
   return problems;
 }
@@ -121,18 +112,4 @@ export function isBatch(op: {
   record_id: string | null;
 }): op is { data_type: string; operation: string; record_id: string } {
   return op.data_type === 'bankTransactions' && op.operation === 'Create' && op.record_id !== null;
-}
-
-function unknownFields(value: Record<string, unknown>, known: string[], prefix: string): ValidationItem[] {
-  return Object.keys(value)
-    .filter((field) => !known.includes(field))
-    .map((field) => ({
-      itemId: `${prefix}${field}`,
-      message: `${field} is not a field of a bank account transaction batch`,
-      validatorName: VALIDATOR,
-    }));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -58,7 +58,10 @@ export async function writtenSince(
   return row !== undefined;
 }
 
-/** Stores the platform's new state of one record; a fresh `seq` marks it as newer than any sync under way. */
+/**
+ * Stores the platform's new state of the records one write changed (a batch changes several); a fresh `seq` marks
+ * each as newer than any sync under way. A record `null` is deleted.
+ */
 export async function saveWritten(
   trx: Kysely<Database>,
   clientId: string,
@@ -66,11 +69,11 @@ export async function saveWritten(
     companyId: string;
     connectionId: string;
     dataType: string;
-    recordId: string;
-    record: Record<string, unknown> | null;
+    records: { recordId: string; record: Record<string, unknown> | null }[];
     at: string;
   },
 ): Promise<void> {
+  if (write.records.length === 0) return;
   // A connection deleted (or never the client's) keeps nothing: its platform state went with it.
   const owned = await clientConnections(trx, clientId).where('id', '=', write.connectionId).executeTakeFirst();
   if (!owned) return;
@@ -78,19 +81,25 @@ export async function saveWritten(
     .deleteFrom('platform_writes')
     .where('connection_id', '=', write.connectionId)
     .where('data_type', '=', write.dataType)
-    .where('record_id', '=', write.recordId)
+    .where(
+      'record_id',
+      'in',
+      write.records.map((r) => r.recordId),
+    )
     .execute();
   await trx
     .insertInto('platform_writes')
-    .values({
-      company_id: write.companyId,
-      connection_id: write.connectionId,
-      data_type: write.dataType,
-      record_id: write.recordId,
-      deleted: write.record === null ? 1 : 0,
-      doc: write.record === null ? null : JSON.stringify(write.record),
-      source_modified_date: write.at,
-    })
+    .values(
+      write.records.map(({ recordId, record }) => ({
+        company_id: write.companyId,
+        connection_id: write.connectionId,
+        data_type: write.dataType,
+        record_id: recordId,
+        deleted: record === null ? 1 : 0,
+        doc: record === null ? null : JSON.stringify(record),
+        source_modified_date: write.at,
+      })),
+    )
     .execute();
 }
 
@@ -120,4 +129,25 @@ export async function writtenState(
     .where('record_id', '=', recordId)
     .executeTakeFirst();
   return row === undefined ? undefined : row.deleted === 0 ? 'present' : 'deleted';
+}
+
+/** Which of these records the platform holds (present, not deleted) because they were written to it. */
+export async function presentWritten(
+  executor: Kysely<Database>,
+  clientId: string,
+  connectionId: string,
+  dataType: string,
+  recordIds: readonly string[],
+): Promise<Set<string>> {
+  if (recordIds.length === 0) return new Set();
+  const rows = await executor
+    .selectFrom('platform_writes')
+    .select('record_id')
+    .where('connection_id', 'in', clientConnections(executor, clientId))
+    .where('connection_id', '=', connectionId)
+    .where('data_type', '=', dataType)
+    .where('record_id', 'in', recordIds)
+    .where('deleted', '=', 0)
+    .execute();
+  return new Set(rows.map((row) => row.record_id));
 }

@@ -12,13 +12,13 @@ import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
 import { recordEvent, referenceCompany } from '../webhooks/events.js';
 import { findOnPlatform, platformConnection, readContext } from './platform-writes.js';
-import { saveWritten, writtenState } from './platform-writes.store.js';
+import { presentWritten, saveWritten } from './platform-writes.store.js';
 import { isConnectorError } from '../connectors/connector-error.js';
 import { deauthorizeConnection } from '../webhooks/deauthorize.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { pushOperationDoc, type PushStatus } from './push-operation.js';
 import { asStored, referencedIds } from './write-validation.js';
-import { isBatch, recordsOfBatch, type BankTransactionBatch, type BatchRecord } from './bank-transaction-batch.js';
+import { batchFieldOf, isBatch, recordsOfBatch, type BankTransactionBatch, type BatchRecord } from './bank-transaction-batch.js';
 import type { Metrics } from '../operations/metrics.js';
 
 export const PUSH_JOB = 'push-operation';
@@ -48,8 +48,21 @@ type Outcome =
       written: { recordId: string; record: Record<string, unknown> | null }[];
       /** The records created or changed, for the operation's `changes` (the written ones, or the platform's). */
       changed: string[];
+      /** Ids the write gives records it creates: still free when it settles, or it fails (see withoutClashes). */
+      claimed: Claim[];
     }
   | { status: 'Failed' | 'TimedOut'; errorMessage: string; errors?: ValidationItem[] };
+
+/** An id a write gives a record it creates, which the platform must not hold yet; `field` names it in the body. */
+interface Claim {
+  field: string;
+  id: string;
+}
+
+/** The outcome of a write the platform refuses, for these problems. */
+function refused(errors: ValidationItem[]): Outcome {
+  return { status: 'Failed', errorMessage: `The platform refused the write: ${errors.map((e) => e.message).join('; ')}.`, errors };
+}
 
 /** Documents the platform will not let go once settled, unless the write forces it. */
 const SETTLED_STATUSES = new Set(['Paid', 'Void']);
@@ -94,7 +107,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       try {
         const ctx = await readContext(db, connector, platform, dataType, signal);
         const written = await model.submit(ctx, { operation: op.operation as WriteOperation, recordId: op.record_id, record, key: op.id });
-        return { status: 'Success', recordId: written.recordId, written: [], changed: [written.recordId] };
+        return { status: 'Success', recordId: written.recordId, written: [], changed: [written.recordId], claimed: [] };
       } catch (err) {
         // Stopped (handed back): whatever the platform answered, the write is left Pending for the next run.
         if (!isConnectorError(err) || signal.aborted) throw err;
@@ -141,11 +154,16 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     const records: BatchRecord[] | null = isBatch(op)
       ? recordsOfBatch(op.record_id, body as BankTransactionBatch)
       : body && [{ id: op.operation === 'Create' ? null : op.record_id, record: body }];
+    // Only a batch's creates bring ids of their own.
+    const claimed = (isBatch(op) ? (records ?? []) : []).flatMap((r, i) =>
+      r.id === null ? [] : [{ field: batchFieldOf('id', i), id: r.id }],
+    );
     if (records) errors.push(...(await missingOnPlatform(connector, platform, records)));
-    if (isBatch(op) && records) errors.push(...(await takenIds(connector, platform, records, signal)));
-    if (errors.length > 0) {
-      return { status: 'Failed', errorMessage: `The platform refused the write: ${errors.map((e) => e.message).join('; ')}.`, errors };
+    if (claimed.length > 0) {
+      const held = await findOnPlatform(db, connector, platform, dataType, new Set(claimed.map((c) => c.id)), signal);
+      errors.push(...alreadyHeld(dataType, claimed, (id) => held?.has(id) ?? false));
     }
+    if (errors.length > 0) return refused(errors);
 
     if (records === null)
       return {
@@ -153,6 +171,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
         recordId: op.record_id as string,
         written: [{ recordId: op.record_id as string, record: null }],
         changed: [op.record_id as string],
+        claimed,
       };
     const written = records.map(({ id, record }) => {
       const recordId = id ?? randomUUID();
@@ -163,6 +182,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       recordId: isBatch(op) ? op.record_id : written[0].recordId,
       written,
       changed: written.map((w) => w.recordId),
+      claimed,
     };
 
     /** The records' references the platform does not hold, each field that names one (an id is looked up once). */
@@ -201,51 +221,28 @@ export function createPushJob(options: PushJobOptions): JobHandler {
     }
   }
 
-  /** A batch's transactions whose ids the platform already has (ids are unique on the platform). */
-  async function takenIds(
-    connector: NonNullable<ReturnType<typeof findConnector>>,
-    platform: Awaited<ReturnType<typeof platformConnection>>,
-    records: BatchRecord[],
-    signal: AbortSignal,
-  ): Promise<ValidationItem[]> {
-    const asked = new Set(records.flatMap((r) => (r.id === null ? [] : [r.id])));
-    if (asked.size === 0) return [];
-    const found = await findOnPlatform(db, connector, platform, 'bankTransactions', asked, signal);
-    if (!found) return [];
-    return records.flatMap((r, i) =>
-      r.id !== null && found.has(r.id)
-        ? [
-            {
-              itemId: `transactions.${i}.id`,
-              message: `The platform already has a bankTransactions record with id ${r.id}`,
-              validatorName: PLATFORM_VALIDATOR,
-            },
-          ]
-        : [],
-    );
-  }
-
   /**
-   * The outcome, unless a batch's transaction ids were taken by another write that settled since they were checked
-   * (two batches naming one id, run side by side): then the batch fails, and neither replaces the other's record.
-   * Runs in the settling transaction, after the client's lock.
+   * The outcome, unless an id the write claims was taken by another write that settled since it was checked (two
+   * batches naming one id, run side by side): then it fails, and neither replaces the other's record. Runs in the
+   * settling transaction, after the client's lock.
    */
   async function withoutClashes(trx: Kysely<Database>, op: PushRow, outcome: Outcome & { status: 'Success' }): Promise<Outcome> {
-    if (!isBatch(op)) return outcome;
-    const given = recordsOfBatch(op.record_id, JSON.parse(op.data as string) as BankTransactionBatch);
-    const errors: ValidationItem[] = [];
-    for (const [i, { id }] of given.entries()) {
-      if (id !== null && (await writtenState(trx, op.client_id, op.connection_id, 'bankTransactions', id)) === 'present') {
-        errors.push({
-          itemId: `transactions.${i}.id`,
-          message: `The platform already has a bankTransactions record with id ${id}`,
-          validatorName: PLATFORM_VALIDATOR,
-        });
-      }
-    }
-    return errors.length === 0
-      ? outcome
-      : { status: 'Failed', errorMessage: `The platform refused the write: ${errors.map((e) => e.message).join('; ')}.`, errors };
+    if (outcome.claimed.length === 0) return outcome;
+    const ids = outcome.claimed.map((c) => c.id);
+    const held = await presentWritten(trx, op.client_id, op.connection_id, op.data_type, ids);
+    const errors = alreadyHeld(op.data_type, outcome.claimed, (id) => held.has(id));
+    return errors.length === 0 ? outcome : refused(errors);
+  }
+
+  /** Problems for the claimed ids the platform holds. */
+  function alreadyHeld(dataType: string, claimed: Claim[], holds: (id: string) => boolean): ValidationItem[] {
+    return claimed
+      .filter((c) => holds(c.id))
+      .map((c) => ({
+        itemId: c.field,
+        message: `The platform already has a ${dataType} record with id ${c.id}`,
+        validatorName: PLATFORM_VALIDATOR,
+      }));
   }
 
   /** The Sandbox's bookkeeping rules: settled documents change only when forced; paid ones are never deleted. */
@@ -305,15 +302,16 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       });
       if (!(await settlePush(trx, op.client_id, op.id, { status, completed, recordId, doc }))) return false;
       if (outcome.status === 'Success') {
-        for (const written of outcome.written)
-          await saveWritten(trx, op.client_id, {
-            companyId: op.company_id,
-            connectionId: op.connection_id,
-            dataType: op.data_type,
-            recordId: written.recordId,
-            record: written.record && { ...written.record, sourceModifiedDate: completed },
-            at: completed,
-          });
+        await saveWritten(trx, op.client_id, {
+          companyId: op.company_id,
+          connectionId: op.connection_id,
+          dataType: op.data_type,
+          records: outcome.written.map(({ recordId, record }) => ({
+            recordId,
+            record: record && { ...record, sourceModifiedDate: completed },
+          })),
+          at: completed,
+        });
         if (op.allow_sync === 1) {
           await queueSyncIfIdle(
             trx,

@@ -37,26 +37,23 @@ export const CORPUS: Entry[] = JSON.parse(fs.readFileSync(fileURLToPath(new URL(
 export const corpusFile = (path: string) => new Uint8Array(fs.readFileSync(fileURLToPath(new URL(`${DIR}${path}`, import.meta.url))));
 
 /** The mappings an uploader gives for the CSV layouts (corpus.json's notes describe each file's columns). */
+/** John Lewis Partnership Card's export, which both of its files in the corpus have. */
+const JOHN_LEWIS: CsvMapping = {
+  date: { column: 'Date Processed', format: 'DD-MMM-YYYY' },
+  amount: 'Amount',
+  decimal: '.',
+  thousands: [','],
+  description: ['Description'],
+  currency: { value: 'GBP' },
+  negate: true,
+};
+
 export const MAPPINGS: Record<string, CsvMapping> = {
   'csv/bank2ynab-MS_JANE_SMITH_01-12-2019_14-12-2019.csv': {
-    date: { column: 'Date Processed', format: 'DD-MMM-YYYY' },
-    amount: 'Amount',
-    decimal: '.',
-    thousands: [','],
-    description: ['Description'],
-    currency: { value: 'GBP' },
-    negate: true,
+    ...JOHN_LEWIS,
     skip: [{ column: 'Date Processed', values: ['Pending'] }],
   },
-  'csv/jl-partnership-sample-statement.csv': {
-    date: { column: 'Date Processed', format: 'DD-MMM-YYYY' },
-    amount: 'Amount',
-    decimal: '.',
-    thousands: [','],
-    description: ['Description'],
-    currency: { value: 'GBP' },
-    negate: true,
-  },
+  'csv/jl-partnership-sample-statement.csv': JOHN_LEWIS,
   'csv/bank2ynab-CSV_A_20180414_112204.csv': {
     date: { column: 'Datum', format: 'YYYY-MM-DD' },
     amount: 'Bedrag',

@@ -3,7 +3,14 @@ import { startTestServer, type TestClient, type TestServer } from '../helpers/te
 import { companyWithConnection, linkedSandbox } from '../helpers/sandbox.js';
 import { statementConnection, statementSample, uploadFiles } from '../helpers/uploads.js';
 import { uploadHighWater, uploadedSince, uploadsReader } from '../../src/uploads/uploads.store.js';
-import { deletePlatformWrites, loadWritten, saveWritten, writtenSince, writtenState } from '../../src/push/platform-writes.store.js';
+import {
+  deletePlatformWrites,
+  loadWritten,
+  presentWritten,
+  saveWritten,
+  writtenSince,
+  writtenState,
+} from '../../src/push/platform-writes.store.js';
 import { createSyncsStore } from '../../src/syncs/syncs.store.js';
 
 /**
@@ -50,8 +57,7 @@ describe('stores keep to the client they are given', () => {
         companyId: target.companyId,
         connectionId: target.connectionId,
         dataType: 'customers',
-        recordId,
-        record: { id: recordId, customerName: 'Written' },
+        records: [{ recordId, record: { id: recordId, customerName: 'Written' } }],
         at: '2026-01-01T00:00:00.000Z',
       });
     await write(owner.clientId, 'mine');
@@ -60,6 +66,10 @@ describe('stores keep to the client they are given', () => {
     expect(await writtenState(db, owner.clientId, target.connectionId, 'customers', 'mine')).toBe('present');
     expect(await writtenState(db, owner.clientId, target.connectionId, 'customers', 'theirs')).toBeUndefined();
     expect(await writtenState(db, other.clientId, target.connectionId, 'customers', 'mine')).toBeUndefined();
+    expect(await presentWritten(db, owner.clientId, target.connectionId, 'customers', ['mine', 'theirs', 'none'])).toEqual(
+      new Set(['mine']),
+    );
+    expect(await presentWritten(db, other.clientId, target.connectionId, 'customers', ['mine', 'theirs'])).toEqual(new Set());
     expect((await loadWritten(db, owner.clientId, target.connectionId, 'customers')).written.map((w) => w.id)).toEqual(['mine']);
     expect((await loadWritten(db, other.clientId, target.connectionId, 'customers')).written).toEqual([]);
     expect(await writtenSince(db, owner.clientId, target.connectionId, 'customers', 0)).toBe(true);

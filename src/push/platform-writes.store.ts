@@ -11,18 +11,23 @@ function clientConnections(executor: Kysely<Database>, clientId: string) {
   return executor.selectFrom('connections').select('id').where('client_id', '=', clientId);
 }
 
+/** The platform_writes rows of one data type on one of the client's connections (none for another client's). */
+function writesOf(executor: Kysely<Database>, clientId: string, connectionId: string, dataType: string) {
+  return executor
+    .selectFrom('platform_writes')
+    .where('connection_id', 'in', clientConnections(executor, clientId))
+    .where('connection_id', '=', connectionId)
+    .where('data_type', '=', dataType);
+}
+
 export async function loadWritten(
   executor: Kysely<Database>,
   clientId: string,
   connectionId: string,
   dataType: string,
 ): Promise<{ written: WrittenRecord[]; highWater: number }> {
-  const rows = await executor
-    .selectFrom('platform_writes')
+  const rows = await writesOf(executor, clientId, connectionId, dataType)
     .select(['seq', 'record_id', 'deleted', 'doc', 'source_modified_date'])
-    .where('connection_id', 'in', clientConnections(executor, clientId))
-    .where('connection_id', '=', connectionId)
-    .where('data_type', '=', dataType)
     .orderBy('record_id')
     .execute();
   let highWater = 0;
@@ -46,12 +51,8 @@ export async function writtenSince(
   dataType: string,
   highWater: number,
 ): Promise<boolean> {
-  const row = await executor
-    .selectFrom('platform_writes')
+  const row = await writesOf(executor, clientId, connectionId, dataType)
     .select('seq')
-    .where('connection_id', 'in', clientConnections(executor, clientId))
-    .where('connection_id', '=', connectionId)
-    .where('data_type', '=', dataType)
     .where('seq', '>', highWater)
     .limit(1)
     .executeTakeFirst();
@@ -120,12 +121,8 @@ export async function writtenState(
   dataType: string,
   recordId: string,
 ): Promise<'present' | 'deleted' | undefined> {
-  const row = await executor
-    .selectFrom('platform_writes')
+  const row = await writesOf(executor, clientId, connectionId, dataType)
     .select('deleted')
-    .where('connection_id', 'in', clientConnections(executor, clientId))
-    .where('connection_id', '=', connectionId)
-    .where('data_type', '=', dataType)
     .where('record_id', '=', recordId)
     .executeTakeFirst();
   return row === undefined ? undefined : row.deleted === 0 ? 'present' : 'deleted';
@@ -140,12 +137,8 @@ export async function presentWritten(
   recordIds: readonly string[],
 ): Promise<Set<string>> {
   if (recordIds.length === 0) return new Set();
-  const rows = await executor
-    .selectFrom('platform_writes')
+  const rows = await writesOf(executor, clientId, connectionId, dataType)
     .select('record_id')
-    .where('connection_id', 'in', clientConnections(executor, clientId))
-    .where('connection_id', '=', connectionId)
-    .where('data_type', '=', dataType)
     .where('record_id', 'in', recordIds)
     .where('deleted', '=', 0)
     .execute();

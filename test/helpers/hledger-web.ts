@@ -1,5 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { exited, freePort } from './processes.js';
@@ -78,4 +80,41 @@ export function hledgerJson(journal: string, ...args: string[]): any {
   const result = spawnSync('hledger', [...args, '-f', journal, '-O', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (result.status !== 0) throw new Error(`hledger ${args.join(' ')} failed: ${result.stderr}`);
   return JSON.parse(result.stdout);
+}
+
+/**
+ * A proxy in front of hledger-web that makes the journal's modification time lag its writes by `lagMs`, as a kernel's
+ * coarse file clock does (file times are taken at the last timer tick: up to 4 ms behind at 250 Hz, 10 ms at 100 Hz).
+ * hledger-web reloads the journal only when the file's time is after its last read, so an entry appended within
+ * `lagMs` of a reload is never shown (until the file changes again).
+ */
+export async function startCoarseClockProxy(web: HledgerWeb, lagMs: number) {
+  const server = http.createServer((request, response) => {
+    const upstream = http.request(
+      new URL(request.url ?? '/', web.url),
+      { method: request.method, headers: request.headers, agent: false },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (c: Buffer) => chunks.push(c));
+        answer.on('end', () => {
+          // The append is done when hledger-web answers: its file time is set back to where a coarse clock puts it.
+          if (request.method === 'PUT' && request.url === '/add') {
+            const written = fs.statSync(web.journal).mtimeMs;
+            fs.utimesSync(web.journal, new Date(), new Date(written - lagMs));
+          }
+          response.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
+        });
+      },
+    );
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

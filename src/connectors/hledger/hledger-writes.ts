@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReadContext, WriteModel } from '../connector.js';
 import type { DataType } from '../data-types.js';
 import { writeSchemaOf } from '../write-schema.js';
@@ -223,6 +224,7 @@ async function submit(
   const endpoint = endpointOf(ctx);
   const code = codeOf(write.key);
   const journal = await api.transactions(endpoint);
+  const readAt = Date.now();
   const already = journalEntryRecords(journal).find((r) => r.id === code);
   if (already) return { recordId: code, record: already.data };
   // Checked again against the journal as it is now: it may have changed since the write was accepted.
@@ -245,12 +247,23 @@ async function submit(
     })),
     tsourcepos: [],
   } as api.HledgerTransaction;
+  // The read just made may have reloaded the journal; an append within a file-clock tick of it would not be seen.
+  const sinceRead = Date.now() - readAt;
+  if (sinceRead < FILE_CLOCK_TICK_MS) await sleep(FILE_CLOCK_TICK_MS - sinceRead, undefined, { signal: ctx.signal });
   await api.add(endpoint, postable(transaction));
   // Read back: the entry as hledger now holds it (and proof the journal still loads).
   const found = journalEntryRecords(await api.transactions(endpoint)).find((r) => r.id === code);
   if (!found) throw new ConnectorError('unavailable', `hledger accepted the journal entry ${code} but does not list it`);
   return { recordId: code, record: found.data };
 }
+
+/**
+ * How long after a read of the journal an entry is appended, at least. hledger-web reloads the journal on a request only
+ * when the file's modification time is after its last reload; the kernel takes file times from its coarse clock (the
+ * last timer tick: up to 4 ms behind at 250 Hz, 10 ms at 100 Hz), so an entry appended within a tick of a reload gets a
+ * time before it, and hledger-web would serve the journal without it until the file changed again.
+ */
+const FILE_CLOCK_TICK_MS = 25;
 
 /** The entry's code: `lp-` and the first 12 hex digits of the write's key (a UUID), one code per write. */
 function codeOf(key: string): string {

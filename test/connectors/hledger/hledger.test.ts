@@ -14,7 +14,7 @@ import {
   waitForSyncs,
   type LinkedCompany,
 } from '../../helpers/sandbox.js';
-import { hledgerJson, hledgerMissing, startHledgerWeb, type HledgerWeb } from '../../helpers/hledger-web.js';
+import { hledgerJson, hledgerMissing, startCoarseClockProxy, startHledgerWeb, type HledgerWeb } from '../../helpers/hledger-web.js';
 import { startBasicAuthProxy } from '../../helpers/basic-auth-proxy.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
 
@@ -527,6 +527,44 @@ describe.skipIf(missing !== undefined)('hledger-web write-back in the journal’
     const other = await model.submit!(ctx, { ...write, key: randomUUID() });
     expect(other.recordId).not.toBe(first.recordId);
     expect(fs.readFileSync(web.journal, 'utf8').split('Sent twice')).toHaveLength(3);
+  });
+
+  it('shows an entry appended just after hledger-web reloaded the journal, where file times come from a coarse clock', async () => {
+    // The file times lag by 10 ms (a 100 Hz kernel tick); the journal just changed, so the write's first read reloads it.
+    const coarse = await startCoarseClockProxy(web, 10);
+    try {
+      const model = journalEntryWrites.get('journalEntries')!;
+      const ctx = {
+        settings: { url: coarse.url },
+        credentials: null,
+        epoch: 0,
+        cursor: null,
+        written: [],
+        allowPrivate: true,
+        signal: new AbortController().signal,
+      };
+      for (const description of ['Just after a reload', 'And once more']) {
+        fs.appendFileSync(web.journal, `\n; edited by hand before "${description}"\n`);
+        const key = randomUUID();
+        const written = await model.submit!(ctx, {
+          operation: 'Create',
+          recordId: null,
+          key,
+          record: {
+            description,
+            postedOn: '2025-03-15T00:00:00',
+            journalLines: [
+              { netAmount: 7.25, currency: 'GBP', accountRef: { id: 'expenses:software' } },
+              { netAmount: -7.25, currency: 'GBP', accountRef: { id: 'assets:bank:current' } },
+            ],
+          },
+        });
+        expect(written.recordId).toBe(`lp-${key.replace(/-/g, '').slice(0, 12)}`);
+        expect(written.record).toMatchObject({ description, postedOn: '2025-03-15T00:00:00' });
+      }
+    } finally {
+      await coarse.close();
+    }
   });
 
   it('refuses a currency the journal has no commodity for with a 400 naming currency, and appends nothing', async () => {

@@ -27,6 +27,7 @@ import { registerIntegrationRoutes } from './integrations/integrations.routes.js
 import { Integration } from './integrations/integration.schema.js';
 import { watchMaintenance } from './operations/maintenance.js';
 import { registerHealthRoutes } from './operations/health.routes.js';
+import { registerFrontDoor } from './operations/front-door.routes.js';
 import { createMetrics, type Metrics } from './operations/metrics.js';
 import { installRequestMetrics, registerMetricsRoute } from './operations/metrics.routes.js';
 import { watchStore } from './operations/store-metrics.js';
@@ -242,6 +243,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     retainSupersededMs: jobOptions.retainSupersededMs,
     publicUrl: urls.publicUrl,
     metrics,
+    log: server.log,
   });
   const pushTiming = { sandboxDelayMs: options.push?.sandboxDelayMs ?? 1000, minuteMs: options.push?.minuteMs ?? 60_000 };
   const handlers = {
@@ -257,6 +259,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const integrations = createIntegrationsService({ db, dialect, lists, ...urls });
   registerHealthRoutes(server, { db });
+  registerFrontDoor(server);
   if (options.metrics?.token) registerMetricsRoute(server, { metrics, token: options.metrics.token });
   registerDocsRoutes(server);
   registerProfileRoutes(server, { clients });

@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config.js';
-import { openStore, type Store } from '../storage/database.js';
+import { isPostgresUrl, openStore, sqliteFilePath, type Store } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { createClientsService } from '../clients/clients.service.js';
 import { PLAN_NAMES, type PlanName } from '../clients/plans.js';
@@ -27,8 +28,24 @@ function limit(value: string): number | 'none' {
   return n;
 }
 
+/**
+ * The store a command works on. Without DATABASE_URL that is `data/ledgerport.sqlite` under the working directory;
+ * run from elsewhere, opening it would create an empty store and answer from it as if nothing were wrong, so a
+ * default store that does not exist is refused. A DATABASE_URL set is followed (creating the store if need be).
+ */
+function storeUrl(): string {
+  const url = loadConfig().databaseUrl;
+  if (!process.env.DATABASE_URL && !isPostgresUrl(url) && !fs.existsSync(sqliteFilePath(url))) {
+    throw new Error(
+      `no store at ${url} (DATABASE_URL is not set, so the default under the working directory): set DATABASE_URL to ` +
+        'the store the server uses (its SQLite file or postgres:// URL), or run from the directory `npm start` runs in',
+    );
+  }
+  return url;
+}
+
 async function withStore<T>(action: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(loadConfig().databaseUrl);
+  const store = await openStore(storeUrl());
   try {
     await migrateToLatest(store.db, store.dialect.name);
     return await action(store);
@@ -120,7 +137,7 @@ export function buildCli(): Command {
         'LEDGERPORT_PREVIOUS_SECRET_KEYS. Run it after setting a new key (the old one in the previous keys), then drop the old key.',
     )
     .action(async () => {
-      const keys = loadSecretKeys(loadConfig().databaseUrl);
+      const keys = loadSecretKeys(storeUrl());
       const result = await withStore((store) => createCredentialsStore(keys).rotate(store.db, new Date().toISOString()));
       print({ keyId: keys.current.id, ...result });
     });

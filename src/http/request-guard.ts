@@ -27,6 +27,12 @@ export function callerOf(request: FastifyRequest): Client {
 }
 
 /**
+ * The 401's `error`: Codat answers a bare "Unauthorized"; this one also says how a key is sent, the mistake a
+ * newcomer makes (a raw key, or `Bearer`). Same status, body shape and code (see docs/decisions.md).
+ */
+export const UNAUTHORIZED_MESSAGE = 'Unauthorized: send the API key as Authorization: Basic <base64(key)>';
+
+/**
  * Runs before every route, in this order: maintenance (503), authentication (401, 403 for an outdated key),
  * account expiry (402), then rate limits (429). Unknown paths skip authentication so they answer 404/405.
  */
@@ -50,7 +56,7 @@ export function createRequestGuard(deps: {
     const hash = key === undefined ? undefined : hashApiKey(key);
     const owner = hash === undefined ? undefined : await deps.apiKeys.findOwner(hash);
     if (!owner || !hash || !hashesEqual(owner.keyHash, hash)) {
-      throw new ApiError(401, 'Unauthorized', { headers: { 'WWW-Authenticate': 'Basic realm="Ledgerport"' } });
+      throw new ApiError(401, UNAUTHORIZED_MESSAGE, { headers: { 'WWW-Authenticate': 'Basic realm="Ledgerport"' } });
     }
     const at = now();
     if (owner.expiresAt !== null && Date.parse(owner.expiresAt) <= at.getTime()) {

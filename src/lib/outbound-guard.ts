@@ -40,6 +40,8 @@ export interface PostResult {
   status?: number;
   /** Why the attempt failed without an answer (timeout, refused address, connection error). */
   error?: string;
+  /** The address was refused as internal (loopback, private, link-local…): the operator's setting decides. */
+  refusedAddress?: boolean;
 }
 
 /**
@@ -86,7 +88,13 @@ export function postOnce(
       const cap = setTimeout(() => request.destroy(), options.timeoutMs);
       response.on('close', () => clearTimeout(cap));
     });
-    request.on('error', (err) => settle({ error: err.message }));
+    request.on('error', (err) =>
+      // request-filtering-agent's refusal of an internal address at connect time ("… is not allowed. Because …").
+      settle({
+        error: err.message,
+        ...(!options.allowPrivate && / is not allowed\. Because/.test(err.message) ? { refusedAddress: true } : {}),
+      }),
+    );
     request.end(body);
   });
 }

@@ -5,6 +5,7 @@ import { buildApp } from '../app.js';
 import { createClientsService } from '../clients/clients.service.js';
 import { listenForMetrics } from '../operations/metrics-listener.js';
 import { logStream } from './log-stream.js';
+import { firstKeyPath, firstKeyText, writeFirstKey } from './first-key.js';
 import type { Role } from './roles.js';
 
 export { ROLES, type Role } from './roles.js';
@@ -44,13 +45,21 @@ export async function serve(role: Role = 'all'): Promise<void> {
   if (metricsListener) app.server.log.info({ port: metricsListener.port }, 'serving GET /metrics');
   if (answersHttp) {
     const url = await app.listen(config.port, config.host);
+    // Where a person goes next, on every start (the address clients use, when it is set).
+    const base = config.publicUrl ?? url;
+    app.server.log.info({ portal: `${base}/portal`, docs: `${base}/docs` }, `portal at ${base}/portal, API reference at ${base}/docs`);
     if (created) {
-      const header = `Basic ${Buffer.from(created.key.apiKey).toString('base64')}`;
-      process.stdout.write(
-        `\nFirst start: created client "${created.client.name}" (${created.client.id}).\n` +
-          `Its API key, shown only this once:\n\n  ${created.key.apiKey}\n\n` +
-          `Try it:\n\n  curl -H "Authorization: ${header}" ${url}/companies\n\n`,
-      );
+      const text = firstKeyText({ clientName: created.client.name, clientId: created.client.id, apiKey: created.key.apiKey }, url);
+      if (process.stdout.isTTY) process.stdout.write(`\n${text}\n`);
+      else {
+        // Not a terminal: what the process prints is kept (a log file, a collector), so the key goes to a file.
+        const file = firstKeyPath(config.databaseUrl);
+        writeFirstKey(file, text);
+        app.server.log.info(
+          { clientId: created.client.id, file },
+          `first start: created client "${created.client.name}"; its API key is in ${file} (readable by this user only); keep it somewhere safe and delete the file`,
+        );
+      }
     }
   } else {
     await app.server.ready();

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../storage/database.js';
 import { JobHandedBack, type JobHandler, type JobContext } from '../jobs/job-queue.js';
@@ -44,6 +45,8 @@ export interface SyncJobOptions {
   allowPrivate?: boolean;
   /** Counts each sync that ends, with how long it took and what it wrote. */
   metrics: Pick<Metrics, 'syncEnded'>;
+  /** Where each sync's end is logged: completion at info, failure at warn. */
+  log?: Pick<Logger, 'info' | 'warn'>;
   now?: () => Date;
 }
 
@@ -60,13 +63,27 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
   const retain = options.retainSupersededMs ?? 60_000;
 
   /**
-   * Counts an ended sync: its time from being requested to its end (as the operation's `requested` and `completed`
-   * show it, queue wait and earlier interrupted runs included), labelled with the connection's platform.
+   * Counts and logs an ended sync: its time from being requested to its end (as the operation's `requested` and
+   * `completed` show it, queue wait and earlier interrupted runs included), labelled with the connection's platform.
+   * The log line carries ids, never the connection's settings or credentials; a failure's message is the one the
+   * operation shows its client.
    */
-  async function ended(row: PullOperationRow, outcome: DatasetStatus, completed: string, records: number): Promise<void> {
+  async function ended(row: PullOperationRow, outcome: DatasetStatus, completed: string, records: number, error?: string): Promise<void> {
     const connection = await connectionById(db, row.client_id, row.connection_id).catch(() => undefined);
-    const seconds = Math.max(0, (Date.parse(completed) - Date.parse(row.requested)) / 1000);
-    options.metrics.syncEnded({ platform: connection?.platform_key ?? 'unknown', dataType: row.data_type, outcome }, seconds, records);
+    const durationMs = Math.max(0, Date.parse(completed) - Date.parse(row.requested));
+    const platform = connection?.platform_key ?? 'unknown';
+    options.metrics.syncEnded({ platform, dataType: row.data_type, outcome }, durationMs / 1000, records);
+    const fields = {
+      pullOperationId: row.id,
+      companyId: row.company_id,
+      connectionId: row.connection_id,
+      platform,
+      dataType: row.data_type,
+      status: outcome,
+      durationMs,
+    };
+    if (outcome === 'Complete') options.log?.info({ ...fields, records }, 'sync complete');
+    else options.log?.warn({ ...fields, error }, 'sync failed');
   }
 
   /** Ends the operation in an error; with `runner`, only while that run still holds it. */
@@ -85,7 +102,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       await releaseWaiting(trx, jobs, row.client_id, row.connection_id, row.data_type);
       await reportReadIfIdle(trx, jobs, { clientId: row.client_id, companyId: row.company_id, publicUrl: options.publicUrl() });
     });
-    await ended(row, status, completed, 0);
+    await ended(row, status, completed, 0, message);
   }
 
   /** Hands a rate-limited sync back: Queued again (its progress kept), its job due when the platform allows. */

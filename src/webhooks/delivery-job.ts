@@ -138,7 +138,10 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
         'user-agent': `Ledgerport-Webhooks/${VERSION}`,
         ...signatureHeaders(due.secret, due.id, due.body, now()),
       };
-      const result = await postOnce(due.url, headers, due.body, { timeoutMs, allowPrivate });
+      const posted = await postOnce(due.url, headers, due.body, { timeoutMs, allowPrivate });
+      const result = posted.refusedAddress
+        ? { ...posted, error: `${posted.error}; set WEBHOOKS_ALLOW_PRIVATE=true on the server to allow internal addresses` }
+        : posted;
       // The URL and secret stay out of the log: the URL may carry credentials.
       deps.log?.info(
         { deliveryId: due.id, consumerId: due.consumerId, attempt: due.attempts + 1, status: result.status, error: result.error },

@@ -116,7 +116,8 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
 
 /**
  * CompanyReference payload object for `referenceCompany` (Codat's Company/definitions/companyReference).
- * `links.portal` points at the company's resource on this server, which has no separate portal.
+ * `links.portal` points at the company's page in the portal (a person follows it in a browser; the API resource
+ * would answer 401 there).
  */
 export async function referenceCompany(
   executor: Kysely<Database>,
@@ -125,7 +126,7 @@ export async function referenceCompany(
   publicUrl: string,
 ): Promise<Record<string, unknown>> {
   const stored = await companyDoc(executor, clientId, companyId);
-  const links = { portal: `${publicUrl}/companies/${companyId}` };
+  const links = { portal: `${publicUrl}/portal/companies/${companyId}` };
   if (stored === undefined) return { id: companyId, links };
   const doc = JSON.parse(stored) as { id: string; name: string; description?: string; tags?: Record<string, string> };
   return {

@@ -50,7 +50,11 @@ function check(input: WebhookConsumerPrototype, allowPrivate: boolean): Validati
   if (url && url.protocol !== 'http:' && url.protocol !== 'https:') problem('url', 'url must be an absolute http or https address');
   else if (url && !allowPrivate) {
     const refused = refusedHost(url.hostname);
-    if (refused) problem('url', `url must not point at a loopback, private or link-local address (${refused})`);
+    if (refused)
+      problem(
+        'url',
+        `url must not point at a loopback, private or link-local address (${refused}); set WEBHOOKS_ALLOW_PRIVATE=true on the server to allow internal addresses`,
+      );
   }
   input.eventTypes.forEach((eventType, i) => {
     if (!isEventType(eventType)) problem(`eventTypes.${i}`, `eventTypes.${i} (${JSON.stringify(eventType)}) is not a known event type`);

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, http, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
-import { assertCliBuilt, CLI_TEST_TIMEOUT, runLedgerport, type CliResult } from '../helpers/cli.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { assertCliBuilt, CLI_TEST_TIMEOUT, runLedgerport, runLedgerportWithoutStore, type CliResult } from '../helpers/cli.js';
 
 const DAY_MS = 86_400_000;
 
@@ -219,5 +222,34 @@ describe('bad arguments', () => {
       expect((await http(server, 'GET', '/companies', { auth: client.auth })).status).toBe(200);
     },
     CLI_TEST_TIMEOUT,
+  );
+});
+
+describe('a command run where there is no store', () => {
+  it(
+    'refuses, naming DATABASE_URL, and creates nothing (every command but serve)',
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerport-nostore-'));
+      try {
+        for (const args of [
+          ['clients', 'list'],
+          ['clients', 'create', '--name', 'X'],
+          ['keys', 'create', '--client', 'x'],
+          ['maintenance', 'on'],
+          ['secrets', 'rotate'],
+        ]) {
+          const res = await runLedgerportWithoutStore(dir, ...args);
+          expect(res.code, args.join(' ')).not.toBe(0);
+          expect(res.stdout, args.join(' ')).toBe('');
+          expect(res.stderr, args.join(' ')).toMatch(
+            /^ledgerport: no store at .*data.ledgerport\.sqlite .*set DATABASE_URL to the store the server uses/,
+          );
+        }
+        expect(fs.readdirSync(dir)).toEqual([]);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    5 * CLI_TEST_TIMEOUT,
   );
 });

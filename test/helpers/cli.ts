@@ -33,3 +33,15 @@ export function runLedgerport(databaseUrl: string, ...args: string[]): Promise<C
     );
   });
 }
+
+/** Runs `bin/ledgerport` in `cwd` with DATABASE_URL unset, as an operator in another directory would. Never rejects. */
+export function runLedgerportWithoutStore(cwd: string, ...args: string[]): Promise<CliResult> {
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env, cwd, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

@@ -32,12 +32,16 @@ export async function startTestServer(
     httpTimeouts?: AppOptions['httpTimeouts'];
     connectors?: AppOptions['connectors'];
     metrics?: AppOptions['metrics'];
+    /** Collects the server's log (JSON lines, info and above) here instead of discarding it. */
+    logLines?: string[];
   } = {},
 ): Promise<TestServer> {
   const testStore = await createTestStore();
+  const logLines = options.logLines;
   const app = await buildApp({
     store: testStore.store,
-    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+    logLevel: logLines ? 'info' : (process.env.TEST_LOG_LEVEL ?? 'silent'),
+    ...(logLines ? { logStream: { write: (line: string) => void logLines.push(line) } } : {}),
     maintenancePollMs: options.maintenancePollMs ?? 100,
     jobs: { pollMs: 50, ...options.jobs },
     push: options.push,

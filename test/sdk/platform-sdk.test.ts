@@ -261,7 +261,7 @@ describe('errors come back as the typed ErrorMessage', () => {
   it('401 for an unknown key and 403 for another client’s company', async () => {
     const stranger = sdkFor(basicAuth('NoSuchKey0000000000000000000000000000000'));
     const unauthorized = await expectErrorMessage(stranger.companies.list(), 401);
-    expect(unauthorized.error).toBe('Unauthorized');
+    expect(unauthorized.error).toBe('Unauthorized: send the API key as Authorization: Basic <base64(key)>');
     await expectErrorMessage(stranger.settings.getProfile(), 401);
 
     const other = await server.newClient({ name: 'Other' });

@@ -519,7 +519,7 @@ function expectNoSecrets(res: HttpResult): void {
 }
 
 function expectUnauthorized(res: HttpResult): void {
-  expectErrorBody(res, 401, { error: 'Unauthorized' });
+  expectErrorBody(res, 401, { error: 'Unauthorized: send the API key as Authorization: Basic <base64(key)>' });
   expect(res.headers.get('www-authenticate')).toMatch(/^Basic\b/);
   expectNoSecrets(res);
 }

@@ -215,6 +215,7 @@ describe('outbound address guard', () => {
         return rows[0]?.status === 'failed' && rows;
       });
       expect(delivery.last_error).toMatch(/127\.0\.0\.1.*is not allowed|::1.*is not allowed/);
+      expect(delivery.last_error).toMatch(/set WEBHOOKS_ALLOW_PRIVATE=true on the server to allow internal addresses$/);
       expect(delivery.last_response_status).toBeNull();
     }
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -76,9 +76,13 @@ describe('company and connection events', () => {
       id: company.id,
       name: 'Hooked Ltd',
       description: 'd',
-      links: { portal: `${server.url}/companies/${company.id}` },
+      links: { portal: `${server.url}/portal/companies/${company.id}` },
       tags: { region: 'uk' },
     };
+    // A person follows the link in a browser: the portal asks them to sign in, then shows the company.
+    const followed = await fetch(reference.links.portal, { redirect: 'manual' });
+    expect(followed.status).toBe(303);
+    expect(followed.headers.get('location')).toBe(`/portal/sign-in?next=${encodeURIComponent(`/portal/companies/${company.id}`)}`);
     expect(expectEnvelope(eventsOf(r, consumer.secret, 'connection.created')[0], 'connection.created')).toEqual({
       referenceCompany: reference,
       connection,

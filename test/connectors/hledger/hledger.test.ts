@@ -257,11 +257,13 @@ describe.skipIf(missing !== undefined)('hledger-web behind a proxy', () => {
   let server: TestServer;
   let client: TestClient;
   let linked: LinkedCompany;
+  const logLines: string[] = [];
+  const logged = (msg: string) => logLines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === msg);
 
   beforeAll(async () => {
     web = await startHledgerWeb(FIXTURE);
     proxy = await startBasicAuthProxy(web.url, { username: 'books', password: 's3cret-proxy-pass' });
-    server = await startTestServer({ connectors: { allowPrivate: true } });
+    server = await startTestServer({ connectors: { allowPrivate: true }, logLines });
     client = await server.newClient();
     linked = await companyWithConnection(server, client, 'hldg');
     await fetchOnFirstLinkOnly(server, client, linked.companyId, ['journalEntries']);
@@ -286,6 +288,21 @@ describe.skipIf(missing !== undefined)('hledger-web behind a proxy', () => {
     await waitForSyncs(server, client, linked.companyId);
     const raw = await server.store.db.selectFrom('connection_credentials').select('sealed').executeTakeFirstOrThrow();
     expect(raw.sealed).not.toMatch(/s3cret|books/);
+    // Each completed sync is logged at info with what an operator needs to find it, and nothing secret.
+    const complete = logged('sync complete');
+    expect(complete.map((entry) => entry.dataType)).toEqual(['journalEntries']);
+    for (const entry of complete) {
+      expect(entry).toMatchObject({
+        level: 30,
+        companyId: linked.companyId,
+        connectionId: linked.connectionId,
+        platform: 'hldg',
+        status: 'Complete',
+        records: expect.any(Number),
+        durationMs: expect.any(Number),
+      });
+    }
+    expect(logLines.join('\n')).not.toMatch(/s3cret|nope/);
   });
 
   it('fails the pull operation with a message naming the platform when hledger-web stops mid-sync', async () => {
@@ -299,6 +316,20 @@ describe.skipIf(missing !== undefined)('hledger-web behind a proxy', () => {
     expect(op.status).toBe('FetchError');
     expect(op.errorMessage).toMatch(new RegExp(`hledger at ${proxy.url.replace(/[.]/g, '\\.')} did not answer`));
     expect(proxy.state.seen.some((s) => s.startsWith('GET /transactions'))).toBe(true);
+    // The failure is logged at warn, with the operation's message.
+    expect(logged('sync failed')).toEqual([
+      expect.objectContaining({
+        level: 40,
+        pullOperationId: queued.body.id,
+        companyId: linked.companyId,
+        connectionId: linked.connectionId,
+        dataType: 'journalEntries',
+        status: 'FetchError',
+        durationMs: expect.any(Number),
+        error: op.errorMessage,
+      }),
+    ]);
+    expect(logLines.join('\n')).not.toMatch(/s3cret/);
     proxy.state.beforeForward = undefined;
     web = other;
   });

@@ -81,6 +81,8 @@ export interface AppOptions {
   publicUrl?: string;
   logLevel?: string;
   /** Where log lines go (readable ones: src/server/log-stream.ts); by default pino's JSON lines on stdout. */
+  /** Reverse proxies in front (TRUST_PROXY): hops or addresses whose X-Forwarded-For is believed. */
+  trustProxy?: number | string[];
   logStream?: { write(line: string): void };
   bodyLimit?: number;
   /** How long clients may take (docs/decisions.md); tests shorten them. */
@@ -164,6 +166,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
       ...(options.logStream && { stream: options.logStream }),
     },
     genReqId: () => randomUUID(),
+    // Behind reverse proxies (TRUST_PROXY), `request.ip` is the client's address from X-Forwarded-For.
+    ...(options.trustProxy !== undefined && {
+      trustProxy:
+        typeof options.trustProxy === 'number'
+          ? (
+              (hops: number) => (_address: string, hop: number) =>
+                hop < hops
+            )(options.trustProxy)
+          : options.trustProxy,
+    }),
     bodyLimit: options.bodyLimit ?? 5 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     ...wireErrorOptions(docsUrl, { ...HTTP_TIMEOUTS, ...options.httpTimeouts }),
@@ -287,6 +299,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerPortalRoutes(server, {
     db,
     sessions: createPortalSessions({ sessions: createPortalSessionsStore(db), apiKeys: apiKeysStore }),
+    rateCounters,
     docsUrl,
     publicUrl: urls.publicUrl,
     companies,

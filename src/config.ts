@@ -35,6 +35,8 @@ export interface Config {
   metricsToken?: string;
   /** A port of its own serving `GET /metrics` only, without a token (any role, workers too); unset, none. */
   metricsPort?: number;
+  /** The reverse proxies in front: how many hops, or their addresses; a client's address is then read from X-Forwarded-For. */
+  trustProxy?: number | string[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -55,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: nonNegativeInteger(env, 'SHUTDOWN_GRACE_MS', 10_000),
     metricsToken: metricsToken(env),
     metricsPort: portNumber(env, 'METRICS_PORT'),
+    trustProxy: trustProxy(env),
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl(),
@@ -63,6 +66,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: logFormat(env.LOG_FORMAT, Boolean(process.stdout.isTTY)),
     bodyLimit,
   };
+}
+
+/**
+ * TRUST_PROXY: the number of proxies in front (1 for one nginx), or their addresses and CIDR ranges, comma-separated.
+ * Not `true`: trusting every hop would take a client's address from a header any client can write.
+ */
+function trustProxy(env: NodeJS.ProcessEnv): number | string[] | undefined {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 10) return Number(raw);
+  const addresses = raw.split(',').map((a) => a.trim());
+  if (addresses.every((a) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a) && /[.:]/.test(a))) return addresses;
+  throw new Error(
+    `TRUST_PROXY must be the number of proxies in front (1 to 10) or their addresses (CIDR ranges allowed), comma-separated; got "${raw}"`,
+  );
 }
 
 function redisUrl(env: NodeJS.ProcessEnv): string | undefined {

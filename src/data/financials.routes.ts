@@ -3,19 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CompanyIdParams, errorResponses } from '../http/responses.js';
 import { callerOf } from '../http/request-guard.js';
-import type { Client } from '../clients/clients.store.js';
 import { CONNECTORS } from '../connectors/registry.js';
 import type { DataSetsService } from './data-sets.service.js';
-import { buildPeriods, inPeriod } from './financial-statements.js';
-
-const STATEMENTS = [
-  { segment: 'balanceSheet', dataType: 'balanceSheet', kind: 'position', basis: false },
-  { segment: 'profitAndLoss', dataType: 'profitAndLoss', kind: 'flow', basis: true },
-  // Codat requires `reportInput` on the cash flow statement; the Sandbox's is built by the direct method (docs/sandbox.md).
-  { segment: 'cashFlowStatement', dataType: 'cashFlowStatement', kind: 'flow', basis: true, reportInput: 'Direct' },
-] as const;
-
-type Statement = (typeof STATEMENTS)[number];
+import { inPeriod } from './financial-statements.js';
+import { readStatement, STATEMENTS, type Statement } from './statement-reports.js';
 
 const LocalMonth = (description: string) => Type.String({ format: 'date-time', 'x-date-style': 'local', description });
 
@@ -80,14 +71,6 @@ const PeriodQuery = Type.Object({
 export function registerFinancialsRoutes(app: FastifyInstance, deps: { dataSets: DataSetsService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  async function baseCurrency(client: Client, companyId: string): Promise<string | undefined> {
-    try {
-      return (JSON.parse(await deps.dataSets.single(client, companyId, 'company')) as { baseCurrency?: string }).baseCurrency;
-    } catch {
-      return undefined;
-    }
-  }
-
   for (const statement of STATEMENTS) {
     r.get(
       `/companies/:companyId/data/financials/${statement.segment}`,
@@ -103,22 +86,7 @@ export function registerFinancialsRoutes(app: FastifyInstance, deps: { dataSets:
           response: { 200: statementSchema(statement), ...errorResponses(404, 409) },
         },
       },
-      async (request) => {
-        const client = callerOf(request);
-        const { companyId } = request.params;
-        const docs = await deps.dataSets.allRecords(client, companyId, statement.dataType);
-        const months = docs.map((d) => JSON.parse(d) as Record<string, unknown> & { id: string; currency?: string });
-        const { reports, earliest, latest } = buildPeriods(months, request.query, statement.kind);
-        const currency = (await baseCurrency(client, companyId)) ?? months[0]?.currency;
-        return {
-          ...(statement.basis ? { reportBasis: 'Accrual' } : {}),
-          ...('reportInput' in statement ? { reportInput: statement.reportInput } : {}),
-          ...(currency ? { currency } : {}),
-          ...(latest ? { mostRecentAvailableMonth: latest } : {}),
-          ...(earliest ? { earliestAvailableMonth: earliest } : {}),
-          reports,
-        };
-      },
+      async (request) => readStatement(deps.dataSets, callerOf(request), request.params.companyId, statement, request.query),
     );
   }
 }

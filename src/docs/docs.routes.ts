@@ -78,32 +78,53 @@ ${sections.join('\n')}`,
   );
 }
 
-function renderErrors(): string {
-  const body = `{
+/** The error body's example, laid out in short lines so that it reads whole in a narrow box (and wraps beyond). */
+const EXAMPLE_BODY = `{
   "statusCode": 402,
   "service": "PublicApi",
   "error": "CompanyValidationException: Company limit exceeded",
   "correlationId": "2b9c3a9e-7f7e-4a53-8f0e-0c8a0d1f5e21",
   "validation": {
-    "errors": [{ "itemId": "Company", "message": "Company limit exceeded. ... Learn more at <this server>/docs/errors", "validatorName": "CreateCompany" }],
+    "errors": [
+      {
+        "itemId": "Company",
+        "message": "Company limit exceeded. … Learn more at <this server>/docs/errors",
+        "validatorName": "CreateCompany"
+      }
+    ],
     "warnings": []
   }
 }`;
+
+function renderErrors(): string {
+  const codes = ERROR_CATALOGUE.flatMap((e) => e.codes.map((code) => ({ code, entry: e }))).sort((a, b) => a.code.localeCompare(b.code));
+  const codeRows = codes
+    .map(
+      ({ code, entry }) =>
+        `<tr><td><code>${escapeHtml(code)}</code></td><td><a href="#${entry.status}">${entry.status} ${escapeHtml(entry.title)}</a></td></tr>`,
+    )
+    .join('');
   const entries = ERROR_CATALOGUE.map(
     (e) => `<h2 id="${e.status}">${e.status} ${escapeHtml(e.title)}</h2>
 <ul>${e.when.map((w) => `<li>${text(w)}</li>`).join('')}</ul>
 <p><strong>What to do:</strong> ${text(e.remedy)}</p>
+${e.codes.length ? `<p>Exception codes: ${e.codes.map((c) => `<code>${escapeHtml(c)}</code>`).join(', ')}.</p>` : ''}
 <p>Example <code>error</code> values:</p><ul>${e.examples.map((x) => `<li><code>${escapeHtml(x)}</code></li>`).join('')}</ul>`,
   ).join('\n');
   return page(
     'Ledgerport errors',
     `<h1>Errors</h1>
-<nav aria-label="Sections"><a href="/docs">API reference</a></nav>
+<nav aria-label="Sections"><a href="/docs">API reference</a><a href="#codes">Exception codes</a></nav>
 <p>Every error has the same JSON body. <code>correlationId</code> is a fresh GUID per response, also sent as the
 <code>X-Correlation-Id</code> header: quote it when asking for support. <code>service</code> names the component that
 answered (<code>PublicApi</code> for the API layer, or a platform's name). <code>validation</code> appears on validation
 failures only, and each of its messages ends with the address of this page.</p>
-<pre>${escapeHtml(body)}</pre>
+<pre tabindex="0">${escapeHtml(EXAMPLE_BODY)}</pre>
+<h2 id="codes">Exception codes</h2>
+<p>Most <code>error</code> values begin with an exception code and a colon (<code>ConnectionLimitException: …</code>). The
+code names the condition and does not change; the text after it is for people and may. Branch on the status and the
+code.</p>
+<table><caption>Every exception code and its status</caption><tr><th>Code</th><th>Status</th></tr>${codeRows}</table>
 ${entries}`,
   );
 }

@@ -15,11 +15,14 @@ export function page(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>
 body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem 1.25rem;color:#1b1f24;background:#fff}
 h1{font-size:1.6rem}h2{margin-top:2rem;border-bottom:1px solid #d0d7de;padding-bottom:.25rem}
-code{background:#f3f4f6;padding:0 .25rem;border-radius:4px;font-size:.92em}
-pre{background:#f6f8fa;padding:.75rem;overflow:auto;border-radius:6px}
+code{background:#f3f4f6;padding:0 .25rem;border-radius:4px;font-size:.92em;overflow-wrap:anywhere}
+pre{background:#f6f8fa;padding:.75rem;overflow:auto;border-radius:6px;white-space:pre-wrap;overflow-wrap:anywhere}
+pre code{overflow-wrap:anywhere}
+caption{text-align:left;font-weight:600;padding:.25rem 0}
 .op{border:1px solid #d0d7de;border-radius:8px;padding:.5rem 1rem;margin:1rem 0}
 .method{display:inline-block;min-width:4.5rem;font-weight:700;font-family:ui-monospace,monospace}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}

@@ -46,6 +46,7 @@ legend{font-weight:600;padding:0 .25rem}
 .field input{font:inherit;padding:.5rem .625rem;border:1px solid #8c959f;border-radius:6px;min-height:2.75rem}
 .field input:focus{outline:3px solid #0550ae;outline-offset:1px}
 .hint{display:block;color:#57606a;font-size:.9375rem}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.875em;background:#f3f4f6;padding:0 .25rem;border-radius:4px;overflow-wrap:anywhere}
 .actions{display:flex;flex-direction:column;gap:.75rem;margin-top:1.25rem}
 .button{display:block;width:100%;min-height:3rem;margin:0;padding:.75rem 1rem;border-radius:10px;font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
 .primary{background:#0550ae;color:#fff;border:2px solid #0550ae}
@@ -113,6 +114,7 @@ export function layout(options: { title: string; brand?: Brand; main: string }):
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${h(title)}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>${CSS}</style>
 </head>
 <body>

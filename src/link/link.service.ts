@@ -4,6 +4,7 @@ import type { Client, ClientsStore } from '../clients/clients.store.js';
 import { defaultProfile } from '../clients/profile.js';
 import { createFilesService } from '../uploads/files.service.js';
 import type { IntakeRunner } from '../uploads/intake.js';
+import { uploadHighWater } from '../uploads/uploads.store.js';
 import { createConnectionsService, type ConnectionsDeps, type ConnectionsService } from '../connections/connections.service.js';
 import { connectionLinkUrl } from '../connections/connection-doc.js';
 import { findConnector, findPlatform, isOffered, offeredConnectors, type PlatformInfo } from '../connectors/registry.js';
@@ -132,6 +133,8 @@ const STATUS_LABELS: Record<string, string> = {
   Deauthorized: 'Access expired',
   Unlinked: 'Disconnected',
 };
+/** A files platform's linked connection into which nothing was imported yet. */
+const NO_FILES_YET = 'No files yet';
 /** When a platform has several connections, the one shown is the first status in this order. */
 const STATUS_PRECEDENCE = ['Linked', 'PendingAuth', 'Deauthorized', 'Unlinked'];
 
@@ -214,6 +217,16 @@ export function createLinkService(deps: LinkDeps) {
     async platformGroups(company: LinkCompany): Promise<PlatformGroup[]> {
       const existing = await connectionsOf(company);
       const accounting = existing.find((c) => c.sourceType === 'Accounting');
+      // A files platform's connection is Linked as soon as it is made (there is nothing to sign in to), so it says
+      // "Connected" only once a file was imported into it: until then the end user has shared nothing.
+      const withFiles = new Set<string>();
+      for (const c of existing)
+        if (c.status === 'Linked' && findConnector(c.platformKey)?.authorization?.kind === 'files')
+          if ((await uploadHighWater(db, company.client.id, c.id)) > 0) withFiles.add(c.id);
+      const label = (c: LinkConnection): string =>
+        c.status === 'Linked' && findConnector(c.platformKey)?.authorization?.kind === 'files' && !withFiles.has(c.id)
+          ? NO_FILES_YET
+          : STATUS_LABELS[c.status];
       return SOURCE_TYPE_ORDER.map((sourceType) => ({
         sourceType,
         platforms: offeredConnectors()
@@ -221,8 +234,10 @@ export function createLinkService(deps: LinkDeps) {
           .filter((p) => p.sourceType === sourceType)
           .map((p): PlatformChoice => {
             const mine = existing.filter((c) => c.platformKey === p.key);
-            const shown = STATUS_PRECEDENCE.find((s) => mine.some((c) => c.status === s));
-            const status = shown ? STATUS_LABELS[shown] : undefined;
+            // A files platform's connections that hold files come first: one with files is what "Connected" means.
+            const ranked = [...mine].sort((a, b) => Number(withFiles.has(b.id)) - Number(withFiles.has(a.id)));
+            const shown = STATUS_PRECEDENCE.find((s) => ranked.some((c) => c.status === s));
+            const status = shown ? label(ranked.find((c) => c.status === shown)!) : undefined;
             const base = { key: p.key, name: p.name, logoUrl: logoUrl(p.key), status };
             if (sourceType === 'Accounting') {
               // One accounting connection per company: a linked one is final, another platform's blocks this one.

@@ -1,5 +1,6 @@
 import type { CustomParams } from './custom-params.js';
 import type { AuthorizationChoice, AuthorizationField, StatementReport } from '../connectors/connector.js';
+import { inlineCode } from '../docs/html.js';
 import { h, hiddenFields, layout, type Brand } from './layout.js';
 import type { LinkStatusCode } from './redirect.js';
 
@@ -137,7 +138,8 @@ function credentialFields(fields: readonly AuthorizationField[], values: Record<
     .map((f) => {
       const id = `field-${f.name}`;
       const value = f.type === 'password' ? '' : (values[f.name] ?? '');
-      const hint = f.hint ? `<span class="hint" id="${id}-hint">${h(f.hint)}</span>` : '';
+      // A platform's hint may name a command or a path in backticks (as its declaration is written): shown as code.
+      const hint = f.hint ? `<span class="hint" id="${id}-hint">${inlineCode(h(f.hint))}</span>` : '';
       return (
         `<div class="field"><label for="${id}">${h(f.label)}${f.required ? '' : ' (optional)'}</label>${hint}` +
         `<input id="${id}" name="${h(f.name)}" type="${f.type}" value="${h(value)}"${f.required ? ' required' : ''}${f.type === 'password' ? ' autocomplete="off"' : ''}${f.hint ? ` aria-describedby="${id}-hint"` : ''}></div>`

@@ -16,6 +16,7 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import { buttonForm, chart, csrfField, h, portalPage, sendPortalPage, table, when, type Notice } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';
 import { formOf, pageContext } from './portal-request.js';
+import { formatDate } from './portal-format.js';
 
 export interface AccountPagesDeps {
   db: Kysely<Database>;
@@ -162,8 +163,14 @@ ${table('Sync settings', ['Data type', 'Hours between syncs', 'Fetch on first li
     const hours = await deps.usage.recent(sessionOf(request).client.id, USAGE_HOURS);
     return {
       type: 'bar',
-      yTitle: 'requests',
-      labels: hours.map((u) => `${u.hour.slice(5, 10)} ${u.hour.slice(11)}:00`),
+      valueTitle: 'requests',
+      labels: hours.map((u) => formatDate(`${u.hour}:00:00Z`, { time: 'always' }) ?? u.hour),
+      // A time axis named at midnight (the day) and noon, so that the names fit a phone's width unskipped.
+      tickLabels: hours.map((u) => {
+        const hour = Number(u.hour.slice(11, 13));
+        if (hour === 0) return formatDate(u.hour.slice(0, 10))!.replace(/ \d{4}$/, '');
+        return hour === 12 ? '12:00' : '';
+      }),
       datasets: [
         { label: 'Requests', data: hours.map((u) => u.requests) },
         { label: 'Refused (429)', data: hours.map((u) => u.refusals) },

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { escapeHtml } from '../docs/html.js';
 import { portalAssets } from './portal-assets.js';
+import { formatDate } from './portal-format.js';
 
 export const h = escapeHtml;
 
@@ -78,6 +79,7 @@ function documentHtml(title: string, body: string, withCharts: boolean): string 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${h(title)} – Ledgerport portal</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/portal/assets/${css.name}">
 ${scripts}
 </head>
@@ -135,12 +137,33 @@ export function chart(options: { id: string; title: string; src: string; table: 
 </figure>`;
 }
 
-/** A table of rows of already-escaped cells. */
-export function table(caption: string, headers: string[], rows: string[][], options: { captionHidden?: boolean } = {}): string {
-  if (rows.length === 0) return `<p>${h(`No ${caption.toLowerCase()} yet.`)}</p>`;
+/** A column heading: its label, and optionally a class (`num`: figures, aligned right) and the record field it shows. */
+export type Header = string | { label: string; className?: string; field?: string };
+/** A cell of already-escaped HTML, optionally with a class. */
+export type Cell = string | { html: string; className?: string };
+
+/**
+ * A table of rows of already-escaped cells; without rows, a sentence saying so (`empty`, or "No <caption> yet.").
+ */
+export function table(
+  caption: string,
+  headers: Header[],
+  rows: Cell[][],
+  options: { captionHidden?: boolean; empty?: string } = {},
+): string {
+  if (rows.length === 0) return `<p class="empty">${h(options.empty ?? `No ${caption.toLowerCase()} yet.`)}</p>`;
   const cap = `<caption${options.captionHidden ? ' class="sr-only"' : ''}>${h(caption)}</caption>`;
-  const head = headers.map((x) => `<th scope="col">${h(x)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
+  const cls = (className: string | undefined) => (className ? ` class="${h(className)}"` : '');
+  const head = headers
+    .map((x) =>
+      typeof x === 'string'
+        ? `<th scope="col">${h(x)}</th>`
+        : `<th scope="col"${cls(x.className)}${x.field ? ` data-field="${h(x.field)}"` : ''}>${h(x.label)}</th>`,
+    )
+    .join('');
+  const body = rows
+    .map((r) => `<tr>${r.map((c) => (typeof c === 'string' ? `<td>${c}</td>` : `<td${cls(c.className)}>${c.html}</td>`)).join('')}</tr>`)
+    .join('\n');
   return `<div class="scroll"><table>${cap}<thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
@@ -151,7 +174,8 @@ export function statusBadge(status: string): string {
   return `<span class="status${good ? ' good' : bad ? ' bad' : ''}">${h(status)}</span>`;
 }
 
-/** `2026-11-25T06:31:02.123Z` → `2026-11-25 06:31:02 UTC`. */
+/** `2026-11-25T06:31:02.123Z` → `25 Nov 2026, 06:31 UTC` (see formatDate), in a `<time>` kept on one line; `—` for none. */
 export function when(iso: unknown): string {
-  return typeof iso === 'string' && iso ? h(iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')) : '—';
+  if (typeof iso !== 'string' || !iso) return '—';
+  return `<time datetime="${h(iso)}">${h(formatDate(iso, { time: 'always' }) ?? iso)}</time>`;
 }

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import { ApiError } from '../http/api-error.js';
 import { secretsEqual } from '../lib/constant-time.js';
@@ -21,12 +21,20 @@ import {
 import { registerCompanyPages, type CompanyPagesDeps } from './company-pages.js';
 import { registerWebhookPages, type WebhookPagesDeps } from './webhook-pages.js';
 import { registerAccountPages, type AccountPagesDeps } from './account-pages.js';
+import { registerDataPages } from './data-pages.js';
+import { registerStatementPages } from './statement-pages.js';
+import { registerCompanyCharts } from './company-charts.js';
+import { sendErrorPage } from './error-page.js';
+import { createSignInLimit } from './sign-in-limit.js';
+import type { RateCounters } from '../clients/rate-counters.js';
 
 /** Forms are small: an API key, a company name, a profile. */
 const FORM_BODY_LIMIT = 64 * 1024;
 
 export interface PortalDeps extends CompanyPagesDeps, WebhookPagesDeps, AccountPagesDeps {
   sessions: PortalSessions;
+  /** The API's rate counters: sign-in attempts are counted there too. */
+  rateCounters: RateCounters;
   docsUrl: DocsUrl;
   publicUrl(): string;
 }
@@ -52,6 +60,7 @@ async function portalScope(scope: FastifyInstance, deps: PortalDeps): Promise<vo
     (_request, body, done) => done(null, new URLSearchParams(body as string)),
   );
   const secure = () => deps.publicUrl().startsWith('https:');
+  const signInLimit = createSignInLimit(deps.rateCounters);
 
   scope.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     const apiError = toApiError(err, request);
@@ -105,6 +114,15 @@ async function portalScope(scope: FastifyInstance, deps: PortalDeps): Promise<vo
     // Login CSRF: the form's token must match the cookie set with the form (a page elsewhere cannot read it).
     if (!request.cookies[SIGN_IN_COOKIE] || !secretsEqual(form.get('_csrf'), request.cookies[SIGN_IN_COOKIE]))
       throw forbidden('the sign-in form is stale or was not sent by the portal (CSRF token mismatch); reload the page and try again.');
+    // Counted before the key is looked at: past the limit, no key is checked at all, right or wrong.
+    const limited = await signInLimit.attempt(request.ip);
+    if (limited) {
+      reply.header('Retry-After', String(limited.retryAfter));
+      return signInPage(reply, next, secure(), {
+        status: 429,
+        error: `Too many sign-in attempts from your address; try again in ${limited.retryAfter} s.`,
+      });
+    }
     const apiKey = form.get('apiKey')?.trim() ?? '';
     if (!apiKey) return signInPage(reply, next, secure(), { status: 400, error: 'Enter an API key.' });
     try {
@@ -127,6 +145,9 @@ async function portalScope(scope: FastifyInstance, deps: PortalDeps): Promise<vo
   });
 
   registerCompanyPages(scope, deps);
+  registerDataPages(scope, deps);
+  registerStatementPages(scope, deps);
+  registerCompanyCharts(scope, deps);
   registerWebhookPages(scope, deps);
   registerAccountPages(scope, deps);
 
@@ -157,29 +178,5 @@ function signInPage(reply: FastifyReply, next: string, secure: boolean, options:
       notice: options.error ? { kind: 'error', text: options.error } : undefined,
     }),
     options.status ?? 200,
-  );
-}
-
-function sendErrorPage(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
-  const items = error.validation?.map((v) => `<li>${h(v.message)}</li>`).join('') ?? '';
-  const back = request.portalSession
-    ? '<p><a href="/portal/companies">Back to the portal</a></p>'
-    : '<p><a href="/portal/sign-in">Sign in</a></p>';
-  const main = `<p role="alert">${h(error.message)}</p>${items ? `<ul>${items}</ul>` : ''}${back}`;
-  reply.headers(error.headers);
-  return sendPortalPage(reply, plainPage({ title: `${error.statusCode}: ${titleOf(error.statusCode)}`, main }), error.statusCode);
-}
-
-function titleOf(status: number): string {
-  return (
-    {
-      400: 'Bad request',
-      401: 'Not signed in',
-      402: 'Limit reached',
-      403: 'Forbidden',
-      404: 'Not found',
-      409: 'Conflict',
-      429: 'Too many requests',
-    }[status] ?? 'Something went wrong'
   );
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
-import { EVENT_TYPES } from '../webhooks/events.js';
 import { checkBody } from '../http/validators.js';
 import { WebhookConsumerPrototype } from '../webhooks/webhook-consumer.schema.js';
 import { buttonForm, csrfField, h, portalPage, sendPortalPage, statusBadge, table, when, type Notice } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';
 import { formOf, pageContext } from './portal-request.js';
+import { chosenEventTypes, eventTypeGroups, shortLabel, type EventTypeGroup } from './event-type-groups.js';
 
 export interface WebhookPagesDeps {
   webhooks: WebhooksService;
@@ -32,14 +32,14 @@ export function registerWebhookPages(scope: FastifyInstance, deps: WebhookPagesD
       h(c.eventTypes.join(', ')),
       h(c.companyTags?.join(', ') ?? 'Every company'),
     ]);
-    const options = EVENT_TYPES.map((t) => `<option value="${h(t)}">${h(t)}</option>`).join('');
     const main = `<section class="card" aria-labelledby="consumers-title"><h2 id="consumers-title">Consumers</h2>
 ${table('Webhook consumers', ['Address', 'State', 'Event types', 'Companies'], rows, { captionHidden: true })}</section>
 <section class="card" aria-labelledby="create-title"><h2 id="create-title">Add a consumer</h2>
 <form method="post" action="/portal/webhooks">${csrfField(ctx)}
 <div class="field"><label for="url">Address (http or https)</label><input id="url" name="url" type="url" required maxlength="2000"></div>
-<div class="field"><label for="eventTypes">Event types</label><select id="eventTypes" name="eventTypes" multiple required size="8" aria-describedby="types-hint">${options}</select>
-<span id="types-hint" class="hint">Choose one or more (Ctrl or Shift with the arrow keys and Space).</span></div>
+<fieldset class="event-types" aria-describedby="types-hint"><legend>Event types</legend>
+<p id="types-hint" class="hint">Choose one or more.</p>
+<div class="event-groups">${eventTypeGroups().map(groupFieldset).join('\n')}</div></fieldset>
 <div class="field"><label for="companyTags">Only companies with these tags (optional)</label><input id="companyTags" name="companyTags" aria-describedby="tags-hint">
 <span id="tags-hint" class="hint">Comma-separated <code>tagKey:tagValue</code>.</span></div>
 <button type="submit">Add consumer</button></form></section>`;
@@ -56,7 +56,11 @@ ${table('Webhook consumers', ['Address', 'State', 'Event types', 'Companies'], r
     // The API's own body schema (POST /webhooks), then the service's checks of addresses and event types.
     const input = checkBody<WebhookConsumerPrototype>(
       WebhookConsumerPrototype,
-      { url: (form.get('url') ?? '').trim(), eventTypes: form.getAll('eventTypes'), ...(tags.length ? { companyTags: tags } : {}) },
+      {
+        url: (form.get('url') ?? '').trim(),
+        eventTypes: chosenEventTypes(form.getAll('eventTypes'), form.getAll('eventGroup')),
+        ...(tags.length ? { companyTags: tags } : {}),
+      },
       'CreateWebhookConsumer',
     );
     const created = await deps.webhooks.create(sessionOf(request).client.id, input);
@@ -129,4 +133,28 @@ ${table('Deliveries', ['Delivery', 'Event', 'Status', 'Attempts', 'Last status c
       return reply.code(303).redirect(`/portal/webhooks/${request.params.consumerId}?done=replayed`);
     },
   );
+}
+
+/**
+ * A family of event types as checkboxes. A family of many (writes: one per accounting data type) offers "every one"
+ * as a single box, with the data types one by one folded away beneath it.
+ */
+function groupFieldset(group: EventTypeGroup): string {
+  const id = `events-${group.key.replace(/\W+/g, '-')}`;
+  const box = (eventType: string) => {
+    const short = shortLabel(eventType);
+    // The visible text is the data type (the group's legend says which event); the name read out is the whole type.
+    const label = short === eventType ? h(eventType) : `${h(short)}<span class="sr-only">.${h(eventType.slice(short.length + 1))}</span>`;
+    return `<label class="check"><input type="checkbox" name="eventTypes" value="${h(eventType)}"> ${label}</label>`;
+  };
+  const boxes = group.eventTypes.map(box).join('');
+  const many = group.eventTypes.length > 6;
+  return `<fieldset class="event-group" aria-describedby="${id}-hint"><legend>${h(group.title)}</legend>
+<p id="${id}-hint" class="hint">${h(group.hint)}</p>
+${
+  many
+    ? `<label class="check"><input type="checkbox" name="eventGroup" value="${h(group.key)}"> Every one (${group.eventTypes.length} data types)</label>
+<details><summary>Or choose data types</summary><div class="checks">${boxes}</div></details>`
+    : `<div class="checks">${boxes}</div>`
+}</fieldset>`;
 }

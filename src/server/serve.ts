@@ -26,6 +26,7 @@ export async function serve(role: Role = 'all'): Promise<void> {
     publicUrl: config.publicUrl,
     logLevel: config.logLevel,
     logStream: logStream(config.logFormat),
+    trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
     redisUrl: config.redisUrl,
     jobs: {

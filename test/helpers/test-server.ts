@@ -34,6 +34,7 @@ export async function startTestServer(
     metrics?: AppOptions['metrics'];
     /** Collects the server's log (JSON lines, info and above) here instead of discarding it. */
     logLines?: string[];
+    trustProxy?: AppOptions['trustProxy'];
   } = {},
 ): Promise<TestServer> {
   const testStore = await createTestStore();
@@ -48,6 +49,7 @@ export async function startTestServer(
     httpTimeouts: options.httpTimeouts,
     connectors: options.connectors,
     metrics: options.metrics,
+    trustProxy: options.trustProxy,
     // Test receivers listen on loopback, which production refuses (WEBHOOKS_ALLOW_PRIVATE).
     webhooks: { allowPrivate: true, ...options.webhooks },
   });

@@ -146,6 +146,19 @@ describe.skipIf(!hasChromium)('Link in a browser', { timeout: 60_000 }, () => {
     await page.context().close();
   });
 
+  it("shows a platform's hints as text, with commands as code (no markdown backticks)", async () => {
+    const company = await newCompany(server, client, 'Hint Reader Ltd');
+    const page = await phonePage();
+    await page.goto(company.redirect);
+    await Promise.all([page.waitForURL(/\/start$/), page.getByRole('button', { name: 'hledger', exact: true }).click()]);
+    const hint = page.locator('#field-url-hint');
+    await expect(hint.textContent()).resolves.toMatch(/^Where hledger-web --serve-api answers/);
+    await expect(hint.locator('code').textContent()).resolves.toBe('hledger-web --serve-api');
+    await expect(page.locator('main').textContent()).resolves.not.toContain('`');
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'start-hledger.png'), fullPage: true });
+    await page.context().close();
+  });
+
   it('has the accessibility basics: a main landmark, labelled controls, a legend and visible focus', async () => {
     const company = await newCompany(server, client, 'Access Co');
     const page = await phonePage();

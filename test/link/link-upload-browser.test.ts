@@ -58,6 +58,30 @@ describe.skipIf(!hasChromium)('Link upload in a browser', { timeout: 120_000 }, 
     return { page, companyId: company.id };
   }
 
+  it('says "No files yet" for bank statement files until a file is imported, then "Connected"', async () => {
+    const { page, companyId } = await uploadPage('Nothing Imported Ltd');
+    const platform = () => page.getByRole('button', { name: /^Bank statement files/ });
+    // Choosing the platform made its connection (Linked at once: there is nothing to sign in to), but nothing is shared.
+    await page.goto(`${server.url}/link/company/${companyId}`);
+    await expect(platform().textContent()).resolves.toContain('No files yet');
+    await expect(platform().textContent()).resolves.not.toContain('Connected');
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'company-no-files-yet.png'), fullPage: true });
+
+    await Promise.all([page.waitForURL(/\/start$/), platform().click()]);
+    await page.getByLabel(/Drop your statement files here/).setInputFiles(sampleFile('mt940/wolph-cmxl-mt940.sta'));
+    await Promise.all([page.waitForURL(/\/files$/), page.getByRole('button', { name: 'Read the files' }).click()]);
+    // Read and shown, not yet imported: still nothing shared.
+    await page.goto(`${server.url}/link/company/${companyId}`);
+    await expect(platform().textContent()).resolves.toContain('No files yet');
+    await Promise.all([page.waitForURL(/\/start$/), platform().click()]);
+    await page.getByLabel(/Drop your statement files here/).setInputFiles(sampleFile('mt940/wolph-cmxl-mt940.sta'));
+    await Promise.all([page.waitForURL(/\/files$/), page.getByRole('button', { name: 'Read the files' }).click()]);
+    await Promise.all([page.waitForURL((url) => url.href.startsWith(redirectBase)), page.getByRole('button', { name: 'Import' }).click()]);
+    await page.goto(`${server.url}/link/company/${companyId}`);
+    await expect(platform().textContent()).resolves.toContain('Connected');
+    await page.close();
+  });
+
   it.each(SAMPLES)('imports $path: read, shown, then imported', async (sample) => {
     const { page, companyId } = await uploadPage(`Upload ${sample.path}`);
     await page.getByLabel(/Drop your statement files here/).setInputFiles(sampleFile(sample.path));

@@ -1,0 +1,28 @@
+import type { RateCounters } from '../clients/rate-counters.js';
+
+/** Sign-in attempts a client address may make per minute: plenty for a person, nothing for guessing keys. */
+export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
+
+/**
+ * Counts the portal's sign-in attempts per client address, in the API's rate counters (the store's, or Redis's with
+ * REDIS_URL), so the limit holds across every API process together, as the API's own limits do. Every attempt counts, whatever its outcome: the key is
+ * checked only within the limit, so a refused address learns nothing more about any key.
+ */
+export function createSignInLimit(counters: RateCounters, options: { perMinute?: number; now?: () => Date } = {}) {
+  const now = options.now ?? (() => new Date());
+  const perMinute = options.perMinute ?? SIGN_IN_ATTEMPTS_PER_MINUTE;
+  return {
+    /** Counts one attempt from `address`; past the limit, the whole seconds until the minute's window ends. */
+    async attempt(address: string): Promise<{ retryAfter: number } | undefined> {
+      const at = now().getTime();
+      const minute = Math.floor(at / 60_000);
+      const reset = (minute + 1) * 60_000;
+      // The counters' first key is a client id elsewhere; this one is the sign-in form's, which no client id can be.
+      const used = await counters.hit('portal-sign-in', `${address}:${minute}`, new Date(reset));
+      if (used <= perMinute) return undefined;
+      return { retryAfter: Math.max(1, Math.ceil((reset - at) / 1000)) };
+    },
+  };
+}
+
+export type SignInLimit = ReturnType<typeof createSignInLimit>;

@@ -81,9 +81,9 @@ export interface AppOptions {
   publicUrl?: string;
   logLevel?: string;
   /** Where log lines go (readable ones: src/server/log-stream.ts); by default pino's JSON lines on stdout. */
+  logStream?: { write(line: string): void };
   /** Reverse proxies in front (TRUST_PROXY): hops or addresses whose X-Forwarded-For is believed. */
   trustProxy?: number | string[];
-  logStream?: { write(line: string): void };
   bodyLimit?: number;
   /** How long clients may take (docs/decisions.md); tests shorten them. */
   httpTimeouts?: Partial<HttpTimeouts>;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import net from 'node:net';
 import { logFormat, type LogFormat } from './lib/log-format.js';
 
 /** Settings read from the environment; every variable is documented in README.md. */
@@ -77,10 +78,18 @@ function trustProxy(env: NodeJS.ProcessEnv): number | string[] | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 10) return Number(raw);
   const addresses = raw.split(',').map((a) => a.trim());
-  if (addresses.every((a) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a) && /[.:]/.test(a))) return addresses;
+  if (addresses.every(isAddressOrRange)) return addresses;
   throw new Error(
     `TRUST_PROXY must be the number of proxies in front (1 to 10) or their addresses (CIDR ranges allowed), comma-separated; got "${raw}"`,
   );
+}
+
+/** An IPv4 or IPv6 address written out in full, or one with a prefix length (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrRange(text: string): boolean {
+  const [address, prefix, ...rest] = text.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
 function redisUrl(env: NodeJS.ProcessEnv): string | undefined {

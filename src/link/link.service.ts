@@ -219,14 +219,10 @@ export function createLinkService(deps: LinkDeps) {
       const accounting = existing.find((c) => c.sourceType === 'Accounting');
       // A files platform's connection is Linked as soon as it is made (there is nothing to sign in to), so it says
       // "Connected" only once a file was imported into it: until then the end user has shared nothing.
+      const linkedToFiles = (c: LinkConnection) => c.status === 'Linked' && findConnector(c.platformKey)?.authorization?.kind === 'files';
       const withFiles = new Set<string>();
-      for (const c of existing)
-        if (c.status === 'Linked' && findConnector(c.platformKey)?.authorization?.kind === 'files')
-          if ((await uploadHighWater(db, company.client.id, c.id)) > 0) withFiles.add(c.id);
-      const label = (c: LinkConnection): string =>
-        c.status === 'Linked' && findConnector(c.platformKey)?.authorization?.kind === 'files' && !withFiles.has(c.id)
-          ? NO_FILES_YET
-          : STATUS_LABELS[c.status];
+      for (const c of existing.filter(linkedToFiles)) if ((await uploadHighWater(db, company.client.id, c.id)) > 0) withFiles.add(c.id);
+      const label = (c: LinkConnection): string => (linkedToFiles(c) && !withFiles.has(c.id) ? NO_FILES_YET : STATUS_LABELS[c.status]);
       return SOURCE_TYPE_ORDER.map((sourceType) => ({
         sourceType,
         platforms: offeredConnectors()

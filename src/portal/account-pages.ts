@@ -15,7 +15,7 @@ import { MAX_WEBHOOK_CONSUMERS, type WebhooksService } from '../webhooks/webhook
 import type { CompaniesService } from '../companies/companies.service.js';
 import { buttonForm, chart, csrfField, h, portalPage, sendPortalPage, table, when, type Notice } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';
-import { formOf, pageContext } from './portal-request.js';
+import { doneNotice, formOf, pageContext } from './portal-request.js';
 import { formatDate } from './portal-format.js';
 
 export interface AccountPagesDeps {
@@ -35,7 +35,6 @@ const DONE: Record<string, Notice> = {
   sync: { kind: 'success', text: 'Sync settings saved.' },
   revoked: { kind: 'success', text: 'Key revoked: requests with it now answer 401, and portal sessions signed in with it have ended.' },
 };
-const doneNotice = (request: FastifyRequest): Notice | undefined => DONE[(request.query as { done?: string }).done ?? ''];
 
 const invalid = (itemId: string, message: string, validatorName: string) =>
   validationError('ValidationException: One or more validation errors occurred.', [{ itemId, message, validatorName }]);
@@ -70,7 +69,7 @@ ${field('redirectUrl', 'Redirect address', 'Where Link ends; may hold <code>{com
 <form method="post" action="/portal/settings/sync">${csrfField(ctx)}
 ${table('Sync settings', ['Data type', 'Hours between syncs', 'Fetch on first link'], rows, { captionHidden: true })}
 <p><button type="submit">Save sync settings</button></p></form></section>`;
-    return sendPortalPage(reply, portalPage(ctx, { title: 'Settings', section: 'settings', main, notice: doneNotice(request) }));
+    return sendPortalPage(reply, portalPage(ctx, { title: 'Settings', section: 'settings', main, notice: doneNotice(request, DONE) }));
   });
 
   scope.post('/settings/profile', { config }, async (request, reply) => {
@@ -121,7 +120,7 @@ ${table('Sync settings', ['Data type', 'Hours between syncs', 'Fetch on first li
         title: 'API keys and usage',
         section: 'keys',
         main: await keysMain(request, session.apiKeyId),
-        notice: doneNotice(request),
+        notice: doneNotice(request, DONE),
         charts: true,
       }),
     );

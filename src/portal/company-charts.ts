@@ -2,16 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Client } from '../clients/clients.store.js';
 import type { SyncsService } from '../syncs/syncs.service.js';
 import type { DataSetsService } from '../data/data-sets.service.js';
-import { chart, h, table } from './portal-layout.js';
+import { chart, h, table, when } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';
+import { parseDoc } from './portal-request.js';
 
 export interface CompanyChartsDeps {
   syncs: SyncsService;
   dataSets: DataSetsService;
 }
-
-type Json = Record<string, any>;
-const parse = (doc: string | Buffer): Json => JSON.parse(doc.toString()) as Json;
 
 /** Pull operations read for the sync-duration chart: enough to find the latest of every data type of a company. */
 const HISTORY_READ = 200;
@@ -41,7 +39,7 @@ export function seconds(from: unknown, to: unknown): number | undefined {
 async function latestDurations(syncs: SyncsService, client: Client, companyId: string) {
   const { records } = await syncs.history(client, companyId, { page: 1, pageSize: HISTORY_READ, orderBy: '-requested' });
   const latest = new Map<string, { dataType: string; requested: string; seconds: number }>();
-  for (const op of records.map(parse)) {
+  for (const op of records.map(parseDoc)) {
     const took = seconds(op.requested, op.completed);
     if (took !== undefined && !latest.has(op.dataType))
       latest.set(op.dataType, { dataType: op.dataType, requested: op.requested, seconds: took });
@@ -71,7 +69,7 @@ ${chart({
   table: table(
     'Latest sync durations',
     ['Data type', 'Requested', { label: 'Seconds', className: 'num' }],
-    durations.map((d) => [h(d.dataType), h(d.requested.slice(0, 19).replace('T', ' ')), { html: d.seconds.toFixed(1), className: 'num' }]),
+    durations.map((d) => [h(d.dataType), when(d.requested), { html: d.seconds.toFixed(1), className: 'num' }]),
   ),
 })}
 ${chart({

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { checkBody } from '../http/validators.js';
 import { CompanyRequestBody } from '../companies/company.schema.js';
@@ -12,7 +12,7 @@ import { DATA_PATHS } from '../data/data-paths.js';
 import { findStatement, STATEMENTS } from '../data/statement-reports.js';
 import { buttonForm, csrfField, h, portalPage, sendPortalPage, statusBadge, table, when, type Notice } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';
-import { formOf, pageContext } from './portal-request.js';
+import { doneNotice, formOf, pageContext, parseDoc, type Json } from './portal-request.js';
 import { pager, positiveInt } from './portal-paging.js';
 import { companyCharts, seconds } from './company-charts.js';
 import { statementPath } from './statement-pages.js';
@@ -27,9 +27,6 @@ export interface CompanyPagesDeps {
   integrations: IntegrationsService;
 }
 
-type Json = Record<string, any>;
-const parse = (doc: string | Buffer): Json => JSON.parse(doc.toString()) as Json;
-
 const PAGE_SIZE = 20;
 
 /** Messages a redirect after a form names by code (never free text in the address). */
@@ -40,7 +37,6 @@ const DONE: Record<string, Notice> = {
   unlinked: { kind: 'success', text: 'Connection unlinked.' },
   queued: { kind: 'success', text: 'Sync queued.' },
 };
-const doneNotice = (request: FastifyRequest): Notice | undefined => DONE[(request.query as { done?: string }).done ?? ''];
 
 export function registerCompanyPages(scope: FastifyInstance, deps: CompanyPagesDeps): void {
   const config = { public: true };
@@ -53,7 +49,7 @@ export function registerCompanyPages(scope: FastifyInstance, deps: CompanyPagesD
     const query = search ? nameSearch(search) : undefined;
     const { records, totalResults } = await deps.companies.list(client, { page, pageSize: PAGE_SIZE, query, orderBy: '-created' });
     const rows = records
-      .map(parse)
+      .map(parseDoc)
       .map((c) => [
         `<a href="/portal/companies/${h(c.id)}">${h(c.name)}</a>`,
         (c.dataConnections as Json[] | undefined)?.map((d) => `${h(d.platformName)} ${statusBadge(d.status)}`).join('<br>') || 'None',
@@ -74,7 +70,7 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
 <div class="row"><div class="field"><label for="name">Name</label><input id="name" name="name" required maxlength="100"></div>
 <div class="field"><label for="description">Description (optional)</label><input id="description" name="description" maxlength="500"></div></div>
 <button type="submit">Create company</button></form></section>`;
-    return sendPortalPage(reply, portalPage(ctx, { title: 'Companies', section: 'companies', main, notice: doneNotice(request) }));
+    return sendPortalPage(reply, portalPage(ctx, { title: 'Companies', section: 'companies', main, notice: doneNotice(request, DONE) }));
   });
 
   scope.post('/companies', { config }, async (request, reply) => {
@@ -86,7 +82,7 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
       { name: form.get('name')?.trim() ?? '', ...(description ? { description } : {}) },
       'CreateCompany',
     );
-    const company = parse(await deps.companies.create(sessionOf(request).client, input));
+    const company = parseDoc(await deps.companies.create(sessionOf(request).client, input));
     return reply.code(303).redirect(`/portal/companies/${company.id}?done=created`);
   });
 
@@ -94,19 +90,19 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
     const { client } = sessionOf(request);
     const ctx = pageContext(request);
     const { companyId } = request.params;
-    const company = parse(await deps.companies.get(client, companyId));
+    const company = parseDoc(await deps.companies.get(client, companyId));
     const base = `/portal/companies/${h(companyId)}`;
     const [connections, status, pulls, pushes, platforms, charts] = await Promise.all([
       deps.connections.list(client, companyId, { page: 1, pageSize: 100 }),
-      deps.syncs.dataStatus(client, companyId).then(parse),
+      deps.syncs.dataStatus(client, companyId).then(parseDoc),
       deps.syncs.history(client, companyId, { page: 1, pageSize: 25, orderBy: '-requested' }),
       deps.push.history(client, companyId, { page: 1, pageSize: 25, orderBy: '-requestedOnUtc' }),
       deps.integrations.list({ page: 1, pageSize: 100 }),
       companyCharts(deps, client, companyId),
     ]);
 
-    const linked = connections.records.map((r) => parse(r) as Connection & Json);
-    const connectionRows = linked.map((c) => [
+    const connectionDocs = connections.records.map((r) => parseDoc(r) as Connection & Json);
+    const connectionRows = connectionDocs.map((c) => [
       h(c.platformName),
       h(c.sourceType),
       statusBadge(c.status),
@@ -121,7 +117,7 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
     const choices = connectionChoices(
       company.name,
       platforms.records.map((r) => JSON.parse(r) as Platform),
-      linked,
+      connectionDocs,
     );
     const platformOptions = choices.offered.map((p) => `<option value="${h(p.key)}">${h(p.name)} (${h(p.sourceType)})</option>`).join('');
 
@@ -132,7 +128,7 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
       buttonForm(ctx, `${base}/sync`, 'Sync now', { secondary: true, name: s.dataType, fields: { dataType: s.dataType } }),
     ]);
 
-    const pullRows = pulls.records.map(parse).map((p) => {
+    const pullRows = pulls.records.map(parseDoc).map((p) => {
       const took = seconds(p.requested, p.completed);
       return [
         h(p.dataType),
@@ -143,7 +139,7 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
       ];
     });
 
-    const pushRows = pushes.records.map(parse).map((p) => {
+    const pushRows = pushes.records.map(parseDoc).map((p) => {
       const problems = [...((p.validation?.errors as Json[] | undefined) ?? []), ...((p.validation?.warnings as Json[] | undefined) ?? [])]
         .map((v) => `<li>${h(v.itemId ? `${v.itemId}: ` : '')}${h(v.message ?? '')}</li>`)
         .join('');
@@ -185,13 +181,13 @@ ${table('Pull operations', ['Data type', 'Status', 'Requested', 'Duration', 'Err
 ${table('Push operations', ['Data type', 'Change', 'Status', 'Requested', 'Error and validation'], pushRows, { captionHidden: true })}</section>`;
     return sendPortalPage(
       reply,
-      portalPage(ctx, { title: company.name, section: 'companies', main, notice: doneNotice(request), charts: true }),
+      portalPage(ctx, { title: company.name, section: 'companies', main, notice: doneNotice(request, DONE), charts: true }),
     );
   });
 
   scope.get<{ Params: { companyId: string } }>('/companies/:companyId/delete', { config }, async (request, reply) => {
     const ctx = pageContext(request);
-    const company = parse(await deps.companies.get(sessionOf(request).client, request.params.companyId));
+    const company = parseDoc(await deps.companies.get(sessionOf(request).client, request.params.companyId));
     const main = `<section class="card"><p>Deleting <strong>${h(company.name)}</strong> removes its connections and every record synced from them. This cannot be undone.</p>
 <form method="post" action="/portal/companies/${h(company.id)}/delete">${csrfField(ctx)}<button type="submit" class="danger">Delete ${h(company.name)}</button>
 <a href="/portal/companies/${h(company.id)}">Cancel</a></form></section>`;

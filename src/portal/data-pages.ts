@@ -7,7 +7,7 @@ import { isDataType, type DataType } from '../connectors/data-types.js';
 import { parseQuery, type QueryNode } from '../query/query-parser.js';
 import { h, portalPage, sendPortalPage, table } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';
-import { pageContext } from './portal-request.js';
+import { pageContext, parseDoc, type Json } from './portal-request.js';
 import { pager, positiveInt } from './portal-paging.js';
 import { cellText } from './portal-format.js';
 import { columnsFor, recordViewOf, valueAt } from './record-views.js';
@@ -16,9 +16,6 @@ export interface DataPagesDeps {
   companies: CompaniesService;
   dataSets: DataSetsService;
 }
-
-type Json = Record<string, any>;
-const parse = (doc: string | Buffer): Json => JSON.parse(doc.toString()) as Json;
 
 const PAGE_SIZE = 20;
 
@@ -34,7 +31,7 @@ export function registerDataPages(scope: FastifyInstance, deps: DataPagesDeps): 
       const ctx = pageContext(request);
       const { companyId } = request.params;
       const dataType = knownDataType(request.params.dataType);
-      const company = parse(await deps.companies.get(client, companyId));
+      const company = parseDoc(await deps.companies.get(client, companyId));
       const query = request.query.query?.trim() || undefined;
       const orderBy = request.query.orderBy?.trim() || undefined;
       const page = positiveInt(request.query.page, 1);
@@ -45,7 +42,7 @@ export function registerDataPages(scope: FastifyInstance, deps: DataPagesDeps): 
       let status = 200;
       try {
         if (kind === 'single') {
-          results = `<pre tabindex="0">${h(JSON.stringify(parse(await deps.dataSets.single(client, companyId, dataType)), null, 2))}</pre>`;
+          results = `<pre tabindex="0">${h(JSON.stringify(parseDoc(await deps.dataSets.single(client, companyId, dataType)), null, 2))}</pre>`;
         } else {
           const read = (order: string | undefined) =>
             deps.dataSets.list(client, companyId, dataType, { page, pageSize: PAGE_SIZE, query, orderBy: order });
@@ -57,7 +54,7 @@ export function registerDataPages(scope: FastifyInstance, deps: DataPagesDeps): 
             throw err;
           });
           results =
-            recordsTable(dataType, records.map(parse), { base, query, orderBy }) +
+            recordsTable(dataType, records.map(parseDoc), { base, query, orderBy }) +
             pager(base, { query, orderBy }, page, totalResults, PAGE_SIZE);
         }
       } catch (err) {
@@ -81,7 +78,7 @@ ${kind === 'single' ? '' : filterForm(base, dataType, query, orderBy)}
       const ctx = pageContext(request);
       const { companyId, recordId } = request.params;
       const dataType = knownDataType(request.params.dataType);
-      const record = parse(await deps.dataSets.get(client, companyId, dataType, recordId));
+      const record = parseDoc(await deps.dataSets.get(client, companyId, dataType, recordId));
       const main = `<p><a href="/portal/companies/${h(companyId)}/data/${h(dataType)}">Back to ${h(dataType)}</a></p>
 <section class="card" aria-label="Record JSON"><pre tabindex="0">${h(JSON.stringify(record, null, 2))}</pre></section>`;
       return sendPortalPage(reply, portalPage(ctx, { title: `${dataType} ${recordId}`, section: 'companies', main }));

@@ -53,6 +53,13 @@ async function portalScope(scope: FastifyInstance, deps: PortalDeps): Promise<vo
   scope.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
   });
+  // A parameter given twice (`?query=a&query=b`) arrives as an array, which every page reads as one string: the
+  // first one counts, as a browser's form only ever sends one.
+  scope.addHook('preValidation', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!query) return;
+    for (const [name, value] of Object.entries(query)) if (Array.isArray(value)) query[name] = value[0];
+  });
   await scope.register(cookie);
   scope.addContentTypeParser(
     'application/x-www-form-urlencoded',

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import type { RateCounters } from '../clients/rate-counters.js';
 
 /** Sign-in attempts a client address may make per minute: plenty for a person, nothing for guessing keys. */
@@ -18,11 +19,24 @@ export function createSignInLimit(counters: RateCounters, options: { perMinute?:
       const minute = Math.floor(at / 60_000);
       const reset = (minute + 1) * 60_000;
       // The counters' first key is a client id elsewhere; this one is the sign-in form's, which no client id can be.
-      const used = await counters.hit('portal-sign-in', `${address}:${minute}`, new Date(reset));
+      const used = await counters.hit('portal-sign-in', `${addressKey(address)}:${minute}`, new Date(reset));
       if (used <= perMinute) return undefined;
       return { retryAfter: Math.max(1, Math.ceil((reset - at) / 1000)) };
     },
   };
+}
+
+/**
+ * Whose attempts count together: an IPv4 address, or an IPv6 address's /64 (one host is given a whole /64 and may use
+ * any address in it, so counting single IPv6 addresses would give it as many limits as it likes).
+ */
+export function addressKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
 }
 
 export type SignInLimit = ReturnType<typeof createSignInLimit>;

@@ -25,7 +25,7 @@ const isLine = (value: unknown): value is ReportLine =>
   typeof value === 'object' && value !== null && typeof (value as ReportLine).value === 'number';
 
 /** A row of the statement table: a section, an account under it, or a total, with its figure in each period. */
-interface Row {
+export interface Row {
   label: string;
   kind: 'section' | 'line' | 'total';
   depth: number;
@@ -128,27 +128,35 @@ function periodLabel(statement: Statement, report: Record<string, unknown>): str
 }
 
 /**
- * The rows of every period, in the order the first period lists them: a report line is a section row followed by its
- * items (matched across periods by account id, else name), a plain figure (`grossProfit`) a total row.
+ * The rows of every period: a report line is a section row followed by its items, a plain figure (`grossProfit`) a
+ * total row. Lines are matched across periods by account id, else name, else position, and merged as a tree before
+ * it is flattened, so an account that only an older period holds still sits under its own section, not after the
+ * totals. Order: as first seen, the most recent period first.
  */
-function rowsOf(reports: Record<string, unknown>[]): Row[] {
-  const rows = new Map<string, Row>();
-  const put = (key: string, make: () => Omit<Row, 'values'>, period: number, value: number) => {
-    let row = rows.get(key);
-    if (!row) rows.set(key, (row = { ...make(), values: reports.map(() => undefined) }));
-    row.values[period] = value;
+export function rowsOf(reports: Record<string, unknown>[]): Row[] {
+  interface Node extends Row {
+    children: Map<string, Node>;
+  }
+  const roots = new Map<string, Node>();
+  const nodeIn = (siblings: Map<string, Node>, key: string, make: () => Omit<Row, 'values'>): Node => {
+    let node = siblings.get(key);
+    if (!node) siblings.set(key, (node = { ...make(), values: reports.map(() => undefined), children: new Map() }));
+    return node;
   };
-  const walk = (line: ReportLine, key: string, depth: number, period: number) => {
-    put(key, () => ({ label: line.name ?? key, kind: depth === 0 ? 'section' : 'line', depth }), period, line.value);
-    for (const item of line.items ?? []) walk(item, `${key}/${item.accountId ?? item.name}`, depth + 1, period);
+  const walk = (siblings: Map<string, Node>, line: ReportLine, key: string, depth: number, period: number) => {
+    const node = nodeIn(siblings, key, () => ({ label: line.name ?? key, kind: depth === 0 ? 'section' : 'line', depth }));
+    node.values[period] = line.value;
+    (line.items ?? []).forEach((item, i) => walk(node.children, item, item.accountId ?? item.name ?? `#${i}`, depth + 1, period));
   };
   reports.forEach((report, period) => {
     for (const [field, value] of Object.entries(report)) {
-      if (isLine(value)) walk(value, field, 0, period);
-      else if (typeof value === 'number') put(field, () => ({ label: words(field), kind: 'total', depth: 0 }), period, value);
+      if (isLine(value)) walk(roots, value, field, 0, period);
+      else if (typeof value === 'number')
+        nodeIn(roots, field, () => ({ label: words(field), kind: 'total', depth: 0 })).values[period] = value;
     }
   });
-  return [...rows.values()];
+  const flatten = (nodes: Iterable<Node>): Row[] => [...nodes].flatMap(({ children, ...row }) => [row, ...flatten(children.values())]);
+  return flatten(roots.values());
 }
 
 /** `netOperatingProfit` → `Net operating profit`. */

@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import { checkBody } from '../http/validators.js';
 import { WebhookConsumerPrototype } from '../webhooks/webhook-consumer.schema.js';
 import { buttonForm, csrfField, h, portalPage, sendPortalPage, statusBadge, table, when, type Notice } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';
-import { formOf, pageContext } from './portal-request.js';
+import { doneNotice, formOf, pageContext } from './portal-request.js';
 import { chosenEventTypes, eventTypeGroups, shortLabel, type EventTypeGroup } from './event-type-groups.js';
 
 export interface WebhookPagesDeps {
@@ -17,7 +17,6 @@ const DONE: Record<string, Notice> = {
   deleted: { kind: 'success', text: 'Consumer deleted.' },
   replayed: { kind: 'success', text: 'Delivery replayed: the event is on its way again, as a new delivery.' },
 };
-const doneNotice = (request: FastifyRequest): Notice | undefined => DONE[(request.query as { done?: string }).done ?? ''];
 
 /** Webhook consumers: create, disable and enable, delete; their recent deliveries, and replaying one. */
 export function registerWebhookPages(scope: FastifyInstance, deps: WebhookPagesDeps): void {
@@ -43,7 +42,7 @@ ${table('Webhook consumers', ['Address', 'State', 'Event types', 'Companies'], r
 <div class="field"><label for="companyTags">Only companies with these tags (optional)</label><input id="companyTags" name="companyTags" aria-describedby="tags-hint">
 <span id="tags-hint" class="hint">Comma-separated <code>tagKey:tagValue</code>.</span></div>
 <button type="submit">Add consumer</button></form></section>`;
-    return sendPortalPage(reply, portalPage(ctx, { title: 'Webhooks', section: 'webhooks', main, notice: doneNotice(request) }));
+    return sendPortalPage(reply, portalPage(ctx, { title: 'Webhooks', section: 'webhooks', main, notice: doneNotice(request, DONE) }));
   });
 
   scope.post('/webhooks', { config }, async (request, reply) => {
@@ -101,7 +100,10 @@ ${table('Webhook consumers', ['Address', 'State', 'Event types', 'Companies'], r
     } <a href="${base}/delete">Delete this consumer…</a></p></section>
 <section class="card" aria-labelledby="deliveries-title"><h2 id="deliveries-title">Recent deliveries</h2>
 ${table('Deliveries', ['Delivery', 'Event', 'Status', 'Attempts', 'Last status code', 'Last error', 'Created', 'Actions'], rows, { captionHidden: true })}</section>`;
-    return sendPortalPage(reply, portalPage(ctx, { title: 'Webhook consumer', section: 'webhooks', main, notice: doneNotice(request) }));
+    return sendPortalPage(
+      reply,
+      portalPage(ctx, { title: 'Webhook consumer', section: 'webhooks', main, notice: doneNotice(request, DONE) }),
+    );
   });
 
   for (const action of ['disable', 'enable'] as const) {

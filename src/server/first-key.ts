@@ -28,10 +28,12 @@ export function firstKeyText(first: FirstKey, url: string): string {
 }
 
 /**
- * Writes the first key to a file only its owner may read (mode 0600, also when the file was there before): a log
- * collector, a pipe or systemd's journal keeps what the process prints, and a key must not sit among log lines.
+ * Writes the first key to a new file only its owner may read: a log collector, a pipe or systemd's journal keeps what
+ * the process prints, and a key must not sit among log lines. A file already there (an earlier store's) is removed
+ * first and the new one created exclusively with mode 0600, so the key is never readable through an older file's
+ * mode, an open handle or a symlink planted in its place.
  */
 export function writeFirstKey(file: string, text: string): void {
-  fs.writeFileSync(file, text, { mode: 0o600 });
-  fs.chmodSync(file, 0o600);
+  fs.rmSync(file, { force: true });
+  fs.writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
 }

@@ -55,11 +55,19 @@ export async function serve(role: Role = 'all'): Promise<void> {
       else {
         // Not a terminal: what the process prints is kept (a log file, a collector), so the key goes to a file.
         const file = firstKeyPath(config.databaseUrl);
-        writeFirstKey(file, text);
-        app.server.log.info(
-          { clientId: created.client.id, file },
-          `first start: created client "${created.client.name}"; its API key is in ${file} (readable by this user only); keep it somewhere safe and delete the file`,
-        );
+        try {
+          writeFirstKey(file, text);
+          app.server.log.info(
+            { clientId: created.client.id, file },
+            `first start: created client "${created.client.name}"; its API key is in ${file} (readable by this user only); keep it somewhere safe and delete the file`,
+          );
+        } catch (err) {
+          // The client exists, so no later start makes a key: say how to get one rather than stop with none.
+          app.server.log.error(
+            { clientId: created.client.id, file, err: err instanceof Error ? err.message : String(err) },
+            `first start: created client "${created.client.name}" but could not write its API key to ${file}; issue one with: ledgerport keys create --client ${created.client.id}`,
+          );
+        }
       }
     }
   } else {

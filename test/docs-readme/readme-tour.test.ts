@@ -27,6 +27,12 @@ const missing = process.env.TEST_DATABASE_URL
   : (hledgerMissing() ?? pythonMissing);
 if (missing) console.log(`skipping the README tour: ${missing}`);
 
+/** The test's environment less KEY, which a reader's shell does not have either. */
+function withoutKey(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { KEY: _key, ...rest } = env;
+  return rest;
+}
+
 /** The settings `npm run start:local` adds to `npm start` (the `NAME=value` words before its command). */
 function localTourSettings(): Record<string, string> {
   const script = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[
@@ -79,10 +85,10 @@ describe.skipIf(missing !== undefined)('the README, executed', () => {
       const script = tourScript(README);
       const port = new URL(service.url).port;
       const env: Record<string, string> = {
-        ...(process.env as Record<string, string>),
+        ...(withoutKey(process.env) as Record<string, string>),
         PORT: port,
         BASE: service.url,
-        KEY: key,
+        // No KEY: the tour makes one as a reader without the first start's key does, with the CLI on the server's store.
         DATABASE_URL: databaseUrl,
         HLEDGER_PORT: String(await freePort()),
         HOOK_PORT: String(await freePort()),
@@ -118,10 +124,6 @@ describe.skipIf(missing !== undefined)('the README, executed', () => {
       expect(output).not.toMatch(/does not reconcile/);
       expect(output).toMatch(/"status":\s*"Success"/);
       expect(output).toMatch(/(^|})204$/m);
-      // The journal was only read.
-      expect(fs.readFileSync(journal, 'utf8')).toBe(
-        fs.readFileSync(path.join(ROOT, 'test/connectors/hledger/fixtures/books.journal'), 'utf8'),
-      );
     },
     TOUR_TIMEOUT_MS + 30_000,
   );

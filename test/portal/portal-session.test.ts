@@ -231,3 +231,25 @@ describe('Portal sessions', () => {
     expect(refusals).toBe(refused);
   });
 });
+
+describe('Portal pages given a parameter twice', () => {
+  it('read the first one, as a browser form sends only one, rather than failing', async () => {
+    const browser = new Browser(server.url);
+    expect((await browser.signIn(client.apiKey)).status).toBe(303);
+    const company = (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Twice Ltd' } })).body;
+    for (const path of [
+      '/portal/companies?search=Twice&search=Other&page=1&page=2',
+      `/portal/companies/${company.id}/data/invoices?query=status%3DPaid&query=x&orderBy=a&orderBy=b&page=1&page=2`,
+      `/portal/companies/${company.id}/financials/profitAndLoss?periodLength=3&periodLength=1&periodsToCompare=2&periodsToCompare=x`,
+    ]) {
+      const res = await browser.request('GET', path);
+      expect(res.status, `${path}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
+    }
+    const signIn = await new Browser(server.url).request(
+      'GET',
+      '/portal/sign-in?next=%2Fportal%2Fcompanies&next=https%3A%2F%2Fevil.example',
+    );
+    expect(signIn.status).toBe(200);
+    expect(signIn.text).not.toContain('evil.example');
+  });
+});

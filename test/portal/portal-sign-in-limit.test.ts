@@ -120,8 +120,24 @@ describe('TRUST_PROXY', () => {
     const { loadConfig } = await import('../../src/config.js');
     expect(loadConfig({}).trustProxy).toBeUndefined();
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5', '::1']);
-    for (const bad of ['true', '0', '11', 'nginx', '10.0.0.0/8;rm'])
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.5',
+      '::1',
+      'fd00::/8',
+    ]);
+    for (const bad of ['true', '0', '11', 'nginx', '10.0.0.0/8;rm', '999.1.1.1', '10.0.0.0/33', '10.1', 'fd00::/129'])
       expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be the number of proxies in front/);
+  });
+});
+
+describe('whose attempts count together', () => {
+  it('an IPv4 address alone, an IPv6 address with the rest of its /64', async () => {
+    const { addressKey } = await import('../../src/portal/sign-in-limit.js');
+    expect(addressKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
   });
 });

@@ -90,4 +90,44 @@ describe('starting on a pipe', () => {
     },
     3 * CLI_TEST_TIMEOUT + 2 * START_TIMEOUT,
   );
+
+  it(
+    'replaces a first-key.txt left from an earlier store, readable by its owner only',
+    async () => {
+      const store = path.join(dir, 'again', 'ledgerport.sqlite');
+      const keyFile = path.join(dir, 'again', 'first-key.txt');
+      fs.mkdirSync(path.dirname(store), { recursive: true });
+      fs.writeFileSync(keyFile, 'an older key\n', { mode: 0o644 });
+      const service = await start(store);
+      expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+      expect(fs.readFileSync(keyFile, 'utf8')).toMatch(/^First start: created client "Default client"/);
+      await stop(service);
+    },
+    CLI_TEST_TIMEOUT + START_TIMEOUT,
+  );
+
+  it(
+    'says how to get a key when first-key.txt cannot be written, and keeps serving',
+    async () => {
+      const store = path.join(dir, 'blocked', 'ledgerport.sqlite');
+      // A directory where the file would go: the write fails as on a directory the service may not write to.
+      fs.mkdirSync(path.join(dir, 'blocked', 'first-key.txt'), { recursive: true });
+      const service = await start(store);
+      const events = service
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg: string; level: number; clientId?: string });
+      const failure = events.find((e) => e.msg.startsWith('first start:'));
+      expect(failure?.level).toBe(50);
+      expect(failure?.msg).toMatch(
+        new RegExp(
+          `could not write its API key to .*first-key\\.txt; issue one with: ledgerport keys create --client ${failure?.clientId}$`,
+        ),
+      );
+      expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+      await stop(service);
+    },
+    CLI_TEST_TIMEOUT + START_TIMEOUT,
+  );
 });

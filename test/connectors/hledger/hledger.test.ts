@@ -23,6 +23,17 @@ import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../
  * read through Codat's accounting SDK, statements checked against hledger's own reports, write-back, failures.
  */
 const FIXTURE = fileURLToPath(new URL('./fixtures/books.journal', import.meta.url));
+
+/** What a push job gives the hledger write model: the platform's address, and no history of its own. */
+const writeContext = (url: string) => ({
+  settings: { url },
+  credentials: null,
+  epoch: 0,
+  cursor: null,
+  written: [],
+  allowPrivate: true,
+  signal: new AbortController().signal,
+});
 const missing = hledgerMissing();
 if (missing) console.log(`skipping the hledger-web tests: ${missing}`);
 
@@ -528,15 +539,7 @@ describe.skipIf(missing !== undefined)('hledger-web write-back in the journal’
 
   it('appends a write once when it is sent again with the same key (a run stopped after hledger took it)', async () => {
     const model = journalEntryWrites.get('journalEntries')!;
-    const ctx = {
-      settings: { url: web.url },
-      credentials: null,
-      epoch: 0,
-      cursor: null,
-      written: [],
-      allowPrivate: true,
-      signal: new AbortController().signal,
-    };
+    const ctx = writeContext(web.url);
     const write = {
       operation: 'Create' as const,
       recordId: null,
@@ -565,15 +568,7 @@ describe.skipIf(missing !== undefined)('hledger-web write-back in the journal’
     const coarse = await startCoarseClockProxy(web, 10);
     try {
       const model = journalEntryWrites.get('journalEntries')!;
-      const ctx = {
-        settings: { url: coarse.url },
-        credentials: null,
-        epoch: 0,
-        cursor: null,
-        written: [],
-        allowPrivate: true,
-        signal: new AbortController().signal,
-      };
+      const ctx = writeContext(coarse.url);
       for (const description of ['Just after a reload', 'And once more']) {
         fs.appendFileSync(web.journal, `\n; edited by hand before "${description}"\n`);
         const key = randomUUID();

@@ -4,7 +4,7 @@ import type { SyncsService } from '../syncs/syncs.service.js';
 import type { DataSetsService } from '../data/data-sets.service.js';
 import { chart, h, table, when } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';
-import { parseDoc } from './portal-request.js';
+import { parseDoc, type Json } from './portal-request.js';
 
 export interface CompanyChartsDeps {
   syncs: SyncsService;
@@ -12,7 +12,7 @@ export interface CompanyChartsDeps {
 }
 
 /** Pull operations read for the sync-duration chart: enough to find the latest of every data type of a company. */
-const HISTORY_READ = 200;
+export const HISTORY_READ = 200;
 
 /**
  * What the portal's script draws (see portal-assets.ts): one bar per label. `indexAxis: 'y'` lays the bars
@@ -35,11 +35,16 @@ export function seconds(from: unknown, to: unknown): number | undefined {
   return Number.isFinite(ms) && ms >= 0 ? ms / 1000 : undefined;
 }
 
-/** The latest finished sync of each data type and how long it took, longest first. */
-async function latestDurations(syncs: SyncsService, client: Client, companyId: string) {
+/** A company's latest pull operations, newest first: what the durations chart (and the page's history table) read. */
+export async function recentSyncs(syncs: SyncsService, client: Client, companyId: string): Promise<Json[]> {
   const { records } = await syncs.history(client, companyId, { page: 1, pageSize: HISTORY_READ, orderBy: '-requested' });
+  return records.map(parseDoc);
+}
+
+/** The latest finished sync of each data type among `recent` (newest first) and how long it took, longest first. */
+function latestDurations(recent: readonly Json[]) {
   const latest = new Map<string, { dataType: string; requested: string; seconds: number }>();
-  for (const op of records.map(parseDoc)) {
+  for (const op of recent) {
     const took = seconds(op.requested, op.completed);
     if (took !== undefined && !latest.has(op.dataType))
       latest.set(op.dataType, { dataType: op.dataType, requested: op.requested, seconds: took });
@@ -54,13 +59,11 @@ async function sortedCounts(dataSets: DataSetsService, client: Client, companyId
     .sort((a, b) => b.total - a.total || a.dataType.localeCompare(b.dataType));
 }
 
-/** The company page's two charts, each with its figures as a table. */
-export async function companyCharts(deps: CompanyChartsDeps, client: Client, companyId: string): Promise<string> {
+/** The company page's two charts, each with its figures as a table; `recent` is the page's read of `recentSyncs`. */
+export async function companyCharts(deps: CompanyChartsDeps, client: Client, companyId: string, recent: readonly Json[]): Promise<string> {
   const api = `/portal/api/companies/${h(companyId)}/charts`;
-  const [durations, counts] = await Promise.all([
-    latestDurations(deps.syncs, client, companyId),
-    sortedCounts(deps.dataSets, client, companyId),
-  ]);
+  const durations = latestDurations(recent);
+  const counts = await sortedCounts(deps.dataSets, client, companyId);
   return `<div class="charts">
 ${chart({
   id: 'sync-durations',
@@ -90,24 +93,31 @@ export function registerCompanyCharts(scope: FastifyInstance, deps: CompanyChart
   const config = { public: true };
 
   scope.get<{ Params: { companyId: string } }>('/api/companies/:companyId/charts/sync-durations', { config }, async (request) => {
-    const durations = await latestDurations(deps.syncs, sessionOf(request).client, request.params.companyId);
-    return {
-      type: 'bar',
-      indexAxis: 'y',
-      valueTitle: 'seconds',
-      labels: durations.map((d) => d.dataType),
-      datasets: [{ label: 'Latest sync (seconds)', data: durations.map((d) => Number(d.seconds.toFixed(1))) }],
-    } satisfies ChartSpec;
+    const durations = latestDurations(await recentSyncs(deps.syncs, sessionOf(request).client, request.params.companyId));
+    return barsByDataType(
+      'seconds',
+      'Latest sync (seconds)',
+      durations.map((d) => ({ dataType: d.dataType, value: Number(d.seconds.toFixed(1)) })),
+    );
   });
 
   scope.get<{ Params: { companyId: string } }>('/api/companies/:companyId/charts/records', { config }, async (request) => {
     const counts = await sortedCounts(deps.dataSets, sessionOf(request).client, request.params.companyId);
-    return {
-      type: 'bar',
-      indexAxis: 'y',
-      valueTitle: 'records',
-      labels: counts.map((c) => c.dataType),
-      datasets: [{ label: 'Records', data: counts.map((c) => c.total) }],
-    } satisfies ChartSpec;
+    return barsByDataType(
+      'records',
+      'Records',
+      counts.map((c) => ({ dataType: c.dataType, value: c.total })),
+    );
   });
+}
+
+/** One horizontal bar per data type, in the order given. */
+function barsByDataType(valueTitle: string, label: string, bars: { dataType: string; value: number }[]): ChartSpec {
+  return {
+    type: 'bar',
+    indexAxis: 'y',
+    valueTitle,
+    labels: bars.map((b) => b.dataType),
+    datasets: [{ label, data: bars.map((b) => b.value) }],
+  };
 }

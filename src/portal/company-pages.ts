@@ -14,7 +14,7 @@ import { buttonForm, csrfField, h, portalPage, sendPortalPage, statusBadge, tabl
 import { sessionOf } from './portal-session.js';
 import { doneNotice, formOf, pageContext, parseDoc, type Json } from './portal-request.js';
 import { pager, positiveInt } from './portal-paging.js';
-import { companyCharts, seconds } from './company-charts.js';
+import { companyCharts, recentSyncs, seconds } from './company-charts.js';
 import { statementPath } from './statement-pages.js';
 import { connectionChoices, type Connection, type Platform } from './connection-choices.js';
 
@@ -28,6 +28,8 @@ export interface CompanyPagesDeps {
 }
 
 const PAGE_SIZE = 20;
+/** Rows of the company page's sync and write history tables. */
+const HISTORY_ROWS = 25;
 
 /** Messages a redirect after a form names by code (never free text in the address). */
 const DONE: Record<string, Notice> = {
@@ -92,14 +94,15 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
     const { companyId } = request.params;
     const company = parseDoc(await deps.companies.get(client, companyId));
     const base = `/portal/companies/${h(companyId)}`;
-    const [connections, status, pulls, pushes, platforms, charts] = await Promise.all([
+    // One read of the recent syncs serves both the durations chart and the history table (its newest rows).
+    const [connections, status, recent, pushes, platforms] = await Promise.all([
       deps.connections.list(client, companyId, { page: 1, pageSize: 100 }),
       deps.syncs.dataStatus(client, companyId).then(parseDoc),
-      deps.syncs.history(client, companyId, { page: 1, pageSize: 25, orderBy: '-requested' }),
-      deps.push.history(client, companyId, { page: 1, pageSize: 25, orderBy: '-requestedOnUtc' }),
+      recentSyncs(deps.syncs, client, companyId),
+      deps.push.history(client, companyId, { page: 1, pageSize: HISTORY_ROWS, orderBy: '-requestedOnUtc' }),
       deps.integrations.list({ page: 1, pageSize: 100 }),
-      companyCharts(deps, client, companyId),
     ]);
+    const charts = await companyCharts(deps, client, companyId, recent);
 
     const connectionDocs = connections.records.map((r) => parseDoc(r) as Connection & Json);
     const connectionRows = connectionDocs.map((c) => [
@@ -128,7 +131,7 @@ ${totalResults > PAGE_SIZE ? pager('/portal/companies', { search }, page, totalR
       buttonForm(ctx, `${base}/sync`, 'Sync now', { secondary: true, name: s.dataType, fields: { dataType: s.dataType } }),
     ]);
 
-    const pullRows = pulls.records.map(parseDoc).map((p) => {
+    const pullRows = recent.slice(0, HISTORY_ROWS).map((p) => {
       const took = seconds(p.requested, p.completed);
       return [
         h(p.dataType),

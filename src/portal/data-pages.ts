@@ -35,7 +35,8 @@ export function registerDataPages(scope: FastifyInstance, deps: DataPagesDeps): 
       const query = request.query.query?.trim() || undefined;
       const orderBy = request.query.orderBy?.trim() || undefined;
       const page = positiveInt(request.query.page, 1);
-      const base = `/portal/companies/${h(companyId)}/data/${h(dataType)}`;
+      // An address, escaped once where it is written into the page.
+      const base = `/portal/companies/${encodeURIComponent(companyId)}/data/${dataType}`;
       const kind = DATA_PATHS.find((p) => p.dataType === dataType)?.kind;
       const view = recordViewOf(dataType);
       let results = '';
@@ -90,7 +91,7 @@ function filterForm(base: string, dataType: DataType, query: string | undefined,
   const view = recordViewOf(dataType);
   const fields = view?.columns.map((c) => `${h(c.label)} <code>${h(c.path)}</code>`).join(', ');
   const order = view ? ` Empty: ${h(view.orderWords)} (<code>${h(view.orderBy)}</code>).` : '';
-  return `<form method="get" action="${base}" class="card" role="search" aria-labelledby="filter-title"><h2 id="filter-title">Filter and order</h2>
+  return `<form method="get" action="${h(base)}" class="card" role="search" aria-labelledby="filter-title"><h2 id="filter-title">Filter and order</h2>
 <div class="row"><div class="field"><label for="query">Query</label><input id="query" name="query" value="${h(query ?? '')}" aria-describedby="query-hint" spellcheck="false"></div>
 <div class="field"><label for="orderBy">Order by</label><input id="orderBy" name="orderBy" value="${h(orderBy ?? '')}" aria-describedby="order-hint" spellcheck="false"></div>
 <button type="submit">Apply</button></div>

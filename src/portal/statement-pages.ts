@@ -63,11 +63,10 @@ export function registerStatementPages(scope: FastifyInstance, deps: StatementPa
       status = err.statusCode;
       body = `<div class="notice error" role="alert">${h(err.message)}</div>`;
     }
-    const others = STATEMENTS.map((s) =>
-      s.segment === statement.segment
-        ? `<li><a href="${h(statementPath(companyId, s.segment))}" aria-current="page">${h(s.title)}</a></li>`
-        : `<li><a href="${h(statementPath(companyId, s.segment))}">${h(s.title)}</a></li>`,
-    ).join('');
+    const others = STATEMENTS.map((s) => {
+      const current = s.segment === statement.segment ? ' aria-current="page"' : '';
+      return `<li><a href="${h(statementPath(companyId, s.segment))}"${current}>${h(s.title)}</a></li>`;
+    }).join('');
     const main = `<p><a href="/portal/companies/${h(companyId)}">Back to ${h(company.name)}</a></p>
 <nav class="tabs" aria-label="Financial statements"><ul>${others}</ul></nav>
 ${periodForm(companyId, statement, periodLength, periodsToCompare)}

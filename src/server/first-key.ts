@@ -9,7 +9,7 @@ export interface FirstKey {
   apiKey: string;
 }
 
-export const FIRST_KEY_FILE = 'first-key.txt';
+const FIRST_KEY_FILE = 'first-key.txt';
 
 /** Where the first key is written when no terminal shows it: beside the SQLite file, or in the working directory. */
 export function firstKeyPath(databaseUrl: string): string {

@@ -13,6 +13,7 @@ import type { JobHandler, JobQueue } from '../jobs/job-queue.js';
 import { VERSION } from '../version.js';
 import { WEBHOOK_DELIVERY_JOB } from './events.js';
 import { postOnce, type PostResult } from '../lib/outbound-guard.js';
+import { ALLOW_PRIVATE_HINT } from './webhooks.service.js';
 import { signatureHeaders } from './signing.js';
 import type { Metrics, WebhookOutcome } from '../operations/metrics.js';
 
@@ -139,9 +140,7 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
         ...signatureHeaders(due.secret, due.id, due.body, now()),
       };
       const posted = await postOnce(due.url, headers, due.body, { timeoutMs, allowPrivate });
-      const result = posted.refusedAddress
-        ? { ...posted, error: `${posted.error}; set WEBHOOKS_ALLOW_PRIVATE=true on the server to allow internal addresses` }
-        : posted;
+      const result = posted.refusedAddress ? { ...posted, error: `${posted.error}; ${ALLOW_PRIVATE_HINT}` } : posted;
       // The URL and secret stay out of the log: the URL may carry credentials.
       deps.log?.info(
         { deliveryId: due.id, consumerId: due.consumerId, attempt: due.attempts + 1, status: result.status, error: result.error },

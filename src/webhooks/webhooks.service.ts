@@ -37,6 +37,9 @@ function toConsumer(row: ConsumerRow): WebhookConsumer {
   };
 }
 
+/** What an operator sets to let consumers live on internal addresses: said with every refusal of one. */
+export const ALLOW_PRIVATE_HINT = 'set WEBHOOKS_ALLOW_PRIVATE=true on the server to allow internal addresses';
+
 /** What the body schema cannot say: the URL's scheme and host, known event types, `tagKey:tagValue`. */
 function check(input: WebhookConsumerPrototype, allowPrivate: boolean): ValidationItem[] {
   const items: ValidationItem[] = [];
@@ -50,11 +53,7 @@ function check(input: WebhookConsumerPrototype, allowPrivate: boolean): Validati
   if (url && url.protocol !== 'http:' && url.protocol !== 'https:') problem('url', 'url must be an absolute http or https address');
   else if (url && !allowPrivate) {
     const refused = refusedHost(url.hostname);
-    if (refused)
-      problem(
-        'url',
-        `url must not point at a loopback, private or link-local address (${refused}); set WEBHOOKS_ALLOW_PRIVATE=true on the server to allow internal addresses`,
-      );
+    if (refused) problem('url', `url must not point at a loopback, private or link-local address (${refused}); ${ALLOW_PRIVATE_HINT}`);
   }
   input.eventTypes.forEach((eventType, i) => {
     if (!isEventType(eventType)) problem(`eventTypes.${i}`, `eventTypes.${i} (${JSON.stringify(eventType)}) is not a known event type`);

@@ -27,84 +27,53 @@ const status = col('status', 'Status');
 const customer = col('customerRef.companyName', 'Customer');
 const supplier = col('supplierRef.supplierName', 'Supplier');
 
+const issueDate = col('issueDate', 'Issue date', 'date');
+
+/** A document that is paid in time (an invoice, a bill): its number, the other party, its dates and what is still owed. */
+const owed = (number: Column, party: Column): RecordView => ({
+  columns: [
+    number,
+    party,
+    issueDate,
+    col('dueDate', 'Due date', 'date'),
+    status,
+    total,
+    col('amountDue', 'Amount due', 'amount'),
+    currency,
+  ],
+  ...newest('issueDate'),
+});
+
+/** A credit note, from a customer or to a supplier: what of it is still to be used. */
+const credit = (number: Column, party: Column): RecordView => ({
+  columns: [number, party, issueDate, status, total, col('remainingCredit', 'Remaining credit', 'amount'), currency],
+  ...newest('issueDate'),
+});
+
+/** A payment from a customer or to a supplier. */
+const payment = (party: Column): RecordView => ({
+  columns: [col('date', 'Date', 'date'), party, col('reference', 'Reference'), col('paymentMethodRef.name', 'Method'), total, currency],
+  ...newest('date'),
+});
+
+/** A direct cost or income: money out or in with no document before it. */
+const direct = (): RecordView => ({
+  columns: [issueDate, col('reference', 'Reference'), col('subTotal', 'Net', 'amount'), total, currency],
+  ...newest('issueDate'),
+});
+
 /**
  * Columns chosen for people, per data type (the fields of Codat's schemas, which every platform's records follow):
  * what a reader looks for first, such as an invoice's number, customer, dates, status and amounts, rather than the
  * first fields a record happens to hold.
  */
 const VIEWS: Partial<Record<DataType, RecordView>> = {
-  invoices: {
-    columns: [
-      col('invoiceNumber', 'Number'),
-      customer,
-      col('issueDate', 'Issue date', 'date'),
-      col('dueDate', 'Due date', 'date'),
-      status,
-      total,
-      col('amountDue', 'Amount due', 'amount'),
-      currency,
-    ],
-    ...newest('issueDate'),
-  },
-  bills: {
-    columns: [
-      col('reference', 'Reference'),
-      supplier,
-      col('issueDate', 'Issue date', 'date'),
-      col('dueDate', 'Due date', 'date'),
-      status,
-      total,
-      col('amountDue', 'Amount due', 'amount'),
-      currency,
-    ],
-    ...newest('issueDate'),
-  },
-  creditNotes: {
-    columns: [
-      col('creditNoteNumber', 'Number'),
-      customer,
-      col('issueDate', 'Issue date', 'date'),
-      status,
-      total,
-      col('remainingCredit', 'Remaining credit', 'amount'),
-      currency,
-    ],
-    ...newest('issueDate'),
-  },
-  billCreditNotes: {
-    columns: [
-      col('billCreditNoteNumber', 'Number'),
-      supplier,
-      col('issueDate', 'Issue date', 'date'),
-      status,
-      total,
-      col('remainingCredit', 'Remaining credit', 'amount'),
-      currency,
-    ],
-    ...newest('issueDate'),
-  },
-  payments: {
-    columns: [
-      col('date', 'Date', 'date'),
-      customer,
-      col('reference', 'Reference'),
-      col('paymentMethodRef.name', 'Method'),
-      total,
-      currency,
-    ],
-    ...newest('date'),
-  },
-  billPayments: {
-    columns: [
-      col('date', 'Date', 'date'),
-      supplier,
-      col('reference', 'Reference'),
-      col('paymentMethodRef.name', 'Method'),
-      total,
-      currency,
-    ],
-    ...newest('date'),
-  },
+  invoices: owed(col('invoiceNumber', 'Number'), customer),
+  bills: owed(col('reference', 'Reference'), supplier),
+  creditNotes: credit(col('creditNoteNumber', 'Number'), customer),
+  billCreditNotes: credit(col('billCreditNoteNumber', 'Number'), supplier),
+  payments: payment(customer),
+  billPayments: payment(supplier),
   purchaseOrders: {
     columns: [
       col('purchaseOrderNumber', 'Number'),
@@ -133,14 +102,8 @@ const VIEWS: Partial<Record<DataType, RecordView>> = {
     columns: [col('reference', 'Reference'), supplier, col('receivedDate', 'Received', 'date'), status, total, currency],
     ...newest('receivedDate'),
   },
-  directCosts: {
-    columns: [col('issueDate', 'Issue date', 'date'), col('reference', 'Reference'), col('subTotal', 'Net', 'amount'), total, currency],
-    ...newest('issueDate'),
-  },
-  directIncomes: {
-    columns: [col('issueDate', 'Issue date', 'date'), col('reference', 'Reference'), col('subTotal', 'Net', 'amount'), total, currency],
-    ...newest('issueDate'),
-  },
+  directCosts: direct(),
+  directIncomes: direct(),
   journalEntries: {
     columns: [
       col('postedOn', 'Posted', 'date'),

@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { DataType } from './data-types.js';
 
 export type SourceType = 'Accounting' | 'Banking' | 'Commerce';
@@ -116,24 +116,31 @@ export interface IncomingFile {
   bytes: Uint8Array;
 }
 
-/** One statement of an uploaded file as the upload answers it and the Link page shows it before import. */
-export interface StatementReport {
-  account: string;
-  iban: string | null;
-  currency: string;
-  /** The statement's own number or id, where it has one. */
-  reference: string | null;
-  from: string;
-  to: string;
-  transactions: number;
-  /** null where the file states none (OFX: only a ledger balance). */
-  openingBalance: number | null;
-  closingBalance: number | null;
-  /** opening + Σ transactions = closing, exactly (true when there is no opening balance to contradict it). */
-  reconciles: boolean;
-  /** Set when it does not reconcile: the warning the upload answer and the data carry. */
-  warning?: string;
-}
+/**
+ * One statement of an uploaded file as the upload answers it (and documents it) and the Link page shows it before
+ * import: one schema, the type read from it.
+ */
+export const StatementReport = Type.Object({
+  account: Type.String({ description: 'What identifies the account in the file: its IBAN, or bank code and number.' }),
+  iban: Type.Union([Type.String(), Type.Null()], { description: 'The IBAN, where the file gives one.' }),
+  currency: Type.String({ description: 'The currency of the account.' }),
+  reference: Type.Union([Type.String(), Type.Null()], { description: "The statement's own number or id, where it has one." }),
+  from: Type.String({ format: 'date', description: 'The first day the statement covers.' }),
+  to: Type.String({ format: 'date', description: 'The last day the statement covers.' }),
+  transactions: Type.Integer({ minimum: 0, description: 'How many transactions it holds.' }),
+  openingBalance: Type.Union([Type.Number(), Type.Null()], {
+    description: 'null where the file states none (OFX: only a ledger balance).',
+  }),
+  closingBalance: Type.Union([Type.Number(), Type.Null()], { description: 'null where the file states none.' }),
+  reconciles: Type.Boolean({
+    description: 'Whether opening + the transactions = closing, exactly (true when there is no opening balance to contradict it).',
+  }),
+  warning: Type.Optional(
+    Type.String({ description: 'What there is to say of it: that it does not reconcile, or what had to be assumed.' }),
+  ),
+});
+
+export type StatementReport = Static<typeof StatementReport>;
 
 /** What a platform's intake keeps of an accepted file, and what the upload answers about it. */
 export interface AcceptedFile {

@@ -6,7 +6,7 @@ import { CompanyIdParams, ConnectionIdParams, errorResponses, sendJson } from '.
 import { callerOf } from '../http/request-guard.js';
 import { ApiError, validationError } from '../http/api-error.js';
 import { nulRefusal } from '../http/nul-guard.js';
-import type { IncomingFile } from '../connectors/connector.js';
+import { StatementReport, type IncomingFile } from '../connectors/connector.js';
 import { MAX_FILE_BYTES, MAX_FILES, type FilesService } from './files.service.js';
 
 const tags = ['File upload'];
@@ -22,27 +22,6 @@ const File = Type.Object(
   },
   { additionalProperties: false, title: 'File' },
 );
-
-/** What the upload answers of a statement it read (connector.ts `StatementReport`). */
-const StatementReport = Type.Object({
-  account: Type.String({ description: 'What identifies the account in the file: its IBAN, or bank code and number.' }),
-  iban: Type.Union([Type.String(), Type.Null()], { description: 'The IBAN, where the file gives one.' }),
-  currency: Type.String({ description: 'The currency of the account.' }),
-  reference: Type.Union([Type.String(), Type.Null()], { description: "The statement's own number or id, where it has one." }),
-  from: Type.String({ format: 'date', description: 'The first day the statement covers.' }),
-  to: Type.String({ format: 'date', description: 'The last day the statement covers.' }),
-  transactions: Type.Integer({ minimum: 0, description: 'How many transactions it holds.' }),
-  openingBalance: Type.Union([Type.Number(), Type.Null()], {
-    description: 'null where the file states none (OFX: only a ledger balance).',
-  }),
-  closingBalance: Type.Union([Type.Number(), Type.Null()], { description: 'null where the file states none.' }),
-  reconciles: Type.Boolean({
-    description: 'Whether opening + the transactions = closing, exactly (true when there is no opening balance to contradict it).',
-  }),
-  warning: Type.Optional(
-    Type.String({ description: 'What there is to say of it: that it does not reconcile, or what had to be assumed.' }),
-  ),
-});
 
 const UploadAnswer = Type.Object(
   {

@@ -492,7 +492,15 @@ describe.skipIf(missing !== undefined)('hledger-web write-back in the journal’
       body,
     });
 
-  const settled = (key: string) => waitForPush(server, client, linked.companyId, key);
+  /**
+   * Waits for the push, then for the sync of its data type a successful write queues: left running, it would refuse
+   * the test's own queue of that type (400 DatasetAlreadyInProgress).
+   */
+  const settled = async (key: string) => {
+    const op = await waitForPush(server, client, linked.companyId, key);
+    await waitForSyncs(server, client, linked.companyId);
+    return op;
+  };
 
   const hledger = (...args: string[]) => spawnSync('hledger', [...args, '-f', web.journal], { encoding: 'utf8' });
 

@@ -4,15 +4,15 @@ import type { Store } from './storage/database.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installNotFound } from './http/not-found.js';
 import { installValidators } from './http/validators.js';
-import { createRequestGuard } from './http/request-guard.js';
+import { createRequestGuard } from './access/request-guard.js';
 import { HTTP_TIMEOUTS, installRawRefusals, requireHost, wireErrorOptions, type HttpTimeouts } from './http/wire-errors.js';
 import { lingerIfBodyUnread } from './http/lingering-close.js';
 import { ErrorMessage } from './http/responses.js';
 import { createListContext } from './query/list-engine.js';
 import { createClientsStore } from './clients/clients.store.js';
-import { createRateLimiter } from './clients/rate-limiter.js';
-import { redisRateCounters } from './clients/rate-counters.js';
-import { storeRateCounters } from './clients/rate-counters.store.js';
+import { createRateLimiter } from './access/rate-limiter.js';
+import { redisRateCounters } from './access/rate-counters.js';
+import { storeRateCounters } from './access/rate-counters.store.js';
 import { registerProfileRoutes } from './clients/profile.routes.js';
 import { Profile } from './clients/profile.js';
 import { createApiKeysStore } from './api-keys/api-keys.store.js';
@@ -25,7 +25,7 @@ import { Connection } from './connections/connection.schema.js';
 import { createIntegrationsService, publishIntegrations } from './integrations/integrations.service.js';
 import { registerIntegrationRoutes } from './integrations/integrations.routes.js';
 import { Integration } from './integrations/integration.schema.js';
-import { watchMaintenance } from './operations/maintenance.js';
+import { watchMaintenance } from './access/maintenance.js';
 import { registerHealthRoutes } from './operations/health.routes.js';
 import { registerFrontDoor } from './operations/front-door.routes.js';
 import { createMetrics, type Metrics } from './operations/metrics.js';
@@ -48,6 +48,11 @@ import { registerSyncSettingsRoutes } from './syncs/sync-settings.routes.js';
 import { PullOperation } from './syncs/pull-operation.js';
 import { SyncSetting } from './syncs/sync-settings.js';
 import { createConnectionsService } from './connections/connections.service.js';
+import { deleteConnectionsStep } from './connections/connection-deletion.js';
+import { deletionCascade } from './storage/deletion.js';
+import { deleteSyncsStep } from './syncs/sync-deletion.js';
+import { queueFirstSyncsOf } from './syncs/first-link.js';
+import { deletePlatformData } from './platform-data/platform-data-deletion.js';
 import { registerConnectionRoutes } from './connections/connections.routes.js';
 import { registerFileRoutes } from './uploads/files.routes.js';
 import { createFilesService } from './uploads/files.service.js';
@@ -266,7 +271,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   };
   watchStore(metrics, { jobs, kinds: Object.keys(handlers), pgPool: store.pgPool, log: server.log });
   const wakeJobs = () => jobs.wake();
-  const companies = createCompaniesService({ db, dialect, lists, jobs, wakeJobs, credentials, allowPrivate, ...urls });
+  // Deleting a company or a connection: each module's part, children first, in the deletion's transaction.
+  const deleteOwned = deletionCascade([deleteSyncsStep(jobs), deletePlatformData, deleteConnectionsStep]);
+  const queueFirstSyncs = queueFirstSyncsOf(jobs);
+  const companies = createCompaniesService({ db, dialect, lists, jobs, wakeJobs, deleteOwned, credentials, allowPrivate, ...urls });
   for (const schema of [PullOperation, SyncSetting, PushOperation, PushOption]) server.addSchema(schema);
 
   const integrations = createIntegrationsService({ db, dialect, lists, ...urls });
@@ -279,7 +287,20 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerApiKeyRoutes(server, { apiKeys });
   registerCompanyRoutes(server, { companies });
   registerIntegrationRoutes(server, { integrations });
-  const connections = createConnectionsService({ db, dialect, lists, jobs, wakeJobs, companies, credentials, allowPrivate, ...urls });
+  const connectionDeps = {
+    db,
+    dialect,
+    lists,
+    jobs,
+    wakeJobs,
+    companies,
+    deleteOwned,
+    queueFirstSyncs,
+    credentials,
+    allowPrivate,
+    ...urls,
+  };
+  const connections = createConnectionsService(connectionDeps);
   registerConnectionRoutes(server, { connections });
   // Statement files are read on a thread of their own (src/uploads/intake.ts).
   const intake = createIntakeRunner({ threads: true });
@@ -292,7 +313,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const dataSets = createDataSetsService({ db, dialect, lists, companies, records: createRecordReader(store, lists) });
   registerDataSetRoutes(server, { dataSets });
   registerFinancialsRoutes(server, { dataSets });
-  registerLinkRoutes(server, { db, dialect, lists, jobs, wakeJobs, companies, clients, credentials, allowPrivate, intake, ...urls });
+  registerLinkRoutes(server, { ...connectionDeps, connections, clients, intake });
   const push = createPushService({ db, dialect, lists, jobs, wakeJobs, companies, credentials, allowPrivate, ...pushTiming });
   registerPushRoutes(server, { push });
   registerWebhooks(server, { db, allowPrivate: options.webhooks?.allowPrivate });

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses, sendJson } from '../http/responses.js';
-import { callerOf } from '../http/request-guard.js';
+import { callerOf } from './caller.js';
 import type { ClientsStore } from './clients.store.js';
 import { normalizeProfile, Profile, ProfileUpdate } from './profile.js';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PagingQuery, pageOf, renderPage } from '../http/paging.js';
 import { CompanyIdParams, errorResponses, sendJson } from '../http/responses.js';
-import { callerOf } from '../http/request-guard.js';
+import { callerOf } from '../clients/caller.js';
 import { Company, CompanyRequestBody, CompanyUpdateRequest } from './company.schema.js';
 import type { CompaniesService } from './companies.service.js';
 

@@ -12,7 +12,9 @@ import { connectionsOfCompany } from '../connections/connections.store.js';
 import { sanitizeCompanyName } from './company-name.js';
 import { serveConnection } from '../connections/connection-doc.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { recordCompanyEvent, type CompanyEventType } from '../webhooks/platform-events.js';
+import type { DeletionStep } from '../storage/deletion.js';
+import { recordCompanyEvent, type CompanyEventType } from './company-events.js';
+import { companyReferenceReader } from './company-reference.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { revocationsFor, runRevocations } from '../connections/revocation.js';
 
@@ -43,6 +45,8 @@ export interface CompaniesDeps {
   jobs: JobQueue;
   /** Tells the job runner work is waiting. */
   wakeJobs?: () => void;
+  /** Deletes what a company owns, in the deletion's transaction (the cascade app.ts lists: storage/deletion.ts). */
+  deleteOwned: DeletionStep;
   /** Connections' platform credentials: read to revoke platform access when a company goes. */
   credentials?: CredentialsStore;
   /** Platforms on loopback, private and link-local addresses allowed (`CONNECTORS_ALLOW_PRIVATE`). */
@@ -57,7 +61,7 @@ export function companyRedirectUrl(publicUrl: string, companyId: string): string
 
 /** Companies of one client: create, read, list, update, delete. Returns served JSON text. */
 export function createCompaniesService(deps: CompaniesDeps) {
-  const store = createCompaniesStore(deps.db, deps.jobs);
+  const store = createCompaniesStore(deps.db, deps.deleteOwned);
   const now = deps.now ?? (() => new Date());
   const resource = companiesResource(deps.dialect);
   const tagsResource = companyTagsResource(deps.dialect);
@@ -114,6 +118,9 @@ export function createCompaniesService(deps: CompaniesDeps) {
 
   return {
     owned,
+
+    /** The company's reference for the events of its connections (src/companies/company-reference.ts). */
+    reference: companyReferenceReader(deps.publicUrl),
 
     async list(client: Client, page: PageRequest, tags?: string): Promise<{ records: string[]; totalResults: number }> {
       const tagFilter = tags ? { filter: tags, resource: tagsResource, dialect: deps.dialect } : undefined;

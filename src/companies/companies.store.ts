@@ -5,16 +5,11 @@ import { compileFilter, listPage, type ListContext } from '../query/list-engine.
 import type { PropertyDef, QueryableResource } from '../query/properties.js';
 import { compileComparison, QuerySemanticError } from '../query/query-compiler.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
-import { connectionColumns, deleteConnections } from '../connections/connections.store.js';
+import { connectionColumns } from '../connections/connections.store.js';
+import type { DeletionStep } from '../storage/deletion.js';
 import { Company } from './company.schema.js';
-import { deleteCompanyUploads } from '../uploads/uploads.store.js';
-import { deleteUploadSessions } from '../uploads/upload-sessions.store.js';
-import { deleteSyncs } from '../syncs/syncs.store.js';
-import { deleteCredentials } from '../connections/credentials.store.js';
 import type { Database } from '../storage/schema.js';
 import { lockClient } from '../clients/clients.store.js';
-import type { JobQueue } from '../jobs/job-queue.js';
-import { DELETE_VERSION_JOB } from '../syncs/sync-queue.js';
 
 export interface ConnectionDocRow {
   id: string;
@@ -29,8 +24,11 @@ export interface CompanyRow {
   last_sync: string | null;
 }
 
-/** Storage of companies. Writes move the client's companies version in the same transaction. */
-export function createCompaniesStore(db: Kysely<Database>, jobs: JobQueue) {
+/**
+ * Storage of companies. Writes move the client's companies version in the same transaction. `deleteOwned` deletes
+ * what a company owns (its connections, syncs, uploads...) in the deletion's transaction, before the company goes.
+ */
+export function createCompaniesStore(db: Kysely<Database>, deleteOwned: DeletionStep) {
   return {
     /** The company whoever owns it: callers decide between 403 and 404. */
     async find(companyId: string): Promise<CompanyRow | undefined> {
@@ -73,18 +71,11 @@ export function createCompaniesStore(db: Kysely<Database>, jobs: JobQueue) {
       });
     },
 
-    /** Deletes the company with its connections and syncs; its synced records are deleted by background jobs. */
+    /** Deletes the company with all it owns (see `deleteOwned`). */
     async delete(clientId: string, companyId: string, inTransaction?: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, clientId, true);
-        const owned = { companyId };
-        for (const version of await deleteSyncs(trx, clientId, owned))
-          await jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version } });
-        // Platform credentials, uploaded files and upload sessions go with the company, in the same transaction.
-        await deleteCredentials(trx, clientId, owned);
-        await deleteUploadSessions(trx, clientId, owned);
-        await deleteCompanyUploads(trx, clientId, companyId);
-        await deleteConnections(trx, clientId, owned);
+        await deleteOwned(trx, clientId, { companyId });
         await trx.deleteFrom('companies').where('client_id', '=', clientId).where('id', '=', companyId).execute();
         await inTransaction?.(trx);
       });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PagingQuery, pageOf, renderPage } from '../http/paging.js';
 import { CompanyIdParams, ConnectionIdParams, errorResponses, sendJson, sendNoBody } from '../http/responses.js';
-import { callerOf } from '../http/request-guard.js';
+import { callerOf } from '../clients/caller.js';
 import { Connection, CONNECTION_STATUSES } from './connection.schema.js';
 import type { ConnectionsService } from './connections.service.js';
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import type { DeletionStep } from '../storage/deletion.js';
 import type { ConnectionRow } from './connections.store.js';
 import type { SqlDialect } from '../storage/dialect.js';
 import { ApiError, notFound, validationError } from '../http/api-error.js';
@@ -9,32 +10,32 @@ import type { ListContext } from '../query/list-engine.js';
 import { resolverFromSchema } from '../query/schema-resolver.js';
 import type { Client } from '../clients/clients.store.js';
 import { lockClient } from '../clients/clients.store.js';
-import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, isOffered } from '../connectors/registry.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { effectiveSyncSettingsOf } from '../syncs/sync-settings.store.js';
-import { DELETE_VERSION_JOB, queueFirstLinkSyncs } from '../syncs/sync-queue.js';
 import { Connection } from './connection.schema.js';
-import {
-  accountingConnectionOf,
-  connectionColumns,
-  connectionOfCompany,
-  connectionsPage,
-  deleteConnections,
-  insertConnection,
-} from './connections.store.js';
-import { deleteSyncs } from '../syncs/syncs.store.js';
-import { deletePlatformWrites } from '../push/platform-writes.store.js';
-import { deleteUploadSessions } from '../uploads/upload-sessions.store.js';
-import { detachConnectionUploads } from '../uploads/uploads.store.js';
-import { deleteCredentials } from './credentials.store.js';
+import { accountingConnectionOf, connectionColumns, connectionOfCompany, connectionsPage, insertConnection } from './connections.store.js';
 import { connectionDoc, serveConnection } from './connection-doc.js';
 import { isConnectorError } from '../connectors/connector-error.js';
 import type { LinkResult } from '../connectors/connector.js';
 import type { CredentialsStore } from './credentials.store.js';
 import { revocationsFor, runRevocations } from './revocation.js';
 import { writeConnectionStatus } from './connection-status.js';
-import { recordConnectionEvent, type ConnectionEventType } from '../webhooks/platform-events.js';
+import { recordConnectionEvent, type ConnectionEventType } from './connection-events.js';
+import type { CompanyReferenceReader } from '../webhooks/events.js';
+
+/** What linking a connection starts: its first syncs, queued in the transaction that links it. */
+export type QueueFirstSyncs = (
+  trx: Kysely<Database>,
+  connection: { id: string; client_id: string; company_id: string; platform_key: string },
+) => Promise<void>;
+
+/** What connections need of their company (the companies service is one): connections import nothing of companies. */
+export interface CompanyLookup {
+  /** The company, if the client owns it; 403 or 404 otherwise. */
+  owned(client: Client, companyId: string): Promise<unknown>;
+  /** The company's reference for events about its connections. */
+  reference: CompanyReferenceReader;
+}
 
 export interface ConnectionsDeps {
   db: Kysely<Database>;
@@ -43,7 +44,11 @@ export interface ConnectionsDeps {
   jobs: JobQueue;
   /** Tells the job runner work is waiting. */
   wakeJobs: () => void;
-  companies: CompaniesService;
+  companies: CompanyLookup;
+  /** Queues a newly linked connection's first syncs, in the link's transaction (src/syncs/first-link.ts). */
+  queueFirstSyncs: QueueFirstSyncs;
+  /** Deletes what a connection owns, its own row last (the cascade app.ts lists: storage/deletion.ts). */
+  deleteOwned: DeletionStep;
   publicUrl: () => string;
   /** Connections' platform credentials, sealed at rest (required for platforms with credentials). */
   credentials?: CredentialsStore;
@@ -66,7 +71,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     trx: Kysely<Database>,
     eventType: ConnectionEventType,
     row: { id: string; client_id: string; company_id: string; doc: string },
-  ) => recordConnectionEvent(trx, deps.jobs, eventType, row, deps.publicUrl());
+  ) => recordConnectionEvent(trx, deps.jobs, eventType, row, { publicUrl: deps.publicUrl(), companyReference: deps.companies.reference });
 
   async function owned(client: Client, companyId: string, connectionId: string): Promise<ConnectionRow> {
     await deps.companies.owned(client, companyId);
@@ -78,18 +83,6 @@ export function createConnectionsService(deps: ConnectionsDeps) {
   /** Writes a new status (and settings) and re-renders the document (see connection-status.ts). */
   const setStatus = (trx: Kysely<Database>, row: ConnectionRow, status: string, settings?: string | null) =>
     writeConnectionStatus(trx, row, status, { settings });
-
-  /** Queues the first-link sync of every type the platform supports whose setting says so, in sync order. */
-  async function queueFirstLink(trx: Kysely<Database>, row: ConnectionRow): Promise<void> {
-    const settings = await effectiveSyncSettingsOf(trx, row.client_id, row.company_id);
-    await queueFirstLinkSyncs(
-      trx,
-      deps.jobs,
-      { id: row.id, clientId: row.client_id, companyId: row.company_id, platformKey: row.platform_key },
-      settings,
-      now(),
-    );
-  }
 
   return {
     owned,
@@ -168,17 +161,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const scope = { companyId: row.company_id, connectionId: row.id };
       await db.transaction().execute(async (trx) => {
         await lockClient(trx, client.id, true);
-        for (const version of await deleteSyncs(trx, client.id, scope)) {
-          await deps.jobs.enqueue(trx, { kind: DELETE_VERSION_JOB, payload: { version } });
-        }
-        // What the Sandbox held because it was written to it goes with the connection; push history stays.
-        await deletePlatformWrites(trx, client.id, row.id);
-        // Upload sessions, their records and unconfirmed Link uploads go with the connection; uploaded files stay
-        // with the company, without what only this connection's syncs read of them.
-        await deleteUploadSessions(trx, client.id, scope);
-        await detachConnectionUploads(trx, client.id, row.id);
-        await deleteCredentials(trx, client.id, scope);
-        await deleteConnections(trx, client.id, scope);
+        await deps.deleteOwned(trx, client.id, scope);
         await event(trx, 'connection.deleted', row);
       });
       await runRevocations(revocations);
@@ -295,7 +278,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       } else {
         await deps.credentials?.delete(trx, row.client_id, { companyId: row.company_id, connectionId: row.id });
       }
-      await queueFirstLink(trx, next);
+      await deps.queueFirstSyncs(trx, next);
       await event(trx, relinked ? 'connection.reconnected' : 'connection.connected', next);
       return next;
     });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PagingQuery, pageOf, renderPage } from '../http/paging.js';
 import { CompanyIdParams, errorResponses, sendJson } from '../http/responses.js';
-import { callerOf } from '../http/request-guard.js';
+import { callerOf } from '../clients/caller.js';
 import { CONNECTORS } from '../connectors/registry.js';
 import type { DataType } from '../connectors/data-types.js';
 import { DATA_PATHS, type DataPath } from './data-paths.js';

@@ -2,7 +2,7 @@ import { Type, type TObject } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CompanyIdParams, errorResponses } from '../http/responses.js';
-import { callerOf } from '../http/request-guard.js';
+import { callerOf } from '../clients/caller.js';
 import { CONNECTORS } from '../connectors/registry.js';
 import type { DataSetsService } from './data-sets.service.js';
 import { inPeriod } from './financial-statements.js';

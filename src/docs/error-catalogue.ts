@@ -1,4 +1,4 @@
-import { UNAUTHORIZED_MESSAGE } from '../http/request-guard.js';
+import { UNAUTHORIZED_MESSAGE } from '../access/request-guard.js';
 
 /** Every status the API answers with, why, and what to do: the content of /docs/errors. */
 export interface ErrorEntry {

@@ -4,7 +4,8 @@ import type { Client, ClientsStore } from '../clients/clients.store.js';
 import { defaultProfile } from '../clients/profile.js';
 import { createFilesService } from '../uploads/files.service.js';
 import type { IntakeRunner } from '../uploads/intake.js';
-import { uploadHighWater } from '../uploads/uploads.store.js';
+import { uploadHighWater } from '../platform-data/uploads.store.js';
+import type { CompaniesService } from '../companies/companies.service.js';
 import { createConnectionsService, type ConnectionsDeps, type ConnectionsService } from '../connections/connections.service.js';
 import { connectionLinkUrl } from '../connections/connection-doc.js';
 import { findConnector, findPlatform, isOffered, offeredConnectors, type PlatformInfo } from '../connectors/registry.js';
@@ -25,6 +26,7 @@ import type { PlatformChoice, PlatformGroup } from './pages.js';
 import type { LinkStatusCode, RedirectFacts } from './redirect.js';
 
 export interface LinkDeps extends ConnectionsDeps {
+  companies: CompaniesService;
   clients: ClientsStore;
   /** Where uploaded statement files are read (see src/uploads/intake.ts). */
   intake?: IntakeRunner;

@@ -5,7 +5,7 @@ import { validationError } from '../http/api-error.js';
 import { checkBody } from '../http/validators.js';
 import type { ClientsStore } from '../clients/clients.store.js';
 import { getPlan } from '../clients/plans.js';
-import { dailyQuotaOf } from '../clients/rate-limiter.js';
+import { dailyQuotaOf } from '../access/rate-limiter.js';
 import type { UsageTally } from '../clients/usage-tally.js';
 import { normalizeProfile, Profile } from '../clients/profile.js';
 import { apiKeyDetails, MAX_API_KEYS, type ApiKeysService } from '../api-keys/api-keys.service.js';

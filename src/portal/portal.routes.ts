@@ -26,7 +26,7 @@ import { registerStatementPages } from './statement-pages.js';
 import { registerCompanyCharts } from './company-charts.js';
 import { sendErrorPage } from './error-page.js';
 import { createSignInLimit } from './sign-in-limit.js';
-import type { RateCounters } from '../clients/rate-counters.js';
+import type { RateCounters } from '../access/rate-counters.js';
 
 /** Forms are small: an API key, a company name, a profile. */
 const FORM_BODY_LIMIT = 64 * 1024;

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import type { RateCounters } from '../clients/rate-counters.js';
+import type { RateCounters } from '../access/rate-counters.js';
 
 /** Sign-in attempts a client address may make per minute: plenty for a person, nothing for guessing keys. */
 export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;

@@ -1,20 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { Connector, ReadContext, SourceRecord, TokenSource } from '../connectors/connector.js';
-import { loadWritten } from './platform-writes.store.js';
+import { loadWritten } from '../platform-data/platform-writes.store.js';
 import { dataSetOf } from '../syncs/syncs.store.js';
 import type { DataType } from '../connectors/data-types.js';
+import { keepsWritesBesideService } from '../platform-data/kept-data.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { oauthTokenSource } from '../connections/oauth-tokens.js';
-
-/**
- * Whether the service keeps this type's writes for the platform (`platform_writes`): a Sandbox does (its write model
- * has no `submit`); a live platform stores its writes itself, and nothing of it is ever there to load.
- */
-export function keepsWritesBesideService(connector: Connector, dataType: string): boolean {
-  const model = connector.writes?.get(dataType as DataType);
-  return model !== undefined && model.submit === undefined;
-}
 
 /** A connection as a connector reaches its platform: its settings and (unsealed) credentials. */
 export interface PlatformConnection {

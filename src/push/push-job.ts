@@ -10,11 +10,12 @@ import type { SourceRecord, WriteOperation } from '../connectors/connector.js';
 import { isDataType, type DataType } from '../connectors/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
-import { recordEvent, referenceCompany } from '../webhooks/events.js';
+import { recordEvent } from '../webhooks/events.js';
+import { companyReference, companyReferenceReader } from '../companies/company-reference.js';
 import { findOnPlatform, platformConnection, readContext } from './platform-writes.js';
-import { presentWritten, saveWritten } from './platform-writes.store.js';
+import { presentWritten, saveWritten } from '../platform-data/platform-writes.store.js';
 import { isConnectorError } from '../connectors/connector-error.js';
-import { deauthorizeConnection } from '../webhooks/deauthorize.js';
+import { deauthorizeConnection } from '../connections/deauthorize.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { pushOperationDoc, type PushStatus } from './push-operation.js';
 import { asStored, referencedIds } from './write-validation.js';
@@ -113,13 +114,18 @@ export function createPushJob(options: PushJobOptions): JobHandler {
         if (!isConnectorError(err) || signal.aborted) throw err;
         // Access revoked: the connection is Deauthorized (and the client told), as when a sync finds out.
         if (err.kind === 'unauthorized') {
-          await deauthorizeConnection(db, jobs, {
-            clientId: connection.client_id,
-            connectionId: connection.id,
-            message: err.message,
-            now: now(),
-            publicUrl: options.publicUrl(),
-          });
+          await deauthorizeConnection(
+            db,
+            jobs,
+            {
+              clientId: connection.client_id,
+              connectionId: connection.id,
+              message: err.message,
+              now: now(),
+              publicUrl: options.publicUrl(),
+            },
+            companyReferenceReader(options.publicUrl),
+          );
         }
         // A platform that did not answer (or answered 5xx to every attempt) may have made the write all the same; one
         // still limiting requests after the waits a write allows itself did not take it.
@@ -321,14 +327,16 @@ export function createPushJob(options: PushJobOptions): JobHandler {
           );
         }
       }
+      const company = await companyReference(trx, op.client_id, op.company_id, options.publicUrl());
       await recordEvent(trx, jobs, {
         clientId: op.client_id,
         companyId: op.company_id,
+        companyTags: company.tags,
         eventType: `${op.data_type}.write.${outcome.status === 'Success' ? 'successful' : 'unsuccessful'}`,
         payload: {
           id: op.id,
           type: op.operation,
-          referenceCompany: await referenceCompany(trx, op.client_id, op.company_id, options.publicUrl()),
+          referenceCompany: company.reference,
           connectionId: op.connection_id,
           requestedOnDate: op.requested,
           completedOnDate: completed,

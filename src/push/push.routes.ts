@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PagingQuery, pageOf, renderPage } from '../http/paging.js';
 import { CompanyIdParams, errorResponses, sendJson } from '../http/responses.js';
-import { callerOf } from '../http/request-guard.js';
+import { callerOf } from '../clients/caller.js';
 import type { WriteOperation } from '../connectors/connector.js';
 import { PushOperation, PushOperationWithData } from './push-operation.js';
 import { PushOption } from './push-option.js';

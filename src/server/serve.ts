@@ -2,7 +2,7 @@ import { loadConfig } from '../config.js';
 import { openStore } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { buildApp } from '../app.js';
-import { createClientsService } from '../clients/clients.service.js';
+import { createClientsService } from '../access/clients.service.js';
 import { listenForMetrics } from '../operations/metrics-listener.js';
 import { logStream } from './log-stream.js';
 import { firstKeyPath, firstKeyText, writeFirstKey } from './first-key.js';

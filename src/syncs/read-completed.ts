@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { recordEvent, referenceCompany } from '../webhooks/events.js';
+import { recordEvent } from '../webhooks/events.js';
+import { companyReference } from '../companies/company-reference.js';
 import type { PullOperationState } from './pull-operation.js';
 import { companyIsSyncing, connectionsReportedBefore, markReported, unreportedOperations } from './syncs.store.js';
 
@@ -29,8 +30,9 @@ export async function reportReadIfIdle(
   );
 
   const logs = (id: string) => `${target.publicUrl}/companies/${target.companyId}/data/history/${id}`;
+  const company = await companyReference(trx, target.clientId, target.companyId, target.publicUrl);
   const payload = {
-    referenceCompany: await referenceCompany(trx, target.clientId, target.companyId, target.publicUrl),
+    referenceCompany: company.reference,
     modifiedFromDate: finished.map((op) => op.requested).sort()[0],
     dataTypes: finished.map((op) => {
       const state = JSON.parse(op.doc) as PullOperationState;
@@ -47,6 +49,6 @@ export async function reportReadIfIdle(
     }),
   };
   for (const eventType of initial ? ['read.completed', 'read.completed.initial'] : ['read.completed']) {
-    await recordEvent(trx, jobs, { clientId: target.clientId, companyId: target.companyId, eventType, payload });
+    await recordEvent(trx, jobs, { clientId: target.clientId, companyId: target.companyId, companyTags: company.tags, eventType, payload });
   }
 }

@@ -5,7 +5,6 @@ import { JobHandedBack, type JobHandler, type JobContext } from '../jobs/job-que
 import type { JobQueue } from '../jobs/job-queue.js';
 import { ACTIVE_STATUSES, type DatasetStatus } from './pull-operation.js';
 import { lockClient } from '../clients/clients.store.js';
-import { uploadHighWater, uploadedSince } from '../uploads/uploads.store.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { WrittenRecord } from '../connectors/connector.js';
 import type { DataType } from '../connectors/data-types.js';
@@ -17,12 +16,12 @@ import type { VersionWriters } from './version-writers.js';
 import type { VersionResult, VersionTask } from './version-task.js';
 import { DELETE_VERSION_JOB, SYNC_JOB, queueSyncIfIdle, releaseWaiting } from './sync-queue.js';
 import { reportReadIfIdle } from './read-completed.js';
-import { keepsWritesBesideService } from '../push/platform-writes.js';
-import { loadWritten, writtenSince } from '../push/platform-writes.store.js';
+import { keptSince, markKept, type KeptMark } from '../platform-data/kept-data.js';
 import { deleteVersion } from '../records/version-deletion.js';
 import { completeVersion, openVersion, versionInfo } from '../records/record-versions.js';
 import { isConnectorError } from '../connectors/connector-error.js';
-import { deauthorizeConnection } from '../webhooks/deauthorize.js';
+import { deauthorizeConnection } from '../connections/deauthorize.js';
+import { companyReferenceReader } from '../companies/company-reference.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { oauthTokenSource } from '../connections/oauth-tokens.js';
 import type { Metrics } from '../operations/metrics.js';
@@ -117,7 +116,12 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
 
   /** The platform refused the connection's credentials: `Deauthorized`, with the reason, and `connection.disconnected`. */
   async function deauthorize(clientId: string, connectionId: string, message: string): Promise<void> {
-    await deauthorizeConnection(db, jobs, { clientId, connectionId, message, now: now(), publicUrl: options.publicUrl() });
+    await deauthorizeConnection(
+      db,
+      jobs,
+      { clientId, connectionId, message, now: now(), publicUrl: options.publicUrl() },
+      companyReferenceReader(options.publicUrl),
+    );
   }
 
   async function run(payload: { pullOperationId: string }, context: JobContext): Promise<void> {
@@ -165,19 +169,12 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     }
     const connector = findConnector(connection.platform_key);
     const source = connector?.dataTypes.get(op.data_type as never);
-    if (!source) return fail(op, 'FetchError', `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}`, runner);
-    // Records written to the platform through the service. The client lock orders this read against writes
-    // being stored, so a write is either in this sync or newer than `highWater` (and then syncs again).
-    let written: WrittenRecord[] = [];
-    let highWater: number | null = null;
-    if (connector && keepsWritesBesideService(connector, op.data_type)) {
-      ({ written, highWater } = await db.transaction().execute(async (trx) => {
-        await lockClient(trx, connection.client_id);
-        return loadWritten(trx, connection.client_id, connection.id, op!.data_type);
-      }));
-    }
-    // A platform whose data is uploads reads them up to the latest now; one landing later syncs again.
-    const uploadsUpTo = connector?.authorization?.kind === 'files' ? await uploadHighWater(db, connection.client_id, connection.id) : null;
+    if (!connector || !source)
+      return fail(op, 'FetchError', `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}`, runner);
+    // What the service keeps for the platform (its written records, its uploads), read up to a mark taken now.
+    const kept = await markKept(db, connector, { clientId: connection.client_id, connectionId: connection.id, dataType: op.data_type });
+    const written: WrittenRecord[] = kept.written;
+    const uploadsUpTo = kept.mark.uploadsUpTo;
 
     const dataSet = await dataSetOf(db, op.client_id, op.connection_id, op.data_type);
     const previousVersion =
@@ -260,7 +257,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       if (isConnectorError(err)) return; // Retried by the connector already: the operation's failure is the outcome.
       throw err; // Recorded above; thrown on so the job's log has it.
     }
-    await complete(op, runner, previousVersion, connection.company_id, connection.client_id, { ...result, highWater, uploadsUpTo });
+    await complete(op, runner, previousVersion, connection.company_id, connection.client_id, { ...result, kept: kept.mark });
   }
 
   /** Deletes a version's rows and the documents no other version uses (see version-deletion.ts). */
@@ -275,7 +272,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     previousVersion: number | null,
     companyId: string,
     clientId: string,
-    outcome: VersionResult & { highWater: number | null; uploadsUpTo: number | null },
+    outcome: VersionResult & { kept: KeptMark },
   ): Promise<void> {
     const completed = now().toISOString();
     await db.transaction().execute(async (trx) => {
@@ -306,11 +303,8 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       await completeVersion(trx, Number(op.seq), outcome.count, outcome.dense);
       // An upload session that ended while this ran syncs next (it reads every upload, so it also covers the ones below).
       await releaseWaiting(trx, jobs, clientId, op.connection_id, op.data_type);
-      // A write the platform stored after this sync read its writes: sync again so it shows.
-      if (outcome.highWater !== null && (await writtenSince(trx, clientId, op.connection_id, op.data_type, outcome.highWater))) {
-        await queueSyncIfIdle(trx, jobs, { clientId, companyId, connectionId: op.connection_id, dataType: op.data_type }, now());
-      }
-      if (outcome.uploadsUpTo !== null && (await uploadedSince(trx, clientId, op.connection_id, outcome.uploadsUpTo))) {
+      // A write the platform stored, or a file uploaded, after this sync read them: sync again so it shows.
+      if (await keptSince(trx, { clientId, connectionId: op.connection_id, dataType: op.data_type }, outcome.kept)) {
         await queueSyncIfIdle(trx, jobs, { clientId, companyId, connectionId: op.connection_id, dataType: op.data_type }, now());
       }
       // Deleted while it synced: the data set went with it, nothing to stamp.

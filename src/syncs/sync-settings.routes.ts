@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Database } from '../storage/schema.js';
 import { validationError, type ApiError } from '../http/api-error.js';
 import { CompanyIdParams, errorResponses, sendJson } from '../http/responses.js';
-import { callerOf } from '../http/request-guard.js';
+import { callerOf } from '../clients/caller.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { checkSyncSettings, ClientSyncSettings, CompanySyncSettings, effectiveSyncSettings, SyncSetting } from './sync-settings.js';
 import { clientSyncSettings, companySyncSettings, saveClientSyncSettings, saveCompanySyncSettings } from './sync-settings.store.js';

@@ -6,7 +6,7 @@ import { recordFieldPaths } from '../records/record-fields.js';
 import { writeVersion } from '../records/data-set-writer.js';
 import { writeStagedVersion } from '../records/staged-writer.js';
 import type { WriteFence } from '../records/record-sink.js';
-import { uploadsReader } from '../uploads/uploads.store.js';
+import { uploadsReader } from '../platform-data/uploads.store.js';
 
 /** Everything needed to write one version of a data set from its platform: plain data, so it can cross threads. */
 export interface VersionTask {

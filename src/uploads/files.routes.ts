@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import { CompanyIdParams, ConnectionIdParams, errorResponses, sendJson } from '../http/responses.js';
-import { callerOf } from '../http/request-guard.js';
+import { callerOf } from '../clients/caller.js';
 import { ApiError, validationError } from '../http/api-error.js';
 import { nulRefusal } from '../http/nul-guard.js';
 import { StatementReport, type IncomingFile } from '../connectors/connector.js';

@@ -15,7 +15,14 @@ import type { IncomingFile } from '../connectors/connector.js';
 import { FileRefused } from '../connectors/connector-error.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
-import { companyFileList, companyFiles, deletePendingUploads, moveChunks, pendingBatch, saveUpload } from './uploads.store.js';
+import {
+  companyFileList,
+  companyFiles,
+  deletePendingUploads,
+  moveChunks,
+  pendingBatch,
+  saveUpload,
+} from '../platform-data/uploads.store.js';
 import { connectionOfCompany } from '../connections/connections.store.js';
 
 export interface FilesDeps {

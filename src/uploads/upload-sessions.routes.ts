@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ConnectionIdParams, errorResponses, sendJson, sendNoBody } from '../http/responses.js';
-import { callerOf } from '../http/request-guard.js';
+import { callerOf } from '../clients/caller.js';
 import type { UploadSessionsService } from './upload-sessions.service.js';
 
 const tags = ['Bank statements'];

@@ -12,7 +12,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { openOperation, releaseOperation } from '../syncs/sync-queue.js';
 import { createSyncsStore, markReported } from '../syncs/syncs.store.js';
 import { asStored, schemaProblems } from '../push/write-validation.js';
-import { saveUpload } from './uploads.store.js';
+import { saveUpload } from '../platform-data/uploads.store.js';
 import {
   activeSessionId,
   appendPage,
@@ -26,7 +26,7 @@ import {
   sessionOf,
   sessionPages,
   type UploadSessionRow,
-} from './upload-sessions.store.js';
+} from '../platform-data/upload-sessions.store.js';
 
 export interface UploadSessionsDeps {
   db: Kysely<Database>;

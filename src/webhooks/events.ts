@@ -1,5 +1,4 @@
 import { consumersOf, insertDelivery, insertEvent } from './webhooks.store.js';
-import { companyDoc } from '../companies/companies.store.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
@@ -29,15 +28,34 @@ export function isEventType(value: string): boolean {
   return KNOWN.has(value);
 }
 
-export interface EventInput {
+/**
+ * The company an event is about, read by the caller from the company's document (src/companies/company-reference.ts):
+ * Codat's `referenceCompany` for the payload, and the tags that consumers' `tagKey:tagValue` filters read.
+ */
+export interface CompanyReference {
+  reference: Record<string, unknown>;
+  tags: Record<string, string>;
+}
+
+/** Reads the reference of a client's company, in the caller's transaction. */
+export type CompanyReferenceReader = (executor: Kysely<Database>, clientId: string, companyId: string) => Promise<CompanyReference>;
+
+export type EventInput = {
   clientId: string;
   eventType: string;
-  /** The company the event is about; null for client-level events (rate limits). */
-  companyId: string | null;
   payload: unknown;
-  /** The company's tags, when its row may already be gone (company.deleted); read from the company otherwise. */
-  companyTags?: Record<string, string>;
-}
+} & (
+  | {
+      /** A client-level event (rate limits): no company. */
+      companyId: null;
+    }
+  | {
+      /** The company the event is about. */
+      companyId: string;
+      /** Its tags, which consumers' company filters match. */
+      companyTags: Record<string, string>;
+    }
+);
 
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -62,13 +80,6 @@ export function tagsMatch(filters: readonly string[] | null, companyTags: Record
   return filters.some((filter) => held.has(filter));
 }
 
-async function tagsOfCompany(executor: Kysely<Database>, clientId: string, companyId: string): Promise<Record<string, string>> {
-  const doc = await companyDoc(executor, clientId, companyId);
-  if (doc === undefined) return {};
-  const tags = (JSON.parse(doc) as { tags?: unknown }).tags;
-  return tags && typeof tags === 'object' ? (tags as Record<string, string>) : {};
-}
-
 /**
  * Records the event and one delivery (+ durable job) per matching, enabled consumer, in the caller's
  * transaction: the event exists if and only if the change that caused it does. An event no consumer wants is
@@ -85,11 +96,8 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
     .filter((c) => c.eventTypes.includes(event.eventType));
   if (wanting.length === 0) return;
 
-  let companyTags: Record<string, string> | null = null;
-  if (event.companyId !== null && wanting.some((c) => c.tags && c.tags.length > 0)) {
-    companyTags = event.companyTags ?? (await tagsOfCompany(trx, event.clientId, event.companyId));
-  }
-  const matching = wanting.filter((c) => tagsMatch(c.tags, event.companyId === null ? null : (companyTags ?? {})));
+  const companyTags = event.companyId === null ? null : event.companyTags;
+  const matching = wanting.filter((c) => tagsMatch(c.tags, companyTags));
   if (matching.length === 0) return;
 
   const id = randomUUID();
@@ -112,28 +120,4 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
     });
     await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: { deliveryId } });
   }
-}
-
-/**
- * CompanyReference payload object for `referenceCompany` (Codat's Company/definitions/companyReference).
- * `links.portal` points at the company's page in the portal (a person follows it in a browser; the API resource
- * would answer 401 there).
- */
-export async function referenceCompany(
-  executor: Kysely<Database>,
-  clientId: string,
-  companyId: string,
-  publicUrl: string,
-): Promise<Record<string, unknown>> {
-  const stored = await companyDoc(executor, clientId, companyId);
-  const links = { portal: `${publicUrl}/portal/companies/${companyId}` };
-  if (stored === undefined) return { id: companyId, links };
-  const doc = JSON.parse(stored) as { id: string; name: string; description?: string; tags?: Record<string, string> };
-  return {
-    id: doc.id,
-    name: doc.name,
-    ...(doc.description !== undefined ? { description: doc.description } : {}),
-    links,
-    tags: doc.tags ?? {},
-  };
 }

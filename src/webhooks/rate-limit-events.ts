@@ -3,7 +3,7 @@ import type { Database } from '../storage/schema.js';
 import type { JobHandler } from '../jobs/job-queue.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { ClientsStore } from '../clients/clients.store.js';
-import { dailyQuotaOf } from '../clients/rate-limiter.js';
+import { dailyQuotaOf } from '../access/rate-limiter.js';
 import { recordEvent } from './events.js';
 
 /** Fires `client.rateLimit.reset` when the window whose quota was exceeded ends. */

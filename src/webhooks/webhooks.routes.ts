@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { errorResponses } from '../http/responses.js';
-import { callerOf } from '../http/request-guard.js';
+import { callerOf } from '../clients/caller.js';
 import { CreatedWebhookConsumer, WebhookConsumer, WebhookConsumerPrototype } from './webhook-consumer.schema.js';
 import { createWebhooksService, MAX_WEBHOOK_CONSUMERS, type WebhooksService } from './webhooks.service.js';
 

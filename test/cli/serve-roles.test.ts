@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientsService } from '../../src/clients/clients.service.js';
+import { createClientsService } from '../../src/access/clients.service.js';
 import { createTestStore, type TestStore } from '../helpers/test-store.js';
 import { basicAuth, http } from '../helpers/test-server.js';
 import { assertCliBuilt, CLI_TEST_TIMEOUT } from '../helpers/cli.js';

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
-import { createClientsService } from '../../src/clients/clients.service.js';
+import { createClientsService } from '../../src/access/clients.service.js';
 import { createClientsStore } from '../../src/clients/clients.store.js';
 import { createTestStore, type TestStore } from '../helpers/test-store.js';
 import { basicAuth, http } from '../helpers/test-server.js';

@@ -1,5 +1,5 @@
 import { buildApp, type App, type AppOptions } from '../../src/app.js';
-import { createClientsService } from '../../src/clients/clients.service.js';
+import { createClientsService } from '../../src/access/clients.service.js';
 import type { PlanName } from '../../src/clients/plans.js';
 import { createTestStore, type TestStore } from './test-store.js';
 

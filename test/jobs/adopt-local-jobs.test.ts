@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
-import { createClientsService } from '../../src/clients/clients.service.js';
+import { createClientsService } from '../../src/access/clients.service.js';
 import { graphileSchema } from '../../src/jobs/graphile-jobs.store.js';
 import { SYNC_JOB } from '../../src/syncs/sync-queue.js';
 import { queuedJobs } from '../helpers/job-rows.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionDoc } from '../../src/connections/connection-doc.js';
-import { setMaintenance } from '../../src/operations/maintenance.js';
+import { setMaintenance } from '../../src/access/maintenance.js';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { choosePlatform, getConnection, getPage, newCompany, platformKeys, setProfile, submitForm } from './link-helpers.js';
 

@@ -1,6 +1,11 @@
+import { deleteConnectionsStep } from '../../src/connections/connection-deletion.js';
+import { deletionCascade } from '../../src/storage/deletion.js';
+import { deleteSyncsStep } from '../../src/syncs/sync-deletion.js';
+import { queueFirstSyncsOf } from '../../src/syncs/first-link.js';
+import { deletePlatformData } from '../../src/platform-data/platform-data-deletion.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientsService } from '../../src/clients/clients.service.js';
+import { createClientsService } from '../../src/access/clients.service.js';
 import { createClientsStore, type Client } from '../../src/clients/clients.store.js';
 import { createCompaniesService } from '../../src/companies/companies.service.js';
 import { createConnectionsService } from '../../src/connections/connections.service.js';
@@ -91,8 +96,19 @@ describe('Link outcomes the public API cannot provoke', () => {
     const lists = createListContext(db, dialect);
     const publicUrl = () => 'http://link.test';
     const jobs = await createJobEngine(testStore.store, { log: { error() {}, warn() {}, info() {}, debug() {} } });
-    const companies = createCompaniesService({ db, dialect, lists, jobs, publicUrl });
-    const deps = { db, dialect, lists, jobs, wakeJobs: () => {}, companies, publicUrl };
+    const deleteOwned = deletionCascade([deleteSyncsStep(jobs), deletePlatformData, deleteConnectionsStep]);
+    const companies = createCompaniesService({ db, dialect, lists, jobs, deleteOwned, publicUrl });
+    const deps = {
+      db,
+      dialect,
+      lists,
+      jobs,
+      wakeJobs: () => {},
+      companies,
+      deleteOwned,
+      queueFirstSyncs: queueFirstSyncsOf(jobs),
+      publicUrl,
+    };
     const real = createConnectionsService(deps);
     const failing = {
       ...real,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { FAVICON_SVG } from '../../src/operations/front-door.routes.js';
-import { UNAUTHORIZED_MESSAGE } from '../../src/http/request-guard.js';
+import { UNAUTHORIZED_MESSAGE } from '../../src/access/request-guard.js';
 
 /** What a person's browser finds at the server's address: the way to the portal, and one icon on every page. */
 

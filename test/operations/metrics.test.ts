@@ -9,7 +9,7 @@ import { createTestStore, storeKind, type TestStore } from '../helpers/test-stor
 import { assertCliBuilt } from '../helpers/cli.js';
 import { exited, freePort, startService, until, type ServiceProcess } from '../helpers/processes.js';
 import { createClientsStore } from '../../src/clients/clients.store.js';
-import { setMaintenance } from '../../src/operations/maintenance.js';
+import { setMaintenance } from '../../src/access/maintenance.js';
 import { listenForMetrics } from '../../src/operations/metrics-listener.js';
 import { SYNC_JOB } from '../../src/syncs/sync-queue.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientsService } from '../../src/clients/clients.service.js';
+import { createClientsService } from '../../src/access/clients.service.js';
 import { fetchOnFirstLinkOnly, companyWithConnection } from '../helpers/sandbox.js';
 import { assertCliBuilt } from '../helpers/cli.js';
 import { answering, freePort, startService, until, type ServiceProcess } from '../helpers/processes.js';

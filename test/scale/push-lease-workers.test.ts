@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientsService } from '../../src/clients/clients.service.js';
+import { createClientsService } from '../../src/access/clients.service.js';
 import { PUSH_JOB } from '../../src/push/push-job.js';
 import {
   pushOperation,

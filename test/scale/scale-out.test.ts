@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientsService } from '../../src/clients/clients.service.js';
+import { createClientsService } from '../../src/access/clients.service.js';
 import { createClientsStore } from '../../src/clients/clients.store.js';
 import { graphileSchema } from '../../src/jobs/graphile-jobs.store.js';
 import { authorize, companyWithConnection, fetchOnFirstLinkOnly } from '../helpers/sandbox.js';

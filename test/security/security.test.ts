@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { basicAuth, http, startTestServer, type HttpResult, type TestClient } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
-import { createClientsService } from '../../src/clients/clients.service.js';
+import { createClientsService } from '../../src/access/clients.service.js';
 import { companyWithConnection } from '../helpers/sandbox.js';
 import {
   firstIdOf,

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
-import { createClientsService } from '../../src/clients/clients.service.js';
+import { createClientsService } from '../../src/access/clients.service.js';
 import { accountingSandbox } from '../../src/connectors/sandbox/accounting/index.js';
 import type { SourceRecord } from '../../src/connectors/connector.js';
 import { extractFields, recordFieldPaths } from '../../src/records/record-fields.js';

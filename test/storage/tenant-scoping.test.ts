@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { companyWithConnection, linkedSandbox } from '../helpers/sandbox.js';
 import { statementConnection, statementSample, uploadFiles } from '../helpers/uploads.js';
-import { uploadHighWater, uploadedSince, uploadsReader } from '../../src/uploads/uploads.store.js';
+import { uploadHighWater, uploadedSince, uploadsReader } from '../../src/platform-data/uploads.store.js';
 import {
   deletePlatformWrites,
   loadWritten,
@@ -10,7 +10,7 @@ import {
   saveWritten,
   writtenSince,
   writtenState,
-} from '../../src/push/platform-writes.store.js';
+} from '../../src/platform-data/platform-writes.store.js';
 import { createSyncsStore } from '../../src/syncs/syncs.store.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App, type AppOptions } from '../../src/app.js';
-import { createClientsService } from '../../src/clients/clients.service.js';
+import { createClientsService } from '../../src/access/clients.service.js';
 import { abandonJob, queuedJobs } from '../helpers/job-rows.js';
 import { createTestStore, type TestStore } from '../helpers/test-store.js';
 import { basicAuth, http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { createTestStore, type TestStore } from '../../helpers/test-store.js';
-import { createClientsService } from '../../../src/clients/clients.service.js';
+import { createClientsService } from '../../../src/access/clients.service.js';
 import { basicAuth, http } from '../../helpers/test-server.js';
 import { answering, exited, startService, type ServiceProcess } from '../../helpers/processes.js';
 import { companyWithConnection, waitForSyncs } from '../../helpers/sandbox.js';

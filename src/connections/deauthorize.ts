@@ -4,7 +4,8 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { connectionById } from '../connections/connections.store.js';
 import { writeConnectionStatus } from '../connections/connection-status.js';
 import { findPlatform } from '../connectors/registry.js';
-import { recordConnectionEvent } from './platform-events.js';
+import { recordConnectionEvent } from './connection-events.js';
+import type { CompanyReferenceReader } from '../webhooks/events.js';
 
 /**
  * The platform refused the connection's credentials (a revoked consent, a rolled key), whether a sync or a write
@@ -15,6 +16,7 @@ export async function deauthorizeConnection(
   db: Kysely<Database>,
   jobs: JobQueue,
   target: { clientId: string; connectionId: string; message: string; now: Date; publicUrl: string },
+  companyReference: CompanyReferenceReader,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await connectionById(trx, target.clientId, target.connectionId);
@@ -29,6 +31,6 @@ export async function deauthorizeConnection(
       },
     ];
     const next = await writeConnectionStatus(trx, row, 'Deauthorized', { errors });
-    await recordConnectionEvent(trx, jobs, 'connection.disconnected', next, target.publicUrl);
+    await recordConnectionEvent(trx, jobs, 'connection.disconnected', next, { publicUrl: target.publicUrl, companyReference });
   });
 }

@@ -1,29 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../http/api-error.js';
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import { hashApiKey, hashesEqual, parseBasicAuthorization } from '../api-keys/key-material.js';
-import type { Client } from '../clients/clients.store.js';
+import '../clients/caller.js';
 import { getPlan, isAccountExpired } from '../clients/plans.js';
-import { rateLimitHeaders, type RateLimiter } from '../clients/rate-limiter.js';
-import { MAINTENANCE_RETRY_AFTER_SECONDS, type MaintenanceWatch } from '../operations/maintenance.js';
+import { rateLimitHeaders, type RateLimiter } from './rate-limiter.js';
+import { MAINTENANCE_RETRY_AFTER_SECONDS, type MaintenanceWatch } from './maintenance.js';
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** The calling client, set by the request guard on authenticated routes. */
-    client?: Client;
-  }
   interface FastifyContextConfig {
     /** No API key needed (health, documentation, the hosted Link page). */
     public?: boolean;
     /** Answers even during maintenance (health checks). */
     health?: boolean;
   }
-}
-
-/** The authenticated client of a request on a non-public route. */
-export function callerOf(request: FastifyRequest): Client {
-  if (!request.client) throw new Error('route is public: no client');
-  return request.client;
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { insertApiKey, type NewApiKey } from '../api-keys/api-keys.service.js';
-import { createClientsStore, type Client } from './clients.store.js';
-import type { PlanName } from './plans.js';
-import { defaultProfile } from './profile.js';
+import { createClientsStore, type Client } from '../clients/clients.store.js';
+import type { PlanName } from '../clients/plans.js';
+import { defaultProfile } from '../clients/profile.js';
 
 /** Creating and administering clients (operator actions, used by the CLI and first start). */
 export function createClientsService(deps: { db: Kysely<Database>; now?: () => Date }) {

@@ -1,7 +1,7 @@
 import type { RateCounters } from './rate-counters.js';
 import { ApiError } from '../http/api-error.js';
-import type { Client, ClientsStore } from './clients.store.js';
-import { getPlan } from './plans.js';
+import type { Client, ClientsStore } from '../clients/clients.store.js';
+import { getPlan } from '../clients/plans.js';
 
 export interface RateLimitState {
   limit: number;

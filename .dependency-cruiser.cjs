@@ -2,9 +2,63 @@
  * The import boundaries of src/ (issue 15), checked by `npm test` (`npm run check:boundaries`). Where SQL may be
  * written is checked by ESLint (eslint.config.js); this file is about which module may import which.
  */
+/**
+ * The rooms of src/ (a top-level folder or file), top floor first. A room imports only rooms on floors below its own:
+ * never one on its floor or above, so no two rooms import each other, through any number of others. A new room is
+ * placed here before it imports anything (the `room-not-placed` rule). docs/architecture.md draws this order.
+ */
+const FLOORS = [
+  ['main', 'cli'],
+  ['server'],
+  ['app'],
+  ['link'],
+  ['portal', 'uploads'],
+  ['push'],
+  ['syncs', 'data'],
+  ['companies', 'integrations'],
+  ['connections'],
+  ['webhooks', 'docs'],
+  ['access'],
+  ['api-keys', 'operations', 'platform-data', 'records'],
+  ['clients', 'jobs', 'query', 'secrets'],
+  ['storage', 'connectors', 'config'],
+  ['http', 'lib', 'version', 'codat-model'],
+];
+
+/**
+ * Imports from a room to one on its floor or above that are allowed all the same, each with its reason:
+ * `{ from: 'room', to: 'room', why: '…' }`. None today.
+ */
+const UPWARD_EXCEPTIONS = [];
+
+const roomPath = (room) => `^src/${room}(/|[.]ts$)`;
+const floorRules = FLOORS.flatMap((floor, index) =>
+  floor.map((room) => ({
+    name: `floor-${room}`,
+    severity: 'error',
+    comment: `${room} imports only rooms on floors below its own (FLOORS in .dependency-cruiser.cjs).`,
+    from: { path: roomPath(room) },
+    to: {
+      path: FLOORS.slice(0, index + 1)
+        .flat()
+        .filter((other) => other !== room)
+        .map(roomPath),
+      pathNot: UPWARD_EXCEPTIONS.filter((exception) => exception.from === room).map((exception) => roomPath(exception.to)),
+    },
+  })),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...floorRules,
+    {
+      name: 'room-not-placed',
+      severity: 'error',
+      comment: 'Every room of src/ stands on a floor of FLOORS: place a new one there before it imports anything.',
+      from: { path: '^src/', pathNot: FLOORS.flat().map(roomPath) },
+      to: {},
+    },
     {
       name: 'no-cycles',
       severity: 'error',
@@ -20,6 +74,13 @@ module.exports = {
         "platform's internals (src/connectors/<platform>/…).",
       from: { path: '^src/', pathNot: '^src/connectors/' },
       to: { path: '^src/connectors/[^/]+/' },
+    },
+    {
+      name: 'platforms-apart-from-the-sandbox',
+      severity: 'error',
+      comment: "A live platform stands on the connector interface and Codat's model (src/codat-model/), never on the Sandbox's code.",
+      from: { path: '^src/connectors/[^/]+/', pathNot: '^src/connectors/sandbox/' },
+      to: { path: '^src/connectors/sandbox/' },
     },
     {
       name: 'syncs-and-data-apart',

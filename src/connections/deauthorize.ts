@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { connectionById } from '../connections/connections.store.js';
-import { writeConnectionStatus } from '../connections/connection-status.js';
+import { connectionById } from './connections.store.js';
+import { writeConnectionStatus } from './connection-status.js';
 import { findPlatform } from '../connectors/registry.js';
 import { recordConnectionEvent } from './connection-events.js';
 import type { CompanyReferenceReader } from '../webhooks/events.js';

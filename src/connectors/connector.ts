@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { DataType } from './data-types.js';
+import type { DataType } from '../codat-model/data-types.js';
 
 export type SourceType = 'Accounting' | 'Banking' | 'Commerce';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { DATA_TYPES } from './data-types.js';
+import { DATA_TYPES } from '../codat-model/data-types.js';
 
 /**
  * A platform declared as data, the way Nango's provider file and Airbyte's manifests do it: identity, how a

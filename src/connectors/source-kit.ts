@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { DataTypeRead, DataTypeSource, ReadContext, RecordPage, SourceRecord } from './connector.js';
-import type { DataType } from './data-types.js';
+import type { DataType } from '../codat-model/data-types.js';
 
 /*
  * What every platform connector's records and sources are made of: the small rules each would otherwise write

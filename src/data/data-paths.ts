@@ -1,4 +1,4 @@
-import type { DataType } from '../connectors/data-types.js';
+import type { DataType } from '../codat-model/data-types.js';
 
 /** One readable path of a data type. */
 export interface DataPath {

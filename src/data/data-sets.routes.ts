@@ -5,7 +5,7 @@ import { PagingQuery, pageOf, renderPage } from '../http/paging.js';
 import { CompanyIdParams, errorResponses, sendJson } from '../http/responses.js';
 import { callerOf } from '../clients/caller.js';
 import { CONNECTORS } from '../connectors/registry.js';
-import type { DataType } from '../connectors/data-types.js';
+import type { DataType } from '../codat-model/data-types.js';
 import { DATA_PATHS, type DataPath } from './data-paths.js';
 import type { DataSetsService } from './data-sets.service.js';
 

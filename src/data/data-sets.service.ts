@@ -10,7 +10,7 @@ import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { DataTypeSource } from '../connectors/connector.js';
-import type { DataType } from '../connectors/data-types.js';
+import type { DataType } from '../codat-model/data-types.js';
 import { sourceTypeOf } from './data-paths.js';
 import { recordFieldEquals, recordResource } from '../records/record-resource.js';
 import { currentVersionsOf, recordCountsOfCompany } from '../records/record-versions.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DATA_TYPES } from '../connectors/data-types.js';
+import { DATA_TYPES } from '../codat-model/data-types.js';
 import { SOURCE_TYPES } from '../connections/connection.schema.js';
 
 export const FEATURE_TYPES = [

@@ -6,7 +6,7 @@ import type { PageRequest } from '../http/paging.js';
 import type { ListContext } from '../query/list-engine.js';
 import { offeredConnectors, stableGuid } from '../connectors/registry.js';
 import { WRITE_METHOD, type Connector, type WriteOperation } from '../connectors/connector.js';
-import type { DataType } from '../connectors/data-types.js';
+import type { DataType } from '../codat-model/data-types.js';
 import { integrationByKey, integrationResource, integrationsPage, publishIntegrationDocs } from './integrations.store.js';
 
 /** Codat's feature type of a write operation: its push method, capitalised (`POST` → `Post`). */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { Connector, WrittenRecord } from '../connectors/connector.js';
-import type { DataType } from '../connectors/data-types.js';
+import type { DataType } from '../codat-model/data-types.js';
 import { lockClient } from '../clients/clients.store.js';
 import { loadWritten, writtenSince } from './platform-writes.store.js';
 import { uploadHighWater, uploadedSince } from './uploads.store.js';

@@ -3,7 +3,7 @@ import { ApiError } from '../http/api-error.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import type { DataSetsService } from '../data/data-sets.service.js';
 import { DATA_PATHS } from '../data/data-paths.js';
-import { isDataType, type DataType } from '../connectors/data-types.js';
+import { isDataType, type DataType } from '../codat-model/data-types.js';
 import { parseQuery, type QueryNode } from '../query/query-parser.js';
 import { h, portalPage, sendPortalPage, table } from './portal-layout.js';
 import { sessionOf } from './portal-session.js';

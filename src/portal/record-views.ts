@@ -1,4 +1,4 @@
-import type { DataType } from '../connectors/data-types.js';
+import type { DataType } from '../codat-model/data-types.js';
 import type { CellKind } from './portal-format.js';
 
 /** One column of a data type's table: a (dotted) field of its records, named for people. */

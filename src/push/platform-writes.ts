@@ -3,7 +3,7 @@ import type { Database } from '../storage/schema.js';
 import type { Connector, ReadContext, SourceRecord, TokenSource } from '../connectors/connector.js';
 import { loadWritten } from '../platform-data/platform-writes.store.js';
 import { dataSetOf } from '../syncs/syncs.store.js';
-import type { DataType } from '../connectors/data-types.js';
+import type { DataType } from '../codat-model/data-types.js';
 import { keepsWritesBesideService } from '../platform-data/kept-data.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { oauthTokenSource } from '../connections/oauth-tokens.js';

@@ -7,7 +7,7 @@ import type { ValidationItem } from '../http/api-error.js';
 import { JobHandedBack, withHeartbeat, type JobContext, type JobHandler, type JobQueue } from '../jobs/job-queue.js';
 import { lockClient } from '../clients/clients.store.js';
 import type { SourceRecord, WriteOperation } from '../connectors/connector.js';
-import { isDataType, type DataType } from '../connectors/data-types.js';
+import { isDataType, type DataType } from '../codat-model/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
 import { recordEvent } from '../webhooks/events.js';

@@ -1,6 +1,6 @@
 import { KindGuard, type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { WriteModel } from '../connectors/connector.js';
-import { enumValues, withoutNull } from '../connectors/write-schema.js';
+import { enumValues, withoutNull } from '../codat-model/write-schema.js';
 
 /** Codat's PushOption (Codat-Platform.json `components.schemas.PushOption`): the fields a write of a data type takes. */
 

@@ -13,7 +13,7 @@ import type { ListContext } from '../query/list-engine.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { WRITE_METHOD, type WriteModel, type WriteOperation } from '../connectors/connector.js';
-import { isDataType, type DataType } from '../connectors/data-types.js';
+import { isDataType, type DataType } from '../codat-model/data-types.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { platformConnection, readContext } from './platform-writes.js';
 import { findConnector } from '../connectors/registry.js';

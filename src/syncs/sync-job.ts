@@ -7,7 +7,7 @@ import { ACTIVE_STATUSES, type DatasetStatus } from './pull-operation.js';
 import { lockClient } from '../clients/clients.store.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
 import type { WrittenRecord } from '../connectors/connector.js';
-import type { DataType } from '../connectors/data-types.js';
+import type { DataType } from '../codat-model/data-types.js';
 import { connectionDoc } from '../connections/connection-doc.js';
 import { completeDataSet, createSyncsStore, dataSetOf, releaseRunner, setRecordsModified, type PullOperationRow } from './syncs.store.js';
 import { connectionById, stampConnectionSync } from '../connections/connections.store.js';

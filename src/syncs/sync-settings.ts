@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError, validationError } from '../http/api-error.js';
-import { DATA_TYPES, type DataType } from '../connectors/data-types.js';
+import { DATA_TYPES, type DataType } from '../codat-model/data-types.js';
 import { getPlan } from '../clients/plans.js';
 
 const REPORT_TYPES: ReadonlySet<string> = new Set(['balanceSheet', 'profitAndLoss', 'cashFlowStatement']);

@@ -7,7 +7,7 @@ import type { ListContext } from '../query/list-engine.js';
 import type { Client } from '../clients/clients.store.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { findConnector, findPlatform } from '../connectors/registry.js';
-import { isDataType } from '../connectors/data-types.js';
+import { isDataType } from '../codat-model/data-types.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { queueFirstLinkSyncs, queueSync } from './sync-queue.js';
 import { effectiveSyncSettingsOf } from './sync-settings.store.js';

@@ -1,6 +1,6 @@
 import type { Store } from '../storage/database.js';
 import type { ReadMode, TokenSource, WrittenRecord } from '../connectors/connector.js';
-import type { DataType } from '../connectors/data-types.js';
+import type { DataType } from '../codat-model/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import { recordFieldPaths } from '../records/record-fields.js';
 import { writeVersion } from '../records/data-set-writer.js';
@@ -21,7 +21,7 @@ export interface VersionTask {
   epoch: number;
   /** The cursor of the previous version; null reads in full. */
   cursor: string | null;
-  /** Records written to the platform through the service, ascending by id (see platform-writes.ts). */
+  /** Records written to the platform through the service, ascending by id (see src/platform-data/kept-data.ts). */
   written: WrittenRecord[];
   /** Platforms on loopback, private and link-local addresses allowed. */
   allowPrivate: boolean;

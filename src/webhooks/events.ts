@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { ACCOUNTING_DATA_TYPES } from '../connectors/data-types.js';
+import { ACCOUNTING_DATA_TYPES } from '../codat-model/data-types.js';
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ValidateFunction } from 'ajv';
 import { DATA_PATHS } from '../../src/data/data-paths.js';
-import { isDataType } from '../../src/connectors/data-types.js';
+import { isDataType } from '../../src/codat-model/data-types.js';
 import {
   codatOasOrSkip,
   correctOasDocument,

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { DATA_TYPES } from '../../src/connectors/data-types.js';
+import { DATA_TYPES } from '../../src/codat-model/data-types.js';
 import { http, type TestClient } from './test-server.js';
 
 /** Anything answering the API: an in-process test server or a service process. */

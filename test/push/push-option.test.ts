@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import type { DataType } from '../../src/connectors/data-types.js';
+import type { DataType } from '../../src/codat-model/data-types.js';
 import { accountingWrites } from '../../src/connectors/sandbox/accounting/writes.js';
 import { PushOption, pushOption } from '../../src/push/push-option.js';
 import { codatOasOrSkip, oasErrors, oasValidator, type OasFile } from '../helpers/oas.js';

@@ -1,4 +1,4 @@
-import type { DataType } from '../../src/connectors/data-types.js';
+import type { DataType } from '../../src/codat-model/data-types.js';
 import { accountingSandbox } from '../../src/connectors/sandbox/accounting/index.js';
 
 const cache = new Map<DataType, Record<string, unknown>[]>();

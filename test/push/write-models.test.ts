@@ -1,12 +1,12 @@
 import { KindGuard, type TSchema } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import type { WriteOperation } from '../../src/connectors/connector.js';
-import { ACCOUNTING_DATA_TYPES, type DataType } from '../../src/connectors/data-types.js';
+import { ACCOUNTING_DATA_TYPES, type DataType } from '../../src/codat-model/data-types.js';
 import { accountingSandbox } from '../../src/connectors/sandbox/accounting/index.js';
 import { accountingWrites } from '../../src/connectors/sandbox/accounting/writes.js';
 import { bankingSandbox } from '../../src/connectors/sandbox/banking/index.js';
 import { commerceSandbox } from '../../src/connectors/sandbox/commerce/index.js';
-import { READ_ONLY_FIELDS, withoutNull } from '../../src/connectors/write-schema.js';
+import { READ_ONLY_FIELDS, withoutNull } from '../../src/codat-model/write-schema.js';
 import { referencedIds } from '../../src/push/write-validation.js';
 import { asWritten, generated } from './sandbox-records.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DataType } from '../../src/connectors/data-types.js';
+import type { DataType } from '../../src/codat-model/data-types.js';
 import { accountingSandbox } from '../../src/connectors/sandbox/accounting/index.js';
 import { accountingWrites } from '../../src/connectors/sandbox/accounting/writes.js';
 import { asStored, referencedIds, validateWrittenRecord, withoutNulls } from '../../src/push/write-validation.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { linkedSandbox, waitForOperation, waitForSyncs, type LinkedCompany } from '../helpers/sandbox.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned, type Receiver } from './receiver.js';
-import { ACCOUNTING_DATA_TYPES } from '../../src/connectors/data-types.js';
+import { ACCOUNTING_DATA_TYPES } from '../../src/codat-model/data-types.js';
 import { DATA_PATHS } from '../../src/data/data-paths.js';
 
 /** read.completed(.initial) from syncs and {dataType}.write.* from the push job reach a consumer, signed. */

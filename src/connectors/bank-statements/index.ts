@@ -12,8 +12,8 @@ import type {
   UploadSessionType,
 } from '../connector.js';
 import { FileRefused } from '../connector-error.js';
-import type { DataType } from '../data-types.js';
-import { BankingAccount, BankingAccountBalance, BankingTransaction, BankingTransactionCategory } from '../sandbox/banking/schemas.js';
+import type { DataType } from '../../codat-model/data-types.js';
+import { BankingAccount, BankingAccountBalance, BankingTransaction, BankingTransactionCategory } from '../../codat-model/banking/schemas.js';
 import {
   bankingReferenceData,
   recordOfLine,

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReadContext, WriteModel } from '../connector.js';
-import type { DataType } from '../data-types.js';
-import { writeSchemaOf } from '../write-schema.js';
-import { JournalEntrySchema } from '../sandbox/accounting/schemas/ledger.js';
+import type { DataType } from '../../codat-model/data-types.js';
+import { writeSchemaOf } from '../../codat-model/write-schema.js';
+import { JournalEntrySchema } from '../../codat-model/accounting/ledger.js';
 import * as api from './hledger-api.js';
 import { baseCommodity, currencyCode, journalEntryRecords } from './hledger-records.js';
 import { ConnectorError } from '../connector-error.js';

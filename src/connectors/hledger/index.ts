@@ -1,12 +1,12 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Connector, DataTypeRead, DataTypeSource, LinkContext, LinkResult, ReadContext, SourceRecord } from '../connector.js';
 import { ConnectorError, isConnectorError } from '../connector-error.js';
-import type { DataType } from '../data-types.js';
+import type { DataType } from '../../codat-model/data-types.js';
 import { checkAddress } from '../platform-http.js';
 import { monthlyStatements } from '../statements/monthly-statements.js';
-import { AccountSchema, CompanyInfoSchema, JournalEntrySchema, JournalSchema } from '../sandbox/accounting/schemas/ledger.js';
-import { AccountTransactionSchema } from '../sandbox/accounting/schemas/banking.js';
-import { BalanceSheetSchema, CashFlowStatementSchema, ProfitAndLossSchema } from '../sandbox/accounting/schemas/reports.js';
+import { AccountSchema, CompanyInfoSchema, JournalEntrySchema, JournalSchema } from '../../codat-model/accounting/ledger.js';
+import { AccountTransactionSchema } from '../../codat-model/accounting/banking.js';
+import { BalanceSheetSchema, CashFlowStatementSchema, ProfitAndLossSchema } from '../../codat-model/accounting/reports.js';
 import * as api from './hledger-api.js';
 import {
   accountRecords,

@@ -1,9 +1,9 @@
 import type { PlatformWrite, ReadContext, WriteModel, WriteOperation } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import type { DataType } from '../data-types.js';
-import { writeSchemaOf } from '../write-schema.js';
-import { CustomerSchema, InvoiceSchema } from '../sandbox/accounting/schemas/sales.js';
-import { BillSchema } from '../sandbox/accounting/schemas/purchases.js';
+import type { DataType } from '../../codat-model/data-types.js';
+import { writeSchemaOf } from '../../codat-model/write-schema.js';
+import { CustomerSchema, InvoiceSchema } from '../../codat-model/accounting/sales.js';
+import { BillSchema } from '../../codat-model/accounting/purchases.js';
 import { QboFault, qboCall, realmOf, type IntuitResponse, type QboEntity } from './qbo-api.js';
 import { billRecord, customerRecord, invoiceRecord } from './qbo-records.js';
 

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Connector, DataTypeRead, DataTypeSource, ReadContext, RecordPage, SourceRecord, WrittenRecord } from '../connector.js';
-import type { DataType } from '../data-types.js';
+import type { DataType } from '../../codat-model/data-types.js';
 
 /** Settings of a linked Sandbox connection, fixed at authorisation. */
 export interface ConnectionSettings {

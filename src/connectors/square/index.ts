@@ -1,13 +1,13 @@
 import type { Connector, DataTypeSource } from '../connector.js';
 import { oauthCodeFlow } from '../oauth/oauth-client.js';
-import { CommerceOrder, CommercePayment, CommerceTransaction } from '../sandbox/commerce/schemas.js';
+import { CommerceOrder, CommercePayment, CommerceTransaction } from '../../codat-model/commerce/schemas.js';
 import {
   CommerceCompanyInfo,
   CommerceCustomer,
   CommerceLocation,
   CommerceProduct,
   CommerceProductCategory,
-} from '../sandbox/commerce/catalog-schemas.js';
+} from '../../codat-model/commerce/catalog-schemas.js';
 import { SQUARE } from './platform.js';
 import { cursorPages, merchantOf, revokeSquareAccess, squareCall, squareConfig, squareInstant } from './square-api.js';
 import * as map from './square-records.js';

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { sourceRecord, wholeSource } from '../source-kit.js';
 import type { DataTypeRead, DataTypeSource, ReadContext, RecordPage, SourceRecord } from '../connector.js';
-import type { DataType } from '../data-types.js';
+import type { DataType } from '../../codat-model/data-types.js';
 import type { PlatformEndpoint } from '../platform-http.js';
 import { squareCall, squareInstant, type SquareObject, type SquarePage, type SquareSettings } from './square-api.js';
 import type { Locations, TransactionData } from './square-records.js';

@@ -1,9 +1,9 @@
 import type { PlatformWrite, ReadContext, WriteModel } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import type { DataType } from '../data-types.js';
+import type { DataType } from '../../codat-model/data-types.js';
 import { platformRequest } from '../platform-http.js';
-import { writeSchemaOf } from '../write-schema.js';
-import { CommerceCustomer } from '../sandbox/commerce/catalog-schemas.js';
+import { writeSchemaOf } from '../../codat-model/write-schema.js';
+import { CommerceCustomer } from '../../codat-model/commerce/catalog-schemas.js';
 import { filledAddresses, textOf as text } from '../customer-addresses.js';
 import { merchantEndpoint, squareErrorText, type SquareObject } from './square-api.js';
 import { customerRecord } from './square-records.js';

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { sourceRecord, wholeSource } from '../source-kit.js';
 import type { DataTypeRead, DataTypeSource, ReadContext, RecordPage, SourceRecord } from '../connector.js';
-import type { DataType } from '../data-types.js';
+import type { DataType } from '../../codat-model/data-types.js';
 import type { PlatformEndpoint } from '../platform-http.js';
 import { listPages, readEndpoint, stripeInstant, type StripeObject, type StripeSettings } from './stripe-api.js';
 

@@ -9,13 +9,13 @@ import {
   JournalEntrySchema,
   TaxRateSchema,
   TrackingCategorySchema,
-} from '../sandbox/accounting/schemas/ledger.js';
-import { CreditNoteSchema, CustomerSchema, InvoiceSchema, PaymentSchema } from '../sandbox/accounting/schemas/sales.js';
-import { BillCreditNoteSchema, BillPaymentSchema, BillSchema, SupplierSchema } from '../sandbox/accounting/schemas/purchases.js';
-import { BankAccountSchema, DirectCostSchema, DirectIncomeSchema } from '../sandbox/accounting/schemas/banking.js';
+} from '../../codat-model/accounting/ledger.js';
+import { CreditNoteSchema, CustomerSchema, InvoiceSchema, PaymentSchema } from '../../codat-model/accounting/sales.js';
+import { BillCreditNoteSchema, BillPaymentSchema, BillSchema, SupplierSchema } from '../../codat-model/accounting/purchases.js';
+import { BankAccountSchema, DirectCostSchema, DirectIncomeSchema } from '../../codat-model/accounting/banking.js';
 import { xeroConfig, xeroInstant } from './xero-api.js';
 import { balanceSheetRecords, monthEndBefore, monthStartBefore, profitAndLossRecords } from './xero-reports.js';
-import { BalanceSheetSchema, ProfitAndLossSchema } from '../sandbox/accounting/schemas/reports.js';
+import { BalanceSheetSchema, ProfitAndLossSchema } from '../../codat-model/accounting/reports.js';
 import * as map from './xero-records.js';
 import { collectionSource, documentSource, journalSource } from './xero-sources.js';
 import { xeroWrites } from './xero-writes.js';

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { sourceRecord, wholeSource } from '../source-kit.js';
 import type { DataTypeRead, DataTypeSource, ReadContext, RecordPage, SourceRecord } from '../connector.js';
-import type { DataType } from '../data-types.js';
+import type { DataType } from '../../codat-model/data-types.js';
 import { EVERYTHING_SINCE, sinceCursor, tenantEndpoint, xeroGet, xeroInstant, xeroPages, type XeroSettings } from './xero-api.js';
 import type { XeroRecord } from './xero-records.js';
 

@@ -1,9 +1,9 @@
 import type { PlatformWrite, ReadContext, WriteModel } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import type { DataType } from '../data-types.js';
-import { writeSchemaOf } from '../write-schema.js';
-import { CustomerSchema, InvoiceSchema, PaymentSchema } from '../sandbox/accounting/schemas/sales.js';
-import { SupplierSchema } from '../sandbox/accounting/schemas/purchases.js';
+import type { DataType } from '../../codat-model/data-types.js';
+import { writeSchemaOf } from '../../codat-model/write-schema.js';
+import { CustomerSchema, InvoiceSchema, PaymentSchema } from '../../codat-model/accounting/sales.js';
+import { SupplierSchema } from '../../codat-model/accounting/purchases.js';
 import { tenantEndpoint, xeroGet, xeroWrite } from './xero-api.js';
 import { customerRecord, invoiceRecord, paymentRecord, supplierRecord, type XeroRecord } from './xero-records.js';
 

@@ -11,7 +11,7 @@ import {
   BankingAccountBalance,
   BankingTransaction,
   BankingTransactionCategory,
-} from '../../../src/connectors/sandbox/banking/schemas.js';
+} from '../../../src/codat-model/banking/schemas.js';
 import { addDecimals, compareDecimals } from '../../../src/lib/decimal.js';
 
 /** Statements as Codat's banking data: the served shape, exact balances, and ids that make re-uploads harmless. */

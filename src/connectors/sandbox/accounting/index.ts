@@ -1,6 +1,6 @@
 import { SANDBOX_AUTHORIZATION, linkSandbox } from '../authorization.js';
 import { sandboxSources, type GeneratedSource, type SandboxConnector } from '../generated-source.js';
-import { ACCOUNTING_DATA_TYPES } from '../../data-types.js';
+import { ACCOUNTING_DATA_TYPES } from '../../../codat-model/data-types.js';
 import type { PlatformInfo } from '../../connector.js';
 import { bankAccounts } from './types/bank-accounts.js';
 import { billCreditNotes } from './types/bill-credit-notes.js';

@@ -1,8 +1,8 @@
 import { KindGuard, type TSchema } from '@sinclair/typebox';
 import type { ReferenceField, WriteModel, WriteOperation } from '../../connector.js';
 import type { GeneratedSource } from '../generated-source.js';
-import type { DataType } from '../../data-types.js';
-import { withoutNull, writeSchemaOf } from '../../write-schema.js';
+import type { DataType } from '../../../codat-model/data-types.js';
+import { withoutNull, writeSchemaOf } from '../../../codat-model/write-schema.js';
 import { bankAccounts } from './types/bank-accounts.js';
 import { billCreditNotes } from './types/bill-credit-notes.js';
 import { billPayments } from './types/bill-payments.js';

@@ -2,7 +2,7 @@ import type { SourceRecord } from '../../connector.js';
 import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { balanceAmounts, replay } from './ledger.js';
 import { BankingPlan, type AccountPlan } from './plan.js';
-import { BankingAccountBalance } from './schemas.js';
+import { BankingAccountBalance } from '../../../codat-model/banking/schemas.js';
 
 /** Daily closing balances cover the last 31 days; earlier months have their month-end closing balance. */
 export const DAILY_WINDOW = 31;

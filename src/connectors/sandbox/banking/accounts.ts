@@ -5,7 +5,7 @@ import { companyName } from './kit/names.js';
 import { u3 } from './kit/fast.js';
 import { balanceAmounts, replay } from './ledger.js';
 import { BankingPlan, type AccountPlan } from './plan.js';
-import { BankingAccount } from './schemas.js';
+import { BankingAccount } from '../../../codat-model/banking/schemas.js';
 
 const INFORMAL_RENAMES = ['Operating account', 'Day-to-day', 'Spending', 'Reserve', 'Team card', 'Ops'];
 

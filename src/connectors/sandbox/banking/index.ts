@@ -1,6 +1,6 @@
 import { SANDBOX_AUTHORIZATION, linkSandbox } from '../authorization.js';
 import { sandboxSources, type SandboxConnector } from '../generated-source.js';
-import { BANKING_DATA_TYPES } from '../../data-types.js';
+import { BANKING_DATA_TYPES } from '../../../codat-model/data-types.js';
 import { bankingAccountBalances } from './account-balances.js';
 import { bankingAccounts } from './accounts.js';
 import { bankingTransactionCategories } from './transaction-categories.js';

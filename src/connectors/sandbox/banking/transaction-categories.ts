@@ -5,7 +5,7 @@ import { Calendar } from './kit/calendar.js';
 import { u3 } from './kit/fast.js';
 import { BASE_CATEGORIES, CUSTOM_CATEGORY_NAMES, type CategoryNode } from './category-tree.js';
 import { KEY } from './plan.js';
-import { BankingTransactionCategory } from './schemas.js';
+import { BankingTransactionCategory } from '../../../codat-model/banking/schemas.js';
 
 /**
  * Category `i`: the base tree first, then one custom category (under `other`) per later epoch. Categories

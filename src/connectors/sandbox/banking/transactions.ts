@@ -4,7 +4,7 @@ import { categoryName } from './category-tree.js';
 import { guid, Ids, u2, u3 } from './kit/fast.js';
 import { coreOf, DRAW, newCore, referenceOf } from './ledger.js';
 import { BankingPlan, DERIVED_BASE, KEY, SLOTS_PER_MONTH, type AccountPlan } from './plan.js';
-import { BankingTransaction } from './schemas.js';
+import { BankingTransaction } from '../../../codat-model/banking/schemas.js';
 import { counterparties, type Template } from './templates.js';
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];

@@ -4,7 +4,7 @@ import { digitsOf, h2 } from '../banking/kit/fast.js';
 import { Calendar } from '../banking/kit/calendar.js';
 import { DEFAULT_RATES, Movement } from '../banking/kit/movement.js';
 import { companyName } from '../banking/kit/names.js';
-import { CommerceCompanyInfo } from './catalog-schemas.js';
+import { CommerceCompanyInfo } from '../../../codat-model/commerce/catalog-schemas.js';
 import { LOCATIONS } from './places.js';
 import { KEY } from './plan.js';
 

@@ -1,7 +1,7 @@
 import type { SourceRecord } from '../../connector.js';
 import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { u3 } from '../banking/kit/fast.js';
-import { CommerceCustomer } from './catalog-schemas.js';
+import { CommerceCustomer } from '../../../codat-model/commerce/catalog-schemas.js';
 import { customerFields } from './customer-model.js';
 import { CommercePlan, KEY } from './plan.js';
 

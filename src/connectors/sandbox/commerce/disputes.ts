@@ -7,7 +7,7 @@ import { paymentId } from './orders.js';
 import { CURRENCIES } from './places.js';
 import { CommercePlan, KEY } from './plan.js';
 import { ProductCache } from './product-model.js';
-import { CommerceDispute, DISPUTE_STATUSES } from './schemas.js';
+import { CommerceDispute, DISPUTE_STATUSES } from '../../../codat-model/commerce/schemas.js';
 
 type Status = (typeof DISPUTE_STATUSES)[number];
 

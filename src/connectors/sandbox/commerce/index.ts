@@ -1,6 +1,6 @@
 import { SANDBOX_AUTHORIZATION, linkSandbox } from '../authorization.js';
 import { sandboxSources, type SandboxConnector } from '../generated-source.js';
-import { COMMERCE_DATA_TYPES } from '../../data-types.js';
+import { COMMERCE_DATA_TYPES } from '../../../codat-model/data-types.js';
 import { commerceCompanyInfo } from './company-info.js';
 import { commerceCustomers } from './customers.js';
 import { commerceDisputes } from './disputes.js';

@@ -5,7 +5,7 @@ import { OrderState } from './order-model.js';
 import { CURRENCIES } from './places.js';
 import { CommercePlan, type Ref, type TaxRule } from './plan.js';
 import { ProductCache } from './product-model.js';
-import { CommerceOrder } from './schemas.js';
+import { CommerceOrder } from '../../../codat-model/commerce/schemas.js';
 
 type Allocation = { taxComponentRef: Readonly<Ref>; rate: number };
 

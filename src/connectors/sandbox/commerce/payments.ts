@@ -4,7 +4,7 @@ import { OrderState } from './order-model.js';
 import { paymentRef } from './orders.js';
 import { CommercePlan } from './plan.js';
 import { ProductCache } from './product-model.js';
-import { CommercePayment } from './schemas.js';
+import { CommercePayment } from '../../../codat-model/commerce/schemas.js';
 
 /**
  * Payments of every live order, in order then slot order (ids are `<order id>-p1`, `-p2` when a gift card

@@ -2,7 +2,7 @@ import type { SourceRecord } from '../../connector.js';
 import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { u3 } from '../banking/kit/fast.js';
 import { CATEGORIES } from './catalog.js';
-import { CommerceProduct } from './catalog-schemas.js';
+import { CommerceProduct } from '../../../codat-model/commerce/catalog-schemas.js';
 import { CURRENCIES, TAX_COMPONENTS, componentsFor } from './places.js';
 import { CommercePlan, KEY } from './plan.js';
 import { barcodeOf, productSummary, stockOf } from './product-model.js';

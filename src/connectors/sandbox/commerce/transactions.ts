@@ -7,7 +7,7 @@ import { processingFee } from './payment-kinds.js';
 import { CURRENCIES } from './places.js';
 import { CommercePlan } from './plan.js';
 import { ProductCache } from './product-model.js';
-import { CommerceTransaction } from './schemas.js';
+import { CommerceTransaction } from '../../../codat-model/commerce/schemas.js';
 
 /** Transaction slots per order: payment and fee for payments 0 and 1, then the refund. */
 export const SLOTS_PER_ORDER = 8;

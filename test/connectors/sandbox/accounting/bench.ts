@@ -10,7 +10,7 @@
  * Reports wall time, CPU time, records per second and peak RSS; `--json` also serialises every record as the
  * service does.
  */
-import type { DataType } from '../../../../src/connectors/data-types.js';
+import type { DataType } from '../../../../src/codat-model/data-types.js';
 import { accountingSandbox } from '../../../../src/connectors/sandbox/accounting/index.js';
 
 const invoices = Number(process.argv[2] ?? 1_000_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNTING_DATA_TYPES } from '../../../../src/connectors/data-types.js';
+import { ACCOUNTING_DATA_TYPES } from '../../../../src/codat-model/data-types.js';
 import { AS_OF, Checks, type Served, fetchAll, settings } from './helpers.js';
 
 const S = settings(400);

@@ -1,7 +1,7 @@
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { ConnectionSettings } from '../../../../src/connectors/sandbox/generated-source.js';
-import type { DataType } from '../../../../src/connectors/data-types.js';
+import type { DataType } from '../../../../src/codat-model/data-types.js';
 import { accountingSandbox } from '../../../../src/connectors/sandbox/accounting/index.js';
 
 /** Formats the schemas use (TypeBox checks only registered formats). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DataType } from '../../../../src/connectors/data-types.js';
+import type { DataType } from '../../../../src/codat-model/data-types.js';
 import { Checks, byId, cents, fetchAll, settings, sum } from './helpers.js';
 
 const S = settings(600);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNTING_DATA_TYPES, type DataType } from '../../../../src/connectors/data-types.js';
+import { ACCOUNTING_DATA_TYPES, type DataType } from '../../../../src/codat-model/data-types.js';
 import { accountingSandbox } from '../../../../src/connectors/sandbox/accounting/index.js';
 import { Checks, INSTANT, fetchAll, problems, settings } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DataType } from '../../../../src/connectors/data-types.js';
-import { BANKING_DATA_TYPES } from '../../../../src/connectors/data-types.js';
+import type { DataType } from '../../../../src/codat-model/data-types.js';
+import { BANKING_DATA_TYPES } from '../../../../src/codat-model/data-types.js';
 import { bankingSandbox } from '../../../../src/connectors/sandbox/banking/index.js';
 import { codatOasOrSkip, oasValidator } from '../../../helpers/oas.js';
 import { collect, expectMovement, expectOasPageValid, expectOasValid, expectWellFormed, served } from './checks.js';

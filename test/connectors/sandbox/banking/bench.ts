@@ -4,7 +4,7 @@
  * e.g. `banking-transactions 500000` (1,000,000 transactions) or `commerce-orders 1000000`.
  */
 import type { SandboxConnector as Connector } from '../../../../src/connectors/sandbox/generated-source.js';
-import type { DataType } from '../../../../src/connectors/data-types.js';
+import type { DataType } from '../../../../src/codat-model/data-types.js';
 import { bankingSandbox } from '../../../../src/connectors/sandbox/banking/index.js';
 import { commerceSandbox } from '../../../../src/connectors/sandbox/commerce/index.js';
 

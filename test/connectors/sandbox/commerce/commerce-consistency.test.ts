@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DataType } from '../../../../src/connectors/data-types.js';
+import type { DataType } from '../../../../src/codat-model/data-types.js';
 import { Calendar } from '../../../../src/connectors/sandbox/banking/kit/calendar.js';
 import { commerceSandbox } from '../../../../src/connectors/sandbox/commerce/index.js';
 import { CommercePlan } from '../../../../src/connectors/sandbox/commerce/plan.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DataType } from '../../../../src/connectors/data-types.js';
-import { COMMERCE_DATA_TYPES } from '../../../../src/connectors/data-types.js';
+import type { DataType } from '../../../../src/codat-model/data-types.js';
+import { COMMERCE_DATA_TYPES } from '../../../../src/codat-model/data-types.js';
 import { commerceSandbox } from '../../../../src/connectors/sandbox/commerce/index.js';
 import { collect, expectMovement, expectOasPageValid, expectOasValid, expectWellFormed } from '../banking/checks.js';
 

@@ -3,7 +3,7 @@ import { ledgerOf } from '../core/ledger.js';
 import { CORE_ACCOUNTS, CORE_BANKS, EUR, GBP } from '../engine/chart.js';
 import { type Ctx, K } from '../engine/context.js';
 import { guid, r3 } from '../engine/hash.js';
-import { BankAccountSchema } from '../schemas/index.js';
+import { BankAccountSchema } from '../../../../codat-model/accounting/index.js';
 import { referenceRecords } from './reference.js';
 import { currencyCode, pad, record, source } from './shared.js';
 

@@ -5,7 +5,7 @@ import { type Ctx, K, money } from '../engine/context.js';
 import { guid, r3 } from '../engine/hash.js';
 import { itemTable } from '../engine/items.js';
 import { countAt, lastChange } from '../engine/lifecycle.js';
-import { BillCreditNoteSchema } from '../schemas/purchases.js';
+import { BillCreditNoteSchema } from '../../../../codat-model/accounting/purchases.js';
 import { billCreditNoteNumber } from './bills.js';
 import { NONE, currencyCode, lineTracking, modifiedAt, record, source, supplierRef } from './shared.js';
 

@@ -6,7 +6,7 @@ import { PM } from '../engine/chart.js';
 import { type Ctx, K, money } from '../engine/context.js';
 import { guid, r3 } from '../engine/hash.js';
 import { countAt, lastChange } from '../engine/lifecycle.js';
-import { BillPaymentSchema } from '../schemas/purchases.js';
+import { BillPaymentSchema } from '../../../../codat-model/accounting/purchases.js';
 import { paymentIndex } from './invoices.js';
 import { currencyCode, modifiedAt, pad, record, source, supplierRef } from './shared.js';
 

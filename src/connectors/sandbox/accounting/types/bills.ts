@@ -6,7 +6,7 @@ import { type Ctx, K, money } from '../engine/context.js';
 import { guid, r3 } from '../engine/hash.js';
 import { itemTable, itemUnit } from '../engine/items.js';
 import { countAt } from '../engine/lifecycle.js';
-import { BillSchema } from '../schemas/purchases.js';
+import { BillSchema } from '../../../../codat-model/accounting/purchases.js';
 import { allocations } from './invoices.js';
 import { MONTH_NAMES, NONE, currencyCode, lineTracking, modifiedAt, pad, record, source, supplierRef } from './shared.js';
 

@@ -9,7 +9,7 @@ import { A, B, CORE_BANKS, GBP } from '../engine/chart.js';
 import { type Ctx, K, money, rateOf } from '../engine/context.js';
 import { guid } from '../engine/hash.js';
 import { countAt } from '../engine/lifecycle.js';
-import { AccountTransactionSchema, BankTransactionSchema } from '../schemas/index.js';
+import { AccountTransactionSchema, BankTransactionSchema } from '../../../../codat-model/accounting/index.js';
 import {
   C_BILL_PAYMENT_1,
   C_DIRECT_COST,

@@ -4,7 +4,7 @@ import { companyIdentity } from '../engine/company.js';
 import type { Ctx } from '../engine/context.js';
 import { lastChange } from '../engine/lifecycle.js';
 import { phone } from '../engine/parties.js';
-import { CompanyInfoSchema } from '../schemas/index.js';
+import { CompanyInfoSchema } from '../../../../codat-model/accounting/index.js';
 import { epochInstant, record, source } from './shared.js';
 
 /** Company information (`data/info`): one record, id `company`. */

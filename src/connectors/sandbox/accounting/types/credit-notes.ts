@@ -6,7 +6,7 @@ import { type Ctx, K, money } from '../engine/context.js';
 import { guid, r3 } from '../engine/hash.js';
 import { itemTable } from '../engine/items.js';
 import { countAt, lastChange } from '../engine/lifecycle.js';
-import { CreditNoteSchema } from '../schemas/sales.js';
+import { CreditNoteSchema } from '../../../../codat-model/accounting/sales.js';
 import { creditNoteNumber, invoiceNumber } from './invoices.js';
 import { NONE, currencyCode, customerRef, lineTracking, modifiedAt, record, source } from './shared.js';
 

@@ -6,7 +6,7 @@ import { A, CORE_BANKS } from '../engine/chart.js';
 import { type Ctx, K, money } from '../engine/context.js';
 import { guid } from '../engine/hash.js';
 import { countAt } from '../engine/lifecycle.js';
-import { DirectCostSchema, DirectIncomeSchema, TransferSchema } from '../schemas/index.js';
+import { DirectCostSchema, DirectIncomeSchema, TransferSchema } from '../../../../codat-model/accounting/index.js';
 import { C_DIRECT_COST, C_DIRECT_INCOME, cashIndex } from './cash-codes.js';
 import { NONE, currencyCode, lineTracking, modifiedAt, pad, record, source } from './shared.js';
 import { DEPT_ADMIN, DEPT_SALES } from '../core/invoice-state.js';

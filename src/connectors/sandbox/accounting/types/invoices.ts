@@ -6,7 +6,7 @@ import { type Ctx, K, money } from '../engine/context.js';
 import { guid, r3 } from '../engine/hash.js';
 import { itemTable } from '../engine/items.js';
 import { countAt } from '../engine/lifecycle.js';
-import { InvoiceSchema } from '../schemas/sales.js';
+import { InvoiceSchema } from '../../../../codat-model/accounting/sales.js';
 import { NONE, currencyCode, customerRef, lineTracking, modifiedAt, pad, record, source } from './shared.js';
 
 const NOTES = [

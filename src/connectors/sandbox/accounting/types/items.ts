@@ -3,7 +3,7 @@ import { A, T } from '../engine/chart.js';
 import { type Ctx, K } from '../engine/context.js';
 import { guid } from '../engine/hash.js';
 import { INVENTORY, MATERIAL, SERVICE, itemCode, itemCost, itemKind, itemName, itemPrice, itemSalesAccount } from '../engine/items.js';
-import { ItemSchema } from '../schemas/index.js';
+import { ItemSchema } from '../../../../codat-model/accounting/index.js';
 import { referenceRecords } from './reference.js';
 import { record, source } from './shared.js';
 

@@ -24,7 +24,7 @@ import { type Ctx, K, money } from '../engine/context.js';
 import { guid } from '../engine/hash.js';
 import { itemTable } from '../engine/items.js';
 import { countAt } from '../engine/lifecycle.js';
-import { JournalEntrySchema } from '../schemas/index.js';
+import { JournalEntrySchema } from '../../../../codat-model/accounting/index.js';
 import { billCreditNoteNumber } from './bills.js';
 import { creditNoteNumber, invoiceNumber, paymentIndex } from './invoices.js';
 import { currencyCode, modifiedAt, pad, record, source } from './shared.js';

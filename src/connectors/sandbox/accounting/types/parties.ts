@@ -15,7 +15,7 @@ import {
   registrationNumber,
   taxNumber,
 } from '../engine/parties.js';
-import { CustomerSchema, SupplierSchema } from '../schemas/index.js';
+import { CustomerSchema, SupplierSchema } from '../../../../codat-model/accounting/index.js';
 import { currencyCode, modifiedAt, record, setupDay, source } from './shared.js';
 
 /**

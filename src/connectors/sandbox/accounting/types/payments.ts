@@ -6,7 +6,7 @@ import { GBP, PM } from '../engine/chart.js';
 import { type Ctx, K, money } from '../engine/context.js';
 import { guid, r3 } from '../engine/hash.js';
 import { countAt, lastChange } from '../engine/lifecycle.js';
-import { PaymentSchema } from '../schemas/sales.js';
+import { PaymentSchema } from '../../../../codat-model/accounting/sales.js';
 import { invoiceNumber, paymentIndex } from './invoices.js';
 import { currencyCode, customerRef, modifiedAt, pad, record, source } from './shared.js';
 

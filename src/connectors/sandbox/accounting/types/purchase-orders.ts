@@ -6,7 +6,7 @@ import { type Ctx, K, money } from '../engine/context.js';
 import { guid, r3 } from '../engine/hash.js';
 import { itemTable, itemUnit } from '../engine/items.js';
 import { countAt, lastChange } from '../engine/lifecycle.js';
-import { ItemReceiptSchema, PurchaseOrderSchema } from '../schemas/purchases.js';
+import { ItemReceiptSchema, PurchaseOrderSchema } from '../../../../codat-model/accounting/purchases.js';
 import { purchaseLines, purchaseOrderNumber } from './bills.js';
 import { currencyCode, modifiedAt, pad, record, source, supplierRef } from './shared.js';
 

@@ -5,7 +5,7 @@ import { type Ctx, K, money } from '../engine/context.js';
 import { guid, r3 } from '../engine/hash.js';
 import { countAt, lastChange } from '../engine/lifecycle.js';
 import { address, domainOf, email, partyName, person, phone } from '../engine/parties.js';
-import { SalesOrderSchema } from '../schemas/sales.js';
+import { SalesOrderSchema } from '../../../../codat-model/accounting/sales.js';
 import { salesLines } from './invoices.js';
 import { currencyCode, customerRef, modifiedAt, pad, record, source } from './shared.js';
 

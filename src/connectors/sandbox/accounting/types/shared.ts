@@ -1,4 +1,4 @@
-import type { DataType } from '../../../data-types.js';
+import type { DataType } from '../../../../codat-model/data-types.js';
 import type { SourceRecord } from '../../../connector.js';
 import type { GeneratedSource, FetchContext } from '../../generated-source.js';
 import type { TSchema } from '@sinclair/typebox';

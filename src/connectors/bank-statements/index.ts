@@ -13,7 +13,12 @@ import type {
 } from '../connector.js';
 import { FileRefused } from '../connector-error.js';
 import type { DataType } from '../../codat-model/data-types.js';
-import { BankingAccount, BankingAccountBalance, BankingTransaction, BankingTransactionCategory } from '../../codat-model/banking/schemas.js';
+import {
+  BankingAccount,
+  BankingAccountBalance,
+  BankingTransaction,
+  BankingTransactionCategory,
+} from '../../codat-model/banking/schemas.js';
 import {
   bankingReferenceData,
   recordOfLine,

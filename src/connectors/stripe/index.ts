@@ -1,6 +1,11 @@
 import type { Connector, DataTypeSource, LinkResult } from '../connector.js';
 import { ConnectorError, isConnectorError } from '../connector-error.js';
-import { CommerceCompanyInfo, CommerceCustomer, CommercePaymentMethod, CommerceProduct } from '../../codat-model/commerce/catalog-schemas.js';
+import {
+  CommerceCompanyInfo,
+  CommerceCustomer,
+  CommercePaymentMethod,
+  CommerceProduct,
+} from '../../codat-model/commerce/catalog-schemas.js';
 import { CommerceDispute, CommerceOrder, CommercePayment, CommerceTransaction } from '../../codat-model/commerce/schemas.js';
 import { endpointOf, listAll, listPages, stripeGet, StripeForbidden, stripeInstant, type StripeObject } from './stripe-api.js';
 import { deauthorize, stripeConnect } from './stripe-connect.js';

@@ -3,7 +3,12 @@ import type { GeneratedSource, FetchContext } from '../generated-source.js';
 import { guid, u3 } from '../banking/kit/fast.js';
 import type { Movement } from '../banking/kit/movement.js';
 import { ancestorsOf, categoryDef, CATEGORIES } from './catalog.js';
-import { CommerceLocation, CommercePaymentMethod, CommerceProductCategory, CommerceTaxComponent } from '../../../codat-model/commerce/catalog-schemas.js';
+import {
+  CommerceLocation,
+  CommercePaymentMethod,
+  CommerceProductCategory,
+  CommerceTaxComponent,
+} from '../../../codat-model/commerce/catalog-schemas.js';
 import { COUNTRIES } from './places.js';
 import { CommercePlan, KEY } from './plan.js';
 

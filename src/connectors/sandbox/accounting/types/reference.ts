@@ -4,7 +4,13 @@ import { CORE_ACCOUNTS, CORE_BANKS, CORE_JOURNALS, CORE_PAYMENT_METHODS, CORE_TA
 import { type Ctx, K } from '../engine/context.js';
 import { guid, r3 } from '../engine/hash.js';
 import { type Lifecycle, countAt, createdEpoch, deletedEpoch, lastChange } from '../engine/lifecycle.js';
-import { AccountSchema, JournalSchema, PaymentMethodSchema, TaxRateSchema, TrackingCategorySchema } from '../../../../codat-model/accounting/index.js';
+import {
+  AccountSchema,
+  JournalSchema,
+  PaymentMethodSchema,
+  TaxRateSchema,
+  TrackingCategorySchema,
+} from '../../../../codat-model/accounting/index.js';
 import { currencyCode, epochInstant, modifiedAt, record, setupDay, source } from './shared.js';
 
 /**

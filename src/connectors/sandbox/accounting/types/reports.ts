@@ -2,7 +2,12 @@ import type { SourceRecord } from '../../../connector.js';
 import { CF_CUSTOMERS, CF_DIRECT, CF_OTHER_RECEIPTS, CF_SUPPLIERS, type Ledger, NA, ledgerOf } from '../core/ledger.js';
 import { A, CORE_ACCOUNTS, type Section } from '../engine/chart.js';
 import type { Ctx } from '../engine/context.js';
-import { BalanceSheetSchema, CashFlowStatementSchema, ProfitAndLossSchema, type ReportLine } from '../../../../codat-model/accounting/index.js';
+import {
+  BalanceSheetSchema,
+  CashFlowStatementSchema,
+  ProfitAndLossSchema,
+  type ReportLine,
+} from '../../../../codat-model/accounting/index.js';
 import { epochInstant, record, source } from './shared.js';
 
 /**

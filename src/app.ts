@@ -77,6 +77,7 @@ import { registerPortalRoutes } from './portal/portal.routes.js';
 import { createPortalSessions } from './portal/portal-session.js';
 import { createPortalSessionsStore } from './portal/portal-sessions.store.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
+import { clockFor } from './lib/clock.js';
 
 export interface AppOptions {
   store: Store;
@@ -338,7 +339,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (runsJobs) {
     await jobs.start(handlers);
     const schedule = setInterval(() => {
-      queueDueSyncs(db, jobs, new Date())
+      queueDueSyncs(db, jobs, clockFor({}).now())
         .then((queued) => queued > 0 && jobs.wake())
         .catch((err) => server.log.error({ err }, 'queueing scheduled syncs failed'));
     }, jobOptions.scheduleEveryMs ?? 60_000);

@@ -4,11 +4,12 @@ import { insertApiKey, type NewApiKey } from '../api-keys/api-keys.service.js';
 import { createClientsStore, type Client } from '../clients/clients.store.js';
 import type { PlanName } from '../clients/plans.js';
 import { defaultProfile } from '../clients/profile.js';
+import { clockFor } from '../lib/clock.js';
 
 /** Creating and administering clients (operator actions, used by the CLI and first start). */
 export function createClientsService(deps: { db: Kysely<Database>; now?: () => Date }) {
   const store = createClientsStore(deps.db);
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({}).now());
   return {
     store,
 

@@ -6,6 +6,7 @@ import '../clients/caller.js';
 import { getPlan, isAccountExpired } from '../clients/plans.js';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.js';
 import { MAINTENANCE_RETRY_AFTER_SECONDS, type MaintenanceWatch } from './maintenance.js';
+import { clockFor } from '../lib/clock.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,7 +33,7 @@ export function createRequestGuard(deps: {
   maintenance: MaintenanceWatch;
   now?: () => Date;
 }) {
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({}).now());
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const config = request.routeOptions.config ?? {};
     if (deps.maintenance.isOn() && !config.health) {

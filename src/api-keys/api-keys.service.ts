@@ -5,6 +5,7 @@ import { ApiError, notFound } from '../http/api-error.js';
 import { lockClient } from '../clients/clients.store.js';
 import { countKeys, createApiKeysStore, insertKey, type ApiKeyRecord } from './api-keys.store.js';
 import { generateApiKey, hashApiKey } from './key-material.js';
+import { clockFor } from '../lib/clock.js';
 
 export const MAX_API_KEYS = 10;
 
@@ -41,7 +42,7 @@ export async function insertApiKey(
 /** API key management for one client. */
 export function createApiKeysService(deps: { db: Kysely<Database>; now?: () => Date }) {
   const store = createApiKeysStore(deps.db);
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({}).now());
   return {
     list: (clientId: string) => store.list(clientId),
 

@@ -11,6 +11,7 @@ import { ROLES, type Role } from '../server/roles.js';
 import { loadSecretKeys } from '../secrets/secret-keys.js';
 import { createCredentialsStore } from '../connections/credentials.store.js';
 import { VERSION } from '../version.js';
+import { clockFor } from '../lib/clock.js';
 
 function isoDate(value: string): string {
   const time = Date.parse(value);
@@ -138,7 +139,7 @@ export function buildCli(): Command {
     )
     .action(async () => {
       const keys = loadSecretKeys(storeUrl());
-      const result = await withStore((store) => createCredentialsStore(keys).rotate(store.db, new Date().toISOString()));
+      const result = await withStore((store) => createCredentialsStore(keys).rotate(store.db, clockFor({}).now().toISOString()));
       print({ keyId: keys.current.id, ...result });
     });
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { addUsage, pruneUsage, usageSince, type UsageHour } from './usage.store.js';
+import { clockFor } from '../lib/clock.js';
 
 /** How long hourly usage is kept: the chart shows two days. */
 const KEEP_HOURS = 24 * 14;
@@ -18,7 +19,7 @@ export function createUsageTally(
   db: Kysely<Database>,
   options: { flushMs?: number; now?: () => Date; onError?: (err: unknown) => void } = {},
 ) {
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? (() => clockFor({}).now());
   let pending = new Map<string, { clientId: string; hour: string; requests: number; refusals: number }>();
   let flushing: Promise<void> = Promise.resolve();
   let lastPrune = '';

@@ -17,6 +17,7 @@ import { recordCompanyEvent, type CompanyEventType } from './company-events.js';
 import { companyReferenceReader } from './company-reference.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { revocationsFor, runRevocations } from '../connections/revocation.js';
+import { clockFor } from '../lib/clock.js';
 
 export interface CompanyInput {
   name: string;
@@ -62,7 +63,7 @@ export function companyRedirectUrl(publicUrl: string, companyId: string): string
 /** Companies of one client: create, read, list, update, delete. Returns served JSON text. */
 export function createCompaniesService(deps: CompaniesDeps) {
   const store = createCompaniesStore(deps.db, deps.deleteOwned);
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({}).now());
   const resource = companiesResource(deps.dialect);
   const tagsResource = companyTagsResource(deps.dialect);
 

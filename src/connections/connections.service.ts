@@ -22,6 +22,7 @@ import { revocationsFor, runRevocations } from './revocation.js';
 import { writeConnectionStatus } from './connection-status.js';
 import { recordConnectionEvent, type ConnectionEventType } from './connection-events.js';
 import type { CompanyReferenceReader } from '../webhooks/events.js';
+import { clockFor } from '../lib/clock.js';
 
 /** What linking a connection starts: its first syncs, queued in the transaction that links it. */
 export type QueueFirstSyncs = (
@@ -60,7 +61,7 @@ export interface ConnectionsDeps {
 /** A company's connections to platforms: create, list, link (authorise), unlink, delete. Returns served JSON. */
 export function createConnectionsService(deps: ConnectionsDeps) {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({}).now());
   const resource = {
     typeName: 'Connection',
     resolve: resolverFromSchema(Connection, 'doc', deps.dialect, connectionColumns('connections')),

@@ -4,6 +4,7 @@ import type { Database } from '../storage/schema.js';
 import type { OAuth2Flow, OAuthTokens, TokenSource } from '../connectors/connector.js';
 import { ConnectorError, isConnectorError } from '../connectors/connector-error.js';
 import type { CredentialsStore } from './credentials.store.js';
+import { clockFor } from '../lib/clock.js';
 
 /** A token with less than this left is refreshed before it is handed out (a page read never starts on a dying token). */
 export const REFRESH_AHEAD_MS = 5 * 60_000;
@@ -40,12 +41,13 @@ export interface TokenSourceDeps {
  */
 export function oauthTokenSource(deps: TokenSourceDeps, target: { clientId: string; connectionId: string }, flow: OAuth2Flow): TokenSource {
   const { db, credentials } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({ clientId: target.clientId }).now());
   // The tokens last read or refreshed: a token still good is handed out without reading and unsealing the row on
   // every request a sync makes (a page read asks for it each time).
   let known: OAuthTokens | undefined;
   return {
     async accessToken(rejected?: string): Promise<string> {
+      // eslint-disable-next-line no-restricted-syntax -- real time: how long to wait on another process's refresh (a timeout)
       const waitUntil = Date.now() + LEASE_MS + 5_000;
       if (known && !due(known, rejected, now())) return known.accessToken;
       for (;;) {
@@ -74,6 +76,7 @@ export function oauthTokenSource(deps: TokenSourceDeps, target: { clientId: stri
           continue;
         }
         // Another process is refreshing (or just did): the new tokens are read on the next look.
+        // eslint-disable-next-line no-restricted-syntax -- real time: the timeout of waiting on another process's refresh
         if (Date.now() > waitUntil)
           throw new ConnectorError('unavailable', 'another process has been refreshing the access token for too long');
         await sleep(POLL_MS, undefined, { signal: deps.signal });

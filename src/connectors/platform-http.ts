@@ -190,6 +190,7 @@ function retryAfter(response: PlatformResponse, header = 'retry-after'): number 
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (!value) return undefined;
   const seconds = Number(value);
+  // eslint-disable-next-line no-restricted-syntax -- real time: a `Retry-After` date is a wait on the platform's clock
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
   // At most a day: a platform asking for longer is treated as asking for a day.
   return Number.isFinite(ms) ? Math.min(86_400_000, Math.max(0, ms)) : undefined;

@@ -24,6 +24,7 @@ import { ApiError } from '../http/api-error.js';
 import type { Brand } from './layout.js';
 import type { PlatformChoice, PlatformGroup } from './pages.js';
 import type { LinkStatusCode, RedirectFacts } from './redirect.js';
+import { clockFor } from '../lib/clock.js';
 
 export interface LinkDeps extends ConnectionsDeps {
   companies: CompaniesService;
@@ -309,7 +310,7 @@ export function createLinkService(deps: LinkDeps) {
 
     /** The OAuth2 attempt a callback's `state` names, taken once (see oauth.ts). */
     takeOAuthAttempt(state: string): Promise<OAuthAttempt | undefined> {
-      return takeOAuthAttempt(db, state, new Date());
+      return takeOAuthAttempt(db, state, clockFor({}).now());
     },
 
     /** Starts an OAuth2 link attempt; returns the platform's consent address to send the end user to. */
@@ -321,7 +322,7 @@ export function createLinkService(deps: LinkDeps) {
         flow,
         deps.publicUrl(),
         { clientId: company.client.id, companyId: company.companyId, connectionId: connection.id, custom },
-        new Date(),
+        clockFor({ clientId: company.client.id, companyId: company.companyId }).now(),
       );
     },
 
@@ -350,7 +351,15 @@ export function createLinkService(deps: LinkDeps) {
           if (result.choices.length === 0) throw new ConnectorError('invalid', 'the consent covers no organisation');
           if (result.choices.length > 1) {
             if (!deps.credentials) throw new Error('no credentials store: connections to this platform cannot be linked');
-            return { choose: await keepOrganisationChoice(db, deps.credentials, attempt, result, new Date()) };
+            return {
+              choose: await keepOrganisationChoice(
+                db,
+                deps.credentials,
+                attempt,
+                result,
+                clockFor({ clientId: attempt.clientId, companyId: attempt.companyId }).now(),
+              ),
+            };
           }
           return linkWith(company, connection.id, { settings: result.choices[0].settings, credentials: result.credentials });
         }
@@ -365,7 +374,7 @@ export function createLinkService(deps: LinkDeps) {
     /** A consent waiting for the end user to pick an organisation (read, not taken: the page showing the choice). */
     async organisationChoice(key: string) {
       if (!deps.credentials) return undefined;
-      return organisationChoice(db, deps.credentials, key, new Date(), false);
+      return organisationChoice(db, deps.credentials, key, clockFor({}).now(), false);
     },
 
     /** Links the connection to the organisation the end user picked; undefined when the choice is gone or unknown. */
@@ -374,7 +383,7 @@ export function createLinkService(deps: LinkDeps) {
       organisationId: string,
     ): Promise<{ attempt: OAuthAttempt; statusCode: LinkStatusCode } | undefined> {
       if (!deps.credentials) return undefined;
-      const found = await organisationChoice(db, deps.credentials, key, new Date(), true);
+      const found = await organisationChoice(db, deps.credentials, key, clockFor({}).now(), true);
       const chosen = found?.choice.choices.find((c) => c.id === organisationId);
       if (!found || !chosen) return undefined;
       const company = await this.company(found.attempt.companyId);

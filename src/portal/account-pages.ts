@@ -17,6 +17,7 @@ import { buttonForm, chart, csrfField, h, portalPage, sendPortalPage, table, whe
 import { sessionOf } from './portal-session.js';
 import { doneNotice, formOf, pageContext } from './portal-request.js';
 import { formatDate } from './portal-format.js';
+import { clockFor } from '../lib/clock.js';
 
 export interface AccountPagesDeps {
   db: Kysely<Database>;
@@ -189,7 +190,7 @@ ${table('Sync settings', ['Data type', 'Hours between syncs', 'Fetch on first li
       deps.clients.countLinkedCompanies(client.id),
     ]);
     const plan = getPlan(client.plan);
-    const today = new Date().toISOString().slice(0, 10);
+    const today = clockFor({ clientId: client.id }).now().toISOString().slice(0, 10);
     const usedToday = hours.filter((u) => u.hour.startsWith(today)).reduce((sum, u) => sum + u.requests, 0);
     const keyRows = keys
       .map(apiKeyDetails)

@@ -6,6 +6,7 @@ import { hashApiKey, hashesEqual } from '../api-keys/key-material.js';
 import { getPlan, isAccountExpired } from '../clients/plans.js';
 import type { Client } from '../clients/clients.store.js';
 import type { PortalSession, PortalSessionsStore } from './portal-sessions.store.js';
+import { clockFor } from '../lib/clock.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,7 +34,7 @@ export function cookieOptions(secure: boolean, path: string, maxAgeSeconds: numb
 }
 
 export function createPortalSessions(deps: { sessions: PortalSessionsStore; apiKeys: ApiKeysStore; now?: () => Date }) {
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({}).now());
   return {
     /** Checks the key as the API does, then opens a session on it; returns the cookie's token. */
     async signIn(apiKey: string): Promise<{ token: string; client: Client }> {

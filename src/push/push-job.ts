@@ -21,6 +21,7 @@ import { pushOperationDoc, type PushStatus } from './push-operation.js';
 import { asStored, referencedIds } from './write-validation.js';
 import { batchFieldOf, isBatch, recordsOfBatch, type BankTransactionBatch, type BatchRecord } from './bank-transaction-batch.js';
 import type { Metrics } from '../operations/metrics.js';
+import { clockFor } from '../lib/clock.js';
 
 export const PUSH_JOB = 'push-operation';
 
@@ -76,7 +77,7 @@ const PLATFORM_VALIDATOR = 'Sandbox';
  */
 export function createPushJob(options: PushJobOptions): JobHandler {
   const { db, jobs } = options;
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? (() => clockFor({}).now());
 
   /**
    * `connection` is the operation's, read before processing (undefined once deleted). `signal` is aborted when the job

@@ -23,6 +23,7 @@ import { pushOption } from './push-option.js';
 import { referencedIds, validateWrittenRecord } from './write-validation.js';
 import { PUSH_JOB } from './push-job.js';
 import { BankTransactionBatch, batchFieldOf, batchProblems, recordsOfBatch } from './bank-transaction-batch.js';
+import { clockFor } from '../lib/clock.js';
 
 export interface PushDeps {
   db: Kysely<Database>;
@@ -71,7 +72,7 @@ const VERB: Record<WriteOperation, string> = { Create: 'creating', Update: 'upda
 /** Writes to a connection's platform (push operations): checked, recorded and queued here, processed by the push job. */
 export function createPushService(deps: PushDeps) {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({}).now());
   const resource = pushOperationResource(deps.dialect);
 
   async function connectionOf(client: Client, companyId: string, connectionId: string) {

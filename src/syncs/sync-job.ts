@@ -25,6 +25,7 @@ import { companyReferenceReader } from '../companies/company-reference.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { oauthTokenSource } from '../connections/oauth-tokens.js';
 import type { Metrics } from '../operations/metrics.js';
+import { clockFor } from '../lib/clock.js';
 
 export interface SyncJobOptions {
   store: Store;
@@ -58,7 +59,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
   const { store: dataStore, jobs } = options;
   const { db } = dataStore;
   const store = createSyncsStore(db);
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? (() => clockFor({}).now());
   const retain = options.retainSupersededMs ?? 60_000;
 
   /**
@@ -110,6 +111,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       await lockClient(trx, row.client_id);
       await store.update(trx, row, { status: 'Queued' }, runner);
       await releaseRunner(trx, row.client_id, row.id);
+      // eslint-disable-next-line no-restricted-syntax -- real time: the `run_at` of the job handed back, when the platform allows
       await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: row.id }, runAfter: new Date(Date.now() + afterMs) });
     });
   }
@@ -187,6 +189,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     const shownProgress = resumed ? Number((JSON.parse(op.doc) as { progress?: number }).progress ?? 1) : 1;
     op = await store.update(db, op, { status: 'Fetching', progress: shownProgress }, runner);
     const started = now().toISOString();
+    // eslint-disable-next-line no-restricted-syntax -- real time: heartbeats (and progress with them) at most once a second
     let lastReport = Date.now();
     let result: VersionResult;
     // Set when the heartbeat says stop: the write is then aborted and the operation left for the next run.
@@ -221,7 +224,9 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       result = await options.writers.write(
         task,
         async (count) => {
+          // eslint-disable-next-line no-restricted-syntax -- real time: heartbeat spacing
           if (Date.now() - lastReport < Math.min(1000, context.heartbeatEveryMs)) return;
+          // eslint-disable-next-line no-restricted-syntax -- real time: heartbeat spacing
           lastReport = Date.now();
           try {
             await context.heartbeat();
@@ -326,6 +331,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         await jobs.enqueue(trx, {
           kind: DELETE_VERSION_JOB,
           payload: { version: previousVersion },
+          // eslint-disable-next-line no-restricted-syntax -- real time: the `run_at` of the superseded version's deletion job
           runAfter: new Date(Date.now() + retain),
         });
       }

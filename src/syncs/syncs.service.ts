@@ -13,6 +13,7 @@ import { queueFirstLinkSyncs, queueSync } from './sync-queue.js';
 import { effectiveSyncSettingsOf } from './sync-settings.store.js';
 import { dataSetSyncs, operationDoc, pullOperationResource, pullOperationsPage } from './syncs.store.js';
 import { connectionOfCompany, linkedConnections, platformKeysOfCompany } from '../connections/connections.store.js';
+import { clockFor } from '../lib/clock.js';
 
 export interface SyncsDeps {
   db: Kysely<Database>;
@@ -27,7 +28,7 @@ export interface SyncsDeps {
 /** Queueing syncs and reading their state for a company. */
 export function createSyncsService(deps: SyncsDeps) {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({}).now());
   const resource = pullOperationResource(deps.dialect);
 
   return {

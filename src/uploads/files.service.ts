@@ -24,6 +24,7 @@ import {
   saveUpload,
 } from '../platform-data/uploads.store.js';
 import { connectionOfCompany } from '../connections/connections.store.js';
+import { clockFor } from '../lib/clock.js';
 
 export interface FilesDeps {
   db: Kysely<Database>;
@@ -70,7 +71,7 @@ const extensionOf = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLow
  */
 export function createFilesService(deps: FilesDeps) {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({}).now());
   const intakes = deps.intake ?? createIntakeRunner({ threads: false });
 
   /** The connection, and what its platform read from the files (undefined: a platform that keeps them as they are). */

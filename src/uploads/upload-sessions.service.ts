@@ -27,6 +27,7 @@ import {
   sessionPages,
   type UploadSessionRow,
 } from '../platform-data/upload-sessions.store.js';
+import { clockFor } from '../lib/clock.js';
 
 export interface UploadSessionsDeps {
   db: Kysely<Database>;
@@ -70,7 +71,7 @@ const item = (itemId: string, message: string): ValidationItem => ({ itemId, mes
  */
 export function createUploadSessionsService(deps: UploadSessionsDeps) {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({}).now());
   const syncs = createSyncsStore(db);
 
   async function uploadConnection(client: Client, companyId: string, connectionId: string) {

@@ -65,6 +65,7 @@ function attemptOutcome(result: PostResult): WebhookOutcome {
  */
 export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
   const { db, jobs } = deps;
+  // eslint-disable-next-line no-restricted-syntax -- real time: delivery attempts: signature timestamps receivers check against their clocks, retry backoff
   const now = deps.now ?? (() => new Date());
   const schedule = deps.options?.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
   const timeoutMs = deps.options?.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { ACCOUNTING_DATA_TYPES } from '../codat-model/data-types.js';
+import { clockFor } from '../lib/clock.js';
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
 
@@ -101,7 +102,9 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
   if (matching.length === 0) return;
 
   const id = randomUUID();
-  const generated = new Date().toISOString();
+  const generated = clockFor({ clientId: event.clientId, companyId: event.companyId ?? undefined })
+    .now()
+    .toISOString();
   const body = JSON.stringify({ id, eventType: event.eventType, generatedDate: generated, payload: event.payload });
   await insertEvent(trx, event.clientId, { id, event_type: event.eventType, company_id: event.companyId, generated, body });
   for (const consumer of matching) {

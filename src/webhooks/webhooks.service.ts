@@ -20,6 +20,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { refusedHost } from '../lib/outbound-guard.js';
 import { generateSecret } from './signing.js';
 import type { WebhookConsumer, WebhookConsumerPrototype } from './webhook-consumer.schema.js';
+import { clockFor } from '../lib/clock.js';
 
 export const MAX_WEBHOOK_CONSUMERS = 50;
 
@@ -94,7 +95,7 @@ export function createWebhooksService(deps: {
   wakeJobs?: () => void;
 }) {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => clockFor({}).now());
 
   return {
     /** The client's consumers, oldest first. */

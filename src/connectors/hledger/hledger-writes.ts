@@ -8,6 +8,7 @@ import * as api from './hledger-api.js';
 import { baseCommodity, currencyCode, journalEntryRecords } from './hledger-records.js';
 import { ConnectorError } from '../connector-error.js';
 import { addDecimals, compareDecimals, parseDecimal } from '../../lib/decimal.js';
+import { clockFor } from '../../lib/clock.js';
 
 interface JournalLine {
   description?: string;
@@ -191,7 +192,7 @@ function resolve(
   return { lines: resolved, problems };
 }
 
-const dateOf = (record: Record<string, unknown>) => String(record.postedOn ?? new Date().toISOString()).slice(0, 10);
+const dateOf = (record: Record<string, unknown>) => String(record.postedOn ?? clockFor({}).now().toISOString()).slice(0, 10);
 
 function endpointOf(ctx: ReadContext) {
   return api.endpointOf(
@@ -224,6 +225,7 @@ async function submit(
   const endpoint = endpointOf(ctx);
   const code = codeOf(write.key);
   const journal = await api.transactions(endpoint);
+  // eslint-disable-next-line no-restricted-syntax -- real time: the wait for hledger's file-clock tick
   const readAt = Date.now();
   const already = journalEntryRecords(journal).find((r) => r.id === code);
   if (already) return { recordId: code, record: already.data };
@@ -248,6 +250,7 @@ async function submit(
     tsourcepos: [],
   } as api.HledgerTransaction;
   // The read just made may have reloaded the journal; an append within a file-clock tick of it would not be seen.
+  // eslint-disable-next-line no-restricted-syntax -- real time: the wait for hledger's file-clock tick
   const sinceRead = Date.now() - readAt;
   if (sinceRead < FILE_CLOCK_TICK_MS) await sleep(FILE_CLOCK_TICK_MS - sinceRead, undefined, { signal: ctx.signal });
   await api.add(endpoint, postable(transaction));

@@ -12,6 +12,7 @@ import { allOf, documentSource, entitySource, sourceRecord } from './qbo-sources
 import { qboWrites } from './qbo-writes.js';
 import { balanceSheetRecords, profitAndLossRecords, reportParams } from './qbo-reports.js';
 import { QUICKBOOKS } from './platform.js';
+import { clockFor } from '../../lib/clock.js';
 
 /**
  * QuickBooks Online (`qhyg`): the Accounting API (v3) of one company (realm) per connection, behind Intuit's OAuth2.
@@ -118,7 +119,7 @@ const sources: DataTypeSource[] = [
 
 /** A report by month over Codat's window (month ends from today), accrual basis. */
 async function monthlyReport(realm: QboRealm, name: 'BalanceSheet' | 'ProfitAndLoss'): Promise<QboEntity> {
-  const report = await qboGet<QboEntity>(realm, `reports/${name}`, reportParams(new Date()));
+  const report = await qboGet<QboEntity>(realm, `reports/${name}`, reportParams(clockFor({}).now()));
   if (!report?.Columns || !report.Rows)
     throw new ConnectorError('unavailable', `QuickBooks Online answered reports/${name} without its columns and rows`);
   return report;

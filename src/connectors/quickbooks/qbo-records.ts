@@ -1,5 +1,6 @@
 import { defined, num, str, type Data } from '../source-kit.js';
 import { qboDate, qboInstant, type QboEntity } from './qbo-api.js';
+import { clockFor } from '../../lib/clock.js';
 
 /*
  * QuickBooks Online's entities in Codat's shapes, field by field as docs/connectors/quickbooks.md tables them. Each
@@ -368,7 +369,7 @@ export function taxRateRecord(x: QboEntity, rates: ReadonlyMap<string, QboEntity
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** CompanyInfo (and the home currency, which QuickBooks keeps in Preferences) → `company`. */
-export function companyRecord(x: QboEntity, realmId: string, homeCurrency: string | undefined, now = new Date()): Data {
+export function companyRecord(x: QboEntity, realmId: string, homeCurrency: string | undefined, now = clockFor({}).now()): Data {
   const month = MONTHS.indexOf(String(x.FiscalYearStartMonth));
   // The current financial year's first day: this year's start month, or last year's if it is still to come.
   const startYear = month < 0 ? undefined : month <= now.getUTCMonth() ? now.getUTCFullYear() : now.getUTCFullYear() - 1;

@@ -20,6 +20,7 @@ import * as map from './xero-records.js';
 import { collectionSource, documentSource, journalSource } from './xero-sources.js';
 import { xeroWrites } from './xero-writes.js';
 import { XERO } from './platform.js';
+import { clockFor } from '../../lib/clock.js';
 
 /**
  * Xero (`gbol`): the Accounting API of one organisation (tenant) per connection, behind OAuth2 with PKCE. Reads are
@@ -190,7 +191,7 @@ const sources: DataTypeSource[] = [
     schema: BalanceSheetSchema,
     async records(get) {
       const accounts = await accountsById(get);
-      const today = new Date();
+      const today = clockFor({}).now();
       const out = [];
       // Xero answers at most 12 columns a report: two reports make Codat's 24 months.
       for (const back of [0, 12]) {
@@ -212,7 +213,7 @@ const sources: DataTypeSource[] = [
     schema: ProfitAndLossSchema,
     async records(get) {
       const accounts = await accountsById(get);
-      const today = new Date();
+      const today = clockFor({}).now();
       const out = [];
       for (const back of [0, 12]) {
         const from = monthStartBefore(today, back);

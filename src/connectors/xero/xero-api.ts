@@ -65,7 +65,9 @@ let appPausedUntil = 0;
  */
 function heedLimits(endpoint: PlatformEndpoint, headers: IncomingHttpHeaders, windowMs: number): void {
   if (headers['x-minlimit-remaining'] === '0') pauseAccount(accountKey(endpoint), windowMs);
+  // eslint-disable-next-line no-restricted-syntax -- real time: Xero's call limits (outbound rate-limit windows)
   if (headers['x-appminlimit-remaining'] === '0') appPausedUntil = Math.max(appPausedUntil, Date.now() + windowMs);
+  // eslint-disable-next-line no-restricted-syntax -- real time: Xero's call limits (outbound rate-limit windows)
   if (headers['x-daylimit-remaining'] === '0') dayExhausted.set(endpoint.account ?? '', Date.now() + DAY_RETRY_MS);
 }
 
@@ -74,10 +76,13 @@ const DAY_RETRY_MS = 60 * 60_000;
 /** Before each request: a tenant out of daily calls hands the sync back; an app out of its minute waits for it. */
 async function withinLimits(endpoint: PlatformEndpoint): Promise<void> {
   const until = dayExhausted.get(endpoint.account ?? '') ?? 0;
+  // eslint-disable-next-line no-restricted-syntax -- real time: Xero's call limits (outbound rate-limit windows)
   if (until > Date.now()) {
+    // eslint-disable-next-line no-restricted-syntax -- real time: Xero's call limits (outbound rate-limit windows)
     throw new ConnectorError('rate-limited', 'Xero: the organisation has used its 5,000 calls for the day', undefined, until - Date.now());
   }
   dayExhausted.delete(endpoint.account ?? '');
+  // eslint-disable-next-line no-restricted-syntax -- real time: Xero's call limits (outbound rate-limit windows)
   if (appPausedUntil > Date.now()) await sleep(appPausedUntil - Date.now(), undefined, { signal: endpoint.signal });
 }
 

@@ -1,5 +1,6 @@
 import { defined, num, str, type Data } from '../source-kit.js';
 import { xeroDate, xeroInstant } from './xero-api.js';
+import { clockFor } from '../../lib/clock.js';
 
 /*
  * Xero's records in Codat's shapes, field by field as docs/connectors/xero.md tables them. Each mapping takes one
@@ -381,7 +382,7 @@ export function companyRecord(x: XeroRecord, tenantId: string): Data {
     addresses: addresses(x),
     registrationNumber: str(x.RegistrationNumber),
     taxNumber: str(x.TaxNumber),
-    financialYearStartDate: fyDay && fyMonth ? financialYearStart(fyDay, fyMonth, new Date()) : undefined,
+    financialYearStartDate: fyDay && fyMonth ? financialYearStart(fyDay, fyMonth, clockFor({}).now()) : undefined,
     baseCurrency: str(x.BaseCurrency),
     ledgerLockDate: xeroDate(x.PeriodLockDate),
     createdDate: xeroInstant(x.CreatedDateUTC),

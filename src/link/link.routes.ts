@@ -1,8 +1,7 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error.js';
 import { findPlatform } from '../connectors/registry.js';
-import { customParamsFromForm, customParamsFromUrl, customQuery, formFields, type CustomParams } from './custom-params.js';
-import { PAGE_HEADERS } from './layout.js';
+import { customParamsFromForm, customParamsFromUrl, customQuery, formFields } from './custom-params.js';
 import {
   authorisationChoice,
   authorisationFields,
@@ -10,46 +9,23 @@ import {
   brandOf,
   createLinkService,
   offersOAuthToo,
-  type LinkCompany,
-  type LinkConnection,
   type LinkDeps,
   type LinkService,
 } from './link.service.js';
-import { companyPage, errorPage, finishPage, organisationPage, startPage, uploadPreviewPage } from './pages.js';
-import multipart from '@fastify/multipart';
-import { readParts, UPLOAD_LIMITS } from '../uploads/files.routes.js';
-import { OAUTH_CALLBACK_PATH } from './oauth.js';
-import { isLinkStatusCode, redirectTarget, reservedValues, type LinkStatusCode } from './redirect.js';
-
-interface CompanyParams {
-  companyId: string;
-}
-interface ConnectionParams {
-  companyId: string;
-  connectionId: string;
-}
-
-/** Every Link route: no API key (the company id in the address is the credential), not in the API docs. */
-const ROUTE = { config: { public: true }, schema: { hide: true } } as const;
-const FORM_BODY_LIMIT = 32 * 1024;
-
-const companyPath = (companyId: string) => `/link/company/${encodeURIComponent(companyId)}`;
-const startPath = (companyId: string, connectionId: string) =>
-  `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/start`;
-const filesPath = (companyId: string, connectionId: string) =>
-  `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/files`;
-const organisationPath = (companyId: string, connectionId: string) =>
-  `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/organisation`;
-const finishPath = (companyId: string, connectionId: string) =>
-  `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/finish`;
-
-function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return reply.code(status).headers(PAGE_HEADERS).send(html);
-}
-
-function seeOther(reply: FastifyReply, location: string): FastifyReply {
-  return reply.code(303).headers({ Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).send();
-}
+import { errorPage, finishPage } from './pages.js';
+import { isLinkStatusCode, type LinkStatusCode } from './redirect.js';
+import {
+  companyPath,
+  FORM_BODY_LIMIT,
+  linkResponses,
+  ROUTE,
+  seeOther,
+  sendPage,
+  type CompanyParams,
+  type ConnectionParams,
+} from './link-responses.js';
+import { registerOAuthLinkRoutes } from './oauth.routes.js';
+import { registerLinkUploadRoutes } from './upload.routes.js';
 
 /**
  * The hosted Link flow (facts 6): the company's page lists the platforms; choosing one opens the
@@ -80,75 +56,8 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
     return sendPage(reply, status, errorPage(status));
   });
 
-  const notFoundPage = (reply: FastifyReply) => sendPage(reply, 404, errorPage(404));
-
-  async function renderCompany(reply: FastifyReply, company: LinkCompany, custom: CustomParams, status = 200, error?: string) {
-    const groups = await link.platformGroups(company);
-    return sendPage(
-      reply,
-      status,
-      companyPage({
-        brand: brandOf(company.profile),
-        companyId: company.companyId,
-        companyName: company.companyName,
-        groups,
-        custom,
-        error,
-      }),
-    );
-  }
-
-  function renderStart(
-    reply: FastifyReply,
-    company: LinkCompany,
-    connection: LinkConnection,
-    custom: CustomParams,
-    options: {
-      status?: number;
-      error?: string;
-      selected?: string;
-      values?: Record<string, string>;
-      problems?: readonly { itemId?: string; message: string }[];
-    } = {},
-  ) {
-    const method = authorisationMethod(connection.platformKey);
-    return sendPage(
-      reply,
-      options.status ?? 200,
-      startPage({
-        brand: brandOf(company.profile),
-        companyName: company.companyName,
-        platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey), sourceType: connection.sourceType },
-        status: connection.status,
-        // OAuth platforms never show this page's form: their start address sends the end user to the platform.
-        method: method === 'oauth2' ? 'unsupported' : method,
-        fields: authorisationFields(connection.platformKey),
-        oauthButton: offersOAuthToo(connection.platformKey) ? `Connect with ${connection.platformName}` : undefined,
-        values: options.values,
-        ...authorisationChoice(connection.platformKey),
-        selected: options.selected,
-        formAction: method === 'files' ? filesPath(company.companyId, connection.id) : startPath(company.companyId, connection.id),
-        backUrl: companyPath(company.companyId) + customQuery(custom),
-        custom,
-        error: options.error,
-        problems: options.problems,
-      }),
-    );
-  }
-
-  /** The company and connection of a connection-scoped Link address, or undefined. */
-  async function load(params: ConnectionParams): Promise<{ company: LinkCompany; connection: LinkConnection } | undefined> {
-    const company = await link.company(params.companyId);
-    const connection = company && (await link.connection(company, params.connectionId));
-    return company && connection ? { company, connection } : undefined;
-  }
-
-  /** Ends the flow: the profile's redirect URL with its placeholders filled, or the built-in finish page. */
-  function finish(reply: FastifyReply, company: LinkCompany, connection: LinkConnection, statusCode: LinkStatusCode, custom: CustomParams) {
-    const target = redirectTarget(company.profile, reservedValues(link.redirectFacts(company, connection, statusCode)), custom);
-    if (target) return seeOther(reply, target);
-    return seeOther(reply, finishPath(company.companyId, connection.id) + customQuery(custom, { statusCode: String(statusCode) }));
-  }
+  const pages = linkResponses(link);
+  const { notFoundPage, renderCompany, renderStart, load, finish } = pages;
 
   scope.get<{ Params: CompanyParams }>('/link/company/:companyId', ROUTE, async (request, reply) => {
     const company = await link.company(request.params.companyId);
@@ -181,102 +90,7 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
     return renderStart(reply, found.company, found.connection, custom);
   });
 
-  /** The one callback of every OAuth platform: `?code=…&state=…`, or `?error=…&state=…` when consent was refused. */
-  scope.get(OAUTH_CALLBACK_PATH, ROUTE, async (request, reply) => {
-    const query = new URLSearchParams(request.url.split('?')[1] ?? '');
-    const attempt = await link.takeOAuthAttempt(query.get('state') ?? '');
-    // An unknown, used or expired state: nothing to link, and nothing to tell the platform's redirect apart from a forged one.
-    if (!attempt) return sendPage(reply, 400, errorPage(400));
-    const found = await load({ companyId: attempt.companyId, connectionId: attempt.connectionId });
-    if (!found || found.company.client.id !== attempt.clientId) return notFoundPage(reply);
-    let statusCode: LinkStatusCode | { choose: string };
-    try {
-      statusCode = await link.finishOAuth(found.company, found.connection, attempt, {
-        code: query.get('code') ?? undefined,
-        error: query.get('error') ?? undefined,
-        query: Object.fromEntries(query),
-      });
-    } catch (err) {
-      request.log.error({ err, connectionId: found.connection.id }, 'OAuth link failed');
-      statusCode = 500;
-    }
-    if (typeof statusCode === 'object') {
-      return seeOther(
-        reply,
-        `${organisationPath(found.company.companyId, found.connection.id)}?${new URLSearchParams({ choice: statusCode.choose })}`,
-      );
-    }
-    return finish(reply, found.company, found.connection, statusCode, attempt.custom);
-  });
-
-  /** A consent that covers several organisations: the end user picks one (the key in `choice` is what grants it). */
-  scope.get<{ Params: ConnectionParams }>(
-    '/link/companies/:companyId/connections/:connectionId/organisation',
-    ROUTE,
-    async (request, reply) => {
-      const found = await load(request.params);
-      const key = new URLSearchParams(request.url.split('?')[1] ?? '').get('choice') ?? '';
-      const pending = found && (await link.organisationChoice(key));
-      if (!found || !pending || pending.attempt.connectionId !== found.connection.id) return notFoundPage(reply);
-      return renderOrganisations(reply, found.company, found.connection, key, pending.choice.choices);
-    },
-  );
-
-  scope.post<{ Params: ConnectionParams }>(
-    '/link/companies/:companyId/connections/:connectionId/organisation',
-    ROUTE,
-    async (request, reply) => {
-      const found = await load(request.params);
-      const form = formFields(request.body);
-      const key = form.get('choice') ?? '';
-      const pending = found && (await link.organisationChoice(key));
-      if (!found || !pending || pending.attempt.connectionId !== found.connection.id) return notFoundPage(reply);
-      if (form.get('action') === 'cancel') return finish(reply, found.company, found.connection, 403, pending.attempt.custom);
-      const picked = form.get('organisation') ?? '';
-      if (form.get('action') !== 'connect' || !pending.choice.choices.some((c) => c.id === picked)) {
-        return renderOrganisations(
-          reply,
-          found.company,
-          found.connection,
-          key,
-          pending.choice.choices,
-          'Choose one of the organisations listed.',
-        );
-      }
-      let statusCode: LinkStatusCode = 500;
-      try {
-        const chosen = await link.chooseOrganisation(key, picked);
-        if (!chosen) return notFoundPage(reply);
-        statusCode = chosen.statusCode;
-      } catch (err) {
-        request.log.error({ err, connectionId: found.connection.id }, 'OAuth link failed');
-      }
-      return finish(reply, found.company, found.connection, statusCode, pending.attempt.custom);
-    },
-  );
-
-  function renderOrganisations(
-    reply: FastifyReply,
-    company: LinkCompany,
-    connection: LinkConnection,
-    key: string,
-    organisations: readonly { id: string; name: string }[],
-    error?: string,
-  ) {
-    return sendPage(
-      reply,
-      error ? 400 : 200,
-      organisationPage({
-        brand: brandOf(company.profile),
-        companyName: company.companyName,
-        platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey) },
-        organisations,
-        formAction: organisationPath(company.companyId, connection.id),
-        choice: key,
-        error,
-      }),
-    );
-  }
+  registerOAuthLinkRoutes(scope, link, pages);
 
   scope.post<{ Params: ConnectionParams }>('/link/companies/:companyId/connections/:connectionId/start', ROUTE, async (request, reply) => {
     const found = await load(request.params);
@@ -329,82 +143,7 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
     return finish(reply, company, connection, code, custom);
   });
 
-  // A platform whose data is files: the end user sends them (multipart, in a scope of its own), sees what was
-  // read, then imports it or chooses other files.
-  await scope.register(async (uploads) => {
-    await uploads.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
-    uploads.post<{ Params: ConnectionParams }>(
-      '/link/companies/:companyId/connections/:connectionId/files',
-      ROUTE,
-      async (request, reply) => {
-        const found = await load(request.params);
-        if (!found || authorisationMethod(found.connection.platformKey) !== 'files') return notFoundPage(reply);
-        const { company, connection } = found;
-        let read: Awaited<ReturnType<typeof readParts>>;
-        try {
-          read = await readParts(request);
-        } catch (err) {
-          if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
-          return renderStart(reply, company, connection, new Map(), {
-            status: err.statusCode,
-            problems: err.validation ?? [{ message: err.message.replace(/^\w+Exception: /, '') }],
-          });
-        }
-        const custom = customParamsFromForm(formFields(read.fields));
-        if (read.fields.action === 'cancel') return finish(reply, company, connection, 403, custom);
-        try {
-          const staged = await link.files.stage(company.client, company.companyId, connection.id, read.files, read.fields);
-          return sendPage(
-            reply,
-            200,
-            uploadPreviewPage({
-              brand: brandOf(company.profile),
-              companyName: company.companyName,
-              platform: { name: connection.platformName, logoUrl: link.logoUrl(connection.platformKey) },
-              files: staged.files,
-              warnings: staged.warnings ?? [],
-              batch: staged.batch,
-              formAction: `${filesPath(company.companyId, connection.id)}/confirm`,
-              custom,
-            }),
-          );
-        } catch (err) {
-          if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
-          return renderStart(reply, company, connection, custom, {
-            status: err.statusCode,
-            selected: read.fields.preset,
-            problems: err.validation ?? [{ message: err.message }],
-          });
-        }
-      },
-    );
-  });
-
-  scope.post<{ Params: ConnectionParams }>(
-    '/link/companies/:companyId/connections/:connectionId/files/confirm',
-    ROUTE,
-    async (request, reply) => {
-      const found = await load(request.params);
-      if (!found || authorisationMethod(found.connection.platformKey) !== 'files') return notFoundPage(reply);
-      const { company, connection } = found;
-      const form = formFields(request.body);
-      const custom = customParamsFromForm(form);
-      const batch = form.get('batch') ?? '';
-      if (form.get('action') === 'discard') {
-        await link.files.discardStaged(company.client, company.companyId, connection.id, batch);
-        return seeOther(reply, startPath(company.companyId, connection.id) + customQuery(custom));
-      }
-      if (form.get('action') !== 'import')
-        return renderStart(reply, company, connection, custom, { status: 400, error: 'Choose Import or Choose other files.' });
-      if (!(await link.files.importStaged(company.client, company.companyId, connection.id, batch))) {
-        return renderStart(reply, company, connection, custom, {
-          status: 400,
-          error: 'Those files are no longer waiting to be imported (it has been more than an hour): choose them again.',
-        });
-      }
-      return finish(reply, company, connection, 200, custom);
-    },
-  );
+  await registerLinkUploadRoutes(scope, link, pages);
 
   scope.get<{ Params: ConnectionParams }>(
     '/link/companies/:companyId/connections/:connectionId/finish',

@@ -2,16 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error.js';
 import { findPlatform } from '../connectors/registry.js';
 import { customParamsFromForm, customParamsFromUrl, customQuery, formFields } from './custom-params.js';
-import {
-  authorisationChoice,
-  authorisationFields,
-  authorisationMethod,
-  brandOf,
-  createLinkService,
-  offersOAuthToo,
-  type LinkDeps,
-  type LinkService,
-} from './link.service.js';
+import { brandOf, createLinkService, type LinkDeps, type LinkService } from './link.service.js';
+import { authorisationChoice, authorisationFields, authorisationMethod, offersOAuthToo } from './link-authorisation.js';
 import { errorPage, finishPage } from './pages.js';
 import { isLinkStatusCode, type LinkStatusCode } from './redirect.js';
 import {

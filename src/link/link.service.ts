@@ -9,22 +9,12 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import { createConnectionsService, type ConnectionsDeps, type ConnectionsService } from '../connections/connections.service.js';
 import { connectionLinkUrl } from '../connections/connection-doc.js';
 import { findConnector, findPlatform, isOffered, offeredConnectors, type PlatformInfo } from '../connectors/registry.js';
-import type { AuthorizationChoice, AuthorizationField, LinkResult } from '../connectors/connector.js';
-import { ConnectorError, isConnectorError } from '../connectors/connector-error.js';
-import {
-  keepOrganisationChoice,
-  OAUTH_CALLBACK_PATH,
-  organisationChoice,
-  startOAuth,
-  takeOAuthAttempt,
-  type OAuthAttempt,
-} from './oauth.js';
-import type { CustomParams } from './custom-params.js';
+import type { LinkResult } from '../connectors/connector.js';
 import { ApiError } from '../http/api-error.js';
 import type { Brand } from './layout.js';
 import type { PlatformChoice, PlatformGroup } from './pages.js';
 import type { LinkStatusCode, RedirectFacts } from './redirect.js';
-import { clockFor } from '../lib/clock.js';
+import { oauthLink } from './oauth-link.js';
 
 export interface LinkDeps extends ConnectionsDeps {
   companies: CompaniesService;
@@ -97,39 +87,6 @@ export function brandOf(profile: LinkProfile): Brand {
   return { name: profile.name, logoUrl: profile.logoUrl ?? profile.iconUrl };
 }
 
-/** How this server authorises a platform from the Link page. Every registered connector is a Sandbox generator. */
-/** What the Link page asks for: a choice (the Sandbox's data set size), the platform's credentials form, OAuth consent, or nothing it can do. */
-export function authorisationMethod(platformKey: string): 'choice' | 'credentials' | 'oauth2' | 'files' | 'unsupported' {
-  const connector = findConnector(platformKey);
-  const kind = connector?.authorization?.kind ?? 'none';
-  if (!connector) return 'unsupported';
-  if (kind === 'files') return connector.files ? 'files' : 'unsupported';
-  if (kind === 'oauth2') return connector.oauth2 ? 'oauth2' : 'unsupported';
-  if (!connector.link) return 'unsupported';
-  return kind === 'credentials' ? 'credentials' : 'choice';
-}
-
-/** The platform's `none` authorization (its lead text and choice), if that is its kind. */
-export function authorisationChoice(platformKey: string): { description?: string; choice?: AuthorizationChoice; accept?: string } {
-  const authorization = findConnector(platformKey)?.authorization;
-  return authorization?.kind === 'none' || authorization?.kind === 'files' ? authorization : {};
-}
-
-/**
- * Whether a platform with a credentials form also offers its OAuth2 consent beside it (Stripe: an API key, or Stripe
- * Connect once the server is configured as a Connect platform); the start page then shows a button for it.
- */
-export function offersOAuthToo(platformKey: string): boolean {
-  const connector = findConnector(platformKey);
-  return connector?.authorization?.kind === 'credentials' && connector.oauth2 !== undefined && connector.oauth2.configured();
-}
-
-/** The fields of a platform's credentials form (empty for other kinds). */
-export function authorisationFields(platformKey: string): readonly AuthorizationField[] {
-  const authorization = findConnector(platformKey)?.authorization;
-  return authorization?.kind === 'credentials' ? authorization.fields : [];
-}
-
 const STATUS_LABELS: Record<string, string> = {
   Linked: 'Connected',
   PendingAuth: 'Not finished',
@@ -191,7 +148,8 @@ export function createLinkService(deps: LinkDeps) {
     return (await connections.linkWithResult(company.client, company.companyId, connectionId, result)) ? 200 : 201;
   }
 
-  return {
+  const oauth = oauthLink({ deps, connections, company: (companyId) => service.company(companyId), linkWith });
+  const service = {
     files,
     logoUrl,
 
@@ -308,93 +266,6 @@ export function createLinkService(deps: LinkDeps) {
       return alreadyLinked ? 201 : 200;
     },
 
-    /** The OAuth2 attempt a callback's `state` names, taken once (see oauth.ts). */
-    takeOAuthAttempt(state: string): Promise<OAuthAttempt | undefined> {
-      return takeOAuthAttempt(db, state, clockFor({}).now());
-    },
-
-    /** Starts an OAuth2 link attempt; returns the platform's consent address to send the end user to. */
-    async startOAuth(company: LinkCompany, connection: LinkConnection, custom: CustomParams): Promise<string> {
-      const flow = findConnector(connection.platformKey)?.oauth2;
-      if (!flow) throw new Error(`platform ${connection.platformKey} has no OAuth2 flow`);
-      return startOAuth(
-        db,
-        flow,
-        deps.publicUrl(),
-        { clientId: company.client.id, companyId: company.companyId, connectionId: connection.id, custom },
-        clockFor({ clientId: company.client.id, companyId: company.companyId }).now(),
-      );
-    },
-
-    /**
-     * Ends an OAuth2 attempt with the platform's redirect: the code is exchanged and the connection linked (200, or
-     * 201 if it already was); refused consent leaves it as it was (403); a failed exchange is `connection.failed` (500).
-     * A consent covering several organisations answers `{ choose }`: the key of the page where the end user picks one.
-     */
-    async finishOAuth(
-      company: LinkCompany,
-      connection: LinkConnection,
-      attempt: OAuthAttempt,
-      answer: { code?: string; error?: string; query: Record<string, string> },
-    ): Promise<LinkStatusCode | { choose: string }> {
-      const flow = findConnector(connection.platformKey)?.oauth2;
-      if (!flow || answer.error || !answer.code) return 403;
-      try {
-        const result = await flow.exchange({
-          code: answer.code,
-          redirectUri: `${deps.publicUrl()}${OAUTH_CALLBACK_PATH}`,
-          codeVerifier: attempt.codeVerifier,
-          allowPrivate: deps.allowPrivate ?? false,
-          query: answer.query,
-        });
-        if ('choices' in result) {
-          if (result.choices.length === 0) throw new ConnectorError('invalid', 'the consent covers no organisation');
-          if (result.choices.length > 1) {
-            if (!deps.credentials) throw new Error('no credentials store: connections to this platform cannot be linked');
-            return {
-              choose: await keepOrganisationChoice(
-                db,
-                deps.credentials,
-                attempt,
-                result,
-                clockFor({ clientId: attempt.clientId, companyId: attempt.companyId }).now(),
-              ),
-            };
-          }
-          return linkWith(company, connection.id, { settings: result.choices[0].settings, credentials: result.credentials });
-        }
-        return linkWith(company, connection.id, result);
-      } catch (err) {
-        if (!isConnectorError(err)) throw err;
-        await connections.linkFailed(company.client, company.companyId, connection.id);
-        return 500;
-      }
-    },
-
-    /** A consent waiting for the end user to pick an organisation (read, not taken: the page showing the choice). */
-    async organisationChoice(key: string) {
-      if (!deps.credentials) return undefined;
-      return organisationChoice(db, deps.credentials, key, clockFor({}).now(), false);
-    },
-
-    /** Links the connection to the organisation the end user picked; undefined when the choice is gone or unknown. */
-    async chooseOrganisation(
-      key: string,
-      organisationId: string,
-    ): Promise<{ attempt: OAuthAttempt; statusCode: LinkStatusCode } | undefined> {
-      if (!deps.credentials) return undefined;
-      const found = await organisationChoice(db, deps.credentials, key, clockFor({}).now(), true);
-      const chosen = found?.choice.choices.find((c) => c.id === organisationId);
-      if (!found || !chosen) return undefined;
-      const company = await this.company(found.attempt.companyId);
-      if (!company || company.client.id !== found.attempt.clientId) return undefined;
-      const statusCode = await linkWith(company, found.attempt.connectionId, {
-        settings: chosen.settings,
-        credentials: found.choice.credentials,
-      });
-      return { attempt: found.attempt, statusCode };
-    },
-
     redirectFacts(company: LinkCompany, connection: LinkConnection, statusCode: LinkStatusCode): RedirectFacts {
       return {
         clientId: company.client.id,
@@ -409,7 +280,9 @@ export function createLinkService(deps: LinkDeps) {
         statusCode,
       };
     },
+    ...oauth,
   };
+  return service;
 }
 
 export type LinkService = ReturnType<typeof createLinkService>;

@@ -3,7 +3,8 @@ import multipart from '@fastify/multipart';
 import { ApiError } from '../http/api-error.js';
 import { readParts, UPLOAD_LIMITS } from '../uploads/files.routes.js';
 import { customParamsFromForm, customQuery, formFields } from './custom-params.js';
-import { authorisationMethod, brandOf, type LinkService } from './link.service.js';
+import { brandOf, type LinkService } from './link.service.js';
+import { authorisationMethod } from './link-authorisation.js';
 import { uploadPreviewPage } from './pages.js';
 import { filesPath, ROUTE, seeOther, sendPage, startPath, type ConnectionParams, type LinkResponses } from './link-responses.js';
 

@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { customQuery, type CustomParams } from './custom-params.js';
 import { PAGE_HEADERS } from './layout.js';
-import { brandOf, type LinkCompany, type LinkConnection, type LinkService } from './link.service.js';
+import { type LinkService } from './link.service.js';
+import { brandOf, type LinkCompany, type LinkConnection } from './link-company.js';
 import { authorisationChoice, authorisationFields, authorisationMethod, offersOAuthToo } from './link-authorisation.js';
 import { companyPage, errorPage, startPage } from './pages.js';
 import { redirectTarget, reservedValues, type LinkStatusCode } from './redirect.js';

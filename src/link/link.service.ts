@@ -1,7 +1,6 @@
 import { companyForLink } from '../companies/companies.store.js';
 import { connectionOfCompany, connectionsOfCompany } from '../connections/connections.store.js';
-import type { Client, ClientsStore } from '../clients/clients.store.js';
-import { defaultProfile } from '../clients/profile.js';
+import type { ClientsStore } from '../clients/clients.store.js';
 import { createFilesService } from '../uploads/files.service.js';
 import type { IntakeRunner } from '../uploads/intake.js';
 import { uploadHighWater } from '../platform-data/uploads.store.js';
@@ -11,10 +10,10 @@ import { connectionLinkUrl } from '../connections/connection-doc.js';
 import { findConnector, findPlatform, isOffered, offeredConnectors, type PlatformInfo } from '../connectors/registry.js';
 import type { LinkResult } from '../connectors/connector.js';
 import { ApiError } from '../http/api-error.js';
-import type { Brand } from './layout.js';
 import type { PlatformChoice, PlatformGroup } from './pages.js';
 import type { LinkStatusCode, RedirectFacts } from './redirect.js';
 import { oauthLink } from './oauth-link.js';
+import { parseProfile, stringField, type LinkCompany, type LinkConnection } from './link-company.js';
 
 export interface LinkDeps extends ConnectionsDeps {
   companies: CompaniesService;
@@ -25,67 +24,10 @@ export interface LinkDeps extends ConnectionsDeps {
   connections?: ConnectionsService;
 }
 
-/** The parts of the client's Profile the Link pages use. */
-export interface LinkProfile {
-  name: string;
-  logoUrl?: string;
-  iconUrl?: string;
-  /** Empty: show the built-in finish page. */
-  redirectUrl: string;
-  whiteListUrls: string[];
-}
-
-/** A company as its Link page sees it. The company id in the address is what grants access. */
-export interface LinkCompany {
-  client: Client;
-  companyId: string;
-  companyName: string;
-  profile: LinkProfile;
-}
-
-export interface LinkConnection {
-  id: string;
-  companyId: string;
-  platformKey: string;
-  sourceType: string;
-  status: string;
-  /** From the stored Connection document. */
-  integrationId: string;
-  sourceId: string;
-  platformName: string;
-}
-
 /** The source types the Link page offers, in order. */
 export const SOURCE_TYPE_ORDER = ['Accounting', 'Banking', 'Commerce'] as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function stringField(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** The stored profile JSON, tolerating anything odd in it: Link pages must render whatever was saved. */
-export function parseProfile(json: string | undefined, clientName: string): LinkProfile {
-  let raw: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = json ? JSON.parse(json) : {};
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) raw = parsed as Record<string, unknown>;
-  } catch {
-    raw = {};
-  }
-  const fallback = defaultProfile(clientName);
-  return {
-    name: stringField(raw.name) || fallback.name,
-    logoUrl: stringField(raw.logoUrl) || undefined,
-    iconUrl: stringField(raw.iconUrl) || undefined,
-    redirectUrl: stringField(raw.redirectUrl) ?? '',
-    whiteListUrls: Array.isArray(raw.whiteListUrls) ? raw.whiteListUrls.filter((u): u is string => typeof u === 'string') : [],
-  };
-}
-
-export function brandOf(profile: LinkProfile): Brand {
-  return { name: profile.name, logoUrl: profile.logoUrl ?? profile.iconUrl };
-}
 
 const STATUS_LABELS: Record<string, string> = {
   Linked: 'Connected',

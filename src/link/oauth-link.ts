@@ -4,7 +4,10 @@ import { findConnector } from '../connectors/registry.js';
 import { clockFor } from '../lib/clock.js';
 import type { CustomParams } from './custom-params.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
-import type { LinkCompany, LinkConnection, LinkDeps } from './link.service.js';
+import type { LinkCompany, LinkConnection } from './link-company.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { CredentialsStore } from '../connections/credentials.store.js';
 import {
   keepOrganisationChoice,
   OAUTH_CALLBACK_PATH,
@@ -20,7 +23,7 @@ import type { LinkStatusCode } from './redirect.js';
  * exchanged and the connection linked), and the choice of an organisation when one consent covers several.
  */
 export function oauthLink(parts: {
-  deps: LinkDeps;
+  deps: { db: Kysely<Database>; publicUrl: () => string; allowPrivate?: boolean; credentials?: CredentialsStore };
   connections: ConnectionsService;
   /** The company behind a Link address (the Link service's). */
   company(companyId: string): Promise<LinkCompany | undefined>;

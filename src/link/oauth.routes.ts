@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { brandOf, type LinkCompany, type LinkConnection, type LinkService } from './link.service.js';
+import { type LinkService } from './link.service.js';
+import { brandOf, type LinkCompany, type LinkConnection } from './link-company.js';
 import { errorPage, organisationPage } from './pages.js';
 import { OAUTH_CALLBACK_PATH } from './oauth.js';
 import type { LinkStatusCode } from './redirect.js';

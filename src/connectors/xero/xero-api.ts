@@ -7,6 +7,9 @@ import { accountKey, platformJson, platformRequest, transportOf, type PlatformEn
 import { pauseAccount } from '../politeness.js';
 import { XERO } from './platform.js';
 
+// Xero's records are open-ended JSON; the mappings read what they use and ignore the rest.
+export type XeroRecord = Record<string, any>;
+
 /** The environment's Xero configuration (README, "Configuration"); undefined while XERO_CLIENT_ID is unset. */
 export function xeroConfig(env: NodeJS.ProcessEnv = process.env): OAuthPlatformConfig | undefined {
   return oauthConfig(

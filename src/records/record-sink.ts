@@ -223,3 +223,6 @@ export function createFencedBatches(store: Store, fence?: WriteFence) {
     },
   };
 }
+
+/** A version's batches as createFencedBatches makes them. */
+export type FencedBatches = ReturnType<typeof createFencedBatches>;

@@ -1,12 +1,12 @@
-import { sql } from 'kysely';
 import type { Store } from '../storage/database.js';
-import type { RecordStagingTable } from '../storage/schema.js';
 import type { ReadMode, RecordPage, SourceRecord } from '../connectors/connector.js';
 import type { RecordFieldPaths } from './record-fields.js';
-import { DOC_KEY_TEXT, docKey, recordKey, versionOfKey } from './record-key.js';
+import { recordKey, versionOfKey } from './record-key.js';
 import { versionInfo } from './record-versions.js';
-import { encodeRecord, liveDoc, markDeleted, previousRecordOf, type PreviousRecord } from './data-set-writer.js';
-import { createFencedBatches, createRecordSink, ROW_COLUMNS, type IndexRow, type WriteFence } from './record-sink.js';
+import { encodeRecord, liveDoc, markDeleted } from './data-set-writer.js';
+import { createFencedBatches, createRecordSink, type IndexRow, type WriteFence } from './record-sink.js';
+import { ABSENT, createStagingRuns, type RunRow, type StagedRow } from './staging-runs.js';
+import { createPreviousVersion } from './previous-version.js';
 import { MinHeap } from '../lib/min-heap.js';
 
 export interface StagedWriteInput {
@@ -26,30 +26,9 @@ export interface StagedWriteInput {
   runSize?: number;
 }
 
-/** A staged narrow row: the record's place in the new version is found once every record has arrived. */
-interface StagedRow {
-  record_id: string;
-  /** Arrival order: of two deliveries of one id, the later wins. */
-  seq: number;
-  prev_position: number | null;
-  doc_key: bigint | string;
-  content_hash: string;
-  modified_date: string;
-  /** 0 live, 1 deleted, 2 absent (created and deleted since the cursor). */
-  is_deleted: number;
-  fields: (string | number | null)[];
-}
-
 const BATCH = 500;
 const RUN = 25_000;
 const CHUNK = 2000;
-/** Rows read ahead per run while merging: 40 runs for a million records, 20,000 rows in memory. */
-const RUN_CHUNK = 500;
-/** Postgres: staged rows placed per statement. */
-const PLACE_BATCH = 2000;
-/** Positions copied per statement: each statement holds SQLite's write lock, which the API's own writes wait for. */
-const COPY_SLICE = 20_000;
-const ABSENT = 2;
 
 /**
  * Writes a new version from records that arrive in any order, or from the changes since the previous version.
@@ -65,7 +44,8 @@ const ABSENT = 2;
  *    `INSERT ... SELECT` shifted by the records inserted before them (a delta of ten changes over a million
  *    records moves a million narrow rows and no document); in full mode each is deleted unless it was already.
  * 3. The staging rows are removed.
- * Memory stays bounded by one run and one chunk per run.
+ * Memory stays bounded by one run and one chunk per run. The staging table's rows are read and written in
+ * staging-runs.ts, the previous version's in previous-version.ts.
  */
 export async function writeStagedVersion(input: StagedWriteInput): Promise<number> {
   const { store, version, previousVersion: prev, now } = input;
@@ -75,16 +55,11 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
   const batches = createFencedBatches(store, input.fence);
   const sqlite = store.sqlite;
   const insertDoc = sqlite?.prepare('INSERT INTO record_docs (key, doc) VALUES (?, ?)');
-  const insertStaged =
-    sqlite?.prepare(`INSERT INTO record_staging (version, run, idx, record_id, prev_position, doc_key, content_hash, modified_date,
-    is_deleted, f_status, f_date, f_amount, f_currency, f_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const readRun =
-    sqlite?.prepare(`SELECT idx, record_id, prev_position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref,
-    CAST(doc_key AS TEXT) AS doc_key FROM record_staging WHERE version = ? AND run = ? AND idx > ? ORDER BY idx LIMIT ?`);
+  const staging = createStagingRuns(store, version, batches);
+  const previousVersion = createPreviousVersion(store, prev, version, batches);
   let arrival = 0;
   let seq = 0;
   let progress = 0;
-  let runs = 0;
   let buffer: StagedRow[] = [];
   const tick = async (count: number) => {
     progress += count;
@@ -105,35 +80,11 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
     );
   }
 
-  /** Rows of the previous version for these ids. */
-  async function previousRows(ids: string[]): Promise<Map<string, PreviousRecord>> {
-    if (prev === null || ids.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('record_index')
-      .select(ROW_COLUMNS)
-      .select(DOC_KEY_TEXT)
-      .where('version', '=', prev)
-      .where('record_id', 'in', ids)
-      .execute();
-    return new Map(rows.map((r) => [r.record_id, previousRecordOf(dialect, r)]));
-  }
-
-  async function documents(keys: (bigint | string)[]): Promise<Map<string, string>> {
-    if (keys.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('record_docs')
-      .select(['doc'])
-      .select(sql<string>`CAST(key AS TEXT)`.as('key'))
-      .where('key', 'in', keys)
-      .execute();
-    return new Map(rows.map((r) => [String(r.key), r.doc]));
-  }
-
   /** Stages one batch of arrivals: records (in full mode, every record) and, in delta mode, deleted ids. */
   async function stage(records: readonly SourceRecord[], deleted: readonly string[]): Promise<void> {
     const ids = [...new Set([...records.map((r) => r.id), ...deleted])];
-    const previous = await previousRows(ids);
-    const deletedDocs = await documents(
+    const previous = await previousVersion.rowsOf(ids);
+    const deletedDocs = await previousVersion.documents(
       deleted.flatMap((id) => {
         const old = previous.get(id);
         return old && !old.is_deleted ? [old.doc_key] : [];
@@ -196,59 +147,12 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
     await tick(records.length + deleted.length);
   }
 
-  /** Sorts the buffered rows by id (then arrival) and appends them as the next run. */
+  /** Appends the buffered rows as the next sorted run. */
   async function flushRun(): Promise<void> {
     if (buffer.length === 0) return;
-    const rows = buffer.sort((a, b) => (a.record_id < b.record_id ? -1 : a.record_id > b.record_id ? 1 : a.seq - b.seq));
+    const rows = buffer;
     buffer = [];
-    const run = runs++;
-    for (let i = 0; i < rows.length; i += BATCH) {
-      const slice = rows.slice(i, i + BATCH);
-      await batches.run(
-        () => {
-          slice.forEach((r, k) =>
-            insertStaged!.run(
-              version,
-              run,
-              i + k,
-              r.record_id,
-              r.prev_position,
-              r.doc_key,
-              r.content_hash,
-              r.modified_date,
-              r.is_deleted,
-              ...r.fields,
-            ),
-          );
-        },
-        async (trx) => {
-          await trx
-            .insertInto('record_staging')
-            .values(
-              slice.map((r, k) => {
-                const [f_status, f_date, f_amount, f_currency, f_ref] = r.fields;
-                return {
-                  version,
-                  run,
-                  idx: i + k,
-                  record_id: r.record_id,
-                  prev_position: r.prev_position,
-                  doc_key: r.doc_key,
-                  content_hash: r.content_hash,
-                  modified_date: r.modified_date,
-                  is_deleted: r.is_deleted,
-                  f_status: f_status as string | null,
-                  f_date: f_date as string | null,
-                  f_amount: f_amount as number | null,
-                  f_currency: f_currency as string | null,
-                  f_ref: f_ref as string | null,
-                };
-              }),
-            )
-            .execute();
-        },
-      );
-    }
+    await staging.append(rows);
   }
 
   // 1. Staging.
@@ -267,20 +171,15 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
   const orphans: (bigint | string)[] = [];
   let copied = 0;
   let shift = 0;
-  /** The previous record the last new id was placed before (see rankOf). */
-  let successor: { after: string; id: string | null; rank: number } | undefined;
   const add = async (row: IndexRow, doc: string | null) => {
     if (input.stats && row.modified_date === now) input.stats.modified++;
     if (sink.add(row, doc)) await sink.send();
   };
-  const readers = Array.from({ length: runs }, (_, run) => runReader(run));
-  const heap = new MinHeap<{ row: StagedRow; run: number }>((a, b) =>
+  const readers = Array.from({ length: staging.count }, (_, run) => staging.reader(run));
+  const heap = new MinHeap<RunRow>((a, b) =>
     a.row.record_id < b.row.record_id ? -1 : a.row.record_id > b.row.record_id ? 1 : a.run - b.run || a.row.seq - b.row.seq,
   );
   let composed = 0;
-  // Postgres: a staged row is placed by its (run, idx) and position alone; the server copies the rest across
-  // (`placeStaged`), instead of every column making a round trip through this process.
-  let placed: { run: number; idx: number; position: number }[] = [];
   try {
     for (const reader of readers) {
       const first = await reader.next();
@@ -296,7 +195,7 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
       }
       if (latest.is_deleted === ABSENT) continue;
       const existed = latest.prev_position !== null;
-      const rank = existed ? Number(latest.prev_position) : prev === null ? 0 : await rankOf(latest.record_id, prevSize);
+      const rank = existed ? Number(latest.prev_position) : prev === null ? 0 : await previousVersion.rankOf(latest.record_id, prevSize);
       if (rank > copied) await carryOver(copied, rank);
       if (sqlite) {
         await add(
@@ -314,8 +213,8 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
         );
       } else {
         if (input.stats && latest.modified_date === now) input.stats.modified++;
-        placed.push({ run: latestRun, idx: latest.seq, position: rank + shift });
-        if (placed.length >= PLACE_BATCH) await placeStaged();
+        // Postgres: placed by (run, idx) alone; the server copies the staged row's columns across (staging-runs.ts).
+        if (staging.place(latestRun, latest.seq, rank + shift)) await staging.insertPlaced();
       }
       if (existed) copied = rank + 1;
       else {
@@ -331,7 +230,7 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
     await sink.settle();
     throw err;
   }
-  await placeStaged();
+  await staging.insertPlaced();
   for (let i = 0; i < orphans.length; i += BATCH)
     await db
       .deleteFrom('record_docs')
@@ -339,17 +238,14 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
       .execute();
 
   // 3. Dropping the staging rows.
-  for (let run = 0; run < runs; run++) {
-    await db.deleteFrom('record_staging').where('version', '=', version).where('run', '=', run).execute();
-    await tick(0);
-  }
+  await staging.drop(() => tick(0));
   return prevSize + shift;
 
   function ownDoc(row: StagedRow): boolean {
     return row.is_deleted !== ABSENT && versionOfKey(row.doc_key) === version;
   }
 
-  async function popNext(): Promise<{ row: StagedRow; run: number }> {
+  async function popNext(): Promise<RunRow> {
     const top = heap.pop()!;
     const reader = readers[top.run];
     // Most rows are already read ahead: no promise per row.
@@ -359,120 +255,18 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
   }
 
   /**
-   * Postgres: inserts the index rows of the staged rows placed so far, copying their columns from staging. One
-   * index probe per row: `LIMIT 1` keeps the planner from flattening the lateral subquery into a hash join that
-   * reads the whole version's staging rows for every batch.
-   */
-  async function placeStaged(): Promise<void> {
-    if (placed.length === 0) return;
-    const batch = placed;
-    placed = [];
-    await batches.run(
-      () => {},
-      async (trx) => {
-        await sql`INSERT INTO record_index (version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, doc_key)
-          SELECT s.version, s.record_id, p.position, s.content_hash, s.modified_date, s.is_deleted, s.f_status, s.f_date, s.f_amount, s.f_currency, s.f_ref, s.doc_key
-          FROM unnest(${batch.map((b) => b.run)}::int[], ${batch.map((b) => b.idx)}::int[], ${batch.map((b) => b.position)}::int[]) AS p(run, idx, position)
-          CROSS JOIN LATERAL (SELECT * FROM record_staging WHERE version = ${version} AND run = p.run AND idx = p.idx LIMIT 1) s`.execute(
-          trx,
-        );
-      },
-    );
-  }
-
-  /** One run's rows in order, a chunk at a time. */
-  function runReader(run: number) {
-    let chunk: StagedRow[] = [];
-    let index = 0;
-    let after = -1;
-    let done = false;
-    return {
-      nextSync(): { row: StagedRow; run: number } | null {
-        return index < chunk.length ? { row: chunk[index++], run } : null;
-      },
-      async next(): Promise<{ row: StagedRow; run: number } | undefined> {
-        if (index >= chunk.length) {
-          if (done) return undefined;
-          // SQLite: a prepared statement (building the query per chunk costs more than reading it).
-          const rows = readRun
-            ? (readRun.all(version, run, after, RUN_CHUNK) as StagingRead[])
-            : // Postgres places rows by (run, idx) and copies the rest server-side (placeStaged): only what merging needs.
-              await db
-                .selectFrom('record_staging')
-                .select(['idx', 'record_id', 'prev_position', 'modified_date', 'is_deleted'])
-                .select([
-                  sql<string>`''`.as('content_hash'),
-                  sql<null>`NULL`.as('f_status'),
-                  sql<null>`NULL`.as('f_date'),
-                  sql<null>`NULL`.as('f_amount'),
-                  sql<null>`NULL`.as('f_currency'),
-                  sql<null>`NULL`.as('f_ref'),
-                ])
-                .select(DOC_KEY_TEXT)
-                .where('version', '=', version)
-                .where('run', '=', run)
-                .where('idx', '>', after)
-                .orderBy('idx')
-                .limit(RUN_CHUNK)
-                .execute();
-          if (rows.length < RUN_CHUNK) done = true;
-          if (rows.length === 0) return undefined;
-          after = Number(rows[rows.length - 1].idx);
-          chunk = rows.map((r) => ({
-            record_id: r.record_id,
-            seq: Number(r.idx),
-            prev_position: r.prev_position === null ? null : Number(r.prev_position),
-            doc_key: Number(r.is_deleted) === ABSENT ? '0' : docKey(dialect, r.doc_key),
-            content_hash: r.content_hash,
-            modified_date: r.modified_date,
-            is_deleted: Number(r.is_deleted),
-            fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref],
-          }));
-          index = 0;
-        }
-        return { row: chunk[index++], run };
-      },
-    };
-  }
-
-  /** How many records of the previous version sort before `id` (where a new record goes among them). */
-  async function rankOf(id: string, size: number): Promise<number> {
-    if (prev === null) return 0;
-    // New ids arrive in ascending order: while they still sort before the previous record found last (or after
-    // every previous record), they share its rank, so a run of new records (appended ones, typically) costs one query.
-    if (successor && id > successor.after && (successor.id === null || id < successor.id)) return successor.rank;
-    const next = await db
-      .selectFrom('record_index')
-      .select(['position', 'record_id'])
-      .where('version', '=', prev)
-      .where('record_id', '>', id)
-      .orderBy('record_id')
-      .limit(1)
-      .executeTakeFirst();
-    successor = next ? { after: id, id: next.record_id, rank: Number(next.position) } : { after: id, id: null, rank: size };
-    return successor.rank;
-  }
-
-  /**
    * The previous version's records at positions [from, to), which did not arrive, carried into the new version
    * `shift` places later. Delta mode: unchanged, copied in SQL with their documents shared. Full mode: each is
    * deleted now unless it already was.
    */
   async function carryOver(from: number, to: number): Promise<void> {
-    if (input.mode === 'delta') return copyPrevious(from, to);
+    if (input.mode === 'delta') {
+      await sink.flush();
+      return previousVersion.copy(from, to, shift, tick);
+    }
     for (let a = from; a < to; a += CHUNK) {
-      const rows = (
-        await db
-          .selectFrom('record_index')
-          .select(ROW_COLUMNS)
-          .select(DOC_KEY_TEXT)
-          .where('version', '=', prev as number)
-          .where('position', '>=', a)
-          .where('position', '<', Math.min(to, a + CHUNK))
-          .orderBy('position')
-          .execute()
-      ).map((r) => previousRecordOf(dialect, r));
-      const docs = await documents(rows.filter((r) => !r.is_deleted).map((r) => r.doc_key));
+      const rows = await previousVersion.between(a, Math.min(to, a + CHUNK));
+      const docs = await previousVersion.documents(rows.filter((r) => !r.is_deleted).map((r) => r.doc_key));
       for (const old of rows) {
         const base = {
           version,
@@ -490,28 +284,4 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
       }
     }
   }
-
-  /** Copies the previous version's positions [from, to) into the new version, `shift` places later, sharing their documents. */
-  async function copyPrevious(from: number, to: number): Promise<void> {
-    await sink.flush();
-    for (let a = from; a < to; a += COPY_SLICE) {
-      const b = Math.min(to, a + COPY_SLICE);
-      const statement = sql`INSERT INTO record_index (version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, doc_key)
-        SELECT ${version}, record_id, position + ${shift}, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, doc_key
-        FROM record_index WHERE version = ${prev} AND position >= ${a} AND position < ${b}`;
-      const compiled = statement.compile(db);
-      await batches.run(
-        () => {
-          sqlite!.prepare(compiled.sql).run(...(compiled.parameters as unknown[]));
-        },
-        async (trx) => {
-          await trx.executeQuery(compiled);
-        },
-      );
-      await tick(b - a);
-    }
-  }
 }
-
-/** A staged row as read back (the key as text: see DOC_KEY_TEXT). */
-type StagingRead = Omit<RecordStagingTable, 'version' | 'run' | 'doc_key'> & { doc_key: string };

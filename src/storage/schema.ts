@@ -205,7 +205,7 @@ export interface RecordVersionsTable {
 /** Narrow rows of a version being written from records in any order or from changes, before they are ordered. */
 export interface RecordStagingTable extends RecordFieldColumns {
   version: number;
-  /** The sorted run (see staged-writer.ts) and the row's place in it: ascending record id, then arrival. */
+  /** The sorted run (see staging-runs.ts) and the row's place in it: ascending record id, then arrival. */
   run: number;
   idx: number;
   record_id: string;

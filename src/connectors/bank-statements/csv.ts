@@ -1,17 +1,11 @@
 import { CsvError, parse } from 'csv-parse/sync';
-import { isCalendarDate } from '../../lib/calendar-date.js';
 import { CSV_PRESETS } from './csv-presets.js';
 import type { CsvMapping, DateFormat } from './csv-mapping.js';
-import { addDecimals, compareDecimals, negateDecimal, parseDecimal } from '../../lib/decimal.js';
-import {
-  firstLinesOf,
-  keptTransaction,
-  own,
-  ownAccount,
-  StatementError,
-  type ParsedStatement,
-  type StatementTransaction,
-} from './statement.js';
+import { checkMapping } from './csv-mapping-check.js';
+import { dateOf } from './csv-dates.js';
+import { statementOf } from './csv-statement.js';
+import { negateDecimal, parseDecimal } from '../../lib/decimal.js';
+import { firstLinesOf, keptTransaction, own, StatementError, type ParsedStatement, type StatementTransaction } from './statement.js';
 
 /**
  * CSV bank exports, read with csv-parse through a column mapping: the file says nothing about which column is
@@ -23,53 +17,6 @@ export type { CsvMapping, DateFormat } from './csv-mapping.js';
 function delimiterOf(firstLine: string): string {
   const counts = [',', ';', '\t', '|'].map((d) => [d, firstLine.split(d).length - 1] as const);
   return counts.sort((a, b) => b[1] - a[1])[0][0];
-}
-
-/** Two-digit years: 80–99 are 19xx, the rest 20xx (as in MT940). */
-const year = (y: string) => (y.length === 4 ? y : `${Number(y) >= 80 ? '19' : '20'}${y}`);
-const iso = (y: string, m: string, d: string) => `${year(y)}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
-/** A time after the date (`2024-01-05 10:22:00`, `05.01.2024T10:22`) is allowed and dropped. */
-const TIME = '(?:,?[ T].*)?$';
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-/** `Jan` or `January` (English) as `01`; anything else as `00`, which is no date. */
-const month = (name: string) => String(MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1).padStart(2, '0');
-
-const DATE_PATTERNS: Record<DateFormat, [RegExp, (m: RegExpExecArray) => string]> = {
-  'YYYY-MM-DD': [new RegExp(`^(\\d{4})-(\\d{1,2})-(\\d{1,2})${TIME}`), (m) => iso(m[1], m[2], m[3])],
-  'YYYY/MM/DD': [new RegExp(`^(\\d{4})/(\\d{1,2})/(\\d{1,2})${TIME}`), (m) => iso(m[1], m[2], m[3])],
-  YYYYMMDD: [/^(\d{4})(\d{2})(\d{2})$/, (m) => iso(m[1], m[2], m[3])],
-  'DD.MM.YYYY': [new RegExp(`^(\\d{1,2})\\.(\\d{1,2})\\.(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
-  // Hungarian and other exports end the date with a dot (`2019.04.19.`).
-  'YYYY.MM.DD': [new RegExp(`^(\\d{4})\\.(\\d{1,2})\\.(\\d{1,2})\\.?${TIME}`), (m) => iso(m[1], m[2], m[3])],
-  'DD/MM/YYYY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
-  'DD-MM-YYYY': [new RegExp(`^(\\d{1,2})-(\\d{1,2})-(\\d{4})${TIME}`), (m) => iso(m[3], m[2], m[1])],
-  'MM/DD/YYYY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{4})${TIME}`), (m) => iso(m[3], m[1], m[2])],
-  'MM-DD-YYYY': [new RegExp(`^(\\d{1,2})-(\\d{1,2})-(\\d{4})${TIME}`), (m) => iso(m[3], m[1], m[2])],
-  'DD.MM.YY': [new RegExp(`^(\\d{1,2})\\.(\\d{1,2})\\.(\\d{2})${TIME}`), (m) => iso(m[3], m[2], m[1])],
-  'DD/MM/YY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{2})${TIME}`), (m) => iso(m[3], m[2], m[1])],
-  'MM/DD/YY': [new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{2})${TIME}`), (m) => iso(m[3], m[1], m[2])],
-  'DD MMM YYYY': [new RegExp(`^(\\d{1,2}) ([A-Za-z]{3,9})\\.? (\\d{4})${TIME}`), (m) => iso(m[3], month(m[2]), m[1])],
-  'DD-MMM-YY': [new RegExp(`^(\\d{1,2})-([A-Za-z]{3,9})-(\\d{2})${TIME}`), (m) => iso(m[3], month(m[2]), m[1])],
-  'DD-MMM-YYYY': [new RegExp(`^(\\d{1,2})-([A-Za-z]{3,9})-(\\d{4})${TIME}`), (m) => iso(m[3], month(m[2]), m[1])],
-};
-
-/**
- * `YYYY-MM-DD` from a cell. A file has few distinct dates: each is made once and shared by every row of that day
- * (through `cache`), instead of a string of its own per row.
- */
-function dateOf(value: string, format: DateFormat, where: string, cache?: Map<string, string>): string {
-  const v = value.trim();
-  const known = cache?.get(v);
-  if (known !== undefined) return known;
-  const [re, build] = DATE_PATTERNS[format];
-  const m = re.exec(v);
-  const iso = m ? build(m) : '';
-  if (!m || !isCalendarDate(iso)) {
-    throw new StatementError(`${JSON.stringify(v)} is not a date in ${format}`, where);
-  }
-  // Flattened: the template's pieces are not kept alive by the cached value.
-  cache?.set(v, own(iso));
-  return iso;
 }
 
 /** The preset whose header this file has exactly, if any. */
@@ -99,127 +46,6 @@ function linesOf(text: string, count: number): string {
     if (end < 0) return text;
   }
   return text.slice(0, end + 1);
-}
-
-const MAPPING_FIELDS = [
-  'delimiter',
-  'date',
-  'valueDate',
-  'amount',
-  'debit',
-  'credit',
-  'decimal',
-  'thousands',
-  'description',
-  'balance',
-  'account',
-  'currency',
-  'id',
-  'code',
-  'negate',
-  'direction',
-  'skip',
-  'only',
-];
-
-/**
- * A mapping as sent (JSON of any shape) checked field by field: a StatementError names the first field that is
- * wrong (`mapping.date.format`). `decimal` defaults to `.`; `description` may be one column or a list.
- */
-function checkMapping(given: unknown): CsvMapping {
-  const fail = (field: string, message: string): never => {
-    throw new StatementError(message, `mapping.${field}`);
-  };
-  if (!given || typeof given !== 'object' || Array.isArray(given)) fail('', 'the mapping must be an object');
-  const m = given as Record<string, unknown>;
-  for (const key of Object.keys(m))
-    if (!MAPPING_FIELDS.includes(key)) fail(key, `${key} is not a mapping field (${MAPPING_FIELDS.join(', ')})`);
-  const column = (field: string, value: unknown): string | undefined => {
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'string' || value === '') fail(field, `${field} must be a column name`);
-    return value as string;
-  };
-  const dated = (field: string, value: unknown): { column: string; format: DateFormat } | undefined => {
-    if (value === undefined || value === null) return undefined;
-    const d = value as Record<string, unknown>;
-    if (typeof d !== 'object' || typeof d.column !== 'string' || d.column === '')
-      fail(field, `${field} must be {"column": "<name>", "format": "<date format>"}`);
-    if (typeof d.format !== 'string' || !Object.hasOwn(DATE_PATTERNS, d.format))
-      fail(`${field}.format`, `${field}.format must be one of ${Object.keys(DATE_PATTERNS).join(', ')}`);
-    return { column: d.column as string, format: d.format as DateFormat };
-  };
-  const where = (field: string, value: unknown): { column?: string; value?: string } | undefined => {
-    if (value === undefined || value === null) return undefined;
-    const w = value as Record<string, unknown>;
-    const ok = typeof w === 'object' && !Array.isArray(w) && (typeof w.column === 'string' || typeof w.value === 'string');
-    if (!ok) fail(field, `${field} must be {"column": "<name>"} or {"value": "<one value for the whole file>"}`);
-    return { ...(typeof w.column === 'string' ? { column: w.column } : {}), ...(typeof w.value === 'string' ? { value: w.value } : {}) };
-  };
-  const date = dated('date', m.date);
-  if (!date) return fail('date', 'the mapping needs the date column and its format');
-  if (m.decimal !== undefined && m.decimal !== '.' && m.decimal !== ',') fail('decimal', 'decimal must be "." or ","');
-  if (m.delimiter !== undefined && ![',', ';', '\t', '|'].includes(m.delimiter as string))
-    fail('delimiter', 'delimiter must be ",", ";", "|" or a tab');
-  const decimalMark = m.decimal ?? '.';
-  if (
-    m.thousands !== undefined &&
-    !(
-      Array.isArray(m.thousands) &&
-      m.thousands.every((t) => typeof t === 'string' && t.length === 1 && !/[\d+-]/.test(t) && t !== decimalMark)
-    )
-  ) {
-    fail('thousands', 'thousands must be a list of single characters other than digits, signs and the decimal separator, e.g. [","]');
-  }
-  const description = m.description === undefined ? [] : typeof m.description === 'string' ? [m.description] : m.description;
-  if (!Array.isArray(description) || !description.every((d) => typeof d === 'string' && d !== ''))
-    fail('description', 'description must be a column name or a list of them');
-  if (m.negate !== undefined && typeof m.negate !== 'boolean') fail('negate', 'negate must be true or false');
-  const direction = m.direction as { column?: unknown; debit?: unknown } | undefined;
-  if (
-    direction !== undefined &&
-    (typeof direction !== 'object' ||
-      direction === null ||
-      typeof direction.column !== 'string' ||
-      !Array.isArray(direction.debit) ||
-      !direction.debit.every((v) => typeof v === 'string'))
-  ) {
-    fail('direction', 'direction must be {"column": "<name>", "debit": ["<value meaning money out>", …]}');
-  }
-  const rules = (field: string, value: unknown) => {
-    if (value === undefined) return undefined;
-    const ok =
-      Array.isArray(value) &&
-      value.every(
-        (r) =>
-          r &&
-          typeof r === 'object' &&
-          typeof r.column === 'string' &&
-          Array.isArray(r.values) &&
-          r.values.every((v: unknown) => typeof v === 'string'),
-      );
-    if (!ok) fail(field, `${field} must be a list of {"column": "<name>", "values": ["…", …]}`);
-    return value as { column: string; values: string[] }[];
-  };
-  return {
-    ...(m.delimiter !== undefined ? { delimiter: m.delimiter as string } : {}),
-    ...(m.negate ? { negate: true } : {}),
-    ...(direction ? { direction: direction as { column: string; debit: string[] } } : {}),
-    ...(rules('skip', m.skip) ? { skip: rules('skip', m.skip) } : {}),
-    ...(rules('only', m.only) ? { only: rules('only', m.only) } : {}),
-    date,
-    ...(dated('valueDate', m.valueDate) ? { valueDate: dated('valueDate', m.valueDate) } : {}),
-    amount: column('amount', m.amount),
-    debit: column('debit', m.debit),
-    credit: column('credit', m.credit),
-    decimal: (m.decimal as '.' | ',' | undefined) ?? '.',
-    ...(m.thousands !== undefined ? { thousands: m.thousands as string[] } : {}),
-    description: description as string[],
-    balance: column('balance', m.balance),
-    id: column('id', m.id),
-    code: column('code', m.code),
-    account: where('account', m.account),
-    currency: where('currency', m.currency),
-  };
 }
 
 /**
@@ -403,67 +229,4 @@ export function parseCsv(
   });
   if (accounts.size === 0) throw new StatementError('the CSV has a header but no rows', 'line 2');
   return [...accounts].map(([account, { transactions, lines }]) => statementOf(account, transactions, lines));
-}
-
-/**
- * One account's rows. With a balance column, the running balances show the file's order: oldest first
- * (each balance = the one before + its amount) or newest first; the opening is the first row's balance less its
- * amount, the closing the last row's, and `reconciles` says whether the chain holds throughout. The rows are put
- * in order in place.
- */
-function statementOf(account: string, rows: StatementTransaction[], lines: number[]): ParsedStatement {
-  const chainsForward = () =>
-    rows.every(
-      (r, i) =>
-        i === 0 ||
-        !r.balance ||
-        !rows[i - 1].balance ||
-        compareDecimals(addDecimals([rows[i - 1].balance as string, r.amount]), r.balance) === 0,
-    );
-  const chainsBackward = () =>
-    rows.every(
-      (r, i) =>
-        i === rows.length - 1 ||
-        !r.balance ||
-        !rows[i + 1].balance ||
-        compareDecimals(addDecimals([rows[i + 1].balance as string, r.amount]), r.balance) === 0,
-    );
-  const withBalance = rows.every((r) => r.balance !== undefined);
-  let chained = false;
-  if (withBalance && chainsForward()) chained = true;
-  else if (withBalance && chainsBackward()) {
-    rows.reverse();
-    lines.reverse();
-    chained = true;
-  } else {
-    const order = rows
-      .map((_, i) => i)
-      .sort((a, b) =>
-        rows[a].bookingDate < rows[b].bookingDate ? -1 : rows[a].bookingDate > rows[b].bookingDate ? 1 : lines[a] - lines[b],
-      );
-    const sorted = order.map((i) => rows[i]);
-    for (let i = 0; i < sorted.length; i++) rows[i] = sorted[i];
-  }
-  let from = rows[0].bookingDate;
-  let to = rows[0].bookingDate;
-  for (const r of rows) {
-    if (r.bookingDate < from) from = r.bookingDate;
-    if (r.bookingDate > to) to = r.bookingDate;
-  }
-  const first = rows[0];
-  const last = rows[rows.length - 1];
-  return {
-    format: 'CSV',
-    account: ownAccount({ identifier: account, ...(account !== 'CSV' ? { number: account } : {}), currency: first.currency }),
-    from,
-    to,
-    ...(withBalance
-      ? {
-          opening: { amount: addDecimals([first.balance as string, negateDecimal(first.amount)]), date: first.bookingDate },
-          closing: { amount: last.balance as string, date: last.bookingDate },
-        }
-      : {}),
-    transactions: rows,
-    reconciles: withBalance ? chained : null,
-  };
 }

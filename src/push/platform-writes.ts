@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { Connector, ReadContext, SourceRecord, TokenSource } from '../connectors/connector.js';
 import { loadWritten } from '../platform-data/platform-writes.store.js';
-import { dataSetOf } from '../syncs/syncs.store.js';
+import { dataSetOf } from '../syncs/data-sets.store.js';
 import type { DataType } from '../codat-model/data-types.js';
 import { keepsWritesBesideService } from '../platform-data/kept-data.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';

@@ -1,7 +1,7 @@
 import { insertPush, pushByIdempotencyKey, pushDoc, pushOperationResource, pushOperationsPage } from './push.store.js';
 import { connectionOfCompany } from '../connections/connections.store.js';
 import { writtenState } from '../platform-data/platform-writes.store.js';
-import { dataSetOf } from '../syncs/syncs.store.js';
+import { dataSetOf } from '../syncs/data-sets.store.js';
 import { hasRecord } from '../records/record-reader.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';

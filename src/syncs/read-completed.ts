@@ -4,7 +4,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { recordEvent } from '../webhooks/events.js';
 import { companyReference } from '../companies/company-reference.js';
 import type { PullOperationState } from './pull-operation.js';
-import { companyIsSyncing, connectionsReportedBefore, markReported, unreportedOperations } from './syncs.store.js';
+import { companyIsSyncing, connectionsReportedBefore, markReported, unreportedOperations } from './read-reports.store.js';
 
 /**
  * Records `read.completed` once the company has no sync left queued or running, covering every sync that

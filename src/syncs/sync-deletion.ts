@@ -1,6 +1,6 @@
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { DeletionStep } from '../storage/deletion.js';
-import { deleteSyncs } from './syncs.store.js';
+import { deleteSyncs } from './data-sets.store.js';
 import { DELETE_VERSION_JOB } from './sync-queue.js';
 
 /**

@@ -11,7 +11,8 @@ import { isDataType } from '../codat-model/data-types.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { queueFirstLinkSyncs, queueSync } from './sync-queue.js';
 import { effectiveSyncSettingsOf } from './sync-settings.store.js';
-import { dataSetSyncs, operationDoc, pullOperationResource, pullOperationsPage } from './syncs.store.js';
+import { dataSetSyncs } from './data-sets.store.js';
+import { operationDoc, pullOperationResource, pullOperationsPage } from './syncs.store.js';
 import { connectionOfCompany, linkedConnections, platformKeysOfCompany } from '../connections/connections.store.js';
 import { clockFor } from '../lib/clock.js';
 

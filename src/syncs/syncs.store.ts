@@ -10,15 +10,15 @@ import {
   ACTIVE_STATUSES,
   DATASET_STATUSES,
   PullOperation,
-  UNFINISHED_STATUSES,
   pullOperationDoc,
   type DatasetStatus,
   type PullOperationState,
 } from './pull-operation.js';
+import { dataSetOf } from './data-sets.store.js';
 
 export type PullOperationRow = Selectable<PullOperationsTable>;
 
-/** Storage of pull operations and of which data-set version readers see. */
+/** Storage of pull operations (which data-set version readers see is data-sets.store.ts). */
 export function createSyncsStore(db: Kysely<Database>) {
   return {
     /**
@@ -81,8 +81,8 @@ export function createSyncsStore(db: Kysely<Database>) {
 export type SyncsStore = ReturnType<typeof createSyncsStore>;
 
 /*
- * Statements run inside the caller's transaction (`trx`), for queueing syncs and reporting them. Each takes the
- * client id after the transaction and keeps to that client's rows.
+ * Statements run inside the caller's transaction (`trx`), for queueing syncs (reporting them: read-reports.store.ts).
+ * Each takes the client id after the transaction and keeps to that client's rows.
  */
 
 /** The queued or running sync of a type on a connection (at most one: `pull_operations_one_active`). */
@@ -193,49 +193,6 @@ export async function deleteOperation(trx: Kysely<Database>, clientId: string, i
   await trx.deleteFrom('pull_operations').where('client_id', '=', clientId).where('id', '=', id).execute();
 }
 
-/** Whether any sync of the company is queued or running. */
-export async function companyIsSyncing(trx: Kysely<Database>, clientId: string, companyId: string): Promise<boolean> {
-  const running = await trx
-    .selectFrom('pull_operations')
-    .select('id')
-    .where('client_id', '=', clientId)
-    .where('company_id', '=', companyId)
-    .where('status', 'in', ACTIVE_STATUSES)
-    .limit(1)
-    .executeTakeFirst();
-  return running !== undefined;
-}
-
-/** The company's finished operations not yet in a `read.completed` event, oldest first. */
-export function unreportedOperations(trx: Kysely<Database>, clientId: string, companyId: string) {
-  return trx
-    .selectFrom('pull_operations')
-    .select(['id', 'connection_id', 'data_type', 'status', 'requested', 'records_modified', 'doc'])
-    .where('client_id', '=', clientId)
-    .where('company_id', '=', companyId)
-    .where('read_reported', '=', 0)
-    .where('status', 'not in', UNFINISHED_STATUSES)
-    .orderBy('seq')
-    .execute();
-}
-
-/** How many of these connections had a sync in an earlier `read.completed` event. */
-export async function connectionsReportedBefore(trx: Kysely<Database>, clientId: string, connectionIds: string[]): Promise<number> {
-  const rows = await trx
-    .selectFrom('pull_operations')
-    .select('connection_id')
-    .where('client_id', '=', clientId)
-    .where('connection_id', 'in', connectionIds)
-    .where('read_reported', '=', 1)
-    .groupBy('connection_id')
-    .execute();
-  return rows.length;
-}
-
-export async function markReported(trx: Kysely<Database>, clientId: string, ids: string[]): Promise<void> {
-  await trx.updateTable('pull_operations').set({ read_reported: 1 }).where('client_id', '=', clientId).where('id', 'in', ids).execute();
-}
-
 /** When each data type of a connection was last requested (queued or opened). */
 export async function lastRequestedByType(
   executor: Kysely<Database>,
@@ -287,20 +244,6 @@ export function pullOperationResource(dialect: SqlDialect): Resource {
   return resource;
 }
 
-/** Each sync of the company's data sets (with the data set's last success), oldest first. */
-export function dataSetSyncs(executor: Kysely<Database>, clientId: string, companyId: string) {
-  return executor
-    .selectFrom('data_sets as d')
-    .innerJoin('pull_operations as p', (join) =>
-      join.onRef('p.connection_id', '=', 'd.connection_id').onRef('p.data_type', '=', 'd.data_type'),
-    )
-    .select(['d.data_type', 'd.last_successful_sync', 'd.latest_successful_sync_id', 'p.id', 'p.status', 'p.seq'])
-    .where('d.client_id', '=', clientId)
-    .where('d.company_id', '=', companyId)
-    .orderBy('p.seq')
-    .execute();
-}
-
 /** A pull operation's document, if it is the company's. */
 export async function operationDoc(
   executor: Kysely<Database>,
@@ -331,69 +274,6 @@ export async function setRecordsModified(trx: Kysely<Database>, clientId: string
     .where('client_id', '=', clientId)
     .where('id', '=', id)
     .execute();
-}
-
-/** Switches a data set's readers to the version a sync completed, counting the sync and keeping its cursor. */
-export async function completeDataSet(
-  trx: Kysely<Database>,
-  clientId: string,
-  op: { connectionId: string; dataType: string; version: number; operationId: string; completed: string; cursor: string | null },
-): Promise<void> {
-  await trx
-    .updateTable('data_sets')
-    .set((eb) => ({
-      current_version: op.version,
-      completed_syncs: eb('completed_syncs', '+', 1),
-      last_successful_sync: op.completed,
-      latest_successful_sync_id: op.operationId,
-      cursor: op.cursor,
-    }))
-    .where('client_id', '=', clientId)
-    .where('connection_id', '=', op.connectionId)
-    .where('data_type', '=', op.dataType)
-    .execute();
-}
-
-/**
- * A connection's data set of a type: the version readers see (`current_version`, null before the first sync
- * completes), how many syncs completed (`completed_syncs`: the Sandbox's epoch, where its next read stands) and the
- * cursor a delta sync reads from. Undefined before the type was first requested.
- */
-export function dataSetOf(executor: Kysely<Database>, clientId: string, connectionId: string, dataType: string) {
-  return executor
-    .selectFrom('data_sets')
-    .select(['current_version', 'completed_syncs', 'cursor'])
-    .where('client_id', '=', clientId)
-    .where('connection_id', '=', connectionId)
-    .where('data_type', '=', dataType)
-    .executeTakeFirst();
-}
-
-/**
- * Forgets the syncs and data sets of a company, or of one of its connections; returns the versions they wrote (for
- * their deletion jobs).
- */
-export async function deleteSyncs(
-  trx: Kysely<Database>,
-  clientId: string,
-  target: { companyId: string; connectionId?: string },
-): Promise<number[]> {
-  let versions = trx
-    .selectFrom('pull_operations')
-    .select('seq')
-    .where('client_id', '=', clientId)
-    .where('company_id', '=', target.companyId);
-  let dataSets = trx.deleteFrom('data_sets').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
-  let operations = trx.deleteFrom('pull_operations').where('client_id', '=', clientId).where('company_id', '=', target.companyId);
-  if (target.connectionId !== undefined) {
-    versions = versions.where('connection_id', '=', target.connectionId);
-    dataSets = dataSets.where('connection_id', '=', target.connectionId);
-    operations = operations.where('connection_id', '=', target.connectionId);
-  }
-  const written = await versions.execute();
-  await dataSets.execute();
-  await operations.execute();
-  return written.map((v) => Number(v.seq));
 }
 
 /** A page of the company's pull operations, newest first unless `orderBy` says otherwise. */

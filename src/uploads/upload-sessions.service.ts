@@ -10,7 +10,8 @@ import { findConnector } from '../connectors/registry.js';
 import type { UploadSessionType } from '../connectors/connector.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { openOperation, releaseOperation } from '../syncs/sync-queue.js';
-import { createSyncsStore, markReported } from '../syncs/syncs.store.js';
+import { markReported } from '../syncs/read-reports.store.js';
+import { createSyncsStore } from '../syncs/syncs.store.js';
 import { asStored, schemaProblems } from '../push/write-validation.js';
 import { saveUpload } from '../platform-data/uploads.store.js';
 import {

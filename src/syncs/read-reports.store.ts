@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { ACTIVE_STATUSES, UNFINISHED_STATUSES } from './pull-operation.js';
+
+/*
+ * What reporting syncs in `read.completed` events (read-completed.ts) asks of the pull operations and marks on
+ * them. Statements run inside the caller's transaction (`trx`): a sync's ending and its report commit together.
+ * Each takes the client id after the transaction and keeps to that client's rows.
+ */
+
+/** Whether any sync of the company is queued or running. */
+export async function companyIsSyncing(trx: Kysely<Database>, clientId: string, companyId: string): Promise<boolean> {
+  const running = await trx
+    .selectFrom('pull_operations')
+    .select('id')
+    .where('client_id', '=', clientId)
+    .where('company_id', '=', companyId)
+    .where('status', 'in', ACTIVE_STATUSES)
+    .limit(1)
+    .executeTakeFirst();
+  return running !== undefined;
+}
+
+/** The company's finished operations not yet in a `read.completed` event, oldest first. */
+export function unreportedOperations(trx: Kysely<Database>, clientId: string, companyId: string) {
+  return trx
+    .selectFrom('pull_operations')
+    .select(['id', 'connection_id', 'data_type', 'status', 'requested', 'records_modified', 'doc'])
+    .where('client_id', '=', clientId)
+    .where('company_id', '=', companyId)
+    .where('read_reported', '=', 0)
+    .where('status', 'not in', UNFINISHED_STATUSES)
+    .orderBy('seq')
+    .execute();
+}
+
+/** How many of these connections had a sync in an earlier `read.completed` event. */
+export async function connectionsReportedBefore(trx: Kysely<Database>, clientId: string, connectionIds: string[]): Promise<number> {
+  const rows = await trx
+    .selectFrom('pull_operations')
+    .select('connection_id')
+    .where('client_id', '=', clientId)
+    .where('connection_id', 'in', connectionIds)
+    .where('read_reported', '=', 1)
+    .groupBy('connection_id')
+    .execute();
+  return rows.length;
+}
+
+export async function markReported(trx: Kysely<Database>, clientId: string, ids: string[]): Promise<void> {
+  await trx.updateTable('pull_operations').set({ read_reported: 1 }).where('client_id', '=', clientId).where('id', 'in', ids).execute();
+}

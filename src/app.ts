@@ -49,7 +49,8 @@ import { PullOperation } from './syncs/pull-operation.js';
 import { SyncSetting } from './syncs/sync-settings.js';
 import { createConnectionsService } from './connections/connections.service.js';
 import { deleteConnectionsStep } from './connections/connection-deletion.js';
-import { deletionCascade } from './storage/deletion.js';
+import { deletionCascade, type DeletionStep } from './storage/deletion.js';
+import type { JobQueue } from './jobs/job-queue.js';
 import { deleteSyncsStep } from './syncs/sync-deletion.js';
 import { queueFirstSyncsOf } from './syncs/first-link.js';
 import { deletePlatformData } from './platform-data/platform-data-deletion.js';
@@ -78,6 +79,11 @@ import { createPortalSessions } from './portal/portal-session.js';
 import { createPortalSessionsStore } from './portal/portal-sessions.store.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 import { clockFor } from './lib/clock.js';
+
+/** What deleting a company or a connection deletes: each module's part, children first, in the deletion's transaction. */
+export function deletionOfOwned(jobs: JobQueue): DeletionStep {
+  return deletionCascade([deleteSyncsStep(jobs), deletePlatformData, deleteConnectionsStep]);
+}
 
 export interface AppOptions {
   store: Store;
@@ -272,8 +278,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   };
   watchStore(metrics, { jobs, kinds: Object.keys(handlers), pgPool: store.pgPool, log: server.log });
   const wakeJobs = () => jobs.wake();
-  // Deleting a company or a connection: each module's part, children first, in the deletion's transaction.
-  const deleteOwned = deletionCascade([deleteSyncsStep(jobs), deletePlatformData, deleteConnectionsStep]);
+  const deleteOwned = deletionOfOwned(jobs);
   const queueFirstSyncs = queueFirstSyncsOf(jobs);
   const companies = createCompaniesService({ db, dialect, lists, jobs, wakeJobs, deleteOwned, credentials, allowPrivate, ...urls });
   for (const schema of [PullOperation, SyncSetting, PushOperation, PushOption]) server.addSchema(schema);

@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { RateCounters } from './rate-counters.js';
-import { clockFor } from '../lib/clock.js';
+import { realTime } from '../lib/clock.js';
 
 /** Counters in the store: one atomic upsert per request; expired ones are swept once a minute. */
-export function storeRateCounters(db: Kysely<Database>, now: () => Date = () => clockFor({}).now()): RateCounters {
+export function storeRateCounters(db: Kysely<Database>, now: () => Date = realTime.now): RateCounters {
   let lastSweep = 0;
   return {
     async hit(clientId, window, expiresAt) {

@@ -2,7 +2,7 @@ import type { RateCounters } from './rate-counters.js';
 import { ApiError } from '../http/api-error.js';
 import type { Client, ClientsStore } from '../clients/clients.store.js';
 import { getPlan } from '../clients/plans.js';
-import { clockFor } from '../lib/clock.js';
+import { realTime } from '../lib/clock.js';
 
 export interface RateLimitState {
   limit: number;
@@ -26,7 +26,7 @@ export function createRateLimiter(deps: {
   onRefused?: (reason: 'burst' | 'daily_quota') => void;
   now?: () => Date;
 }) {
-  const now = deps.now ?? (() => clockFor({}).now());
+  const now = deps.now ?? realTime.now;
   return {
     /**
      * Counts one request against the client's limits. Returns the state to report in headers (the daily

@@ -15,8 +15,9 @@ import type { CompanyReferenceReader } from '../webhooks/events.js';
 export async function deauthorizeConnection(
   db: Kysely<Database>,
   jobs: JobQueue,
-  target: { clientId: string; connectionId: string; message: string; now: Date; publicUrl: string },
-  companyReference: CompanyReferenceReader,
+  target: { clientId: string; connectionId: string; message: string; now: Date },
+  /** Where the connection is served, and how its company's reference is read, for the event. */
+  context: { publicUrl: string; companyReference: CompanyReferenceReader },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await connectionById(trx, target.clientId, target.connectionId);
@@ -31,6 +32,6 @@ export async function deauthorizeConnection(
       },
     ];
     const next = await writeConnectionStatus(trx, row, 'Deauthorized', { errors });
-    await recordConnectionEvent(trx, jobs, 'connection.disconnected', next, { publicUrl: target.publicUrl, companyReference });
+    await recordConnectionEvent(trx, jobs, 'connection.disconnected', next, context);
   });
 }

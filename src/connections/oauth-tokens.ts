@@ -4,7 +4,7 @@ import type { Database } from '../storage/schema.js';
 import type { OAuth2Flow, OAuthTokens, TokenSource } from '../connectors/connector.js';
 import { ConnectorError, isConnectorError } from '../connectors/connector-error.js';
 import type { CredentialsStore } from './credentials.store.js';
-import { clockFor } from '../lib/clock.js';
+import { realTime } from '../lib/clock.js';
 
 /** A token with less than this left is refreshed before it is handed out (a page read never starts on a dying token). */
 export const REFRESH_AHEAD_MS = 5 * 60_000;
@@ -41,7 +41,8 @@ export interface TokenSourceDeps {
  */
 export function oauthTokenSource(deps: TokenSourceDeps, target: { clientId: string; connectionId: string }, flow: OAuth2Flow): TokenSource {
   const { db, credentials } = deps;
-  const now = deps.now ?? (() => clockFor({ clientId: target.clientId }).now());
+  // Leases and cooldowns between processes, and the platform's own token expiry: real time.
+  const now = deps.now ?? realTime.now;
   // The tokens last read or refreshed: a token still good is handed out without reading and unsealing the row on
   // every request a sync makes (a page read asks for it each time).
   let known: OAuthTokens | undefined;

@@ -16,6 +16,15 @@ export const systemClock: Clock = {
   now: () => new Date(),
 };
 
+/**
+ * The system's time for machinery that must never follow a company's clock, named at each use: leases and cooldowns
+ * between processes, request-limit windows (Redis expires them on its own real clock), security timeouts (OAuth
+ * attempts), and deadlines a platform keeps on its own clock (token expiry, QuickBooks' change window).
+ */
+export const realTime: Clock = {
+  now: () => new Date(),
+};
+
 /** Whose business time: the client and, within it, the company (either may be unknown where time is read). */
 export type ClockScope = { clientId?: string; companyId?: string };
 

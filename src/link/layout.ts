@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../docs/html.js';
+import { escapeHtml, pageHead } from '../docs/html.js';
 import { CUSTOM_FIELD_PREFIX, type CustomParams } from './custom-params.js';
 
 /** What the client's Profile shows on every Link page. */
@@ -107,16 +107,7 @@ function brandHeader(brand: Brand | undefined): string {
 /** A whole Link page: `title` is plain text, `main` is already-escaped HTML. */
 export function layout(options: { title: string; brand?: Brand; main: string }): string {
   const title = options.brand ? `${options.title} – ${options.brand.name}` : options.title;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${h(title)}</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<style>${CSS}</style>
-</head>
+  return `${pageHead({ title, noindex: true, head: `<style>${CSS}</style>` })}
 <body>
 <div class="wrap">
 ${brandHeader(options.brand)}

@@ -26,7 +26,7 @@ export const filesPath = (companyId: string, connectionId: string) =>
   `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/files`;
 export const organisationPath = (companyId: string, connectionId: string) =>
   `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/organisation`;
-export const finishPath = (companyId: string, connectionId: string) =>
+const finishPath = (companyId: string, connectionId: string) =>
   `/link/companies/${encodeURIComponent(companyId)}/connections/${encodeURIComponent(connectionId)}/finish`;
 
 export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {

@@ -1,7 +1,7 @@
 import type { LinkResult } from '../connectors/connector.js';
 import { ConnectorError, isConnectorError } from '../connectors/connector-error.js';
 import { findConnector } from '../connectors/registry.js';
-import { clockFor } from '../lib/clock.js';
+import { realTime } from '../lib/clock.js';
 import type { CustomParams } from './custom-params.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
 import type { LinkCompany, LinkConnection } from './link-company.js';
@@ -22,6 +22,7 @@ import type { LinkStatusCode } from './redirect.js';
  * The Link service's OAuth2 part: an attempt started on the platform's consent page, ended by its callback (the code
  * exchanged and the connection linked), and the choice of an organisation when one consent covers several.
  */
+// An OAuth attempt and an organisation choice expire after a security timeout: real time (src/lib/clock.ts).
 export function oauthLink(parts: {
   deps: { db: Kysely<Database>; publicUrl: () => string; allowPrivate?: boolean; credentials?: CredentialsStore };
   connections: ConnectionsService;
@@ -35,7 +36,7 @@ export function oauthLink(parts: {
   return {
     /** The OAuth2 attempt a callback's `state` names, taken once (see oauth.ts). */
     takeOAuthAttempt(state: string): Promise<OAuthAttempt | undefined> {
-      return takeOAuthAttempt(db, state, clockFor({}).now());
+      return takeOAuthAttempt(db, state, realTime.now());
     },
 
     /** Starts an OAuth2 link attempt; returns the platform's consent address to send the end user to. */
@@ -47,7 +48,7 @@ export function oauthLink(parts: {
         flow,
         deps.publicUrl(),
         { clientId: company.client.id, companyId: company.companyId, connectionId: connection.id, custom },
-        clockFor({ clientId: company.client.id, companyId: company.companyId }).now(),
+        realTime.now(),
       );
     },
 
@@ -77,13 +78,7 @@ export function oauthLink(parts: {
           if (result.choices.length > 1) {
             if (!deps.credentials) throw new Error('no credentials store: connections to this platform cannot be linked');
             return {
-              choose: await keepOrganisationChoice(
-                db,
-                deps.credentials,
-                attempt,
-                result,
-                clockFor({ clientId: attempt.clientId, companyId: attempt.companyId }).now(),
-              ),
+              choose: await keepOrganisationChoice(db, deps.credentials, attempt, result, realTime.now()),
             };
           }
           return parts.linkWith(company, connection.id, { settings: result.choices[0].settings, credentials: result.credentials });
@@ -99,7 +94,7 @@ export function oauthLink(parts: {
     /** A consent waiting for the end user to pick an organisation (read, not taken: the page showing the choice). */
     async organisationChoice(key: string) {
       if (!deps.credentials) return undefined;
-      return organisationChoice(db, deps.credentials, key, clockFor({}).now(), false);
+      return organisationChoice(db, deps.credentials, key, realTime.now(), false);
     },
 
     /** Links the connection to the organisation the end user picked; undefined when the choice is gone or unknown. */
@@ -108,7 +103,7 @@ export function oauthLink(parts: {
       organisationId: string,
     ): Promise<{ attempt: OAuthAttempt; statusCode: LinkStatusCode } | undefined> {
       if (!deps.credentials) return undefined;
-      const found = await organisationChoice(db, deps.credentials, key, clockFor({}).now(), true);
+      const found = await organisationChoice(db, deps.credentials, key, realTime.now(), true);
       const chosen = found?.choice.choices.find((c) => c.id === organisationId);
       if (!found || !chosen) return undefined;
       const company = await parts.company(found.attempt.companyId);

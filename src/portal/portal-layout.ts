@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { escapeHtml } from '../docs/html.js';
+import { escapeHtml, pageHead } from '../docs/html.js';
 import { portalAssets } from './portal-assets.js';
 import { formatDate } from './portal-format.js';
 
@@ -72,17 +72,8 @@ function documentHtml(title: string, body: string, withCharts: boolean): string 
   const scripts = withCharts
     ? `<script src="/portal/assets/${chartJs.name}" defer></script>\n<script src="/portal/assets/${script.name}" defer></script>`
     : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${h(title)} – Ledgerport portal</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/portal/assets/${css.name}">
-${scripts}
-</head>
+  const head = `<link rel="stylesheet" href="/portal/assets/${css.name}">\n${scripts}`;
+  return `${pageHead({ title: `${title} – Ledgerport portal`, noindex: true, head })}
 ${body}
 </html>
 `;

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import type { RateCounters } from '../access/rate-counters.js';
-import { clockFor } from '../lib/clock.js';
+import { realTime } from '../lib/clock.js';
 
 /** Sign-in attempts a client address may make per minute: plenty for a person, nothing for guessing keys. */
 export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
@@ -11,7 +11,7 @@ export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
  * checked only within the limit, so a refused address learns nothing more about any key.
  */
 export function createSignInLimit(counters: RateCounters, options: { perMinute?: number; now?: () => Date } = {}) {
-  const now = options.now ?? (() => clockFor({}).now());
+  const now = options.now ?? realTime.now;
   const perMinute = options.perMinute ?? SIGN_IN_ATTEMPTS_PER_MINUTE;
   return {
     /** Counts one attempt from `address`; past the limit, the whole seconds until the minute's window ends. */

@@ -123,9 +123,8 @@ export function createPushJob(options: PushJobOptions): JobHandler {
               connectionId: connection.id,
               message: err.message,
               now: now(),
-              publicUrl: options.publicUrl(),
             },
-            companyReferenceReader(options.publicUrl),
+            { publicUrl: options.publicUrl(), companyReference: companyReferenceReader(options.publicUrl) },
           );
         }
         // A platform that did not answer (or answered 5xx to every attempt) may have made the write all the same; one

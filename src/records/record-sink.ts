@@ -1,22 +1,18 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type pg from 'pg';
-import type { Database } from '../storage/schema.js';
+import type { Database, RecordFieldColumns, RecordIndexTable } from '../storage/schema.js';
 import type { Store } from '../storage/database.js';
 import { CopyData, copyRows } from './copy-rows.js';
 
-/** The narrow row of one record of a version being written. */
-export interface IndexRow {
-  version: number;
-  record_id: string;
-  position: number;
-  content_hash: string;
-  modified_date: string;
-  is_deleted: number;
-  /** Values of the indexed columns, in INDEXED_COLUMNS order. */
+/**
+ * The narrow row of one record of a version being written: the index table's row, with the indexed columns as one list
+ * (`fields`, in INDEXED_COLUMNS order) and the document's key as the writer holds it (the version's own,
+ * `recordKey(version, position)`, or one shared with an earlier version).
+ */
+export type IndexRow = Omit<RecordIndexTable, keyof RecordFieldColumns | 'doc_key'> & {
   fields: (string | number | null)[];
-  /** Key of the document: the version's own (`recordKey(version, position)`) or one shared with an earlier version. */
   doc_key: bigint | string;
-}
+};
 
 /** Buffers the rows of a version being written and stores them a batch at a time, one transaction per batch. */
 export interface RecordSink {

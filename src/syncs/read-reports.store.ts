@@ -8,13 +8,14 @@ import { ACTIVE_STATUSES, UNFINISHED_STATUSES } from './pull-operation.js';
  * Each takes the client id after the transaction and keeps to that client's rows.
  */
 
+/** The client's company's pull operations: every question here starts from them. */
+const operationsOfCompany = (trx: Kysely<Database>, clientId: string, companyId: string) =>
+  trx.selectFrom('pull_operations').where('client_id', '=', clientId).where('company_id', '=', companyId);
+
 /** Whether any sync of the company is queued or running. */
 export async function companyIsSyncing(trx: Kysely<Database>, clientId: string, companyId: string): Promise<boolean> {
-  const running = await trx
-    .selectFrom('pull_operations')
+  const running = await operationsOfCompany(trx, clientId, companyId)
     .select('id')
-    .where('client_id', '=', clientId)
-    .where('company_id', '=', companyId)
     .where('status', 'in', ACTIVE_STATUSES)
     .limit(1)
     .executeTakeFirst();
@@ -23,11 +24,8 @@ export async function companyIsSyncing(trx: Kysely<Database>, clientId: string, 
 
 /** The company's finished operations not yet in a `read.completed` event, oldest first. */
 export function unreportedOperations(trx: Kysely<Database>, clientId: string, companyId: string) {
-  return trx
-    .selectFrom('pull_operations')
+  return operationsOfCompany(trx, clientId, companyId)
     .select(['id', 'connection_id', 'data_type', 'status', 'requested', 'records_modified', 'doc'])
-    .where('client_id', '=', clientId)
-    .where('company_id', '=', companyId)
     .where('read_reported', '=', 0)
     .where('status', 'not in', UNFINISHED_STATUSES)
     .orderBy('seq')

@@ -122,8 +122,8 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     await deauthorizeConnection(
       db,
       jobs,
-      { clientId, connectionId, message, now: now(), publicUrl: options.publicUrl() },
-      companyReferenceReader(options.publicUrl),
+      { clientId, connectionId, message, now: now() },
+      { publicUrl: options.publicUrl(), companyReference: companyReferenceReader(options.publicUrl) },
     );
   }
 

@@ -1,8 +1,5 @@
-import { deleteConnectionsStep } from '../../src/connections/connection-deletion.js';
-import { deletionCascade } from '../../src/storage/deletion.js';
-import { deleteSyncsStep } from '../../src/syncs/sync-deletion.js';
+import { deletionOfOwned } from '../../src/app.js';
 import { queueFirstSyncsOf } from '../../src/syncs/first-link.js';
-import { deletePlatformData } from '../../src/platform-data/platform-data-deletion.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService } from '../../src/access/clients.service.js';
@@ -96,7 +93,7 @@ describe('Link outcomes the public API cannot provoke', () => {
     const lists = createListContext(db, dialect);
     const publicUrl = () => 'http://link.test';
     const jobs = await createJobEngine(testStore.store, { log: { error() {}, warn() {}, info() {}, debug() {} } });
-    const deleteOwned = deletionCascade([deleteSyncsStep(jobs), deletePlatformData, deleteConnectionsStep]);
+    const deleteOwned = deletionOfOwned(jobs);
     const companies = createCompaniesService({ db, dialect, lists, jobs, deleteOwned, publicUrl });
     const deps = {
       db,

@@ -1,7 +1,7 @@
 import type { LinkResult, OAuth2Flow, OAuthTokens, OrganisationChoice } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { platformRequest, type PlatformEndpoint } from '../platform-http.js';
-import { clockFor } from '../../lib/clock.js';
+import { realTime } from '../../lib/clock.js';
 
 /**
  * An OAuth2 platform's configuration, from the environment: `<P>_CLIENT_ID`, `<P>_CLIENT_SECRET` and every vendor
@@ -169,7 +169,7 @@ async function tokenRequest(
     typeof answer.expires_at === 'string'
       ? new Date(answer.expires_at).toISOString()
       : Number.isFinite(expiresIn)
-        ? new Date(clockFor({}).now().getTime() + expiresIn * 1000).toISOString()
+        ? new Date(realTime.now().getTime() + expiresIn * 1000).toISOString()
         : undefined;
   return {
     accessToken: answer.access_token,

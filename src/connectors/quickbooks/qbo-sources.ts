@@ -14,7 +14,7 @@ import {
   type QboRealm,
   type QboSettings,
 } from './qbo-api.js';
-import { clockFor } from '../../lib/clock.js';
+import { realTime } from '../../lib/clock.js';
 
 type Data = Record<string, unknown>;
 
@@ -42,7 +42,7 @@ export interface EntitySpec {
 }
 
 /** Whether change data capture still reaches back to the cursor (by this server's clock, kept off the edge). */
-export function withinCdcWindow(cursor: string, now = clockFor({}).now().getTime()): boolean {
+export function withinCdcWindow(cursor: string, now = realTime.now().getTime()): boolean {
   const at = Date.parse(cursor);
   return Number.isFinite(at) && now - at < CDC_WINDOW_MS - WINDOW_SAFETY_MS;
 }

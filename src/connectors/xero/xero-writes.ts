@@ -158,35 +158,31 @@ const invoices: WriteModel = {
     ),
 };
 
-const customers: WriteModel = {
-  dataType: 'customers',
-  operations: ['Create', 'Update'],
-  schema: writeSchemaOf(CustomerSchema),
-  references: [],
-  submit: (ctx, write) =>
-    send(
-      ctx,
-      write,
-      { resource: 'Contacts', idField: 'ContactID' },
-      xeroContact(write.record ?? {}, write.recordId, write.record?.customerName),
-      customerRecord,
-    ),
-};
+/** Customers and suppliers are both Xero contacts, named by the record's own name field. */
+function contactWrites(
+  dataType: 'customers' | 'suppliers',
+  schema: WriteModel['schema'],
+  nameField: 'customerName' | 'supplierName',
+  mapped: typeof customerRecord,
+): WriteModel {
+  return {
+    dataType,
+    operations: ['Create', 'Update'],
+    schema,
+    references: [],
+    submit: (ctx, write) =>
+      send(
+        ctx,
+        write,
+        { resource: 'Contacts', idField: 'ContactID' },
+        xeroContact(write.record ?? {}, write.recordId, write.record?.[nameField]),
+        mapped,
+      ),
+  };
+}
 
-const suppliers: WriteModel = {
-  dataType: 'suppliers',
-  operations: ['Create', 'Update'],
-  schema: writeSchemaOf(SupplierSchema),
-  references: [],
-  submit: (ctx, write) =>
-    send(
-      ctx,
-      write,
-      { resource: 'Contacts', idField: 'ContactID' },
-      xeroContact(write.record ?? {}, write.recordId, write.record?.supplierName),
-      supplierRecord,
-    ),
-};
+const customers = contactWrites('customers', writeSchemaOf(CustomerSchema), 'customerName', customerRecord);
+const suppliers = contactWrites('suppliers', writeSchemaOf(SupplierSchema), 'supplierName', supplierRecord);
 
 const payments: WriteModel = {
   dataType: 'payments',

@@ -1,9 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, requireChromiumInCi } from '../../helpers/browser.js';
-import { setEnv } from '../../helpers/env.js';
-import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
-import { startQboFake, type QboFake } from '../../fakes/quickbooks/qbo-fake.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, requireChromiumInCi } from '../../helpers/browser.js';
+import { platformInBrowser } from '../../helpers/platform-browser.js';
+import { http } from '../../helpers/test-server.js';
+import { startQboFake } from '../../fakes/quickbooks/qbo-fake.js';
 
 /**
  * Linking QuickBooks Online through the hosted Link page in Debian's Chromium: the platform choice leads to
@@ -14,24 +13,10 @@ requireChromiumInCi('Linking QuickBooks Online in a browser');
 if (!hasChromium) console.log('skipping the QuickBooks Link page tests: Chromium is not installed at /usr/bin/chromium');
 
 describe.skipIf(!hasChromium)('Linking QuickBooks Online in a browser', { timeout: 60_000 }, () => {
-  let fake: QboFake;
-  let server: TestServer;
-  let client: TestClient;
-  let browser: Browser;
-  let restoreEnv: () => void;
-
-  beforeAll(async () => {
-    fake = await startQboFake();
-    restoreEnv = setEnv(fake.env());
-    server = await startTestServer();
-    client = await server.newClient();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await fake?.close();
-    restoreEnv?.();
+  const world = platformInBrowser(startQboFake, (f) => f.env());
+  let { fake, server, client, browser } = world;
+  beforeAll(() => {
+    ({ fake, server, client, browser } = world);
   });
 
   async function quickbooksConnection(name: string) {

@@ -1,9 +1,9 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, requireChromiumInCi } from '../../helpers/browser.js';
-import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, requireChromiumInCi } from '../../helpers/browser.js';
+import { platformInBrowser } from '../../helpers/platform-browser.js';
+import { http } from '../../helpers/test-server.js';
 import { setProfile } from '../../link/link-helpers.js';
-import { startSquareFake, type SquareFake } from '../../fakes/square/square-fake.js';
+import { startSquareFake } from '../../fakes/square/square-fake.js';
 
 /**
  * Linking Square through the hosted Link page in Debian's Chromium: the platform choice leads to Square's consent
@@ -14,30 +14,10 @@ requireChromiumInCi('Linking Square in a browser');
 if (!hasChromium) console.log('skipping the Square Link page tests: Chromium is not installed at /usr/bin/chromium');
 
 describe.skipIf(!hasChromium)('Linking Square in a browser', { timeout: 60_000 }, () => {
-  let fake: SquareFake;
-  let server: TestServer;
-  let client: TestClient;
-  let browser: Browser;
-  const saved: Record<string, string | undefined> = {};
-
-  beforeAll(async () => {
-    fake = await startSquareFake();
-    for (const [name, value] of Object.entries(fake.env())) {
-      saved[name] = process.env[name];
-      process.env[name] = value;
-    }
-    server = await startTestServer();
-    client = await server.newClient();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await fake?.close();
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+  const world = platformInBrowser(startSquareFake, (f) => f.env());
+  let { fake, server, client, browser } = world;
+  beforeAll(() => {
+    ({ fake, server, client, browser } = world);
   });
 
   async function company(name: string): Promise<string> {

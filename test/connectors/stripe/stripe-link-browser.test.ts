@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, requireChromiumInCi } from '../../helpers/browser.js';
-import { setEnv } from '../../helpers/env.js';
-import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
-import { startStripeFake, type StripeFake } from '../../fakes/stripe/stripe-fake.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, requireChromiumInCi } from '../../helpers/browser.js';
+import { platformInBrowser } from '../../helpers/platform-browser.js';
+import { http } from '../../helpers/test-server.js';
+import { startStripeFake } from '../../fakes/stripe/stripe-fake.js';
 
 /**
  * Linking Stripe through the hosted Link page in Debian's Chromium: the restricted API key form (a refused key
@@ -14,24 +14,10 @@ requireChromiumInCi('Linking Stripe in a browser');
 if (!hasChromium) console.log('skipping the Stripe Link page tests: Chromium is not installed at /usr/bin/chromium');
 
 describe.skipIf(!hasChromium)('Linking Stripe in a browser', { timeout: 60_000 }, () => {
-  let fake: StripeFake;
-  let server: TestServer;
-  let client: TestClient;
-  let browser: Browser;
-  let restoreEnv: () => void;
-
-  beforeAll(async () => {
-    fake = await startStripeFake();
-    restoreEnv = setEnv(fake.connectEnv());
-    server = await startTestServer();
-    client = await server.newClient();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await fake?.close();
-    restoreEnv?.();
+  const world = platformInBrowser(startStripeFake, (f) => f.connectEnv());
+  let { fake, server, client, browser } = world;
+  beforeAll(() => {
+    ({ fake, server, client, browser } = world);
   });
 
   async function startPage(name: string): Promise<{ companyId: string; page: Page }> {

@@ -1,10 +1,9 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, requireChromiumInCi } from '../../helpers/browser.js';
-import { setEnv } from '../../helpers/env.js';
-import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, requireChromiumInCi } from '../../helpers/browser.js';
+import { platformInBrowser } from '../../helpers/platform-browser.js';
+import { http } from '../../helpers/test-server.js';
 import { setProfile } from '../../link/link-helpers.js';
-import { startXeroFake, type XeroFake } from '../../fakes/xero/xero-fake.js';
+import { startXeroFake } from '../../fakes/xero/xero-fake.js';
 
 /**
  * Linking Xero through the hosted Link page in Debian's Chromium: the platform choice leads to Xero's consent
@@ -15,24 +14,10 @@ requireChromiumInCi('Linking Xero in a browser');
 if (!hasChromium) console.log('skipping the Xero Link page tests: Chromium is not installed at /usr/bin/chromium');
 
 describe.skipIf(!hasChromium)('Linking Xero in a browser', { timeout: 60_000 }, () => {
-  let fake: XeroFake;
-  let server: TestServer;
-  let client: TestClient;
-  let browser: Browser;
-  let restoreEnv: () => void;
-
-  beforeAll(async () => {
-    fake = await startXeroFake();
-    restoreEnv = setEnv(fake.env());
-    server = await startTestServer();
-    client = await server.newClient();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await fake?.close();
-    restoreEnv?.();
+  const world = platformInBrowser(startXeroFake, (f) => f.env());
+  let { fake, server, client, browser } = world;
+  beforeAll(() => {
+    ({ fake, server, client, browser } = world);
   });
 
   async function company(name: string): Promise<string> {

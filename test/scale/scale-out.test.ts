@@ -218,11 +218,14 @@ describe.skipIf(!POSTGRES_URL)('2 API and 2 worker processes on one Postgres', (
       return res.body.results.find((op: { progress: number }) => op.progress > 1) as { id: string } | undefined;
     });
 
-    // The worker holding it: graphile-worker's lock names the pool, `job_workers` the pool's process.
+    // The worker holding it: graphile-worker's lock names the pool, `job_workers` the pool's process. The relink queued
+    // the other types' first syncs too, and one of them may still be running beside it: the large sync's job is named.
     const schema = await graphileSchema(store.store.db);
     const { rows } = await sql<{ host: string }>`
       SELECT w.host FROM ${sql.id(schema, 'jobs')} j JOIN job_workers w ON w.pool_id = j.locked_by
-      WHERE j.task_identifier = 'sync-data-type' AND j.locked_at IS NOT NULL`.execute(store.store.db);
+        JOIN ${sql.id(schema, '_private_jobs')} p ON p.id = j.id
+      WHERE j.task_identifier = 'sync-data-type' AND j.locked_at IS NOT NULL
+        AND p.payload->>'pullOperationId' = ${running.id}`.execute(store.store.db);
     expect(rows).toHaveLength(1);
     const pid = Number(rows[0].host.split(':').pop());
     const victim = workers.find((w) => w.child.pid === pid);

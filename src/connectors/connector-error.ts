@@ -28,6 +28,18 @@ export function isConnectorError(err: unknown): err is ConnectorError {
   return err instanceof ConnectorError;
 }
 
+/**
+ * A write the platform refuses for these problems, each naming the field of the write it is about and the platform
+ * as its validator: the push operation fails with them (a platform that says no more than a message throws a
+ * ConnectorError `invalid` instead).
+ */
+export class WriteRefused extends Error {
+  constructor(readonly problems: readonly { itemId: string; message: string; validatorName: string }[]) {
+    super(problems.map((p) => p.message).join('; '));
+    this.name = 'WriteRefused';
+  }
+}
+
 /** An upload a platform's file intake refuses: one item per problem, each naming the file (and where in it). */
 export class FileRefused extends Error {
   constructor(readonly items: readonly { itemId: string; message: string }[]) {

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { DataType } from '../codat-model/data-types.js';
-import type { ReadContext } from './connector-reads.js';
+import type { ReadContext, SourceRecord } from './connector-reads.js';
 
 // What a connector writes: the data types a platform accepts writes of, and how each write is checked and sent.
 
@@ -50,20 +50,68 @@ export interface WriteModel {
     operation: WriteOperation,
   ): Promise<{ itemId: string; message: string }[]>;
   /**
-   * Sends the write to a platform that stores it itself, and returns the record as the platform now holds it.
-   * Absent: the platform keeps its data beside the service (the Sandboxes), which stores the write for it.
-   * Throws a ConnectorError when the platform refuses (`invalid`) or cannot be reached.
+   * The service keeps what is written for the platform (`platform_writes`) and serves it beside the platform's own
+   * records, as a Sandbox does; a live platform stores its writes itself.
    */
-  submit?(ctx: ReadContext, write: PlatformWrite): Promise<{ recordId: string; record: Record<string, unknown> | null }>;
+  keptByService?: boolean;
+  /**
+   * Sends the write to the platform and returns what it now holds: the record written, and for a platform whose
+   * writes the service keeps, every record to keep. Throws WriteRefused with the problems the platform found, or a
+   * ConnectorError when it refuses with a message (`invalid`) or cannot be reached.
+   */
+  submit(ctx: WriteContext, write: PlatformWrite): Promise<SubmittedWrite>;
 }
 
-/** One write as a platform that stores it itself is sent it (WriteModel.submit). */
+/** What a write is sent with: a read of the platform as it is now, and lookups of its records of any type. */
+export interface WriteContext extends ReadContext {
+  /** The records with these ids the platform holds now, or undefined when it has no lookup for the type. */
+  find(dataType: DataType, ids: ReadonlySet<string>): Promise<Map<string, SourceRecord> | undefined>;
+}
+
+/** One write as the platform is sent it (WriteModel.submit). */
 export interface PlatformWrite {
   operation: WriteOperation;
-  /** The record written to (Update, Delete); null for a Create. */
+  /** The record written to (Update, Delete), or a batch's account; null for a single Create. */
   recordId: string | null;
   /** The record as written; null for a Delete. */
   record: Record<string, unknown> | null;
   /** Unique to the write (its push operation's id): sent as the platform's idempotency key where it has one. */
   key: string;
+  /** `forceUpdate=true` was sent: a document the platform holds as settled may change. */
+  forceUpdate: boolean;
+  /**
+   * The records the write carries, as the platform stores them (one, or a batch's transactions in its order), each
+   * with the id it asks for (null: the platform assigns one); null for a Delete.
+   */
+  records: { id: string | null; record: Record<string, unknown> }[] | null;
+  /** The ids the records name, each with the field of the write that names it and its data type (each once). */
+  references: { field: string; dataType: DataType; id: string }[];
+  /** Ids the write gives records it creates (a batch's), each with its field: the platform must not hold them yet. */
+  claimed: { field: string; id: string }[];
+}
+
+/**
+ * Problems for the ids a write claims that the platform holds already (`holds` says which), each naming the field
+ * that claims it, with the platform as validator.
+ */
+export function claimedIdsHeld(
+  dataType: string,
+  claimed: readonly { field: string; id: string }[],
+  holds: (id: string) => boolean,
+  validatorName: string,
+): { itemId: string; message: string; validatorName: string }[] {
+  return claimed
+    .filter((c) => holds(c.id))
+    .map((c) => ({ itemId: c.field, message: `The platform already has a ${dataType} record with id ${c.id}`, validatorName }));
+}
+
+/** What the platform holds once it took a write. */
+export interface SubmittedWrite {
+  /** The record written (a batch's account). */
+  recordId: string;
+  record: Record<string, unknown> | null;
+  /** For a platform whose writes the service keeps: what it holds now of each record written (null: deleted). */
+  kept?: { recordId: string; record: Record<string, unknown> | null }[];
+  /** The records created or changed, for the operation's `changes`; by default the one written. */
+  changed?: string[];
 }

@@ -26,11 +26,10 @@ export interface KeptTarget {
 
 /**
  * Whether the service keeps this type's writes for the platform (`platform_writes`): a Sandbox does (its write model
- * has no `submit`); a live platform stores its writes itself, and nothing of it is ever there to load.
+ * says `keptByService`); a live platform stores its writes itself, and nothing of it is ever there to load.
  */
 export function keepsWritesBesideService(connector: Connector, dataType: string): boolean {
-  const model = connector.writes?.get(dataType as DataType);
-  return model !== undefined && model.submit === undefined;
+  return connector.writes?.get(dataType as DataType)?.keptByService === true;
 }
 
 /** The mark a sync starts from, and the written records it reads up to that mark (ascending by id). */

@@ -1,12 +1,11 @@
 import { pushById, settlePush, type PushRow } from './push.store.js';
 import { connectionById, type ConnectionRow } from '../connections/connections.store.js';
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { ValidationItem } from '../http/api-error.js';
 import { JobHandedBack, withHeartbeat, type JobContext, type JobHandler, type JobQueue } from '../jobs/job-queue.js';
 import { lockClient } from '../clients/clients.store.js';
-import type { SourceRecord, WriteOperation } from '../connectors/connector.js';
+import { claimedIdsHeld, type PlatformWrite, type WriteContext, type WriteOperation } from '../connectors/connector.js';
 import { isDataType, type DataType } from '../codat-model/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
@@ -14,11 +13,11 @@ import { recordEvent } from '../webhooks/events.js';
 import { companyReference, companyReferenceReader } from '../companies/company-reference.js';
 import { findOnPlatform, platformConnection, readContext } from './platform-writes.js';
 import { presentWritten, saveWritten } from '../platform-data/platform-writes.store.js';
-import { isConnectorError } from '../connectors/connector-error.js';
+import { isConnectorError, WriteRefused } from '../connectors/connector-error.js';
 import { deauthorizeConnection } from '../connections/deauthorize.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
 import { pushOperationDoc, type PushStatus } from './push-operation.js';
-import { asStored, referencedIds } from './write-validation.js';
+import { asStored, namedReferences } from './write-validation.js';
 import { batchFieldOf, isBatch, recordsOfBatch, type BankTransactionBatch, type BatchRecord } from './bank-transaction-batch.js';
 import type { Metrics } from '../operations/metrics.js';
 import { clockFor } from '../lib/clock.js';
@@ -66,10 +65,6 @@ function refused(errors: ValidationItem[]): Outcome {
   return { status: 'Failed', errorMessage: `The platform refused the write: ${errors.map((e) => e.message).join('; ')}.`, errors };
 }
 
-/** Documents the platform will not let go once settled, unless the write forces it. */
-const SETTLED_STATUSES = new Set(['Paid', 'Void']);
-const PLATFORM_VALIDATOR = 'Sandbox';
-
 /**
  * Processes a write on the Sandbox platform once its processing delay has passed: the platform checks the
  * write against what it holds now and stores it, or refuses it; past `timeoutInMinutes` the operation times out.
@@ -103,127 +98,64 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       return { status: 'Failed', errorMessage: `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}` };
     const platform = await platformConnection(db, connector, connection, options);
     const dataType = op.data_type as DataType;
-    if (model.submit) {
-      // A live platform checks and stores the write itself; its answer is the outcome.
-      const record = op.data === null ? null : (JSON.parse(op.data) as Record<string, unknown>);
-      try {
-        const ctx = await readContext(db, connector, platform, dataType, signal);
-        const written = await model.submit(ctx, { operation: op.operation as WriteOperation, recordId: op.record_id, record, key: op.id });
-        return { status: 'Success', recordId: written.recordId, written: [], changed: [written.recordId], claimed: [] };
-      } catch (err) {
-        // Stopped (handed back): whatever the platform answered, the write is left Pending for the next run.
-        if (!isConnectorError(err) || signal.aborted) throw err;
-        // Access revoked: the connection is Deauthorized (and the client told), as when a sync finds out.
-        if (err.kind === 'unauthorized') {
-          await deauthorizeConnection(
-            db,
-            jobs,
-            {
-              clientId: connection.client_id,
-              connectionId: connection.id,
-              message: err.message,
-              now: now(),
-            },
-            { publicUrl: options.publicUrl(), companyReference: companyReferenceReader(options.publicUrl) },
-          );
-        }
-        // A platform that did not answer (or answered 5xx to every attempt) may have made the write all the same; one
-        // still limiting requests after the waits a write allows itself did not take it.
-        const errorMessage =
-          err.kind === 'unavailable'
-            ? `The platform did not complete the write: ${err.message}. It may have been made: read ${op.data_type} before sending it again.`
-            : err.kind === 'rate-limited'
-              ? `The platform did not take the write: it is limiting requests (HTTP 429); send it again in ${Math.ceil((err.retryAfterMs ?? 60_000) / 1000)} s.`
-              : `The platform refused the write: ${err.message}`;
-        return { status: 'Failed', errorMessage, errors: [{ itemId: 'body', message: err.message, validatorName: connector.info.name }] };
-      }
-    }
-    const errors: ValidationItem[] = [];
-
-    let current: SourceRecord | undefined;
-    if (op.operation !== 'Create') {
-      current = (await findOnPlatform(db, connector, platform, dataType, new Set([op.record_id as string]), signal))?.get(
-        op.record_id as string,
-      );
-      if (!current) {
-        errors.push({
-          itemId: 'id',
-          message: `The platform has no ${dataType} record with id ${op.record_id}`,
-          validatorName: PLATFORM_VALIDATOR,
-        });
-      } else {
-        errors.push(...stateRules(op, current));
-      }
-    }
     const body = op.data === null ? null : (JSON.parse(op.data) as Record<string, unknown>);
     // A batch creates each of its transactions; any other write is one record.
     const records: BatchRecord[] | null = isBatch(op)
       ? recordsOfBatch(op.record_id, body as BankTransactionBatch)
       : body && [{ id: op.operation === 'Create' ? null : op.record_id, record: body }];
-    // Only a batch's creates bring ids of their own.
-    const claimed = (isBatch(op) ? (records ?? []) : []).flatMap((r, i) =>
-      r.id === null ? [] : [{ field: batchFieldOf('id', i), id: r.id }],
-    );
-    if (records) errors.push(...(await missingOnPlatform(connector, platform, records)));
-    if (claimed.length > 0) {
-      const held = await findOnPlatform(db, connector, platform, dataType, new Set(claimed.map((c) => c.id)), signal);
-      errors.push(...alreadyHeld(dataType, claimed, (id) => held?.has(id) ?? false));
-    }
-    if (errors.length > 0) return refused(errors);
-
-    if (records === null)
+    const write: PlatformWrite = {
+      operation: op.operation as WriteOperation,
+      recordId: op.record_id,
+      record: body,
+      key: op.id,
+      forceUpdate: op.force_update === 1,
+      records: records && records.map(({ id, record }) => ({ id, record: asStored(model, record) })),
+      references: records ? namedReferences(model, records) : [],
+      // Only a batch's creates bring ids of their own.
+      claimed: (isBatch(op) ? (records ?? []) : []).flatMap((r, i) => (r.id === null ? [] : [{ field: batchFieldOf('id', i), id: r.id }])),
+    };
+    try {
+      const ctx: WriteContext = {
+        ...(await readContext(db, connector, platform, dataType, signal)),
+        find: (type, ids) => findOnPlatform(db, connector, platform, type, ids, signal),
+      };
+      // The platform checks the write against what it holds and stores it (or, as the Sandbox does, hands back what
+      // the service keeps for it); its answer is the outcome.
+      const taken = await model.submit(ctx, write);
       return {
         status: 'Success',
-        recordId: op.record_id as string,
-        written: [{ recordId: op.record_id as string, record: null }],
-        changed: [op.record_id as string],
-        claimed,
+        recordId: taken.recordId,
+        written: taken.kept ?? [],
+        changed: taken.changed ?? [taken.recordId],
+        claimed: write.claimed,
       };
-    const written = records.map(({ id, record }) => {
-      const recordId = id ?? randomUUID();
-      return { recordId, record: { id: recordId, ...asStored(model, record) } };
-    });
-    return {
-      status: 'Success',
-      recordId: isBatch(op) ? op.record_id : written[0].recordId,
-      written,
-      changed: written.map((w) => w.recordId),
-      claimed,
-    };
-
-    /** The records' references the platform does not hold, each field that names one (an id is looked up once). */
-    async function missingOnPlatform(
-      c: NonNullable<typeof connector>,
-      p: typeof platform,
-      written: BatchRecord[],
-    ): Promise<ValidationItem[]> {
-      const byType = new Map<DataType, { field: string; id: string }[]>();
-      const seen = new Set<string>();
-      for (const [i, { record }] of written.entries()) {
-        for (const ref of referencedIds(model as NonNullable<typeof model>, record)) {
-          // A batch's records all name its account (`accountId`, the batch's own field too): reported once.
-          const field = written.length > 1 && ref.field !== 'accountId' ? `transactions.${i}.${ref.field}` : ref.field;
-          if (seen.has(`${field}\u0000${ref.id}`)) continue;
-          seen.add(`${field}\u0000${ref.id}`);
-          byType.set(ref.dataType, [...(byType.get(ref.dataType) ?? []), { field, id: ref.id }]);
-        }
+    } catch (err) {
+      if (err instanceof WriteRefused) return refused([...err.problems]);
+      // Stopped (handed back): whatever the platform answered, the write is left Pending for the next run.
+      if (!isConnectorError(err) || signal.aborted) throw err;
+      // Access revoked: the connection is Deauthorized (and the client told), as when a sync finds out.
+      if (err.kind === 'unauthorized') {
+        await deauthorizeConnection(
+          db,
+          jobs,
+          {
+            clientId: connection.client_id,
+            connectionId: connection.id,
+            message: err.message,
+            now: now(),
+          },
+          { publicUrl: options.publicUrl(), companyReference: companyReferenceReader(options.publicUrl) },
+        );
       }
-      const items: ValidationItem[] = [];
-      for (const [type, refs] of byType) {
-        const found = await findOnPlatform(db, c, p, type, new Set(refs.map((r) => r.id)), signal);
-        // A platform without a lookup checks references itself when it stores the write.
-        if (!found) continue;
-        for (const ref of refs) {
-          if (!found.has(ref.id)) {
-            items.push({
-              itemId: ref.field,
-              message: `${ref.field} refers to ${type} record ${ref.id}, which the platform does not have`,
-              validatorName: PLATFORM_VALIDATOR,
-            });
-          }
-        }
-      }
-      return items;
+      // A platform that did not answer (or answered 5xx to every attempt) may have made the write all the same; one
+      // still limiting requests after the waits a write allows itself did not take it.
+      const errorMessage =
+        err.kind === 'unavailable'
+          ? `The platform did not complete the write: ${err.message}. It may have been made: read ${op.data_type} before sending it again.`
+          : err.kind === 'rate-limited'
+            ? `The platform did not take the write: it is limiting requests (HTTP 429); send it again in ${Math.ceil((err.retryAfterMs ?? 60_000) / 1000)} s.`
+            : `The platform refused the write: ${err.message}`;
+      return { status: 'Failed', errorMessage, errors: [{ itemId: 'body', message: err.message, validatorName: connector.info.name }] };
     }
   }
 
@@ -232,48 +164,18 @@ export function createPushJob(options: PushJobOptions): JobHandler {
    * batches naming one id, run side by side): then it fails, and neither replaces the other's record. Runs in the
    * settling transaction, after the client's lock.
    */
-  async function withoutClashes(trx: Kysely<Database>, op: PushRow, outcome: Outcome & { status: 'Success' }): Promise<Outcome> {
+  async function withoutClashes(
+    trx: Kysely<Database>,
+    op: PushRow,
+    platform: string | undefined,
+    outcome: Outcome & { status: 'Success' },
+  ): Promise<Outcome> {
     if (outcome.claimed.length === 0) return outcome;
     const ids = outcome.claimed.map((c) => c.id);
     const held = await presentWritten(trx, op.client_id, op.connection_id, op.data_type, ids);
-    const errors = alreadyHeld(op.data_type, outcome.claimed, (id) => held.has(id));
+    const validator = findConnector(platform ?? '')?.info.name ?? String(platform);
+    const errors = claimedIdsHeld(op.data_type, outcome.claimed, (id) => held.has(id), validator);
     return errors.length === 0 ? outcome : refused(errors);
-  }
-
-  /** Problems for the claimed ids the platform holds. */
-  function alreadyHeld(dataType: string, claimed: Claim[], holds: (id: string) => boolean): ValidationItem[] {
-    return claimed
-      .filter((c) => holds(c.id))
-      .map((c) => ({
-        itemId: c.field,
-        message: `The platform already has a ${dataType} record with id ${c.id}`,
-        validatorName: PLATFORM_VALIDATOR,
-      }));
-  }
-
-  /** The Sandbox's bookkeeping rules: settled documents change only when forced; paid ones are never deleted. */
-  function stateRules(op: PushRow, current: SourceRecord): ValidationItem[] {
-    const status = current.data.status;
-    if (op.operation === 'Update' && typeof status === 'string' && SETTLED_STATUSES.has(status) && op.force_update !== 1) {
-      return [
-        {
-          itemId: 'status',
-          message: `${op.data_type} record ${op.record_id} is ${status}; send forceUpdate=true to change it`,
-          validatorName: PLATFORM_VALIDATOR,
-        },
-      ];
-    }
-    const allocations = current.data.paymentAllocations;
-    if (op.operation === 'Delete' && Array.isArray(allocations) && allocations.length > 0) {
-      return [
-        {
-          itemId: 'paymentAllocations',
-          message: `${op.data_type} record ${op.record_id} has payments allocated to it; remove them or void it instead`,
-          validatorName: PLATFORM_VALIDATOR,
-        },
-      ];
-    }
-    return [];
   }
 
   /**
@@ -288,7 +190,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       // The client row first, as every transaction touching a client's companies does (one lock order). It also
       // orders this write against a sync noting which writes it has read, and against another batch settling.
       await lockClient(trx, op.client_id);
-      const outcome = decided.status === 'Success' ? await withoutClashes(trx, op, decided) : decided;
+      const outcome = decided.status === 'Success' ? await withoutClashes(trx, op, platform, decided) : decided;
       status = outcome.status;
       recordId = outcome.status === 'Success' ? outcome.recordId : op.record_id;
       const doc = pushOperationDoc({

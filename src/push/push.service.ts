@@ -196,7 +196,7 @@ export function createPushService(deps: PushDeps) {
 
       const model = writeModelOf(connection.platform_key, request.dataType);
       // A platform that stores writes itself is sent one record per write; none takes batches yet.
-      if (request.batchAccountId !== undefined && model.submit)
+      if (request.batchAccountId !== undefined && !model.keptByService)
         throw unsupported(request.dataType, [findConnector(connection.platform_key)?.info.name ?? connection.platform_key]);
       if (!model.operations.includes(request.operation)) {
         const allowed = model.operations
@@ -258,7 +258,7 @@ export function createPushService(deps: PushDeps) {
       });
       // The platform answers after its processing delay, or the operation times out first: the job runs at whichever comes first.
       // A live platform (one that stores writes itself) is sent the write at once.
-      const processAt = requested.getTime() + (model.submit ? 0 : deps.sandboxDelayMs);
+      const processAt = requested.getTime() + (model.keptByService ? deps.sandboxDelayMs : 0);
       const runAt = timeout === null ? processAt : Math.min(processAt, requested.getTime() + timeout * deps.minuteMs);
       try {
         await db.transaction().execute(async (trx) => {
@@ -317,7 +317,7 @@ export function createPushService(deps: PushDeps) {
     async batchOptions(client: Client, companyId: string, connectionId: string): Promise<string> {
       const connection = await connectionOf(client, companyId, connectionId);
       const model = writeModelOf(connection.platform_key, 'bankTransactions');
-      if (model.submit)
+      if (!model.keptByService)
         throw unsupported('bankTransactions', [findConnector(connection.platform_key)?.info.name ?? connection.platform_key]);
       // The account is the path's, so the batch names no record of its own.
       return JSON.stringify(pushOption({ ...model, schema: BankTransactionBatch, references: [] }, 'Bank account transactions'));

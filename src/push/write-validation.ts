@@ -44,6 +44,27 @@ export function referencedIds(model: WriteModel, record: Record<string, unknown>
   return model.references.flatMap((ref) => [...idsAt(record, ref.path, [])].map(([field, id]) => ({ field, dataType: ref.dataType, id })));
 }
 
+/**
+ * The ids a write's records name, each once, with the field of the write that names it: a batch's transactions by
+ * their place (`transactions.2.…`), except the account they all name (`accountId`, the batch's own field too).
+ */
+export function namedReferences(
+  model: WriteModel,
+  records: readonly { record: Record<string, unknown> }[],
+): { field: string; dataType: DataType; id: string }[] {
+  const named: { field: string; dataType: DataType; id: string }[] = [];
+  const seen = new Set<string>();
+  for (const [i, { record }] of records.entries()) {
+    for (const ref of referencedIds(model, record)) {
+      const field = records.length > 1 && ref.field !== 'accountId' ? `transactions.${i}.${ref.field}` : ref.field;
+      if (seen.has(`${field}\u0000${ref.id}`)) continue;
+      seen.add(`${field}\u0000${ref.id}`);
+      named.push({ field, dataType: ref.dataType, id: ref.id });
+    }
+  }
+  return named;
+}
+
 /** The record as the platform stores it: nulls dropped (at any depth), so it validates against the served schema. */
 export function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
   return dropNulls(record) as Record<string, unknown>;

@@ -3,6 +3,7 @@ import type { ReferenceField, WriteModel, WriteOperation } from '../../connector
 import type { GeneratedSource } from '../generated-source.js';
 import type { DataType } from '../../../codat-model/data-types.js';
 import { withoutNull, writeSchemaOf } from '../../../codat-model/write-schema.js';
+import { sandboxSubmit } from './sandbox-submit.js';
 import { bankAccounts } from './types/bank-accounts.js';
 import { billCreditNotes } from './types/bill-credit-notes.js';
 import { billPayments } from './types/bill-payments.js';
@@ -77,6 +78,8 @@ function writeModel(source: GeneratedSource, operations: WriteOperation[]): Writ
     operations,
     schema,
     references: [...(ID_FIELDS[source.dataType] ?? []), ...namedReferences(schema, [])],
+    keptByService: true,
+    submit: (ctx, write) => sandboxSubmit(source.dataType, ctx, write),
   };
 }
 

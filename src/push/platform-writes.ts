@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { Connector, ReadContext, SourceRecord, TokenSource } from '../connectors/connector.js';
+import type { Connector, ReadContext, TokenSource, WriteContext } from '../connectors/connector.js';
 import { loadWritten } from '../platform-data/platform-writes.store.js';
 import { dataSetOf } from '../syncs/data-sets.store.js';
 import type { DataType } from '../codat-model/data-types.js';
@@ -72,19 +72,30 @@ export async function readContext(
 }
 
 /**
- * The records with these ids that the platform holds now, or undefined when the platform has no lookup (the
- * write is then checked against the last sync only).
+ * What a write is sent with: the platform read as it is now for the written type, and lookups of its records of any
+ * type (undefined where the platform has no lookup: the write is then checked against the last sync only). Each
+ * type's read context is built once per write, however many lookups the checks make of it.
  */
-export async function findOnPlatform(
+export async function writeContext(
   db: Kysely<Database>,
   connector: Connector,
   connection: PlatformConnection,
   dataType: DataType,
-  ids: ReadonlySet<string>,
-  signal?: AbortSignal,
-): Promise<Map<string, SourceRecord> | undefined> {
-  const source = connector.dataTypes.get(dataType);
-  if (!source) return new Map();
-  if (!source.find) return undefined;
-  return source.find(await readContext(db, connector, connection, dataType, signal), ids);
+  signal: AbortSignal,
+): Promise<WriteContext> {
+  const contexts = new Map<DataType, Promise<ReadContext>>();
+  const contextOf = (type: DataType) => {
+    let context = contexts.get(type);
+    if (!context) contexts.set(type, (context = readContext(db, connector, connection, type, signal)));
+    return context;
+  };
+  return {
+    ...(await contextOf(dataType)),
+    async find(type, ids) {
+      const source = connector.dataTypes.get(type);
+      if (!source) return new Map();
+      if (!source.find) return undefined;
+      return source.find(await contextOf(type), ids);
+    },
+  };
 }

@@ -5,13 +5,13 @@ import type { Database } from '../storage/schema.js';
 import type { ValidationItem } from '../http/api-error.js';
 import { JobHandedBack, withHeartbeat, type JobContext, type JobHandler, type JobQueue } from '../jobs/job-queue.js';
 import { lockClient } from '../clients/clients.store.js';
-import { claimedIdsHeld, type PlatformWrite, type WriteContext, type WriteOperation } from '../connectors/connector.js';
+import { claimedIdsHeld, type PlatformWrite, type WriteOperation } from '../connectors/connector.js';
 import { isDataType, type DataType } from '../codat-model/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
 import { recordEvent } from '../webhooks/events.js';
 import { companyReference, companyReferenceReader } from '../companies/company-reference.js';
-import { findOnPlatform, platformConnection, readContext } from './platform-writes.js';
+import { platformConnection, writeContext } from './platform-writes.js';
 import { presentWritten, saveWritten } from '../platform-data/platform-writes.store.js';
 import { isConnectorError, WriteRefused } from '../connectors/connector-error.js';
 import { deauthorizeConnection } from '../connections/deauthorize.js';
@@ -115,10 +115,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
       claimed: (isBatch(op) ? (records ?? []) : []).flatMap((r, i) => (r.id === null ? [] : [{ field: batchFieldOf('id', i), id: r.id }])),
     };
     try {
-      const ctx: WriteContext = {
-        ...(await readContext(db, connector, platform, dataType, signal)),
-        find: (type, ids) => findOnPlatform(db, connector, platform, type, ids, signal),
-      };
+      const ctx = await writeContext(db, connector, platform, dataType, signal);
       // The platform checks the write against what it holds and stores it (or, as the Sandbox does, hands back what
       // the service keeps for it); its answer is the outcome.
       const taken = await model.submit(ctx, write);

@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // After a full run: every capability a platform claims was exercised by the test the matrix names
+    // (test/capabilities/capability-check.ts).
+    globalSetup: ['test/capabilities/capability-check.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

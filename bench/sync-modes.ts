@@ -12,6 +12,8 @@ import { createStore } from './lib/store.mjs';
 import { openStore } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { registerConnector } from '../src/connectors/registry.js';
+import { declarePlatform } from '../src/connectors/platform-declaration.js';
+import { platformConnector } from '../src/connectors/platform-connector.js';
 import { accountingSandbox } from '../src/connectors/sandbox/accounting/index.js';
 import { runVersionTask, type VersionResult } from '../src/syncs/version-task.js';
 import type { DataTypeRead, ReadContext, RecordPage, SourceRecord } from '../src/connectors/connector.js';
@@ -84,28 +86,37 @@ async function* deltaPages(): AsyncGenerator<RecordPage> {
 }
 
 const invoices = accountingSandbox.dataTypes.get('invoices')!;
-registerConnector({
-  info: { key: 'bnch', name: 'Bench platform', sourceType: 'Accounting', dataTypes: ['invoices'], brandColour: '#000000' },
-  dataTypes: new Map([
-    [
-      'invoices',
-      {
-        dataType: 'invoices',
-        typeName: invoices.typeName,
-        schema: invoices.schema,
-        read(_ctx: ReadContext): DataTypeRead {
-          if (plan.kind === 'delta') return { mode: 'delta', ordered: false, pages: deltaPages(), nextCursor: () => 'after-delta' };
-          return {
-            mode: 'full',
-            ordered: plan.kind === 'sorted',
-            pages: fullPages(plan.kind, plan.revision),
-            nextCursor: () => 'after-full',
-          };
-        },
-      },
-    ],
-  ]),
+const declaration = declarePlatform({
+  key: 'bnch',
+  name: 'Bench platform',
+  sourceType: 'Accounting',
+  brandColour: '#000000',
+  authorization: { kind: 'none' },
+  dataTypes: { invoices: { features: ['Get'] } },
 });
+registerConnector(
+  platformConnector(declaration, {
+    dataTypes: new Map([
+      [
+        'invoices',
+        {
+          dataType: 'invoices',
+          typeName: invoices.typeName,
+          schema: invoices.schema,
+          read(_ctx: ReadContext): DataTypeRead {
+            if (plan.kind === 'delta') return { mode: 'delta', ordered: false, pages: deltaPages(), nextCursor: () => 'after-delta' };
+            return {
+              mode: 'full',
+              ordered: plan.kind === 'sorted',
+              pages: fullPages(plan.kind, plan.revision),
+              nextCursor: () => 'after-full',
+            };
+          },
+        },
+      ],
+    ]),
+  }),
+);
 
 async function main() {
   const target = await createStore({ postgresUrl });

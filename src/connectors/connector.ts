@@ -3,6 +3,7 @@ import type { AuthorizationKind, LinkContext, LinkResult, OAuth2Flow } from './c
 import type { FileIntake, UploadSessionType } from './connector-files.js';
 import type { DataTypeSource } from './connector-reads.js';
 import type { WriteModel } from './connector-writes.js';
+import type { PlatformDeclaration } from './platform-declaration.js';
 
 // Every part of the interface is importable from here: reads, writes, authorization and files.
 export type * from './connector-reads.js';
@@ -26,6 +27,8 @@ export interface PlatformInfo {
 /** A platform behind the connector interface: adding a platform adds one of these, not routes. */
 export interface Connector {
   info: PlatformInfo;
+  /** The platform as data: identity, authorization, transport and what it does with each data type (platform-declaration.ts). */
+  declaration: PlatformDeclaration;
   /** How a connection is authorised (default: none). */
   authorization?: AuthorizationKind;
   /**

@@ -59,6 +59,7 @@ export function transportOf(
   declaration: PlatformDeclaration,
 ): Pick<PlatformEndpoint, 'timeoutMs' | 'attempts' | 'backoffMs' | 'retryAfterHeader' | 'politeness'> {
   const { transport } = declaration;
+  if (!transport) throw new Error(`platform ${declaration.key} declares no transport`);
   return {
     timeoutMs: transport.timeoutMs,
     attempts: transport.retry.attempts,

@@ -5,22 +5,8 @@ import { notFound } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import type { ListContext } from '../query/list-engine.js';
 import { offeredConnectors, stableGuid } from '../connectors/registry.js';
-import { WRITE_METHOD, type Connector, type WriteOperation } from '../connectors/connector.js';
-import type { DataType } from '../codat-model/data-types.js';
+import type { Connector } from '../connectors/connector.js';
 import { integrationByKey, integrationResource, integrationsPage, publishIntegrationDocs } from './integrations.store.js';
-
-/** Codat's feature type of a write operation: its push method, capitalised (`POST` → `Post`). */
-const featureTypeOf = (operation: WriteOperation) => `${WRITE_METHOD[operation][0]}${WRITE_METHOD[operation].slice(1).toLowerCase()}`;
-
-/**
- * What a platform's connector declares it does with each data type: every type it provides can be read (`Get`),
- * and each write operation it accepts is a feature of its own, so `/integrations` says exactly what
- * `.../data/...` and `.../push/...` will take.
- */
-function supportedFeatures(connector: Connector, dataType: DataType): { featureType: string; featureState: 'Release' }[] {
-  const operations = connector.writes?.get(dataType)?.operations ?? [];
-  return ['Get', ...operations.map(featureTypeOf)].map((featureType) => ({ featureType, featureState: 'Release' as const }));
-}
 
 /** The stored Integration document of a platform (without `logoUrl`, which depends on the public address). */
 export function integrationDoc(connector: Connector): string {
@@ -37,10 +23,12 @@ export function integrationDoc(connector: Connector): string {
     dataProvidedBy: 'Ledgerport',
     // Both spellings: Codat's schema requires `datatype` (and its example shows it) while its properties and the
     // official SDKs read `dataType` (docs/decisions.md).
-    datatypeFeatures: platform.dataTypes.map((dataType) => ({
+    // What the platform's declaration claims for each data type (checked against its code at start, and against its
+    // tests by the capability matrix: docs/connectors.md).
+    datatypeFeatures: Object.entries(connector.declaration.dataTypes).map(([dataType, { features }]) => ({
       datatype: dataType,
       dataType,
-      supportedFeatures: supportedFeatures(connector, dataType),
+      supportedFeatures: features.map((featureType) => ({ featureType, featureState: 'Release' as const })),
     })),
   });
 }

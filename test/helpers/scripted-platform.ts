@@ -1,6 +1,8 @@
 import type { Connector, DataTypeRead, ReadContext, RecordPage, SourceRecord } from '../../src/connectors/connector.js';
 import { accountingSandbox } from '../../src/connectors/sandbox/accounting/index.js';
 import { ConnectorError } from '../../src/connectors/connector-error.js';
+import { declarePlatform } from '../../src/connectors/platform-declaration.js';
+import { platformConnector } from '../../src/connectors/platform-connector.js';
 
 /**
  * A platform of the test's own behind the connector interface: it holds invoices the test sets and deletes,
@@ -39,8 +41,15 @@ export class ScriptedPlatform {
 
   connector(key: string): Connector {
     const invoices = accountingSandbox.dataTypes.get('invoices')!;
-    return {
-      info: { key, name: `Scripted ${key}`, sourceType: 'Accounting', dataTypes: ['invoices'], brandColour: '#444444' },
+    const declaration = declarePlatform({
+      key,
+      name: `Scripted ${key}`,
+      sourceType: 'Accounting',
+      brandColour: '#444444',
+      authorization: { kind: 'none' },
+      dataTypes: { invoices: { features: ['Get'] } },
+    });
+    return platformConnector(declaration, {
       // Nothing to sign in to.
       link: async () => ({ settings: {}, credentials: null }),
       dataTypes: new Map([
@@ -49,7 +58,7 @@ export class ScriptedPlatform {
           { dataType: 'invoices', typeName: invoices.typeName, schema: invoices.schema, read: (ctx: ReadContext) => this.read(ctx) },
         ],
       ]),
-    };
+    });
   }
 
   private read(ctx: ReadContext): DataTypeRead {

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { registerConnector } from '../../src/connectors/registry.js';
 import { ConnectorError } from '../../src/connectors/connector-error.js';
-import type { Connector } from '../../src/connectors/connector.js';
+import { declarePlatform } from '../../src/connectors/platform-declaration.js';
+import { platformConnector } from '../../src/connectors/platform-connector.js';
 import { accountingSandbox } from '../../src/connectors/sandbox/accounting/index.js';
 import { createCredentialsStore } from '../../src/connections/credentials.store.js';
 import { loadSecretKeys } from '../../src/secrets/secret-keys.js';
@@ -30,9 +31,15 @@ let refreshes = 0;
 let refreshAnswer: 'rotate' | 'invalid_grant' | 'down' = 'rotate';
 let configured = true;
 
-const platform: Connector = {
-  info: { key: 'toau', name: 'OAuth Books', sourceType: 'Banking', dataTypes: [], brandColour: '#123456' },
+const declaration = declarePlatform({
+  key: 'toau',
+  name: 'OAuth Books',
+  sourceType: 'Banking',
+  brandColour: '#123456',
   authorization: { kind: 'oauth2' },
+  dataTypes: {},
+});
+const platform = platformConnector(declaration, {
   oauth2: {
     authorizeUrl: ({ state, redirectUri, codeChallenge }) =>
       `${vendorUrl}/authorize?${new URLSearchParams({ state, redirect_uri: redirectUri, code_challenge: codeChallenge, code_challenge_method: 'S256' })}`,
@@ -76,7 +83,7 @@ const platform: Connector = {
     if (res.status !== 200) throw new ConnectorError('unavailable', `OAuth Books did not revoke (HTTP ${res.status})`);
   },
   dataTypes: new Map(),
-};
+});
 void accountingSandbox;
 registerConnector(platform);
 

@@ -1,7 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type {
   AcceptedFile,
-  Connector,
   DataTypeRead,
   DataTypeSource,
   IncomingFile,
@@ -12,6 +11,8 @@ import type {
   UploadSessionType,
 } from '../connector.js';
 import { FileRefused } from '../connector-error.js';
+import { platformConnector } from '../platform-connector.js';
+import { BANK_STATEMENT_FILES } from './platform.js';
 import type { DataType } from '../../codat-model/data-types.js';
 import {
   BankingAccount,
@@ -250,14 +251,7 @@ const uploadSessions: UploadSessionType[] = [
   { dataType: 'banking-transactions', schema: BankingTransaction, page: 'results', accountField: 'accountId' },
 ];
 
-export const bankStatements: Connector = {
-  info: {
-    key: 'fstm',
-    name: 'Bank statement files',
-    sourceType: 'Banking',
-    brandColour: '#5b6770',
-    dataTypes: sources.map((s) => s.dataType),
-  },
+export const bankStatements = platformConnector(BANK_STATEMENT_FILES, {
   authorization: {
     kind: 'files',
     description:
@@ -276,4 +270,4 @@ export const bankStatements: Connector = {
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),
   files: { accept },
   uploadSessions,
-};
+});

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { Connector, DataTypeRead, DataTypeSource, LinkContext, LinkResult, ReadContext, SourceRecord } from '../connector.js';
+import type { DataTypeRead, DataTypeSource, LinkContext, LinkResult, ReadContext, SourceRecord } from '../connector.js';
 import { ConnectorError, isConnectorError } from '../connector-error.js';
 import type { DataType } from '../../codat-model/data-types.js';
 import { checkAddress } from '../platform-http.js';
@@ -18,6 +18,7 @@ import {
 } from './hledger-records.js';
 import { journalEntryWrites } from './hledger-writes.js';
 import { HLEDGER } from './platform.js';
+import { platformConnector } from '../platform-connector.js';
 
 /**
  * hledger (`hldg`): a plain-text accounting journal served by `hledger-web --serve-api`. Every read is a full
@@ -96,16 +97,8 @@ async function link(input: Record<string, unknown>, ctx: LinkContext): Promise<L
   return { settings: { url }, credentials };
 }
 
-export const hledger: Connector = {
-  info: {
-    key: HLEDGER.key,
-    name: HLEDGER.name,
-    sourceType: HLEDGER.sourceType,
-    brandColour: HLEDGER.brandColour,
-    dataTypes: sources.map((s) => s.dataType),
-  },
-  authorization: HLEDGER.authorization,
+export const hledger = platformConnector(HLEDGER, {
   link,
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),
   writes: journalEntryWrites,
-};
+});

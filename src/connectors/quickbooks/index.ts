@@ -1,4 +1,4 @@
-import type { Connector, DataTypeSource, OAuthTokens } from '../connector.js';
+import type { DataTypeSource, OAuthTokens } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthCodeFlow, revokeToken, vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
 import { platformRequest } from '../platform-http.js';
@@ -12,6 +12,7 @@ import { allOf, documentSource, entitySource, sourceRecord } from './qbo-sources
 import { qboWrites } from './qbo-writes.js';
 import { balanceSheetRecords, profitAndLossRecords, reportParams } from './qbo-reports.js';
 import { QUICKBOOKS } from './platform.js';
+import { platformConnector } from '../platform-connector.js';
 import { clockFor } from '../../lib/clock.js';
 
 /**
@@ -155,15 +156,7 @@ async function companyNameOf(tokens: OAuthTokens, realmId: string, config: OAuth
   }
 }
 
-export const quickbooks: Connector = {
-  info: {
-    key: QUICKBOOKS.key,
-    name: QUICKBOOKS.name,
-    sourceType: QUICKBOOKS.sourceType,
-    brandColour: QUICKBOOKS.brandColour,
-    dataTypes: sources.map((s) => s.dataType),
-  },
-  authorization: QUICKBOOKS.authorization,
+export const quickbooks = platformConnector(QUICKBOOKS, {
   oauth2: oauthCodeFlow({
     ...client,
     scope: SCOPE,
@@ -185,4 +178,4 @@ export const quickbooks: Connector = {
   },
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),
   writes: qboWrites,
-};
+});

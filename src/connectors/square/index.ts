@@ -1,4 +1,4 @@
-import type { Connector, DataTypeSource } from '../connector.js';
+import type { DataTypeSource } from '../connector.js';
 import { oauthCodeFlow } from '../oauth/oauth-client.js';
 import { CommerceOrder, CommercePayment, CommerceTransaction } from '../../codat-model/commerce/schemas.js';
 import {
@@ -9,6 +9,7 @@ import {
   CommerceProductCategory,
 } from '../../codat-model/commerce/catalog-schemas.js';
 import { SQUARE } from './platform.js';
+import { platformConnector } from '../platform-connector.js';
 import { cursorPages, merchantOf, revokeSquareAccess, squareCall, squareConfig, squareInstant } from './square-api.js';
 import * as map from './square-records.js';
 import { squareWrites } from './square-writes.js';
@@ -193,15 +194,7 @@ const sources: DataTypeSource[] = [companyInfo, locations, orders, payments, tra
 
 const client = { platform: 'Square', config: () => squareConfig() };
 
-export const square: Connector = {
-  info: {
-    key: SQUARE.key,
-    name: SQUARE.name,
-    sourceType: SQUARE.sourceType,
-    brandColour: SQUARE.brandColour,
-    dataTypes: sources.map((s) => s.dataType),
-  },
-  authorization: SQUARE.authorization,
+export const square = platformConnector(SQUARE, {
   oauth2: oauthCodeFlow({
     ...client,
     scope: SCOPE,
@@ -229,4 +222,4 @@ export const square: Connector = {
   },
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),
   writes: squareWrites,
-};
+});

@@ -19,14 +19,14 @@ export const SQUARE = declarePlatform({
     paging: 'cursor',
   },
   dataTypes: {
+    'commerce-companyInfo': { features: ['Get'], cursor: 'none' },
+    'commerce-locations': { features: ['Get'], cursor: 'none' },
     // Square filters these by `updated_at`; the others are read whole every time (they are small).
-    'commerce-orders': { cursor: { field: 'updated_at' } },
-    'commerce-payments': { cursor: { field: 'updated_at' } },
-    'commerce-transactions': { cursor: { field: 'updated_at' } },
-    'commerce-customers': { cursor: { field: 'updated_at' } },
-    'commerce-products': { cursor: { field: 'updated_at' } },
-    'commerce-productCategories': { cursor: { field: 'updated_at' } },
-    'commerce-locations': { cursor: 'none' },
-    'commerce-companyInfo': { cursor: 'none' },
+    'commerce-orders': { features: ['Get'], cursor: { field: 'updated_at' } },
+    'commerce-payments': { features: ['Get'], cursor: { field: 'updated_at' } },
+    'commerce-transactions': { features: ['Get'], cursor: { field: 'updated_at' } },
+    'commerce-customers': { features: ['Get', 'Post', 'Put'], cursor: { field: 'updated_at' } },
+    'commerce-products': { features: ['Get'], cursor: { field: 'updated_at' } },
+    'commerce-productCategories': { features: ['Get'], cursor: { field: 'updated_at' } },
   },
 } as const);

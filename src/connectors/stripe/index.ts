@@ -1,4 +1,4 @@
-import type { Connector, DataTypeSource, LinkResult } from '../connector.js';
+import type { DataTypeSource, LinkResult } from '../connector.js';
 import { ConnectorError, isConnectorError } from '../connector-error.js';
 import {
   CommerceCompanyInfo,
@@ -12,6 +12,7 @@ import { deauthorize, stripeConnect } from './stripe-connect.js';
 import * as map from './stripe-records.js';
 import { documentSource, listSource, sourceRecord } from './stripe-sources.js';
 import { STRIPE } from './platform.js';
+import { platformConnector } from '../platform-connector.js';
 import { stripeWrites } from './stripe-writes.js';
 
 /**
@@ -180,15 +181,7 @@ async function link(input: Record<string, unknown>): Promise<LinkResult> {
   }
 }
 
-export const stripe: Connector = {
-  info: {
-    key: STRIPE.key,
-    name: STRIPE.name,
-    sourceType: STRIPE.sourceType,
-    brandColour: STRIPE.brandColour,
-    dataTypes: sources.map((s) => s.dataType),
-  },
-  authorization: STRIPE.authorization,
+export const stripe = platformConnector(STRIPE, {
   link,
   oauth2: stripeConnect,
   async revoke({ credentials }) {
@@ -197,4 +190,4 @@ export const stripe: Connector = {
   },
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),
   writes: stripeWrites,
-};
+});

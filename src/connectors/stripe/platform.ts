@@ -34,14 +34,14 @@ export const STRIPE = declarePlatform({
   },
   dataTypes: {
     // New objects by `created[gte]`, changes and deletions from `/v1/events` (kept 30 days).
-    'commerce-customers': { cursor: { field: 'created' } },
-    'commerce-orders': { cursor: { field: 'created' } },
-    'commerce-payments': { cursor: { field: 'created' } },
-    'commerce-disputes': { cursor: { field: 'created' } },
+    'commerce-customers': { features: ['Get', 'Post', 'Put', 'Delete'], cursor: { field: 'created' } },
+    'commerce-orders': { features: ['Get'], cursor: { field: 'created' } },
+    'commerce-payments': { features: ['Get'], cursor: { field: 'created' } },
+    'commerce-disputes': { features: ['Get'], cursor: { field: 'created' } },
     // Balance transactions never change once made: new ones by `created[gte]` only.
-    'commerce-transactions': { cursor: { field: 'created' } },
-    'commerce-products': { cursor: 'none' },
-    'commerce-companyInfo': { cursor: 'none' },
-    'commerce-paymentMethods': { cursor: 'none' },
+    'commerce-transactions': { features: ['Get'], cursor: { field: 'created' } },
+    'commerce-products': { features: ['Get'], cursor: 'none' },
+    'commerce-companyInfo': { features: ['Get'], cursor: 'none' },
+    'commerce-paymentMethods': { features: ['Get'], cursor: 'none' },
   },
 } as const);

@@ -1,4 +1,4 @@
-import type { Connector, DataTypeSource, OAuthTokens } from '../connector.js';
+import type { DataTypeSource, OAuthTokens } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthCodeFlow, revokeToken, vendorEndpoint } from '../oauth/oauth-client.js';
 import { platformRequest } from '../platform-http.js';
@@ -20,6 +20,7 @@ import * as map from './xero-records.js';
 import { collectionSource, documentSource, journalSource } from './xero-sources.js';
 import { xeroWrites } from './xero-writes.js';
 import { XERO } from './platform.js';
+import { platformConnector } from '../platform-connector.js';
 import { clockFor } from '../../lib/clock.js';
 
 /**
@@ -265,15 +266,7 @@ async function tenantsOf(tokens: OAuthTokens, connectionsUrl: string) {
     .map((t) => ({ id: t.tenantId, name: t.tenantName ?? t.tenantId, settings: { tenantId: t.tenantId, tenantName: t.tenantName ?? '' } }));
 }
 
-export const xero: Connector = {
-  info: {
-    key: XERO.key,
-    name: XERO.name,
-    sourceType: XERO.sourceType,
-    brandColour: XERO.brandColour,
-    dataTypes: sources.map((s) => s.dataType),
-  },
-  authorization: XERO.authorization,
+export const xero = platformConnector(XERO, {
   oauth2: oauthCodeFlow({
     ...client,
     scope: SCOPE,
@@ -290,4 +283,4 @@ export const xero: Connector = {
   },
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),
   writes: xeroWrites,
-};
+});

@@ -1,7 +1,7 @@
+import { platformConnector } from '../../platform-connector.js';
+import { ACCOUNTING_SANDBOX } from './platform.js';
 import { SANDBOX_AUTHORIZATION, linkSandbox } from '../authorization.js';
 import { sandboxSources, type GeneratedSource, type SandboxConnector } from '../generated-source.js';
-import { ACCOUNTING_DATA_TYPES } from '../../../codat-model/data-types.js';
-import type { PlatformInfo } from '../../connector.js';
 import { bankAccounts } from './types/bank-accounts.js';
 import { billCreditNotes } from './types/bill-credit-notes.js';
 import { billPayments } from './types/bill-payments.js';
@@ -57,18 +57,9 @@ const sources: GeneratedSource[] = [
   transfers,
 ];
 
-const info: PlatformInfo = {
-  key: 'mqjo',
-  name: 'Sandbox',
-  sourceType: 'Accounting',
-  dataTypes: ACCOUNTING_DATA_TYPES,
-  brandColour: '#1f6feb',
-};
-
-export const accountingSandbox: SandboxConnector = {
+export const accountingSandbox: SandboxConnector = platformConnector(ACCOUNTING_SANDBOX, {
   authorization: SANDBOX_AUTHORIZATION,
   link: linkSandbox,
-  info,
   dataTypes: sandboxSources(sources),
   writes: accountingWrites,
-};
+});

@@ -1,6 +1,7 @@
 import { SANDBOX_AUTHORIZATION, linkSandbox } from '../authorization.js';
 import { sandboxSources, type SandboxConnector } from '../generated-source.js';
-import { COMMERCE_DATA_TYPES } from '../../../codat-model/data-types.js';
+import { platformConnector } from '../../platform-connector.js';
+import { COMMERCE_SANDBOX } from './platform.js';
 import { commerceCompanyInfo } from './company-info.js';
 import { commerceCustomers } from './customers.js';
 import { commerceDisputes } from './disputes.js';
@@ -15,10 +16,9 @@ import { commerceTransactions } from './transactions.js';
  * GBP, USD and EUR, with three years of orders up to `asOf`, generated on demand from the connection's seed.
  * See docs/sandbox-banking-commerce.md.
  */
-export const commerceSandbox: SandboxConnector = {
+export const commerceSandbox: SandboxConnector = platformConnector(COMMERCE_SANDBOX, {
   authorization: SANDBOX_AUTHORIZATION,
   link: linkSandbox,
-  info: { key: 'aiwb', name: 'Commerce Sandbox', sourceType: 'Commerce', dataTypes: COMMERCE_DATA_TYPES, brandColour: '#7b3fe4' },
   dataTypes: sandboxSources([
     commerceCompanyInfo,
     commerceCustomers,
@@ -32,4 +32,4 @@ export const commerceSandbox: SandboxConnector = {
     commerceTaxComponents,
     commerceTransactions,
   ]),
-};
+});

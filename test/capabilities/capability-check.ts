@@ -1,0 +1,92 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import type { CapabilityRecord } from '../helpers/capabilities.js';
+import { evidenceProblems, suggestedRows, type Claim, type MatrixRow, type TestRun } from './capability-evidence.js';
+
+/*
+ * The capability check (vitest's global setup): every Get, Post, Put and Delete a platform claims in `/integrations`
+ * is backed by a test that exercised it. Tests record what they exercise through `exercised()`
+ * (test/helpers/capabilities.ts) into a folder made here; after a full run, the teardown compares those records with
+ * the committed matrix (capability-matrix.json) and the platforms' declarations, and fails the run on any gap. A run
+ * of some files or some tests only skips the comparison, saying so.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const MATRIX_FILE = path.join(ROOT, 'test/capabilities/capability-matrix.json');
+
+export default function setup(project: TestProject) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ledgerport-capabilities-'));
+  project.provide('capabilityRecords', dir);
+  return async () => {
+    try {
+      await check(project, dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+async function check(project: TestProject, dir: string): Promise<void> {
+  const files = project.vitest.state.getFiles();
+  const { testFiles } = await project.globTestFiles();
+  const ran = new Set(files.map((f) => f.filepath));
+  const partial = project.config.testNamePattern
+    ? 'a test name filter was given'
+    : testFiles.some((f) => !ran.has(f))
+      ? `${ran.size} of ${testFiles.length} test files ran`
+      : undefined;
+  if (partial) {
+    console.log(`capability check: skipped (${partial}; it runs after a full npm test)`);
+    return;
+  }
+  const { CONNECTORS } = await import('../../src/connectors/registry.js');
+  const claims: Claim[] = CONNECTORS.flatMap((c) =>
+    Object.entries(c.declaration.dataTypes).flatMap(([dataType, { features }]) =>
+      features.map((feature) => ({ platform: c.info.key, dataType, feature })),
+    ),
+  );
+  const rows = JSON.parse(readFileSync(MATRIX_FILE, 'utf8')) as MatrixRow[];
+  const records = readdirSync(dir).flatMap((name) =>
+    readFileSync(path.join(dir, name), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as CapabilityRecord),
+  );
+  const tests = files.flatMap((file) => testsOf(file, path.relative(ROOT, file.filepath).split(path.sep).join('/')));
+  const { problems, notes } = evidenceProblems({ claims, rows, records, tests, strict: process.env.CI === 'true' });
+  for (const note of notes) console.log(`capability check: ${note}`);
+  if (problems.length === 0) {
+    console.log(`capability check: ${claims.length} capabilities claimed, each exercised by the test its row names`);
+    return;
+  }
+  const missing = suggestedRows(claims, rows, records);
+  console.error(
+    [
+      `capability check failed (${path.relative(ROOT, MATRIX_FILE)}, docs/connectors.md "Capabilities"):`,
+      ...problems.map((p) => `  - ${p}`),
+      ...(missing.length > 0 ? ['rows this run could back (a test recorded each):', JSON.stringify(missing, null, 2)] : []),
+    ].join('\n'),
+  );
+  process.exitCode = 1;
+}
+
+interface TaskLike {
+  type: string;
+  name: string;
+  mode: string;
+  fullTestName?: string;
+  result?: { state?: string };
+  tasks?: TaskLike[];
+}
+
+function testsOf(task: TaskLike, file: string, names: string[] = []): TestRun[] {
+  if (task.type === 'test') {
+    const state = task.result?.state === 'pass' ? 'passed' : task.result?.state === 'fail' ? 'failed' : 'skipped';
+    return [{ file, test: task.fullTestName ?? [...names, task.name].join(' > '), state }];
+  }
+  // The file is the outermost suite: its name is not part of a test's name.
+  const inner = 'filepath' in task ? names : [...names, task.name];
+  return (task.tasks ?? []).flatMap((child) => testsOf(child, file, inner));
+}

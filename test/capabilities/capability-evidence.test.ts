@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { evidenceProblems, suggestedRows, type Claim, type MatrixRow, type TestRun } from './capability-evidence.js';
+import type { CapabilityRecord } from '../helpers/capabilities.js';
+
+// The comparison the capability check makes after a full run (capability-check.ts), on a small made-up run.
+const claims: Claim[] = [
+  { platform: 'gbol', dataType: 'invoices', feature: 'Get' },
+  { platform: 'gbol', dataType: 'invoices', feature: 'Post' },
+];
+const rows: MatrixRow[] = [
+  { ...claims[0], file: 'test/x.test.ts', test: 'X > reads' },
+  { ...claims[1], file: 'test/x.test.ts', test: 'X > writes' },
+];
+const tests: TestRun[] = [
+  { file: 'test/x.test.ts', test: 'X > reads', state: 'passed' },
+  { file: 'test/x.test.ts', test: 'X > writes', state: 'passed' },
+];
+const records: CapabilityRecord[] = rows.map((r) => ({ ...r }));
+const check = (over: Partial<Parameters<typeof evidenceProblems>[0]>) =>
+  evidenceProblems({ claims, rows, records, tests, strict: false, ...over });
+
+describe('the capability check', () => {
+  it('passes when every claim has a row whose test ran, passed and recorded it', () => {
+    expect(check({})).toEqual({ problems: [], notes: [] });
+  });
+
+  it('fails a claim without a row, and suggests the row from what a test recorded', () => {
+    const { problems } = check({ rows: rows.slice(0, 1) });
+    expect(problems).toEqual([expect.stringContaining('gbol invoices Post: claimed by the platform')]);
+    expect(suggestedRows(claims, rows.slice(0, 1), records)).toEqual([rows[1]]);
+  });
+
+  it('fails a row whose test did not run, or ran without recording that capability', () => {
+    expect(check({ tests: tests.slice(0, 1) }).problems).toEqual([expect.stringContaining('that test did not run')]);
+    expect(check({ records: records.slice(0, 1) }).problems).toEqual([
+      expect.stringContaining('that test ran but did not record this capability'),
+    ]);
+  });
+
+  it('fails a row no platform claims, and a capability recorded that no platform claims', () => {
+    const { problems } = check({ claims: claims.slice(0, 1) });
+    expect(problems).toEqual([
+      expect.stringContaining('gbol invoices Post (row: test/x.test.ts :: X > writes): no platform claims'),
+      expect.stringContaining('gbol invoices Post: recorded by test/x.test.ts :: X > writes, but the platform'),
+    ]);
+  });
+
+  it('fails two rows for one claim', () => {
+    expect(check({ rows: [...rows, { ...rows[1], test: 'X > reads' }] }).problems).toEqual([
+      expect.stringContaining('gbol invoices Post: 2 rows'),
+      expect.stringContaining('that test ran but did not record'),
+    ]);
+  });
+
+  it('fails a skipped row test in CI only, and leaves a failed one to its own failure', () => {
+    const skipped = tests.map((t, i) => (i === 0 ? { ...t, state: 'skipped' as const } : t));
+    expect(check({ tests: skipped }).problems).toEqual([]);
+    expect(check({ tests: skipped }).notes).toEqual([expect.stringContaining('that test was skipped')]);
+    expect(check({ tests: skipped, strict: true }).problems).toEqual([expect.stringContaining('that test was skipped')]);
+    const failed = tests.map((t, i) => (i === 0 ? { ...t, state: 'failed' as const } : t));
+    expect(check({ tests: failed, records: records.slice(1) })).toEqual({
+      problems: [],
+      notes: [expect.stringContaining('that test failed')],
+    });
+  });
+});

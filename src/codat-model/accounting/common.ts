@@ -32,7 +32,9 @@ export function DataRecord<T extends TProperties>(
       ...properties,
       ...(options.supplementalData === false ? {} : { supplementalData: Type.Optional(SupplementalData) }),
       modifiedDate: Instant,
-      sourceModifiedDate: Instant,
+      // Absent where the platform keeps no time of change for the record (Xero's tracking categories and organisation),
+      // as Codat's own schema allows ("not populated" for some types and platforms).
+      sourceModifiedDate: Type.Optional(Instant),
       metadata: Metadata,
     },
     { title: options.title, ...(options.description ? { description: options.description } : {}) },

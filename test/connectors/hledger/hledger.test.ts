@@ -6,6 +6,7 @@ import { CodatAccounting } from '@codat/accounting';
 import { randomUUID } from 'node:crypto';
 import { journalEntryWrites } from '../../../src/connectors/hledger/hledger-writes.js';
 import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
+import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
 import {
   companyWithConnection,
   fetchOnFirstLinkOnly,
@@ -91,6 +92,10 @@ describe.skipIf(missing !== undefined)('hledger-web as a platform', () => {
     expect(res.body.status).toBe('Linked');
     const status = await waitForSyncs(server, client, linked.companyId);
     for (const type of TYPES) expect(status[type]?.currentStatus, type).toBe('Complete');
+  });
+
+  it('serves every data type it claims to Get, valid against its own OpenAPI document', async () => {
+    await readsEveryClaimedType(server, client, linked, 'hldg');
   });
 
   it('serves accounts and journal entries through the official SDK', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodatAccounting } from '@codat/accounting';
 import { setEnv } from '../../helpers/env.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
+import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
 import { QUICKBOOKS } from '../../../src/connectors/quickbooks/platform.js';
 import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
@@ -120,6 +121,10 @@ describe('QuickBooks Online', () => {
     ]);
     expect(fake.peaks.get(realm.realmId)!.inFlight).toBeLessThanOrEqual(10);
     expect(fake.violations).toEqual([]);
+  });
+
+  it('serves every data type it claims to Get, valid against its own OpenAPI document', async () => {
+    await readsEveryClaimedType(server, client, linked, 'qhyg');
   });
 
   it('maps invoices, bills, names, accounts, payments, journals, items, tax codes and the company to Codat shapes', async () => {

@@ -5,6 +5,7 @@ import { startTestServer, type TestClient, type TestServer } from '../../helpers
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
 import { oasValidator } from '../../helpers/oas.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
+import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
 import { SQUARE } from '../../../src/connectors/square/platform.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
 import { startSquareFake, type SquareFake } from '../../fakes/square/square-fake.js';
@@ -115,6 +116,10 @@ describe('Square', () => {
     const status = await waitForSyncs(server, client, linked.companyId, 120_000);
     for (const type of TYPES) expect(status[type]?.currentStatus, `${type}: ${JSON.stringify(status[type])}`).toBe('Complete');
     expect(fake.violations).toEqual([]);
+  });
+
+  it('serves every data type it claims to Get, valid against its own OpenAPI document', async () => {
+    await readsEveryClaimedType(server, client, linked, 'zsth');
   });
 
   it("maps every type to Codat's shapes, each record valid against Codat's commerce OAS", async () => {

@@ -7,6 +7,7 @@ import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../
 import { startStripeFake, type StripeFake } from '../../fakes/stripe/stripe-fake.js';
 import type { StripeAccount } from '../../fakes/stripe/stripe-account.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
+import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
 import { STRIPE } from '../../../src/connectors/stripe/platform.js';
 
 /**
@@ -128,6 +129,10 @@ describe('Stripe', () => {
     expect(new Set(calls.map((r) => r.stripeVersion))).toEqual(new Set(['2023-08-16']));
     expect(fake.apiRequests((r) => r.status === 200 && r.account !== shop.id)).toEqual([]);
     expect(fake.violations).toEqual([]);
+  });
+
+  it('serves every data type it claims to Get, valid against its own OpenAPI document', async () => {
+    await readsEveryClaimedType(server, client, linked, 'exgd');
   });
 
   it('maps charges to orders and payments, balance transactions with their fees, customers, products, disputes and the account', async () => {

@@ -420,7 +420,9 @@ export class XeroFake extends FakeVendor {
     }
     const since = headers['if-modified-since'] ? Date.parse(`${String(headers['if-modified-since'])}Z`) : undefined;
     // Deleted records are answered only to a read of what changed since a time (as Xero does).
-    if (since !== undefined) records = records.filter((r) => msOf(r.UpdatedDateUTC) > since);
+    // Xero ignores the header where its records keep no time of change (tax rates): every one is answered.
+    if (since !== undefined)
+      records = records.filter((r) => (r.UpdatedDateUTC === undefined ? r.Status !== 'DELETED' : msOf(r.UpdatedDateUTC) > since));
     else records = records.filter((r) => r.Status !== 'DELETED');
     if (query.get('includeArchived') !== 'true') records = records.filter((r) => r.ContactStatus !== 'ARCHIVED');
     const where = query.get('where');

@@ -3,6 +3,7 @@ import { CodatAccounting } from '@codat/accounting';
 import { setEnv } from '../../helpers/env.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
 import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
+import { exercised } from '../../helpers/capabilities.js';
 import { XERO } from '../../../src/connectors/xero/platform.js';
 import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
@@ -233,6 +234,7 @@ describe('Xero', () => {
     await waitForSyncs(server, client, linked.companyId);
     const synced = (await allRecords('invoices')).find((r) => r.id === id);
     expect(synced).toMatchObject({ totalAmount: 115, status: 'Submitted' });
+    exercised('gbol', 'invoices', 'Post');
 
     // A payment of part of it: Xero records it against the invoice, which the next sync shows part paid.
     const bank = (await allRecords('chartOfAccounts')).find((a) => a.nominalCode === '090');
@@ -248,6 +250,64 @@ describe('Xero', () => {
     await waitForSyncs(server, client, linked.companyId);
     expect((await queue('invoices')).status).toBe('Complete');
     expect((await allRecords('invoices')).find((r) => r.id === id)).toMatchObject({ amountDue: 75, status: 'PartiallyPaid' });
+    expect(fake.violations).toEqual([]);
+    exercised('gbol', 'payments', 'Post');
+  });
+
+  it('updates an invoice, and creates and updates a customer and a supplier; Xero holds each and the next sync shows it', async () => {
+    // An approved, unpaid invoice of the seeded organisation, sent back with a new reference (Codat's note).
+    const target = [...tenant.collection('Invoices').values()].find(
+      (i) => i.Type === 'ACCREC' && i.Status === 'AUTHORISED' && i.AmountPaid === 0,
+    )!;
+    const read = (await allRecords('invoices')).find((r) => r.id === target.InvoiceID)!;
+    const updated = await push(
+      'invoices',
+      {
+        customerRef: read.customerRef,
+        issueDate: read.issueDate,
+        dueDate: read.dueDate,
+        currency: read.currency,
+        status: read.status,
+        note: 'Updated by Ledgerport',
+        totalAmount: read.totalAmount,
+        totalTaxAmount: read.totalTaxAmount,
+        amountDue: read.amountDue,
+        lineItems: read.lineItems.map((l: Record<string, unknown>) => ({
+          description: l.description,
+          quantity: l.quantity,
+          unitAmount: l.unitAmount,
+          accountRef: l.accountRef,
+          taxRateRef: l.taxRateRef,
+        })),
+      },
+      { recordId: target.InvoiceID },
+    );
+    expect(updated.status, JSON.stringify(updated)).toBe('Success');
+    expect(tenant.collection('Invoices').get(target.InvoiceID)).toMatchObject({ Reference: 'Updated by Ledgerport', Total: target.Total });
+    expect((await allRecords('invoices')).find((r) => r.id === target.InvoiceID)).toMatchObject({
+      note: 'Updated by Ledgerport',
+      totalAmount: read.totalAmount,
+    });
+    exercised('gbol', 'invoices', 'Put');
+
+    for (const [dataType, nameField] of [
+      ['customers', 'customerName'],
+      ['suppliers', 'supplierName'],
+    ] as const) {
+      const name = `Ledgerport ${dataType} Ltd`;
+      const created = await push(dataType, { [nameField]: name, status: 'Active', emailAddress: 'first@example.com' });
+      expect(created.status, JSON.stringify(created)).toBe('Success');
+      const id = created.changes?.[0]?.recordRef?.id;
+      expect(tenant.collection('Contacts').get(id)).toMatchObject({ Name: name, EmailAddress: 'first@example.com' });
+      expect((await allRecords(dataType)).find((r) => r.id === id)).toMatchObject({ [nameField]: name, emailAddress: 'first@example.com' });
+      exercised('gbol', dataType, 'Post');
+
+      const changed = await push(dataType, { [nameField]: name, status: 'Active', emailAddress: 'second@example.com' }, { recordId: id });
+      expect(changed.status, JSON.stringify(changed)).toBe('Success');
+      expect(tenant.collection('Contacts').get(id)).toMatchObject({ Name: name, EmailAddress: 'second@example.com' });
+      expect((await allRecords(dataType)).find((r) => r.id === id)).toMatchObject({ emailAddress: 'second@example.com' });
+      exercised('gbol', dataType, 'Put');
+    }
     expect(fake.violations).toEqual([]);
   });
 

@@ -10,6 +10,12 @@ const VALIDATOR = 'Sandbox';
 /** Documents the Sandbox will not let go once settled, unless the write forces it. */
 const SETTLED_STATUSES = new Set(['Paid', 'Void']);
 
+/**
+ * Types paid as they are made: a direct cost's or income's `paymentAllocations` (required, and on every one the
+ * Sandbox holds) are its own payment, not payments other records hold, so they do not keep it from being deleted.
+ */
+const PAID_AS_MADE: ReadonlySet<DataType> = new Set(['directCosts', 'directIncomes']);
+
 type Problem = { itemId: string; message: string; validatorName: string };
 
 /**
@@ -66,7 +72,10 @@ async function missingReferences(ctx: WriteContext, references: PlatformWrite['r
   return problems;
 }
 
-/** The Sandbox's bookkeeping rules: settled documents change only when forced; paid ones are never deleted. */
+/**
+ * The Sandbox's bookkeeping rules: settled documents change only when forced; documents with payments allocated to
+ * them are never deleted (but direct costs and incomes, whose allocation is their own payment, are: PAID_AS_MADE).
+ */
 function bookkeepingRules(dataType: DataType, write: PlatformWrite, current: SourceRecord): Problem[] {
   const status = current.data.status;
   if (write.operation === 'Update' && typeof status === 'string' && SETTLED_STATUSES.has(status) && !write.forceUpdate) {
@@ -79,7 +88,7 @@ function bookkeepingRules(dataType: DataType, write: PlatformWrite, current: Sou
     ];
   }
   const allocations = current.data.paymentAllocations;
-  if (write.operation === 'Delete' && Array.isArray(allocations) && allocations.length > 0) {
+  if (write.operation === 'Delete' && !PAID_AS_MADE.has(dataType) && Array.isArray(allocations) && allocations.length > 0) {
     return [
       {
         itemId: 'paymentAllocations',

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { journalEntryWrites } from '../../../src/connectors/hledger/hledger-writes.js';
 import { http, startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
+import { exercised } from '../../helpers/capabilities.js';
 import {
   companyWithConnection,
   fetchOnFirstLinkOnly,
@@ -192,6 +193,7 @@ describe.skipIf(missing !== undefined)('hledger-web as a platform', () => {
     ]);
     for (const type of ['chartOfAccounts', 'balanceSheet', 'profitAndLoss']) expect((await resync(type)).status).toBe('Complete');
     await expectStatementsMatchHledger();
+    exercised('hldg', 'journalEntries', 'Post');
   });
 
   it('refuses an unbalanced journal entry before it reaches hledger', async () => {

@@ -3,6 +3,7 @@ import { CodatAccounting } from '@codat/accounting';
 import { setEnv } from '../../helpers/env.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
 import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
+import { exercised } from '../../helpers/capabilities.js';
 import { QUICKBOOKS } from '../../../src/connectors/quickbooks/platform.js';
 import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
@@ -443,6 +444,7 @@ describe('QuickBooks Online', () => {
       note: 'Written by Ledgerport',
     });
     expect(fake.violations).toEqual([]);
+    exercised('qhyg', 'invoices', 'Post');
   });
 
   it('refuses an update made on a stale SyncToken with a message saying to read the record again', async () => {
@@ -463,6 +465,7 @@ describe('QuickBooks Online', () => {
     expect(retried.status, JSON.stringify(retried)).toBe('Success');
     expect(realm.table('Invoice').get(target.Id)!.CustomerMemo.value).toBe('Our change');
     expect(fake.violations).toEqual([]);
+    exercised('qhyg', 'invoices', 'Put');
   });
 
   it('updates a customer without un-archiving it or overwriting its company name', async () => {
@@ -485,6 +488,66 @@ describe('QuickBooks Online', () => {
     );
     expect(reactivated.status, JSON.stringify(reactivated)).toBe('Success');
     expect(realm.table('Customer').get(target.Id)!.Active).toBe(true);
+    expect(fake.violations).toEqual([]);
+    exercised('qhyg', 'customers', 'Put');
+  });
+
+  it('creates a customer, and creates and updates a bill; QuickBooks holds each and the next sync shows it', async () => {
+    const created = await push('POST', 'customers', {
+      customerName: 'Ledgerport Trading Ltd',
+      status: 'Active',
+      emailAddress: 'ap@example.com',
+    });
+    expect(created.status, JSON.stringify(created)).toBe('Success');
+    const customerId = created.changes?.[0]?.recordRef?.id;
+    expect(realm.table('Customer').get(customerId)).toMatchObject({
+      DisplayName: 'Ledgerport Trading Ltd',
+      CompanyName: 'Ledgerport Trading Ltd',
+      PrimaryEmailAddr: { Address: 'ap@example.com' },
+    });
+    expect((await allRecords('customers')).find((c) => c.id === customerId)).toMatchObject({
+      customerName: 'Ledgerport Trading Ltd',
+      emailAddress: 'ap@example.com',
+    });
+    exercised('qhyg', 'customers', 'Post');
+
+    const supplier = (await allRecords('suppliers'))[0];
+    const bill = {
+      supplierRef: { id: supplier.id },
+      issueDate: '2025-11-20T00:00:00',
+      dueDate: '2025-12-20T00:00:00',
+      currency: 'GBP',
+      status: 'Open',
+      note: 'Written by Ledgerport',
+      lineItems: [
+        {
+          description: 'Adverts',
+          quantity: 1,
+          unitAmount: 250,
+          accountRef: { id: realm.account('6000').Id },
+          taxRateRef: { id: realm.taxCode('20.0% S').Id },
+        },
+      ],
+      subTotal: 250,
+      taxAmount: 50,
+      totalAmount: 300,
+      amountDue: 300,
+    };
+    const made = await push('POST', 'bills', bill);
+    expect(made.status, JSON.stringify(made)).toBe('Success');
+    const billId = made.changes?.[0]?.recordRef?.id;
+    expect(realm.table('Bill').get(billId)).toMatchObject({ VendorRef: { value: supplier.id }, PrivateNote: 'Written by Ledgerport' });
+    expect((await allRecords('bills')).find((b) => b.id === billId)).toMatchObject({
+      supplierRef: { id: supplier.id },
+      note: 'Written by Ledgerport',
+    });
+    exercised('qhyg', 'bills', 'Post');
+
+    const changed = await push('PUT', 'bills', { ...bill, note: 'Changed by Ledgerport' }, billId);
+    expect(changed.status, JSON.stringify(changed)).toBe('Success');
+    expect(realm.table('Bill').get(billId)).toMatchObject({ PrivateNote: 'Changed by Ledgerport' });
+    expect((await allRecords('bills')).find((b) => b.id === billId)).toMatchObject({ note: 'Changed by Ledgerport' });
+    exercised('qhyg', 'bills', 'Put');
     expect(fake.violations).toEqual([]);
   });
 

@@ -6,6 +6,7 @@ import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedC
 import { oasValidator } from '../../helpers/oas.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
 import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
+import { exercised } from '../../helpers/capabilities.js';
 import { SQUARE } from '../../../src/connectors/square/platform.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
 import { startSquareFake, type SquareFake } from '../../fakes/square/square-fake.js';
@@ -402,6 +403,7 @@ describe('Square', () => {
       addresses: [{ type: 'Billing', line1: '7 Quay Street', city: 'Bristol', postalCode: 'BS1 4DB', country: 'GB' }],
     });
     expect(fake.violations).toEqual([]);
+    exercised('zsth', 'commerce-customers', 'Post');
   });
 
   it('replaces a customer (what the record leaves out is cleared at Square, within the address too); the next sync says so', async () => {
@@ -421,6 +423,7 @@ describe('Square', () => {
     expect(synced.customerName).toBe('Ada King Lovelace');
     expect(synced.addresses).toEqual([{ type: 'Billing', line1: '1 New Road' }]);
     expect([synced.note, synced.phone]).toEqual([undefined, undefined]);
+    exercised('zsth', 'commerce-customers', 'Put');
 
     // A customer Square knows by its company name alone keeps its name there: read back, it is the same.
     const company = [...merchant.collection('customers').values()].find((c) => c.id !== target.id && c.note !== 'Regular')!;

@@ -8,6 +8,7 @@ import { startStripeFake, type StripeFake } from '../../fakes/stripe/stripe-fake
 import type { StripeAccount } from '../../fakes/stripe/stripe-account.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
 import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
+import { exercised } from '../../helpers/capabilities.js';
 import { STRIPE } from '../../../src/connectors/stripe/platform.js';
 
 /**
@@ -379,6 +380,7 @@ describe('Stripe', () => {
       ],
     });
     expect(fake.violations).toEqual([]);
+    exercised('exgd', 'commerce-customers', 'Post');
   });
 
   it('replaces a customer (what the record leaves out is unset at Stripe) and deletes one; the next syncs say so', async () => {
@@ -412,6 +414,7 @@ describe('Stripe', () => {
     expect(after.addresses).toEqual([{ type: 'Billing', line1: '1 New Road' }]);
     expect(after.phone ?? null).toBeNull();
     expect(after.note).toBeUndefined();
+    exercised('exgd', 'commerce-customers', 'Put');
 
     // Stripe deletes the customer and the answer is lost: the DELETE, sent again (Stripe takes no idempotency key on
     // it), meets 404, and Stripe's answer for the id says it was deleted.
@@ -421,6 +424,7 @@ describe('Stripe', () => {
     expect(fake.apiRequests((r) => r.method === 'DELETE').map((r) => r.status)).toEqual([503, 404]);
     expect(shop.get('customers', target.id)).toBeUndefined();
     expect((await calls.allRecords('commerce-customers')).find((c) => c.id === target.id)?.metadata).toEqual({ isDeleted: true });
+    exercised('exgd', 'commerce-customers', 'Delete');
 
     // A customer Stripe never had: refused with Stripe's own words.
     const missing = await calls.pushDelete('commerce-customers', 'cus_neverexisted');

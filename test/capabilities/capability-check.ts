@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -29,6 +29,8 @@ export default function setup(project: TestProject) {
 }
 
 async function check(project: TestProject, dir: string): Promise<void> {
+  // For whoever edits the matrix: what this run recorded, full run or not (CAPABILITY_RECORDS_OUT=file).
+  if (process.env.CAPABILITY_RECORDS_OUT) writeFileSync(process.env.CAPABILITY_RECORDS_OUT, JSON.stringify(recordsIn(dir), null, 2));
   const files = project.vitest.state.getFiles();
   const { testFiles } = await project.globTestFiles();
   const ran = new Set(files.map((f) => f.filepath));
@@ -48,12 +50,7 @@ async function check(project: TestProject, dir: string): Promise<void> {
     ),
   );
   const rows = JSON.parse(readFileSync(MATRIX_FILE, 'utf8')) as MatrixRow[];
-  const records = readdirSync(dir).flatMap((name) =>
-    readFileSync(path.join(dir, name), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as CapabilityRecord),
-  );
+  const records = recordsIn(dir);
   const tests = files.flatMap((file) => testsOf(file, path.relative(ROOT, file.filepath).split(path.sep).join('/')));
   const { problems, notes } = evidenceProblems({ claims, rows, records, tests, strict: process.env.CI === 'true' });
   for (const note of notes) console.log(`capability check: ${note}`);
@@ -70,6 +67,16 @@ async function check(project: TestProject, dir: string): Promise<void> {
     ].join('\n'),
   );
   process.exitCode = 1;
+}
+
+/** Every capability the run's tests recorded (one file per worker process). */
+function recordsIn(dir: string): CapabilityRecord[] {
+  return readdirSync(dir).flatMap((name) =>
+    readFileSync(path.join(dir, name), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as CapabilityRecord),
+  );
 }
 
 interface TaskLike {

@@ -339,6 +339,153 @@ describe('Xero', () => {
     expect(writes.slice(-2).map((r) => r.status)).toEqual([503, 200]);
   });
 
+  it('reads credit notes and payments of both sides', async () => {
+    // Sales invoices the tests above leave as seeded: not the first (read field by field), approved, nothing paid.
+    const invoices = [...tenant.collection('Invoices').values()];
+    const [credited, paid] = invoices
+      .filter((i) => i.Type === 'ACCREC')
+      .slice(1)
+      .filter((i) => i.Status === 'AUTHORISED' && i.AmountPaid === 0 && i.AmountCredited === 0);
+    const bill = invoices.find((i) => i.Type === 'ACCPAY' && i.Status === 'AUTHORISED')!;
+
+    // Goods returned by a customer, part of it set against what they owe; the rest is theirs to use later.
+    const salesCredit = tenant.createCreditNote({
+      Type: 'ACCRECCREDIT',
+      Contact: { ContactID: credited.Contact.ContactID },
+      Date: '2025-11-10',
+      Status: 'AUTHORISED',
+      LineAmountTypes: 'Exclusive',
+      Reference: 'Returned goods',
+      LineItems: [{ Description: 'Returned consulting hours', Quantity: 2, UnitAmount: 40, AccountCode: '200', TaxType: 'OUTPUT2' }],
+    });
+    tenant.allocateCreditNote(salesCredit.CreditNoteID, { Invoice: { InvoiceID: credited.InvoiceID }, Amount: 50, Date: '2025-11-11' });
+    // A supplier's credit for faulty supplies, under the supplier's own number, not yet set against any bill.
+    const purchaseCredit = tenant.createCreditNote({
+      Type: 'ACCPAYCREDIT',
+      CreditNoteNumber: 'SUP-CN-77',
+      Contact: { ContactID: bill.Contact.ContactID },
+      Date: '2025-11-10',
+      Status: 'AUTHORISED',
+      LineAmountTypes: 'Exclusive',
+      LineItems: [{ Description: 'Faulty supplies', Quantity: 1, UnitAmount: 60, AccountCode: '429', TaxType: 'INPUT2' }],
+    });
+    const salesPayment = tenant.createPayment({
+      Invoice: { InvoiceID: paid.InvoiceID },
+      Account: { Code: '090' },
+      Amount: 30,
+      Date: '2025-11-12',
+      Reference: 'Part payment',
+    });
+    const billPayment = tenant.createPayment({
+      Invoice: { InvoiceID: bill.InvoiceID },
+      Account: { Code: '090' },
+      Amount: bill.AmountDue,
+      Date: '2025-11-13',
+      Reference: 'Bill paid in full',
+    });
+    // Xero's own arithmetic, which the reads below must carry through.
+    expect(salesCredit).toMatchObject({ Total: 92, RemainingCredit: 42, Status: 'AUTHORISED' });
+    expect(purchaseCredit).toMatchObject({ Total: 69, RemainingCredit: 69 });
+    expect(bill.Status).toBe('PAID');
+
+    for (const type of [...CREDITS_AND_PAYMENTS, 'invoices', 'bills', 'journalEntries'])
+      expect((await queue(type)).status, type).toBe('Complete');
+    await readsEveryClaimedType(server, client, linked, 'gbol', { only: CREDITS_AND_PAYMENTS });
+
+    const contactRef = (document: Record<string, any>) => ({ id: document.Contact.ContactID });
+    const creditNotes = await allRecords('creditNotes');
+    expect(creditNotes.map((c) => c.id)).toEqual([salesCredit.CreditNoteID]);
+    expect(creditNotes[0]).toMatchObject({
+      creditNoteNumber: salesCredit.CreditNoteNumber,
+      customerRef: { ...contactRef(credited), companyName: credited.Contact.Name },
+      issueDate: '2025-11-10T00:00:00',
+      subTotal: 80,
+      totalTaxAmount: 12,
+      totalAmount: 92,
+      remainingCredit: 42,
+      // Approved with some of it allocated: Xero keeps it AUTHORISED until none is left.
+      status: 'PartiallyPaid',
+      currency: 'NZD',
+      note: 'Returned goods',
+    });
+    expect(creditNotes[0].lineItems).toEqual([
+      expect.objectContaining({
+        quantity: 2,
+        unitAmount: 40,
+        subTotal: 80,
+        taxAmount: 12,
+        totalAmount: 92,
+        accountRef: { id: tenant.account('200').AccountID },
+        taxRateRef: expect.objectContaining({ id: 'OUTPUT2' }),
+      }),
+    ]);
+    const billCreditNotes = await allRecords('billCreditNotes');
+    expect(billCreditNotes.map((c) => c.id)).toEqual([purchaseCredit.CreditNoteID]);
+    expect(billCreditNotes[0]).toMatchObject({
+      billCreditNoteNumber: 'SUP-CN-77',
+      supplierRef: { ...contactRef(bill), supplierName: bill.Contact.Name },
+      subTotal: 60,
+      totalTaxAmount: 9,
+      totalAmount: 69,
+      remainingCredit: 69,
+      status: 'Submitted',
+    });
+
+    // Each payment is on its own side only, and names the document it settles and by how much.
+    const payments = await allRecords('payments');
+    const billPayments = await allRecords('billPayments');
+    expect(billPayments.map((p) => p.id)).toEqual([billPayment.PaymentID]);
+    expect(payments.map((p) => p.id)).toContain(salesPayment.PaymentID);
+    expect(payments.map((p) => p.id)).not.toContain(billPayment.PaymentID);
+    expect(payments.find((p) => p.id === salesPayment.PaymentID)).toMatchObject({
+      customerRef: { ...contactRef(paid), companyName: paid.Contact.Name },
+      accountRef: { id: tenant.account('090').AccountID },
+      totalAmount: 30,
+      currency: 'NZD',
+      date: '2025-11-12T00:00:00',
+      reference: 'Part payment',
+      lines: [{ amount: 30, links: [{ type: 'Invoice', id: paid.InvoiceID, amount: -30 }] }],
+    });
+    expect(billPayments[0]).toMatchObject({
+      supplierRef: { ...contactRef(bill), supplierName: bill.Contact.Name },
+      accountRef: { id: tenant.account('090').AccountID },
+      totalAmount: bill.Total,
+      date: '2025-11-13T00:00:00',
+      reference: 'Bill paid in full',
+      lines: [{ amount: bill.Total, links: [{ type: 'Bill', id: bill.InvoiceID, amount: -bill.Total }] }],
+    });
+
+    // The documents they settle show it: credit and payment lower what is owed.
+    const readInvoices = await allRecords('invoices');
+    expect(readInvoices.find((i) => i.id === credited.InvoiceID)).toMatchObject({
+      amountDue: Math.round((credited.Total - 50) * 100) / 100,
+      status: 'PartiallyPaid',
+    });
+    expect(readInvoices.find((i) => i.id === paid.InvoiceID)?.paymentAllocations).toEqual([
+      expect.objectContaining({ payment: expect.objectContaining({ id: salesPayment.PaymentID, totalAmount: 30 }) }),
+    ]);
+    expect((await allRecords('bills')).find((b) => b.id === bill.InvoiceID)).toMatchObject({ amountDue: 0, status: 'Paid' });
+
+    // Both credit notes and both payments reached the books: each has its journal, read as what it came from.
+    const journals = await allRecords('journalEntries');
+    expect(journals).toHaveLength(tenant.ledger.journals.length);
+    const journalOf = (id: string) => journals.find((j) => j.recordRef?.id === id);
+    expect(journalOf(salesCredit.CreditNoteID)?.recordRef.dataType).toBe('creditNotes');
+    expect(journalOf(purchaseCredit.CreditNoteID)?.recordRef.dataType).toBe('billCreditNotes');
+    expect(journalOf(salesPayment.PaymentID)?.recordRef.dataType).toBe('payments');
+    expect(journalOf(billPayment.PaymentID)?.recordRef.dataType).toBe('billPayments');
+    // A sales credit note lowers what is receivable by its total; a supplier's lowers what is payable.
+    const receivable = tenant.account('610').AccountID;
+    const payable = tenant.account('800').AccountID;
+    const netOn = (id: string, account: string) =>
+      journalOf(id)!
+        .journalLines.filter((l: { accountRef?: { id: string } }) => l.accountRef?.id === account)
+        .reduce((sum: number, l: { netAmount: number }) => sum + l.netAmount, 0);
+    expect(netOn(salesCredit.CreditNoteID, receivable)).toBe(-92);
+    expect(netOn(purchaseCredit.CreditNoteID, payable)).toBe(69);
+    expect(fake.violations).toEqual([]);
+  });
+
   it("catches a fake answer that breaks Xero's contract", async () => {
     fake.tamper = (path, body) => {
       if (path === '/Items') body.Items[0].IsSold = 'yes';

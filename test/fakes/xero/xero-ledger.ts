@@ -3,7 +3,7 @@ import { msDate, type XeroRecord } from './xero-tenant.js';
 
 /**
  * The fake organisation's general ledger: Xero writes a journal for every document that reaches the books (an
- * approved invoice or bill, a payment, a bank transaction) and a reversing one when it leaves them (voided,
+ * approved invoice, bill or credit note, a payment, a bank transaction) and a reversing one when it leaves them (voided,
  * deleted). Journals are never changed, and they number up from 1, which is what Xero's `/Journals?offset=` pages
  * by. Its reports (balance sheet, profit and loss) are sums of these journals, so they always agree with the
  * documents.

@@ -4,7 +4,7 @@ import { XeroLedger, type LedgerLine } from './xero-ledger.js';
 /**
  * One Xero organisation as the fake keeps it: its collections (Invoices, Contacts, Accounts, …) as Xero's
  * Accounting API answers them, and the rules the fake applies when records are written (totals, numbering,
- * payments settling invoices). Changes stamp `UpdatedDateUTC` from a clock that never goes back, so
+ * payments and credit notes settling invoices). Changes stamp `UpdatedDateUTC` from a clock that never goes back, so
  * `If-Modified-Since` reads see every change exactly once in order.
  */
 
@@ -38,6 +38,7 @@ export class XeroTenant {
   /** Xero's clock as the fake keeps it: a second per change, from a month ago (see tick). */
   private clock = Date.now() - 30 * 86_400_000;
   private invoiceNumber = 0;
+  private creditNoteNumber = 0;
   organisation: XeroRecord;
   readonly ledger = new XeroLedger();
 
@@ -250,13 +251,66 @@ export class XeroTenant {
     if (lines.length === 0) messages.push('Invoice must have at least one line item');
     if (existing && existing.Status !== 'DRAFT' && existing.Status !== 'SUBMITTED' && existing.Status !== 'AUTHORISED')
       messages.push(`This document cannot be edited as it has a status of ${existing.Status}.`);
-    if (existing && existing.AmountPaid > 0 && Array.isArray(input.LineItems))
+    if (existing && existing.AmountPaid + existing.AmountCredited > 0 && Array.isArray(input.LineItems))
       messages.push(
         'Invoice not of valid status for modification. This document cannot be edited as it has a payment or credit note allocated to it.',
       );
     const type = input.Type ?? existing?.Type ?? 'ACCREC';
     const amountTypes = input.LineAmountTypes ?? existing?.LineAmountTypes ?? 'Exclusive';
-    const items = lines.map((l) => {
+    const items = this.documentLines(lines, amountTypes, messages);
+    if (messages.length > 0) throw new XeroValidation(messages, { ...input, ValidationErrors: messages.map((Message) => ({ Message })) });
+    const subTotal = round(items.reduce((sum, l) => sum + l.LineAmount, 0));
+    const tax = round(items.reduce((sum, l) => sum + l.TaxAmount, 0));
+    const id = existing?.InvoiceID ?? randomUUID();
+    const paid = existing?.AmountPaid ?? 0;
+    const credited = existing?.AmountCredited ?? 0;
+    const date = input.Date ?? undefined;
+    const invoice: XeroRecord = {
+      ...(existing ?? {}),
+      Type: type,
+      InvoiceID: id,
+      InvoiceNumber:
+        input.InvoiceNumber ?? existing?.InvoiceNumber ?? (type === 'ACCREC' ? `INV-${String(++this.invoiceNumber).padStart(4, '0')}` : ''),
+      Reference: input.Reference ?? existing?.Reference ?? '',
+      Contact: { ContactID: contact!.ContactID, Name: contact!.Name },
+      Date: date ? dayDate(String(date).slice(0, 10)) : (existing?.Date ?? dayDate(new Date().toISOString().slice(0, 10))),
+      DateString: `${date ? String(date).slice(0, 10) : new Date(msOf(existing?.Date ?? msDate(Date.now()))).toISOString().slice(0, 10)}T00:00:00`,
+      DueDate: input.DueDate ? dayDate(String(input.DueDate).slice(0, 10)) : existing?.DueDate,
+      Status: input.Status ?? existing?.Status ?? 'DRAFT',
+      LineAmountTypes: amountTypes,
+      LineItems: items,
+      SubTotal: subTotal,
+      TotalTax: tax,
+      Total: round(subTotal + tax),
+      TotalDiscount: 0,
+      AmountDue: round(subTotal + tax - paid - credited),
+      AmountPaid: paid,
+      AmountCredited: credited,
+      CurrencyCode: input.CurrencyCode ?? existing?.CurrencyCode ?? 'NZD',
+      CurrencyRate: 1,
+      IsDiscounted: false,
+      HasAttachments: false,
+      HasErrors: false,
+      Payments: existing?.Payments ?? [],
+      CreditNotes: existing?.CreditNotes ?? [],
+      Prepayments: [],
+      Overpayments: [],
+    };
+    if (!invoice.DueDate) delete invoice.DueDate;
+    this.collection('Invoices').set(id, this.stamp(invoice));
+    this.book(invoice);
+    contact!.IsCustomer ||= type === 'ACCREC';
+    contact!.IsSupplier ||= type === 'ACCPAY';
+    return invoice;
+  }
+
+  /**
+   * A document's lines as Xero answers them (invoices and credit notes alike): each names its account by code and
+   * id, and carries its amount and its tax at the line's tax rate (none when amounts are `NoTax`). Problems are
+   * added to `messages`, as Xero's validation lists them.
+   */
+  private documentLines(lines: XeroRecord[], amountTypes: string, messages: string[]): XeroRecord[] {
+    return lines.map((l) => {
       const account = l.AccountID
         ? this.collection('Accounts').get(l.AccountID)
         : [...this.collection('Accounts').values()].find((a) => a.Code === l.AccountCode);
@@ -279,49 +333,6 @@ export class XeroTenant {
         Tracking: l.Tracking ?? [],
       };
     });
-    if (messages.length > 0) throw new XeroValidation(messages, { ...input, ValidationErrors: messages.map((Message) => ({ Message })) });
-    const subTotal = round(items.reduce((sum, l) => sum + l.LineAmount, 0));
-    const tax = round(items.reduce((sum, l) => sum + l.TaxAmount, 0));
-    const id = existing?.InvoiceID ?? randomUUID();
-    const paid = existing?.AmountPaid ?? 0;
-    const date = input.Date ?? undefined;
-    const invoice: XeroRecord = {
-      ...(existing ?? {}),
-      Type: type,
-      InvoiceID: id,
-      InvoiceNumber:
-        input.InvoiceNumber ?? existing?.InvoiceNumber ?? (type === 'ACCREC' ? `INV-${String(++this.invoiceNumber).padStart(4, '0')}` : ''),
-      Reference: input.Reference ?? existing?.Reference ?? '',
-      Contact: { ContactID: contact!.ContactID, Name: contact!.Name },
-      Date: date ? dayDate(String(date).slice(0, 10)) : (existing?.Date ?? dayDate(new Date().toISOString().slice(0, 10))),
-      DateString: `${date ? String(date).slice(0, 10) : new Date(msOf(existing?.Date ?? msDate(Date.now()))).toISOString().slice(0, 10)}T00:00:00`,
-      DueDate: input.DueDate ? dayDate(String(input.DueDate).slice(0, 10)) : existing?.DueDate,
-      Status: input.Status ?? existing?.Status ?? 'DRAFT',
-      LineAmountTypes: amountTypes,
-      LineItems: items,
-      SubTotal: subTotal,
-      TotalTax: tax,
-      Total: round(subTotal + tax),
-      TotalDiscount: 0,
-      AmountDue: round(subTotal + tax - paid),
-      AmountPaid: paid,
-      AmountCredited: 0,
-      CurrencyCode: input.CurrencyCode ?? existing?.CurrencyCode ?? 'NZD',
-      CurrencyRate: 1,
-      IsDiscounted: false,
-      HasAttachments: false,
-      HasErrors: false,
-      Payments: existing?.Payments ?? [],
-      CreditNotes: [],
-      Prepayments: [],
-      Overpayments: [],
-    };
-    if (!invoice.DueDate) delete invoice.DueDate;
-    this.collection('Invoices').set(id, this.stamp(invoice));
-    this.book(invoice);
-    contact!.IsCustomer ||= type === 'ACCREC';
-    contact!.IsSupplier ||= type === 'ACCPAY';
-    return invoice;
   }
 
   /** The day of a Xero date (`/Date(…)/`). */
@@ -330,26 +341,29 @@ export class XeroTenant {
   }
 
   /**
-   * What an invoice or bill puts on the books while approved: receivable against sales and GST, or expenses and
-   * GST against payable. A draft, a voided or a deleted one puts nothing there.
+   * What an invoice, a bill or a credit note puts on the books while approved: receivable against sales and GST,
+   * or expenses and GST against payable; a credit note the reverse of an invoice of its side. A draft, a voided or
+   * a deleted one puts nothing there.
    */
-  private book(invoice: XeroRecord): void {
-    if (invoice.Status !== 'AUTHORISED' && invoice.Status !== 'PAID') {
-      this.ledger.reverse(invoice.Type, invoice.InvoiceID, this.dayOf(invoice.Date), this.clock);
+  private book(document: XeroRecord): void {
+    const credit = document.Type === 'ACCRECCREDIT' || document.Type === 'ACCPAYCREDIT';
+    const id = credit ? document.CreditNoteID : document.InvoiceID;
+    if (document.Status !== 'AUTHORISED' && document.Status !== 'PAID') {
+      this.ledger.reverse(document.Type, id, this.dayOf(document.Date), this.clock);
       return;
     }
-    const sales = invoice.Type === 'ACCREC';
-    const sign = sales ? -1 : 1;
+    const sales = document.Type === 'ACCREC' || document.Type === 'ACCRECCREDIT';
+    const sign = (sales ? -1 : 1) * (credit ? -1 : 1);
     const lines: LedgerLine[] = [
-      { account: this.account(sales ? '610' : '800'), net: -sign * invoice.Total },
-      { account: this.account('820'), net: sign * invoice.TotalTax },
-      ...invoice.LineItems.map((l: XeroRecord) => ({
+      { account: this.account(sales ? '610' : '800'), net: -sign * document.Total },
+      { account: this.account('820'), net: sign * document.TotalTax },
+      ...document.LineItems.map((l: XeroRecord) => ({
         account: this.collection('Accounts').get(l.AccountID)!,
         net: sign * l.LineAmount,
         description: l.Description,
       })),
     ];
-    this.ledger.post(invoice.Type, invoice.InvoiceID, this.dayOf(invoice.Date), lines, this.clock);
+    this.ledger.post(document.Type, id, this.dayOf(document.Date), lines, this.clock);
   }
 
   /** A bank transaction (money spent or received straight from a bank account, with no invoice), on the books at once. */
@@ -479,7 +493,7 @@ export class XeroTenant {
     });
     this.collection('Payments').set(id, payment);
     invoice!.AmountPaid = round(invoice!.AmountPaid + amount);
-    invoice!.AmountDue = round(invoice!.Total - invoice!.AmountPaid);
+    invoice!.AmountDue = round(invoice!.Total - invoice!.AmountPaid - invoice!.AmountCredited);
     invoice!.Payments = [...invoice!.Payments, { PaymentID: id, Date: date, Amount: amount, Reference: payment.Reference }];
     if (invoice!.AmountDue === 0) {
       invoice!.Status = 'PAID';
@@ -500,6 +514,127 @@ export class XeroTenant {
     return payment;
   }
 
+  /**
+   * A credit note as `PUT /CreditNotes` makes it: a sales one (`ACCRECCREDIT`) numbered as Xero's invoice settings
+   * number them (`CN-0001`), a purchase one (`ACCPAYCREDIT`) carrying the supplier's number it is given (Xero numbers
+   * none); totals computed as an invoice's, all of it still to allocate (`RemainingCredit`), and on the books while
+   * approved.
+   */
+  createCreditNote(input: XeroRecord): XeroRecord {
+    const messages: string[] = [];
+    const contact = this.contactOf(input.Contact, messages);
+    const type = input.Type;
+    if (type !== 'ACCRECCREDIT' && type !== 'ACCPAYCREDIT') messages.push('A valid Type must be specified: ACCRECCREDIT or ACCPAYCREDIT');
+    const lines: XeroRecord[] = Array.isArray(input.LineItems) ? input.LineItems : [];
+    if (lines.length === 0) messages.push('Credit note must have at least one line item');
+    const amountTypes = input.LineAmountTypes ?? 'Exclusive';
+    const items = this.documentLines(lines, amountTypes, messages);
+    if (messages.length > 0) throw new XeroValidation(messages, { ...input, ValidationErrors: messages.map((Message) => ({ Message })) });
+    const subTotal = round(items.reduce((sum, l) => sum + l.LineAmount, 0));
+    const tax = round(items.reduce((sum, l) => sum + l.TaxAmount, 0));
+    const id = randomUUID();
+    const day = String(input.Date ?? new Date().toISOString()).slice(0, 10);
+    const creditNote = this.stamp({
+      Type: type,
+      CreditNoteID: id,
+      // Xero answers the id twice, as ID too.
+      ID: id,
+      CreditNoteNumber: input.CreditNoteNumber ?? (type === 'ACCRECCREDIT' ? `CN-${String(++this.creditNoteNumber).padStart(4, '0')}` : ''),
+      Reference: input.Reference ?? '',
+      Contact: { ContactID: contact!.ContactID, Name: contact!.Name },
+      Date: dayDate(day),
+      DateString: `${day}T00:00:00`,
+      Status: input.Status ?? 'DRAFT',
+      LineAmountTypes: amountTypes,
+      LineItems: items,
+      SubTotal: subTotal,
+      TotalTax: tax,
+      Total: round(subTotal + tax),
+      CurrencyCode: input.CurrencyCode ?? 'NZD',
+      CurrencyRate: 1,
+      RemainingCredit: round(subTotal + tax),
+      Allocations: [],
+      // Refunds of it (cash paid out or received back); none made here.
+      Payments: [],
+      HasAttachments: false,
+      HasErrors: false,
+    });
+    this.collection('CreditNotes').set(id, creditNote);
+    this.book(creditNote);
+    contact!.IsCustomer ||= type === 'ACCRECCREDIT';
+    contact!.IsSupplier ||= type === 'ACCPAYCREDIT';
+    return creditNote;
+  }
+
+  /**
+   * Applies (part of) an approved credit note to an approved invoice of the same side and contact, as `PUT
+   * /CreditNotes/{id}/Allocations` does: the credit note's remaining credit and the invoice's amount due both fall by
+   * the amount, and either is PAID once nothing is left of it. Both documents sit on the same receivable (or
+   * payable) account, so Xero writes no journal for it.
+   */
+  allocateCreditNote(creditNoteId: string, input: XeroRecord): XeroRecord {
+    const creditNote = this.collection('CreditNotes').get(creditNoteId);
+    const invoice = this.collection('Invoices').get(String(input.Invoice?.InvoiceID ?? ''));
+    const amount = Number(input.Amount);
+    const messages: string[] = [];
+    if (!creditNote) messages.push('Credit note could not be found');
+    else if (creditNote.Status !== 'AUTHORISED') messages.push('Only an AUTHORISED credit note can be allocated');
+    if (!invoice) messages.push('Invoice could not be found');
+    else if (invoice.Status !== 'AUTHORISED') messages.push('Only an AUTHORISED invoice can be allocated to');
+    if (creditNote && invoice && creditNote.Type !== `${invoice.Type}CREDIT`)
+      messages.push('A sales credit note is allocated to a sales invoice, a purchase one to a bill');
+    if (creditNote && invoice && creditNote.Contact.ContactID !== invoice.Contact.ContactID)
+      messages.push('The credit note and the invoice must be for the same contact');
+    if (!(amount > 0)) messages.push('Allocation amount must be greater than zero');
+    else if (creditNote && amount > creditNote.RemainingCredit) messages.push('Allocation amount exceeds the remaining credit');
+    else if (invoice && amount > invoice.AmountDue) messages.push('Allocation amount exceeds the amount outstanding on the invoice');
+    if (messages.length > 0) throw new XeroValidation(messages, { ...input, ValidationErrors: messages.map((Message) => ({ Message })) });
+    const date = dayDate(String(input.Date ?? new Date().toISOString()).slice(0, 10));
+    const allocation = {
+      AllocationID: randomUUID(),
+      Amount: amount,
+      Date: date,
+      // Xero's summary of the invoice in an allocation: its id and number, and empty collections.
+      Invoice: {
+        InvoiceID: invoice!.InvoiceID,
+        InvoiceNumber: invoice!.InvoiceNumber,
+        Payments: [],
+        CreditNotes: [],
+        Prepayments: [],
+        Overpayments: [],
+        HasErrors: false,
+        IsDiscounted: false,
+        LineItems: [],
+      },
+    };
+    creditNote!.Allocations = [...creditNote!.Allocations, allocation];
+    creditNote!.RemainingCredit = round(creditNote!.RemainingCredit - amount);
+    if (creditNote!.RemainingCredit === 0) {
+      creditNote!.Status = 'PAID';
+      creditNote!.FullyPaidOnDate = date;
+    }
+    this.stamp(creditNote!);
+    invoice!.AmountCredited = round(invoice!.AmountCredited + amount);
+    invoice!.AmountDue = round(invoice!.Total - invoice!.AmountPaid - invoice!.AmountCredited);
+    invoice!.CreditNotes = [
+      ...invoice!.CreditNotes,
+      {
+        CreditNoteID: creditNote!.CreditNoteID,
+        CreditNoteNumber: creditNote!.CreditNoteNumber,
+        AppliedAmount: amount,
+        Date: date,
+        Total: creditNote!.Total,
+        HasErrors: false,
+      },
+    ];
+    if (invoice!.AmountDue === 0) {
+      invoice!.Status = 'PAID';
+      invoice!.FullyPaidOnDate = date;
+    }
+    this.stamp(invoice!);
+    return allocation;
+  }
+
   /** Changes a record as a user in Xero would (a new `UpdatedDateUTC`). */
   update(collection: string, id: string, patch: XeroRecord): XeroRecord {
     const record = this.collection(collection).get(id);
@@ -511,7 +646,7 @@ export class XeroTenant {
   /** Deletes a draft (Xero keeps it as `DELETED`) or voids an authorised invoice. */
   remove(collection: string, id: string, status: 'DELETED' | 'VOIDED' | 'ARCHIVED' = 'DELETED'): XeroRecord {
     const record = this.update(collection, id, collection === 'Contacts' ? { ContactStatus: status } : { Status: status });
-    if (collection === 'Invoices') this.book(record);
+    if (collection === 'Invoices' || collection === 'CreditNotes') this.book(record);
     return record;
   }
 }

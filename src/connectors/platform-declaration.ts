@@ -6,6 +6,38 @@ import { DATA_TYPES } from '../codat-model/data-types.js';
 export const Feature = Type.Union([Type.Literal('Get'), Type.Literal('Post'), Type.Literal('Put'), Type.Literal('Delete')]);
 export type Feature = Static<typeof Feature>;
 
+const Url = Type.String({ pattern: '^https?://' });
+/** The name of an environment variable that overrides a declared value (the operator's, e.g. a recording proxy). */
+const EnvName = Type.String({ pattern: '^[A-Z][A-Z0-9_]*$' });
+
+/**
+ * An OAuth2 authorization code flow as data: the vendor's addresses, the scope asked and how the token endpoint
+ * takes the client's credentials. `env` is the prefix of the environment's variables: `<env>_CLIENT_ID` (the
+ * platform is offered once it is set), `<env>_CLIENT_SECRET`, and `<env>_AUTHORIZE_URL`, `<env>_TOKEN_URL`,
+ * `<env>_REVOKE_URL` and `<env>_<NAME>` for each of `more`, each overriding the declared value.
+ */
+export const OAuthDeclaration = Type.Object(
+  {
+    env: EnvName,
+    authorizeUrl: Url,
+    tokenUrl: Url,
+    revokeUrl: Type.Optional(Url),
+    scope: Type.String({ minLength: 1 }),
+    pkce: Type.Boolean(),
+    /**
+     * `basic`: HTTP Basic with the client id and secret, the grant as a form (RFC 6749 §2.3.1); `json-body`: both in
+     * a JSON body beside the grant (Square); `form-secret`: the secret alone in the form (Stripe Connect).
+     */
+    clientAuthentication: Type.Union([Type.Literal('basic'), Type.Literal('json-body'), Type.Literal('form-secret')]),
+    /** Further parameters of the authorize address (e.g. Square's `session=false`). */
+    authorizeParams: Type.Optional(Type.Record(Type.String(), Type.String())),
+    /** The platform's other addresses and settings, by the variable's name without the prefix (e.g. `CONNECTIONS_URL`). */
+    more: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Z][A-Z0-9_]*$' }), Type.String())),
+  },
+  { additionalProperties: false },
+);
+export type OAuthDeclaration = Static<typeof OAuthDeclaration>;
+
 /**
  * A platform declared as data, the way Nango's provider file and Airbyte's manifests do it: identity, how a
  * connection is authorised, and how its API is called (retries, rate limits, paging, cursors), validated at
@@ -50,8 +82,23 @@ export const PlatformDeclaration = Type.Object(
           /** The setting holding the API's base address (an end user's server), or a fixed address. */
           baseUrl: Type.Union([
             Type.Object({ setting: Type.String() }, { additionalProperties: false }),
-            Type.Object({ fixed: Type.String({ pattern: '^https?://' }) }, { additionalProperties: false }),
+            Type.Object({ fixed: Url, env: Type.Optional(EnvName) }, { additionalProperties: false }),
           ]),
+          /**
+           * The API version every request names, in a header or a query parameter, pinned to the version the mapping
+           * and the tests are written against (a newer one is a deliberate change); `env` overrides it.
+           */
+          apiVersion: Type.Optional(
+            Type.Object(
+              {
+                value: Type.String({ minLength: 1 }),
+                header: Type.Optional(Type.String({ minLength: 1 })),
+                query: Type.Optional(Type.String({ minLength: 1 })),
+                env: Type.Optional(EnvName),
+              },
+              { additionalProperties: false },
+            ),
+          ),
           timeoutMs: Type.Integer({ minimum: 100 }),
           retry: Type.Object(
             {
@@ -70,11 +117,25 @@ export const PlatformDeclaration = Type.Object(
             },
             { additionalProperties: false },
           ),
-          paging: Type.Union([Type.Literal('none'), Type.Literal('page-number'), Type.Literal('cursor')]),
+          /** How a list is read page by page, and how many records a page asks for where one size fits every list. */
+          paging: Type.Object(
+            {
+              style: Type.Union([
+                Type.Literal('none'),
+                Type.Literal('page-number'),
+                Type.Literal('start-position'),
+                Type.Literal('cursor'),
+              ]),
+              pageSize: Type.Optional(Type.Integer({ minimum: 1 })),
+            },
+            { additionalProperties: false },
+          ),
         },
         { additionalProperties: false },
       ),
     ),
+    /** For `authorization.kind: 'oauth2'`, and a platform offering OAuth beside another way in (Stripe Connect). */
+    oauth2: Type.Optional(OAuthDeclaration),
     /**
      * Per data type: what the platform does with it, as `/integrations` says (`Get`; `Post`, `Put`, `Delete`: the
      * writes it takes), and, for a platform with a transport, how a sync reads it (`cursor`: `none`, always in full;
@@ -97,9 +158,13 @@ export type PlatformDeclaration = Static<typeof PlatformDeclaration>;
 
 /** Checks a declaration at load; a mistake stops the start with every problem listed. */
 export function declarePlatform<T extends PlatformDeclaration>(declaration: T): T {
-  const problems = [...Value.Errors(PlatformDeclaration, declaration)].map((e) => `${e.path || '/'}: ${e.message}`);
+  const errors = [...Value.Errors(PlatformDeclaration, declaration)].map((e) => ({ path: e.path || '/', message: e.message }));
+  // The problems outside the data types first, then each data type's together, so a list of them reads type by type.
+  const problems = errors.filter((e) => !e.path.startsWith('/dataTypes/')).map((e) => `${e.path}: ${e.message}`);
   for (const [type, declared] of Object.entries(declaration.dataTypes ?? {})) {
     if (!(DATA_TYPES as readonly string[]).includes(type)) problems.push(`/dataTypes/${type}: not a data type`);
+    for (const e of errors)
+      if (e.path === `/dataTypes/${type}` || e.path.startsWith(`/dataTypes/${type}/`)) problems.push(`${e.path}: ${e.message}`);
     if (!declared?.features?.includes('Get')) problems.push(`/dataTypes/${type}/features: every data type declared is read (Get)`);
     // A cursor says how the platform's API is read: declared exactly where there is an API.
     if (declaration.transport && declared?.cursor === undefined)
@@ -107,6 +172,9 @@ export function declarePlatform<T extends PlatformDeclaration>(declaration: T): 
     if (!declaration.transport && declared?.cursor !== undefined)
       problems.push(`/dataTypes/${type}/cursor: a platform without a transport reads no cursor`);
   }
+  const version = declaration.transport?.apiVersion;
+  if (version && (version.header === undefined) === (version.query === undefined))
+    problems.push('/transport/apiVersion: names the version in a header or in a query parameter (one of them)');
   if (problems.length > 0)
     throw new Error(`platform declaration ${JSON.stringify(declaration.key)} is invalid:\n  ${problems.join('\n  ')}`);
   return declaration;

@@ -32,8 +32,10 @@ export interface PlatformEndpoint {
   account?: string;
   /** An OAuth2 connection's access token, sent as a Bearer token; a 401 refreshes it once and sends the request again. */
   tokens?: TokenSource;
-  /** Headers every request carries (e.g. `xero-tenant-id`). */
+  /** Headers every request carries (e.g. `xero-tenant-id`, an API version). */
   headers?: Readonly<Record<string, string>>;
+  /** Query parameters every request carries, unless its path names them (e.g. QuickBooks' `minorversion`). */
+  query?: Readonly<Record<string, string>>;
   /** Told of every answer's headers (a platform saying how much of its limits is left). */
   onHeaders?: (headers: http.IncomingHttpHeaders) => void;
   /**
@@ -116,6 +118,7 @@ export async function platformRequest(
   const base = checkAddress(endpoint);
   // An empty path is the base address itself (a token endpoint), not the base with a slash.
   const url = path === '' ? base : new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);
+  for (const [name, value] of Object.entries(endpoint.query ?? {})) if (!url.searchParams.has(name)) url.searchParams.set(name, value);
   // Only a read is sent again: a write whose answer was lost may have been made (hledger's `PUT /add` appends).
   const attempts = (options.retry ?? method === 'GET') ? (endpoint.attempts ?? 3) : 1;
   let wait = endpoint.backoffMs ?? 500;

@@ -1,4 +1,5 @@
-import { platformJson, platformRequest, transportOf, type PlatformEndpoint } from '../platform-http.js';
+import { platformJson, platformRequest, type PlatformEndpoint } from '../platform-http.js';
+import { declaredEndpoint } from '../platform-runtime.js';
 import { HLEDGER } from './platform.js';
 import { ConnectorError } from '../connector-error.js';
 import { multiplyScaled, type ScaledDecimal } from '../../lib/decimal.js';
@@ -80,7 +81,8 @@ export function endpointOf(
   signal?: AbortSignal,
 ): PlatformEndpoint {
   const basicAuth = credentials?.username ? { username: credentials.username, password: credentials.password ?? '' } : undefined;
-  return { platform: PLATFORM, baseUrl: settings.url, basicAuth, allowPrivate, signal, ...transportOf(HLEDGER) };
+  // The address is the end user's (the connection's setting): checked unless the operator allows private ones.
+  return declaredEndpoint(HLEDGER, { baseUrl: settings.url, basicAuth, allowPrivate, signal });
 }
 
 export const version = (e: PlatformEndpoint) => platformJson<string>(e, '/version');

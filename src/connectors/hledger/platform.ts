@@ -32,7 +32,7 @@ export const HLEDGER = declarePlatform({
     retry: { attempts: 3, backoffMs: 500, retryAfterHeader: 'retry-after' },
     // hledger-web is one process serving one journal: a few requests at a time, and no flood.
     politeness: { maxConcurrent: 2, requests: 120, windowMs: 60_000 },
-    paging: 'none',
+    paging: { style: 'none' },
   },
   dataTypes: {
     chartOfAccounts: { features: ['Get'], cursor: 'none' },

@@ -6,12 +6,13 @@ import { AccountSchema, CompanyInfoSchema, ItemSchema, JournalEntrySchema, TaxRa
 import { CustomerSchema, InvoiceSchema, PaymentSchema } from '../../codat-model/accounting/sales.js';
 import { BillPaymentSchema, BillSchema, SupplierSchema } from '../../codat-model/accounting/purchases.js';
 import { BalanceSheetSchema, ProfitAndLossSchema } from '../../codat-model/accounting/reports.js';
-import { qboConfig, qboGet, qboInstant, type IntuitResponse, type QboEntity, type QboRealm } from './qbo-api.js';
+import { companyUrl, qboGet, qboInstant, type IntuitResponse, type QboEntity, type QboRealm } from './qbo-api.js';
 import * as map from './qbo-records.js';
 import { allOf, documentSource, entitySource, sourceRecord } from './qbo-sources.js';
 import { qboWrites } from './qbo-writes.js';
 import { balanceSheetRecords, profitAndLossRecords, reportParams } from './qbo-reports.js';
 import { QUICKBOOKS } from './platform.js';
+import { declaredApiVersion } from '../platform-runtime.js';
 import { platformConnector } from '../platform-connector.js';
 import { clockFor } from '../../lib/clock.js';
 
@@ -20,9 +21,6 @@ import { clockFor } from '../../lib/clock.js';
  * Full reads use the query language; later reads ask change data capture for what changed, while it reaches back
  * to the cursor (30 days). See docs/connectors/quickbooks.md for the mapping, field by field.
  */
-
-/** The one scope the accounting API needs; refresh tokens come with it (Intuit has no offline_access scope). */
-const SCOPE = 'com.intuit.quickbooks.accounting';
 
 const sources: DataTypeSource[] = [
   entitySource({ dataType: 'invoices', typeName: 'Invoice', schema: InvoiceSchema, entity: 'Invoice', map: map.invoiceRecord }),
@@ -136,15 +134,13 @@ async function accountsById(realm: QboRealm): Promise<Map<string, QboEntity>> {
   return new Map((await allOf(realm, 'Account', 'Active IN (true, false)')).map((a) => [String(a.Id), a]));
 }
 
-const client = { platform: 'QuickBooks Online', config: () => qboConfig() };
-
 /** The company's name as QuickBooks has it, asked with the new token; a link does not fail for want of it. */
 async function companyNameOf(tokens: OAuthTokens, realmId: string, config: OAuthPlatformConfig): Promise<string | undefined> {
   const endpoint = {
-    ...vendorEndpoint('QuickBooks Online', `${config.apiUrl}/company/${encodeURIComponent(realmId)}`),
+    ...vendorEndpoint('QuickBooks Online', companyUrl(config, realmId)),
     headers: { authorization: `Bearer ${tokens.accessToken}` },
   };
-  const path = `companyinfo/${encodeURIComponent(realmId)}?minorversion=${config.more.MINOR_VERSION}`;
+  const path = `companyinfo/${encodeURIComponent(realmId)}?minorversion=${declaredApiVersion(QUICKBOOKS)}`;
   try {
     const response = await platformRequest(endpoint, 'GET', path);
     if (response.status !== 200) return undefined;
@@ -158,11 +154,7 @@ async function companyNameOf(tokens: OAuthTokens, realmId: string, config: OAuth
 
 export const quickbooks = platformConnector(QUICKBOOKS, {
   oauth2: oauthCodeFlow({
-    ...client,
-    scope: SCOPE,
-    // A confidential client: the secret authenticates the exchange, and Intuit's authorize page takes no PKCE.
-    pkce: false,
-    clientAuthentication: 'basic',
+    declaration: QUICKBOOKS,
     async link(tokens, query, config) {
       // Intuit names the company the user chose on its consent page in the redirect, beside the code.
       const realmId = query.realmId;
@@ -174,7 +166,7 @@ export const quickbooks = platformConnector(QUICKBOOKS, {
   async revoke({ credentials }) {
     const token = credentials.refreshToken;
     // Intuit's revocation endpoint takes JSON; revoking the refresh token ends the access tokens made from it too.
-    if (typeof token === 'string') await revokeToken(client, token, { body: 'json' });
+    if (typeof token === 'string') await revokeToken(QUICKBOOKS, token, { body: 'json' });
   },
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),
   writes: qboWrites,

@@ -1,24 +1,9 @@
 import type { ReadContext } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthConfig, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
-import { platformRequest, transportOf, type PlatformEndpoint } from '../platform-http.js';
+import { platformRequest, type PlatformEndpoint } from '../platform-http.js';
+import { declaredEndpoint } from '../platform-runtime.js';
 import { QUICKBOOKS } from './platform.js';
-
-/** The environment's QuickBooks Online configuration (README, "Configuration"); undefined while QBO_CLIENT_ID is unset. */
-export function qboConfig(env: NodeJS.ProcessEnv = process.env): OAuthPlatformConfig | undefined {
-  return oauthConfig(
-    'QBO',
-    {
-      authorizeUrl: 'https://appcenter.intuit.com/connect/oauth2',
-      tokenUrl: 'https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer',
-      revokeUrl: 'https://developer.api.intuit.com/v2/oauth2/tokens/revoke',
-      apiUrl: 'https://quickbooks.api.intuit.com/v3',
-      // Pinned: Intuit changes fields between minor versions, and the mapping is written against this one.
-      more: { MINOR_VERSION: '73' },
-    },
-    env,
-  );
-}
 
 /** What a QuickBooks connection keeps beside its tokens: the company (realm) it reads. */
 export interface QboSettings {
@@ -29,32 +14,31 @@ export interface QboSettings {
 // QuickBooks' entities are open-ended JSON; the mappings read what they use and ignore the rest (hence any).
 export type QboEntity = Record<string, any>;
 
-/** One QuickBooks company's API: its endpoint (token, limits per realm) and the pinned minor version. */
+/** One QuickBooks company's API: its endpoint (token, limits per realm, the declared minor version on every call). */
 export interface QboRealm {
   endpoint: PlatformEndpoint;
-  minorVersion: string;
 }
 
 export function realmOf(ctx: Pick<ReadContext, 'settings' | 'tokens' | 'signal'>): QboRealm {
-  const config = qboConfig();
+  const config = oauthConfig(QUICKBOOKS);
   if (!config) throw new ConnectorError('unavailable', 'QuickBooks Online is not configured on this server (QBO_CLIENT_ID)');
   if (!ctx.tokens) throw new ConnectorError('unauthorized', 'the QuickBooks connection holds no tokens; link it again');
   const { realmId } = ctx.settings as unknown as QboSettings;
   if (typeof realmId !== 'string' || realmId === '')
     throw new ConnectorError('unauthorized', 'the QuickBooks connection has no company (realmId); link it again');
   return {
-    endpoint: {
-      platform: 'QuickBooks Online',
-      baseUrl: `${config.apiUrl}/company/${encodeURIComponent(realmId)}`,
-      // Set by the operator: trusted, loopback included (a recording proxy or a test's stand-in).
-      allowPrivate: true,
+    endpoint: declaredEndpoint(QUICKBOOKS, {
+      baseUrl: companyUrl(config, realmId),
       signal: ctx.signal,
-      ...transportOf(QUICKBOOKS),
       account: realmId,
       tokens: ctx.tokens,
-    },
-    minorVersion: config.more.MINOR_VERSION,
+    }),
   };
+}
+
+/** The address of one company's API: every path of the Accounting API is under it. */
+export function companyUrl(config: OAuthPlatformConfig, realmId: string): string {
+  return `${config.apiUrl}/company/${encodeURIComponent(realmId)}`;
 }
 
 /** QuickBooks' error envelope: `{ Fault: { Error: [{ Message, Detail, code }], type } }`. */
@@ -95,8 +79,8 @@ export async function qboCall<T>(
   params: Record<string, string> = {},
   body?: unknown,
 ): Promise<T> {
-  const query = new URLSearchParams({ ...params, minorversion: realm.minorVersion });
-  const target = `${path}?${query}`;
+  const query = new URLSearchParams(params);
+  const target = query.size > 0 ? `${path}?${query}` : path;
   const response = await platformRequest(realm.endpoint, method, target, body, { retry: method === 'GET' || 'requestid' in params });
   let parsed: unknown;
   try {
@@ -129,8 +113,8 @@ export interface IntuitResponse {
   [entity: string]: unknown;
 }
 
-/** The largest page QuickBooks answers to a query. */
-export const MAX_RESULTS = 1000;
+/** The most entities change data capture answers at once: an answer that full may have left some out. */
+export const CDC_MAX_ENTITIES = 1000;
 /** How many records each page reads again of the one before it (see queryPages). */
 export const PAGE_OVERLAP = 100;
 /** How many times one read steps back before it gives up (records deleted faster than it can read them). */
@@ -155,7 +139,7 @@ export async function* queryPages(
   entity: string,
   options: { where?: string; pageSize?: number; overlap?: number } = {},
 ): AsyncIterable<{ records: QboEntity[]; time?: string }> {
-  const pageSize = options.pageSize ?? MAX_RESULTS;
+  const pageSize = options.pageSize ?? QUICKBOOKS.transport.paging.pageSize;
   const overlap = Math.min(options.overlap ?? PAGE_OVERLAP, pageSize - 1);
   const stride = pageSize - overlap;
   const where = options.where ? ` WHERE ${options.where}` : '';

@@ -3,7 +3,7 @@ import { sourceRecord, wholeSource } from '../source-kit.js';
 import type { DataTypeRead, DataTypeSource, ReadContext, RecordPage, SourceRecord } from '../connector.js';
 import type { DataType } from '../../codat-model/data-types.js';
 import {
-  MAX_RESULTS,
+  CDC_MAX_ENTITIES,
   QboFault,
   qboCall,
   qboInstant,
@@ -71,7 +71,7 @@ async function changesSince(
   }
   const responses = answer.CDCResponse?.flatMap((r) => r.QueryResponse ?? []) ?? [];
   const entities = responses.flatMap((q) => (Array.isArray(q[entity]) ? (q[entity] as QboEntity[]) : []));
-  if (entities.length >= MAX_RESULTS) return undefined;
+  if (entities.length >= CDC_MAX_ENTITIES) return undefined;
   return { entities, time: answer.time };
 }
 

@@ -1,5 +1,5 @@
 import type { DataTypeSource } from '../connector.js';
-import { oauthCodeFlow } from '../oauth/oauth-client.js';
+import { oauthCodeFlow, oauthConfig } from '../oauth/oauth-client.js';
 import { CommerceOrder, CommercePayment, CommerceTransaction } from '../../codat-model/commerce/schemas.js';
 import {
   CommerceCompanyInfo,
@@ -10,7 +10,7 @@ import {
 } from '../../codat-model/commerce/catalog-schemas.js';
 import { SQUARE } from './platform.js';
 import { platformConnector } from '../platform-connector.js';
-import { cursorPages, merchantOf, revokeSquareAccess, squareCall, squareConfig, squareInstant } from './square-api.js';
+import { cursorPages, merchantOf, revokeSquareAccess, squareCall, squareInstant } from './square-api.js';
 import * as map from './square-records.js';
 import { squareWrites } from './square-writes.js';
 import { changeSource, documentSource, SQUARE_EPOCH, sourceRecord, type MerchantScope } from './square-sources.js';
@@ -21,12 +21,6 @@ import { changeSource, documentSource, SQUARE_EPOCH, sourceRecord, type Merchant
  * once, then by `updated_at` since Square's clock at the previous read. Customers are written back
  * (square-writes.ts). See docs/connectors/square.md for the mapping, field by field.
  */
-
-/**
- * Read access to what the connector reads (the business and its locations, sales, customers, catalog), and write
- * access to customers, which it writes back (square-writes.ts).
- */
-const SCOPE = ['MERCHANT_PROFILE_READ', 'PAYMENTS_READ', 'ORDERS_READ', 'CUSTOMERS_READ', 'CUSTOMERS_WRITE', 'ITEMS_READ'].join(' ');
 
 /** Square searches orders of at most 10 locations at once. */
 const LOCATIONS_PER_SEARCH = 10;
@@ -192,19 +186,9 @@ const companyInfo = documentSource({
 
 const sources: DataTypeSource[] = [companyInfo, locations, orders, payments, transactions, customers, products, productCategories];
 
-const client = { platform: 'Square', config: () => squareConfig() };
-
 export const square = platformConnector(SQUARE, {
   oauth2: oauthCodeFlow({
-    ...client,
-    scope: SCOPE,
-    // Square's code flow for a server that keeps its secret: the secret authenticates the exchange and the refresh
-    // token is long-lived and reusable, so a refresh whose answer is lost costs nothing. (With PKCE Square switches
-    // to its public-client flow, whose refresh tokens are single-use and last 90 days.)
-    pkce: false,
-    clientAuthentication: 'json-body',
-    // `session=false`: the seller signs in on Square's page rather than reusing a browser session of another account.
-    authorizeParams: { session: 'false' },
+    declaration: SQUARE,
     async link(tokens, _query, config) {
       const merchant = await merchantOf(config, tokens.accessToken);
       const businessName = typeof merchant.business_name === 'string' ? merchant.business_name : undefined;
@@ -212,7 +196,7 @@ export const square = platformConnector(SQUARE, {
     },
   }),
   async revoke({ settings, credentials }) {
-    const config = squareConfig();
+    const config = oauthConfig(SQUARE);
     if (!config) return;
     // By the merchant: the stored access token may have expired long ago (a connection idle past its 30 days).
     const merchantId = typeof settings.merchantId === 'string' && settings.merchantId !== '' ? settings.merchantId : undefined;

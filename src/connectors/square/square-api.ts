@@ -1,29 +1,9 @@
 import type { ReadContext } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthConfig, vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
-import { platformRequest, transportOf, type PlatformEndpoint } from '../platform-http.js';
+import { platformRequest, type PlatformEndpoint } from '../platform-http.js';
+import { declaredEndpoint } from '../platform-runtime.js';
 import { SQUARE } from './platform.js';
-
-/**
- * The API version every request pins (`Square-Version`): the version of the contract the mapping and the tests are
- * written against (test/contracts/square/). Square keeps each version's behaviour, so a newer one is a deliberate
- * change here, not a surprise.
- */
-export const SQUARE_VERSION = '2025-08-20';
-
-/** The environment's Square configuration (README, "Configuration"); undefined while SQUARE_CLIENT_ID is unset. */
-export function squareConfig(env: NodeJS.ProcessEnv = process.env): OAuthPlatformConfig | undefined {
-  return oauthConfig(
-    'SQUARE',
-    {
-      authorizeUrl: 'https://connect.squareup.com/oauth2/authorize',
-      tokenUrl: 'https://connect.squareup.com/oauth2/token',
-      revokeUrl: 'https://connect.squareup.com/oauth2/revoke',
-      apiUrl: 'https://connect.squareup.com/v2',
-    },
-    env,
-  );
-}
 
 /** What a Square connection keeps beside its tokens: the seller (merchant) it reads. */
 export interface SquareSettings {
@@ -39,20 +19,12 @@ function apiEndpoint(
   config: OAuthPlatformConfig,
   auth: Pick<PlatformEndpoint, 'tokens' | 'headers' | 'signal' | 'account'>,
 ): PlatformEndpoint {
-  return {
-    platform: 'Square',
-    baseUrl: config.apiUrl,
-    // Set by the operator: trusted, loopback included (a recording proxy or a test's stand-in).
-    allowPrivate: true,
-    ...transportOf(SQUARE),
-    ...auth,
-    headers: { 'square-version': SQUARE_VERSION, ...auth.headers },
-  };
+  return declaredEndpoint(SQUARE, { baseUrl: config.apiUrl, ...auth });
 }
 
 /** One merchant's API, with the connection's token and the politeness budget of that merchant. */
 export function merchantEndpoint(ctx: Pick<ReadContext, 'settings' | 'tokens' | 'signal'>): PlatformEndpoint {
-  const config = squareConfig();
+  const config = oauthConfig(SQUARE);
   if (!config) throw new ConnectorError('unavailable', 'Square is not configured on this server (SQUARE_CLIENT_ID)');
   if (!ctx.tokens) throw new ConnectorError('unauthorized', 'the Square connection holds no tokens; link it again');
   const { merchantId } = ctx.settings as unknown as SquareSettings;

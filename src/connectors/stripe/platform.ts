@@ -24,13 +24,27 @@ export const STRIPE = declarePlatform({
     ],
   },
   transport: {
-    baseUrl: { fixed: 'https://api.stripe.com/v1' },
+    // Read even without a client id: the API-key form always works.
+    baseUrl: { fixed: 'https://api.stripe.com/v1', env: 'STRIPE_API_URL' },
+    // Pinned to the version of the OpenAPI contract the mapping and the tests are written against.
+    apiVersion: { value: '2023-08-16', header: 'stripe-version' },
     timeoutMs: 30_000,
     retry: { attempts: 3, backoffMs: 500, retryAfterHeader: 'retry-after' },
     // Stripe's live-mode read limit: 100 requests a second per account (test mode: 25, see stripe-api.ts).
     politeness: { maxConcurrent: 10, requests: 100, windowMs: 1_000 },
-    // `starting_after` the last id of the page before, `has_more` until the end.
-    paging: 'cursor',
+    // `starting_after` the last id of the page before, `has_more` until the end; `limit` at most 100.
+    paging: { style: 'cursor', pageSize: 100 },
+  },
+  // Stripe Connect (Standard accounts), offered beside the form once STRIPE_CLIENT_ID is set (stripe-connect.ts).
+  oauth2: {
+    env: 'STRIPE',
+    authorizeUrl: 'https://connect.stripe.com/oauth/authorize',
+    tokenUrl: 'https://connect.stripe.com/oauth/token',
+    revokeUrl: 'https://connect.stripe.com/oauth/deauthorize',
+    // Read and write: the connection writes customers back (stripe-writes.ts); a read-only grant could not.
+    scope: 'read_write',
+    pkce: false,
+    clientAuthentication: 'form-secret',
   },
   dataTypes: {
     // New objects by `created[gte]`, changes and deletions from `/v1/events` (kept 30 days).

@@ -1,40 +1,9 @@
 import type { ReadContext } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import { oauthConfig, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
-import { platformRequest, transportOf, type PlatformEndpoint, type RequestOptions } from '../platform-http.js';
+import { oauthConfig } from '../oauth/oauth-client.js';
+import { platformRequest, type PlatformEndpoint, type RequestOptions } from '../platform-http.js';
+import { declaredEndpoint } from '../platform-runtime.js';
 import { STRIPE } from './platform.js';
-
-/** Pinned to the version of the OpenAPI contract the mapping and the tests are written against. */
-export const STRIPE_VERSION = '2023-08-16';
-
-/** The most objects Stripe answers in one page of a list. */
-export const PAGE_LIMIT = 100;
-
-const DEFAULT_API_URL = 'https://api.stripe.com/v1';
-
-/**
- * Where the API answers (`STRIPE_API_URL`), read even without a client id: the API-key form always works. Set by the
- * operator, so trusted (loopback included: a recording proxy or a test's stand-in).
- */
-export function stripeApiUrl(env: NodeJS.ProcessEnv = process.env): string {
-  const value = env.STRIPE_API_URL?.trim() || DEFAULT_API_URL;
-  if (!/^https?:\/\//.test(value)) throw new Error(`STRIPE_API_URL must be an http or https address, got "${value}"`);
-  return value.replace(/\/+$/, '');
-}
-
-/** Stripe Connect's OAuth configuration (README, "Configuration"); undefined while STRIPE_CLIENT_ID is unset. */
-export function stripeConnectConfig(env: NodeJS.ProcessEnv = process.env): OAuthPlatformConfig | undefined {
-  return oauthConfig(
-    'STRIPE',
-    {
-      authorizeUrl: 'https://connect.stripe.com/oauth/authorize',
-      tokenUrl: 'https://connect.stripe.com/oauth/token',
-      revokeUrl: 'https://connect.stripe.com/oauth/deauthorize',
-      apiUrl: DEFAULT_API_URL,
-    },
-    env,
-  );
-}
 
 /** What a Stripe connection keeps beside its credentials: the account it reads. */
 export interface StripeSettings {
@@ -73,31 +42,25 @@ export function endpointOf(
   credentials: Record<string, unknown> | null,
   signal?: AbortSignal,
 ): PlatformEndpoint {
-  const headers: Record<string, string> = { 'stripe-version': STRIPE_VERSION };
+  const headers: Record<string, string> = {};
   if (typeof credentials?.apiKey === 'string' && credentials.apiKey !== '') {
     headers.authorization = `Bearer ${credentials.apiKey}`;
   } else if (typeof credentials?.stripeUserId === 'string') {
-    const connect = stripeConnectConfig();
+    const connect = oauthConfig(STRIPE);
     if (!connect) throw new ConnectorError('unauthorized', 'Stripe Connect is not configured on this server (STRIPE_CLIENT_ID)');
     headers.authorization = `Bearer ${connect.clientSecret}`;
     headers['stripe-account'] = credentials.stripeUserId;
   } else throw new ConnectorError('unauthorized', 'the Stripe connection holds no API key; link it again');
-  const transport = transportOf(STRIPE);
-  const politeness =
-    settings.livemode === false ? { ...transport.politeness!, requests: TEST_MODE_REQUESTS_PER_SECOND } : transport.politeness;
-  return {
-    platform: STRIPE.name,
-    baseUrl: stripeApiUrl(),
-    allowPrivate: true,
+  const politeness = STRIPE.transport.politeness;
+  return declaredEndpoint(STRIPE, {
     signal,
-    ...transport,
-    politeness,
+    politeness: settings.livemode === false ? { ...politeness, requests: TEST_MODE_REQUESTS_PER_SECOND } : politeness,
     account: settings.accountId ?? '',
     headers,
     // A 403 is a restricted key without one permission (the key itself works: an unknown or rolled key is a 401), so
     // it fails the read that needed the permission, not the connection (see stripeGet).
     forbiddenIsUnauthorized: false,
-  };
+  });
 }
 
 export function readEndpoint(ctx: Pick<ReadContext, 'settings' | 'credentials' | 'signal'>): PlatformEndpoint {
@@ -187,7 +150,7 @@ export async function* listPages(
     for (const [name, value] of Object.entries(params)) {
       for (const v of typeof value === 'string' ? [value] : value) query.append(name, v);
     }
-    query.set('limit', String(PAGE_LIMIT));
+    query.set('limit', String(STRIPE.transport.paging.pageSize));
     if (after) query.set('starting_after', after);
     const answer = await stripeGet<StripeList>(endpoint, `${resource}?${query}`);
     const data = Array.isArray(answer.body.data) ? answer.body.data : [];

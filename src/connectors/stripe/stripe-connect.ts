@@ -1,8 +1,9 @@
 import type { LinkResult, OAuth2Flow, OAuthTokens } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import { vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
+import { oauthConfig, tokenGrant, vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
+import { STRIPE } from './platform.js';
 import { platformRequest } from '../platform-http.js';
-import { endpointOf, stripeConnectConfig, stripeGet, type StripeObject } from './stripe-api.js';
+import { endpointOf, stripeGet, type StripeObject } from './stripe-api.js';
 import { settingsOf } from './stripe-records.js';
 
 /**
@@ -12,9 +13,6 @@ import { settingsOf } from './stripe-records.js';
  * in the form (`client_secret`), not by the client id and secret of RFC 6749, so oauthCodeFlow does not fit; and its
  * authorize page takes no PKCE.
  */
-
-/** Read and write: the connection writes customers back (stripe-writes.ts); a read-only grant could not. */
-const SCOPE = 'read_write';
 
 /** Stripe's token answer (`POST /oauth/token`). */
 interface ConnectTokenAnswer {
@@ -27,26 +25,16 @@ interface ConnectTokenAnswer {
 }
 
 function configured(): OAuthPlatformConfig {
-  const config = stripeConnectConfig();
+  const config = oauthConfig(STRIPE);
   if (!config) throw new ConnectorError('invalid', 'Stripe Connect is not configured on this server (STRIPE_CLIENT_ID)');
   return config;
 }
 
-/** One grant at Stripe's token endpoint: a refusal (`invalid_grant`, any 400/401) is `unauthorized`. */
+/** One grant at Stripe's token endpoint (the secret key in the form, as declared), which names the connected account. */
 async function grant(config: OAuthPlatformConfig, form: Record<string, string>, signal?: AbortSignal): Promise<ConnectTokenAnswer> {
-  const endpoint = vendorEndpoint('Stripe', config.tokenUrl, signal);
-  const body = new URLSearchParams({ ...form, client_secret: config.clientSecret });
-  const response = await platformRequest(endpoint, 'POST', '', undefined, { form: body, retry: true });
-  let answer: ConnectTokenAnswer = {};
-  try {
-    answer = JSON.parse(response.body) as ConnectTokenAnswer;
-  } catch {
-    answer = {};
-  }
-  if (response.status === 400 || response.status === 401)
-    throw new ConnectorError('unauthorized', `Stripe refused the grant (${answer.error ?? `HTTP ${response.status}`})`);
-  if (response.status !== 200 || typeof answer.access_token !== 'string' || typeof answer.stripe_user_id !== 'string')
-    throw new ConnectorError('unavailable', `Stripe's token endpoint answered HTTP ${response.status} without a connected account`);
+  const answer = (await tokenGrant(STRIPE, config, form, signal)) as ConnectTokenAnswer;
+  if (typeof answer.stripe_user_id !== 'string')
+    throw new ConnectorError('unavailable', "Stripe's token endpoint answered without a connected account");
   return answer;
 }
 
@@ -59,13 +47,13 @@ function credentialsOf(answer: ConnectTokenAnswer): OAuthTokens {
 }
 
 export const stripeConnect: OAuth2Flow = {
-  configured: () => stripeConnectConfig() !== undefined,
+  configured: () => oauthConfig(STRIPE) !== undefined,
   authorizeUrl({ state, redirectUri }) {
     const config = configured();
     const url = new URL(config.authorizeUrl);
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', config.clientId);
-    url.searchParams.set('scope', SCOPE);
+    url.searchParams.set('scope', STRIPE.oauth2.scope);
     url.searchParams.set('redirect_uri', redirectUri);
     url.searchParams.set('state', state);
     return url.toString();
@@ -90,7 +78,7 @@ export const stripeConnect: OAuth2Flow = {
 
 /** Disconnects the merchant's account from the platform (`POST /oauth/deauthorize`), best effort. */
 export async function deauthorize(stripeUserId: string): Promise<void> {
-  const config = stripeConnectConfig();
+  const config = oauthConfig(STRIPE);
   if (!config?.revokeUrl) return;
   const endpoint = {
     ...vendorEndpoint('Stripe', config.revokeUrl),

@@ -13,7 +13,7 @@ import {
 import { CreditNoteSchema, CustomerSchema, InvoiceSchema, PaymentSchema } from '../../codat-model/accounting/sales.js';
 import { BillCreditNoteSchema, BillPaymentSchema, BillSchema, SupplierSchema } from '../../codat-model/accounting/purchases.js';
 import { BankAccountSchema, DirectCostSchema, DirectIncomeSchema } from '../../codat-model/accounting/banking.js';
-import { xeroConfig, xeroInstant } from './xero-api.js';
+import { xeroInstant } from './xero-api.js';
 import { balanceSheetRecords, monthEndBefore, monthStartBefore, profitAndLossRecords } from './xero-reports.js';
 import { BalanceSheetSchema, ProfitAndLossSchema } from '../../codat-model/accounting/reports.js';
 import * as map from './xero-records.js';
@@ -28,10 +28,6 @@ import { clockFor } from '../../lib/clock.js';
  * incremental where Xero keeps `UpdatedDateUTC` (`If-Modified-Since`); limits per tenant are kept and read back
  * from Xero's headers. See docs/connectors/xero.md for the mapping, field by field.
  */
-
-/** Scopes: read everything synced, write invoices, contacts and payments, and refresh without the user. */
-const SCOPE =
-  'offline_access accounting.transactions accounting.contacts accounting.settings.read accounting.reports.read accounting.journals.read';
 
 const deleted = (x: map.XeroRecord) => x.Status === 'DELETED';
 const invoiceLike = { resource: 'Invoices', collection: 'Invoices', idField: 'InvoiceID', paged: true, incremental: true, gone: deleted };
@@ -247,8 +243,6 @@ const sources: DataTypeSource[] = [
   }),
 ];
 
-const client = { platform: 'Xero', config: () => xeroConfig() };
-
 /** The chart of accounts by id: what classifies a report's rows. */
 async function accountsById(get: <T>(path: string) => Promise<T>): Promise<Map<string, map.XeroRecord>> {
   const answer = await get<{ Accounts?: map.XeroRecord[] }>('Accounts');
@@ -268,10 +262,7 @@ async function tenantsOf(tokens: OAuthTokens, connectionsUrl: string) {
 
 export const xero = platformConnector(XERO, {
   oauth2: oauthCodeFlow({
-    ...client,
-    scope: SCOPE,
-    pkce: true,
-    clientAuthentication: 'basic',
+    declaration: XERO,
     async link(tokens, _query, config) {
       const choices = await tenantsOf(tokens, config.more.CONNECTIONS_URL);
       return { choices, credentials: tokens };
@@ -279,7 +270,7 @@ export const xero = platformConnector(XERO, {
   }),
   async revoke({ credentials }) {
     const token = credentials.refreshToken;
-    if (typeof token === 'string') await revokeToken(client, token);
+    if (typeof token === 'string') await revokeToken(XERO, token);
   },
   dataTypes: new Map(sources.map((s) => [s.dataType, s])),
   writes: xeroWrites,

@@ -2,29 +2,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReadContext } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import { oauthConfig, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
-import { accountKey, platformJson, platformRequest, transportOf, type PlatformEndpoint, type RequestOptions } from '../platform-http.js';
+import { oauthConfig } from '../oauth/oauth-client.js';
+import { accountKey, platformJson, platformRequest, type PlatformEndpoint, type RequestOptions } from '../platform-http.js';
+import { declaredEndpoint } from '../platform-runtime.js';
 import { pauseAccount } from '../politeness.js';
 import { XERO } from './platform.js';
 
 // Xero's records are open-ended JSON; the mappings read what they use and ignore the rest.
 export type XeroRecord = Record<string, any>;
-
-/** The environment's Xero configuration (README, "Configuration"); undefined while XERO_CLIENT_ID is unset. */
-export function xeroConfig(env: NodeJS.ProcessEnv = process.env): OAuthPlatformConfig | undefined {
-  return oauthConfig(
-    'XERO',
-    {
-      authorizeUrl: 'https://login.xero.com/identity/connect/authorize',
-      tokenUrl: 'https://identity.xero.com/connect/token',
-      revokeUrl: 'https://identity.xero.com/connect/revocation',
-      apiUrl: 'https://api.xero.com/api.xro/2.0',
-      // The minute of Xero's per-minute limit; shorter only where a test stands in for Xero with a faster clock.
-      more: { CONNECTIONS_URL: 'https://api.xero.com/connections', LIMIT_WINDOW_MS: '60000' },
-    },
-    env,
-  );
-}
 
 /** What a Xero connection keeps beside its tokens: the organisation (tenant) it reads. */
 export interface XeroSettings {
@@ -34,25 +19,19 @@ export interface XeroSettings {
 
 /** One Xero organisation's API, with the connection's token, Xero's limits and its remaining-limit headers. */
 export function tenantEndpoint(ctx: Pick<ReadContext, 'settings' | 'tokens' | 'signal'>): PlatformEndpoint {
-  const config = xeroConfig();
+  const config = oauthConfig(XERO);
   if (!config) throw new ConnectorError('unavailable', 'Xero is not configured on this server (XERO_CLIENT_ID)');
   if (!ctx.tokens) throw new ConnectorError('unauthorized', 'the Xero connection holds no tokens; link it again');
   const { tenantId } = ctx.settings as unknown as XeroSettings;
-  const transport = transportOf(XERO);
   const windowMs = Number(config.more.LIMIT_WINDOW_MS) || 60_000;
-  const endpoint: PlatformEndpoint = {
-    platform: 'Xero',
-    baseUrl: config.apiUrl,
-    // Set by the operator: trusted, loopback included (a recording proxy or a test's stand-in).
-    allowPrivate: true,
+  const endpoint: PlatformEndpoint = declaredEndpoint(XERO, {
     signal: ctx.signal,
-    ...transport,
-    politeness: { ...transport.politeness!, windowMs },
+    politeness: { ...XERO.transport.politeness, windowMs },
     account: tenantId,
     tokens: ctx.tokens,
     headers: { 'xero-tenant-id': tenantId },
     onHeaders: (headers) => heedLimits(endpoint, headers, windowMs),
-  };
+  });
   return endpoint;
 }
 
@@ -147,7 +126,7 @@ export async function* xeroPages<T>(
   collection: string,
   options: { since: string; idField: string; where?: string; includeArchived?: boolean; pageSize?: number; paged: boolean },
 ): AsyncIterable<XeroPage<T>> {
-  const pageSize = options.pageSize ?? 100;
+  const pageSize = options.pageSize ?? XERO.transport.paging.pageSize;
   const fetchPage = async (page: number) => {
     const query = new URLSearchParams();
     if (options.paged) {

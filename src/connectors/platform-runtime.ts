@@ -1,0 +1,56 @@
+import type { PlatformDeclaration } from './platform-declaration.js';
+import { transportOf, type PlatformEndpoint } from './platform-http.js';
+
+/*
+ * The runtime that reads a platform's declaration: where its API answers and which version it is asked for (each
+ * overridable by the declared environment variable), and the endpoint every request of a connection goes through
+ * (timeouts, retries, `Retry-After`, politeness, the version header or query parameter). A connector adds only what
+ * data cannot say: the account it reads, its credentials, a platform's own headers.
+ */
+
+/** An operator's address from the environment (or the declared one): trusted, and checked to be http(s). */
+export function envUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = env[name]?.trim() || fallback;
+  if (!/^https?:\/\//.test(value)) throw new Error(`${name} must be an http or https address, got "${value}"`);
+  return value.replace(/\/+$/, '');
+}
+
+/** The API's base address of a platform with a fixed one: the declared address, or its environment variable's. */
+export function declaredBaseUrl(declaration: PlatformDeclaration, env: NodeJS.ProcessEnv = process.env): string {
+  const base = declaration.transport?.baseUrl;
+  if (!base || !('fixed' in base))
+    throw new Error(`platform ${declaration.key} has no fixed API address (its connection's settings say it)`);
+  return base.env ? envUrl(env, base.env, base.fixed) : base.fixed.replace(/\/+$/, '');
+}
+
+/** The API version the platform is asked for (the declared one, or its environment variable's), if it names one. */
+export function declaredApiVersion(declaration: PlatformDeclaration, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const version = declaration.transport?.apiVersion;
+  if (!version) return undefined;
+  return (version.env ? env[version.env]?.trim() : undefined) || version.value;
+}
+
+/** What a connection adds to its platform's declared endpoint. */
+export type EndpointParts = Partial<Omit<PlatformEndpoint, 'platform'>>;
+
+/**
+ * The endpoint of one platform account, from the declaration: the platform's name, its address (declared, or
+ * `parts.baseUrl` where a connection's settings hold it), its transport, and the API version in its header or query
+ * parameter; `parts` adds the account, its credentials and headers of the platform's own. An address the operator
+ * set is trusted (loopback included: a recording proxy or a test's stand-in); one an end user typed is checked
+ * unless `parts.allowPrivate` says otherwise.
+ */
+export function declaredEndpoint(declaration: PlatformDeclaration, parts: EndpointParts = {}): PlatformEndpoint {
+  const version = declaration.transport?.apiVersion;
+  const value = declaredApiVersion(declaration);
+  const { headers, query, ...rest } = parts;
+  return {
+    platform: declaration.name,
+    baseUrl: parts.baseUrl ?? declaredBaseUrl(declaration),
+    allowPrivate: true,
+    ...transportOf(declaration),
+    ...rest,
+    headers: { ...(version?.header && value ? { [version.header]: value } : {}), ...headers },
+    query: { ...(version?.query && value ? { [version.query]: value } : {}), ...query },
+  };
+}

@@ -54,3 +54,20 @@ export function declaredEndpoint(declaration: PlatformDeclaration, parts: Endpoi
     query: { ...(version?.query && value ? { [version.query]: value } : {}), ...query },
   };
 }
+
+/**
+ * The field a delta read of the data type starts from (its declared `cursor`), read when the sync runs: undefined where
+ * the type is declared to be read in full every time.
+ */
+export function declaredCursorField(declaration: PlatformDeclaration, dataType: string): string | undefined {
+  const cursor = declaration.dataTypes[dataType]?.cursor;
+  return cursor && cursor !== 'none' ? cursor.field : undefined;
+}
+
+/** A field of a platform record by its declared path (`MetaData.LastUpdatedTime`: a field of a field). */
+export function fieldAt(record: Record<string, unknown>, path: string): unknown {
+  let value: unknown = record;
+  for (const part of path.split('.'))
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  return value;
+}

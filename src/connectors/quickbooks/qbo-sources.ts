@@ -15,6 +15,8 @@ import {
   type QboSettings,
 } from './qbo-api.js';
 import { realTime } from '../../lib/clock.js';
+import { declaredCursorField, fieldAt } from '../platform-runtime.js';
+import { QUICKBOOKS } from './platform.js';
 
 type Data = Record<string, unknown>;
 
@@ -109,10 +111,13 @@ class CursorClock {
  */
 export function entitySource(spec: EntitySpec): DataTypeSource {
   const where = spec.inactiveToo ? 'Active IN (true, false)' : undefined;
-  const toRecord = (x: QboEntity, settings: QboSettings, clock: CursorClock): SourceRecord => {
+  // The declared cursor field (`MetaData.LastUpdatedTime`), read when the sync runs: without one, every sync reads
+  // the entity in full.
+  const cursorField = () => declaredCursorField(QUICKBOOKS, spec.dataType);
+  const toRecord = (x: QboEntity, settings: QboSettings, clock: CursorClock, field: string | undefined): SourceRecord => {
     const id = String(x.Id);
     const modified = qboInstant(x.MetaData?.LastUpdatedTime) ?? null;
-    clock.saw(modified);
+    if (field) clock.saw(qboInstant(fieldAt(x, field)) ?? null);
     return sourceRecord(id, modified, spec.map(x, id, settings));
   };
   return {
@@ -122,8 +127,12 @@ export function entitySource(spec: EntitySpec): DataTypeSource {
     async read(ctx: ReadContext): Promise<DataTypeRead> {
       const realm = realmOf(ctx);
       const settings = ctx.settings as unknown as QboSettings;
+      const field = cursorField();
       const clock = new CursorClock(ctx.cursor);
-      const changes = ctx.cursor !== null && withinCdcWindow(ctx.cursor) ? await changesSince(realm, spec.entity, ctx.cursor) : undefined;
+      const changes =
+        field !== undefined && ctx.cursor !== null && withinCdcWindow(ctx.cursor)
+          ? await changesSince(realm, spec.entity, ctx.cursor)
+          : undefined;
       if (changes) {
         clock.answered(changes.time);
         async function* delta(): AsyncIterable<RecordPage> {
@@ -132,8 +141,8 @@ export function entitySource(spec: EntitySpec): DataTypeSource {
           for (const x of changes!.entities) {
             if (x.status === 'Deleted') {
               deleted.push(String(x.Id));
-              clock.saw(qboInstant(x.MetaData?.LastUpdatedTime) ?? null);
-            } else records.push(toRecord(x, settings, clock));
+              clock.saw(qboInstant(fieldAt(x, field!)) ?? null);
+            } else records.push(toRecord(x, settings, clock, field));
           }
           yield { records, deleted };
         }
@@ -142,10 +151,10 @@ export function entitySource(spec: EntitySpec): DataTypeSource {
       async function* full(): AsyncIterable<RecordPage> {
         for await (const page of queryPages(realm, spec.entity, { where })) {
           clock.answered(page.time);
-          yield { records: page.records.map((x) => toRecord(x, settings, clock)) };
+          yield { records: page.records.map((x) => toRecord(x, settings, clock, field)) };
         }
       }
-      return { mode: 'full', ordered: false, pages: full(), nextCursor: () => clock.next() };
+      return { mode: 'full', ordered: false, pages: full(), nextCursor: () => (field !== undefined ? clock.next() : null) };
     },
   };
 }

@@ -30,13 +30,13 @@ import { clockFor } from '../../lib/clock.js';
  */
 
 const deleted = (x: map.XeroRecord) => x.Status === 'DELETED';
-const invoiceLike = { resource: 'Invoices', collection: 'Invoices', idField: 'InvoiceID', paged: true, incremental: true, gone: deleted };
+const invoiceLike = { resource: 'Invoices', collection: 'Invoices', idField: 'InvoiceID', paged: true, gone: deleted };
 const creditNoteLike = {
   resource: 'CreditNotes',
   collection: 'CreditNotes',
   idField: 'CreditNoteID',
   paged: true,
-  incremental: true,
+
   gone: deleted,
 };
 const contactLike = {
@@ -44,20 +44,20 @@ const contactLike = {
   collection: 'Contacts',
   idField: 'ContactID',
   paged: true,
-  incremental: true,
+
   includeArchived: true,
 };
-const paymentLike = { resource: 'Payments', collection: 'Payments', idField: 'PaymentID', paged: true, incremental: true, gone: deleted };
+const paymentLike = { resource: 'Payments', collection: 'Payments', idField: 'PaymentID', paged: true, gone: deleted };
 // A voided bank transaction is off the books: Codat's direct costs and incomes have no status to say so.
 const bankTransactionLike = {
   resource: 'BankTransactions',
   collection: 'BankTransactions',
   idField: 'BankTransactionID',
   paged: true,
-  incremental: true,
+
   gone: (x: map.XeroRecord) => x.Status === 'DELETED' || x.Status === 'VOIDED',
 };
-const accountLike = { resource: 'Accounts', collection: 'Accounts', idField: 'AccountID', paged: false, incremental: false, gone: deleted };
+const accountLike = { resource: 'Accounts', collection: 'Accounts', idField: 'AccountID', paged: false, gone: deleted };
 
 const sources: DataTypeSource[] = [
   collectionSource({
@@ -139,7 +139,7 @@ const sources: DataTypeSource[] = [
     idField: 'ItemID',
     paged: false,
     // Xero deletes items outright (no DELETED status to see in a changed-since read): always read whole.
-    incremental: false,
+
     dataType: 'items',
     typeName: 'Item',
     schema: ItemSchema,
@@ -150,7 +150,7 @@ const sources: DataTypeSource[] = [
     collection: 'TaxRates',
     idField: 'TaxType',
     paged: false,
-    incremental: false,
+
     dataType: 'taxRates',
     typeName: 'TaxRate',
     schema: TaxRateSchema,

@@ -4,6 +4,8 @@ import type { DataTypeRead, DataTypeSource, ReadContext, RecordPage, SourceRecor
 import type { DataType } from '../../codat-model/data-types.js';
 import { EVERYTHING_SINCE, sinceCursor, tenantEndpoint, xeroGet, xeroInstant, xeroPages, type XeroSettings } from './xero-api.js';
 import type { XeroRecord } from './xero-records.js';
+import { declaredCursorField, fieldAt } from '../platform-runtime.js';
+import { XERO } from './platform.js';
 
 type Data = Record<string, unknown>;
 
@@ -22,8 +24,6 @@ export interface CollectionSpec {
   includeArchived?: boolean;
   /** Paged with `page` (100 a page); the small reference collections come whole. */
   paged: boolean;
-  /** Read with `If-Modified-Since` from the last sync's newest change; otherwise always in full. */
-  incremental: boolean;
   /** Records of the collection that belong to this data type (e.g. contacts that are customers). */
   keep?: (x: XeroRecord) => boolean;
   /** Records gone at Xero (`DELETED`): left out of a full read, a deletion in a delta. */
@@ -44,7 +44,10 @@ export function collectionSource(spec: CollectionSpec): DataTypeSource {
     schema: spec.schema,
     read(ctx: ReadContext): DataTypeRead {
       const endpoint = tenantEndpoint(ctx);
-      const delta = spec.incremental && ctx.cursor !== null;
+      // Declared with a cursor (Xero's `UpdatedDateUTC`): read with `If-Modified-Since` from the last sync's newest
+      // change; declared `none`: always in full.
+      const field = declaredCursorField(XERO, spec.dataType);
+      const delta = field !== undefined && ctx.cursor !== null;
       let started: string | null = null;
       let newest: string | null = null;
       async function* pages(): AsyncIterable<RecordPage> {
@@ -66,7 +69,8 @@ export function collectionSource(spec: CollectionSpec): DataTypeSource {
             if (seen.has(id)) continue;
             seen.add(id);
             const modified = xeroInstant(x.UpdatedDateUTC) ?? null;
-            if (modified && (newest === null || modified > newest)) newest = modified;
+            const changed = field ? xeroInstant(fieldAt(x, field)) : undefined;
+            if (changed && (newest === null || changed > newest)) newest = changed;
             if (spec.gone?.(x) || (spec.keep && !spec.keep(x))) {
               if (delta) deleted.push(id);
               continue;
@@ -81,7 +85,7 @@ export function collectionSource(spec: CollectionSpec): DataTypeSource {
         mode: delta ? 'delta' : 'full',
         ordered: false,
         pages: pages(),
-        nextCursor: () => (spec.incremental ? (started ?? newest ?? ctx.cursor) : null),
+        nextCursor: () => (field !== undefined ? (started ?? newest ?? ctx.cursor) : null),
       };
     },
   };
@@ -121,8 +125,12 @@ export function journalSource(spec: {
     schema: spec.schema,
     read(ctx: ReadContext): DataTypeRead {
       const endpoint = tenantEndpoint(ctx);
-      const start = ctx.cursor !== null && /^\d+$/.test(ctx.cursor) ? Number(ctx.cursor) : null;
+      // Declared with a cursor (the journal number): a sync after the first reads the journals after it; declared
+      // `none`: every journal, every time. Xero's pages are by journal number either way.
+      const field = declaredCursorField(XERO, spec.dataType);
+      const start = field !== undefined && ctx.cursor !== null && /^\d+$/.test(ctx.cursor) ? Number(ctx.cursor) : null;
       let offset = start ?? 0;
+      let newest = start ?? 0;
       async function* pages(): AsyncIterable<RecordPage> {
         for (;;) {
           const answer = await xeroGet<{ Journals?: XeroRecord[] }>(endpoint, `Journals?offset=${offset}`);
@@ -131,12 +139,20 @@ export function journalSource(spec: {
             const modified = xeroInstant(j.CreatedDateUTC) ?? null;
             return sourceRecord(String(j.JournalID), modified, spec.map(j));
           });
-          for (const j of journals) offset = Math.max(offset, Number(j.JournalNumber) || 0);
+          for (const j of journals) {
+            offset = Math.max(offset, Number(j.JournalNumber) || 0);
+            if (field) newest = Math.max(newest, Number(fieldAt(j, field)) || 0);
+          }
           yield start === null ? { records } : { records, deleted: [] };
           if (journals.length < 100) return;
         }
       }
-      return { mode: start === null ? 'full' : 'delta', ordered: false, pages: pages(), nextCursor: () => String(offset) };
+      return {
+        mode: start === null ? 'full' : 'delta',
+        ordered: false,
+        pages: pages(),
+        nextCursor: () => (field !== undefined ? String(newest) : null),
+      };
     },
   };
 }

@@ -4,7 +4,9 @@ import { setEnv } from '../../helpers/env.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
 import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
 import { exercised } from '../../helpers/capabilities.js';
+import { withDeclared } from '../../helpers/declared.js';
 import { XERO } from '../../../src/connectors/xero/platform.js';
+import { EVERYTHING_SINCE } from '../../../src/connectors/xero/xero-api.js';
 import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
@@ -524,6 +526,68 @@ describe('Xero', () => {
     // More 429s than a read waits out: the sync goes back to the queue and finishes on a later run.
     fake.inject({ status: 429, count: 8, retryAfterSeconds: 1, path: /^\/Contacts/ });
     await queueThroughStorm(fake, 'customers', 8);
+  });
+
+  it('reads its declaration when it runs: a changed page size, cursor, retry count and OAuth scope are what Xero is asked', async () => {
+    // A server of its own whose syncs read on its main thread, where the declaration is changed (a writing thread
+    // holds its own copy of the modules), linked to the same organisation; only invoices are read on first link.
+    const own = await startTestServer({ jobs: { writerThreads: 0 } });
+    try {
+      const ownClient = await own.newClient();
+      const ownLinked = await companyWithConnection(own, ownClient, 'gbol');
+      await fetchOnFirstLinkOnly(own, ownClient, ownLinked.companyId, ['invoices']);
+      const calls = connectionCalls(
+        () => own,
+        () => ownClient,
+        () => ownLinked,
+      );
+      await calls.linkByFollowing('Xero');
+      await waitForSyncs(own, ownClient, ownLinked.companyId);
+      const invoiceReads = (from: number) =>
+        fake
+          .apiRequests()
+          .slice(from)
+          .filter((r) => r.path.endsWith('/Invoices'));
+
+      // No cursor declared for invoices and 40 to a page: a full read (everything since 1900), in pages of 40.
+      let from = fake.apiRequests().length;
+      await withDeclared(XERO, { 'transport.paging.pageSize': 40, 'dataTypes.invoices.cursor': 'none' }, async () => {
+        expect((await calls.queue('invoices')).status).toBe('Complete');
+      });
+      const full = invoiceReads(from);
+      expect(full.length).toBeGreaterThanOrEqual(Math.ceil(250 / 40));
+      expect(full.every((r) => new URLSearchParams(r.query).get('pageSize') === '40' && r.ifModifiedSince === EVERYTHING_SINCE)).toBe(true);
+      // Declared again as it is: a read in full handed on no cursor, so the next is in full, 100 to a page, and hands
+      // one on; the one after reads what changed since it.
+      from = fake.apiRequests().length;
+      expect((await calls.queue('invoices')).status).toBe('Complete');
+      const again = invoiceReads(from);
+      expect(again.every((r) => new URLSearchParams(r.query).get('pageSize') === '100' && r.ifModifiedSince === EVERYTHING_SINCE)).toBe(
+        true,
+      );
+      from = fake.apiRequests().length;
+      expect((await calls.queue('invoices')).status).toBe('Complete');
+      expect(invoiceReads(from).map((r) => r.ifModifiedSince)).not.toContain(EVERYTHING_SINCE);
+
+      // Two attempts declared: a read gives up after two 500s.
+      await withDeclared(XERO, { 'transport.retry.attempts': 2 }, () => calls.queueThroughServerErrors(fake, 'invoices', /^\/Invoices/, 2));
+
+      // The scope asked on Xero's consent page is the declared one.
+      await withDeclared(XERO, { 'oauth2.scope': 'offline_access accounting.contacts' }, async () => {
+        const other = await companyWithConnection(own, ownClient, 'gbol');
+        const connection = (await calls.api('GET', `/companies/${other.companyId}/connections/${other.connectionId}`)).body;
+        let at = new URL(connection.linkUrl);
+        for (let hop = 0; hop < 5 && !at.pathname.endsWith('/authorize'); hop++) {
+          const answer = await fetch(at, { redirect: 'manual' });
+          at = new URL(answer.headers.get('location') ?? '', at);
+        }
+        expect(at.pathname).toBe('/identity/connect/authorize');
+        expect(at.searchParams.get('scope')).toBe('offline_access accounting.contacts');
+      });
+      expect(fake.violations).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('refreshes an expired token and carries on; a revoked consent turns the connection Deauthorized, with an event', async () => {

@@ -4,6 +4,7 @@ import { setEnv } from '../../helpers/env.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
 import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
 import { exercised } from '../../helpers/capabilities.js';
+import { withDeclared } from '../../helpers/declared.js';
 import { QUICKBOOKS } from '../../../src/connectors/quickbooks/platform.js';
 import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
@@ -561,6 +562,58 @@ describe('QuickBooks Online', () => {
     fake.inject({ status: 429, count: 8, retryAfterSeconds: 1, path: /^\/(query|cdc)/ });
     await queueThroughStorm(fake, 'customers', 8);
     expect(fake.violations).toEqual([]);
+  });
+
+  it('reads its declaration when it runs: a changed minor version, page size and cursor are what QuickBooks is asked', async () => {
+    // A server of its own whose syncs read on its main thread, where the declaration is changed (a writing thread
+    // holds its own copy of the modules), linked to the same company; only invoices are read on first link.
+    const own = await startTestServer({ jobs: { writerThreads: 0 } });
+    try {
+      const ownClient = await own.newClient();
+      const ownLinked = await companyWithConnection(own, ownClient, 'qhyg');
+      await fetchOnFirstLinkOnly(own, ownClient, ownLinked.companyId, ['invoices']);
+      const calls = connectionCalls(
+        () => own,
+        () => ownClient,
+        () => ownLinked,
+      );
+      await calls.linkByFollowing('QuickBooks Online');
+      await waitForSyncs(own, ownClient, ownLinked.companyId);
+      const since = (from: number) => fake.apiRequests().slice(from);
+
+      // No cursor declared, 400 to a page, minor version 75 (the fake's environment names the version too: unset here,
+      // so the declared one counts): a full read by query, in pages of 400.
+      const pinned = process.env.QBO_MINOR_VERSION;
+      delete process.env.QBO_MINOR_VERSION;
+      let from = fake.apiRequests().length;
+      await withDeclared(
+        QUICKBOOKS,
+        { 'transport.apiVersion.value': '75', 'transport.paging.pageSize': 400, 'dataTypes.invoices.cursor': 'none' },
+        async () => expect((await calls.queue('invoices')).status).toBe('Complete'),
+      );
+      const queries = since(from).filter((r) => r.query?.includes('FROM Invoice'));
+      expect(queries[0]?.query).toBe('SELECT * FROM Invoice ORDERBY Id STARTPOSITION 1 MAXRESULTS 400');
+      expect(queries.length).toBeGreaterThan(1);
+      expect(since(from).every((r) => r.minorVersion === '75' && r.kind !== 'cdc')).toBe(true);
+      process.env.QBO_MINOR_VERSION = pinned;
+
+      // The minor version's environment variable overrides the declared one.
+      const restore = setEnv({ QBO_MINOR_VERSION: '74' });
+      try {
+        from = fake.apiRequests().length;
+        expect((await calls.queue('invoices')).status).toBe('Complete');
+        expect(since(from).every((r) => r.minorVersion === '74')).toBe(true);
+      } finally {
+        restore();
+      }
+      // Declared again as it is: the read in full above handed on a cursor, so the next is change data capture.
+      from = fake.apiRequests().length;
+      expect((await calls.queue('invoices')).status).toBe('Complete');
+      expect(since(from).map((r) => [r.kind, r.minorVersion])).toEqual([['cdc', '73']]);
+      expect(fake.violations).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('catches an answer that breaks the contract (TotalAmt as a string)', async () => {

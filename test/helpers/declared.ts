@@ -1,3 +1,6 @@
+import { connectionCalls } from './connection-calls.js';
+import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from './sandbox.js';
+import { startTestServer } from './test-server.js';
 import type { PlatformDeclaration } from '../../src/connectors/platform-declaration.js';
 
 /**
@@ -32,5 +35,34 @@ export async function withDeclared<T>(
     return await run();
   } finally {
     for (const step of undo) step();
+  }
+}
+
+/**
+ * A server of its own whose syncs read on its main thread, where a test changes a declaration (a writing thread holds
+ * its own copy of the modules), with one company linked to `platformKey` by `link` (a consent followed, a key typed);
+ * only `dataTypes` are read on first link, and their syncs have ended. Close `server` after.
+ */
+export async function ownServerLinked(
+  platformKey: string,
+  dataTypes: readonly string[],
+  link: (calls: ReturnType<typeof connectionCalls>, linked: LinkedCompany) => Promise<void>,
+) {
+  const server = await startTestServer({ jobs: { writerThreads: 0 } });
+  try {
+    const client = await server.newClient();
+    const linked = await companyWithConnection(server, client, platformKey);
+    await fetchOnFirstLinkOnly(server, client, linked.companyId, dataTypes);
+    const calls = connectionCalls(
+      () => server,
+      () => client,
+      () => linked,
+    );
+    await link(calls, linked);
+    await waitForSyncs(server, client, linked.companyId);
+    return { server, client, linked, calls };
+  } catch (err) {
+    await server.close();
+    throw err;
   }
 }

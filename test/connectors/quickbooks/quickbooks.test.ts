@@ -4,7 +4,7 @@ import { setEnv } from '../../helpers/env.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
 import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
 import { exercised } from '../../helpers/capabilities.js';
-import { withDeclared } from '../../helpers/declared.js';
+import { ownServerLinked, withDeclared } from '../../helpers/declared.js';
 import { QUICKBOOKS } from '../../../src/connectors/quickbooks/platform.js';
 import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../../helpers/sandbox.js';
@@ -565,20 +565,9 @@ describe('QuickBooks Online', () => {
   });
 
   it('reads its declaration when it runs: a changed minor version, page size and cursor are what QuickBooks is asked', async () => {
-    // A server of its own whose syncs read on its main thread, where the declaration is changed (a writing thread
-    // holds its own copy of the modules), linked to the same company; only invoices are read on first link.
-    const own = await startTestServer({ jobs: { writerThreads: 0 } });
+    // Linked to the same company from a server whose syncs read where the declaration is changed.
+    const { server: own, calls } = await ownServerLinked('qhyg', ['invoices'], (calls) => calls.linkByFollowing('QuickBooks Online'));
     try {
-      const ownClient = await own.newClient();
-      const ownLinked = await companyWithConnection(own, ownClient, 'qhyg');
-      await fetchOnFirstLinkOnly(own, ownClient, ownLinked.companyId, ['invoices']);
-      const calls = connectionCalls(
-        () => own,
-        () => ownClient,
-        () => ownLinked,
-      );
-      await calls.linkByFollowing('QuickBooks Online');
-      await waitForSyncs(own, ownClient, ownLinked.companyId);
       const since = (from: number) => fake.apiRequests().slice(from);
 
       // No cursor declared, 400 to a page, minor version 75 (the fake's environment names the version too: unset here,

@@ -7,7 +7,7 @@ import { oasValidator } from '../../helpers/oas.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
 import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
 import { exercised } from '../../helpers/capabilities.js';
-import { withDeclared } from '../../helpers/declared.js';
+import { ownServerLinked, withDeclared } from '../../helpers/declared.js';
 import { SQUARE } from '../../../src/connectors/square/platform.js';
 import { createConsumer, expectEnvelope, startReceiver, verifySigned } from '../../webhooks/receiver.js';
 import { startSquareFake, type SquareFake } from '../../fakes/square/square-fake.js';
@@ -515,25 +515,14 @@ describe('Square', () => {
   }, 90_000);
 
   it('reads its declaration when it runs: a changed API version and authorize parameter are what Square is asked', async () => {
-    // A server of its own whose syncs read on its main thread, where the declaration is changed (a writing thread
-    // holds its own copy of the modules), linked to the same seller; only customers are read on first link.
-    const own = await startTestServer({ jobs: { writerThreads: 0 } });
+    // Linked from a server whose syncs read where the declaration is changed; the authorize address carries the
+    // declared parameters.
+    const { server: own, calls } = await ownServerLinked('zsth', ['commerce-customers'], (calls) =>
+      withDeclared(SQUARE, { 'oauth2.authorizeParams': { session: 'false', locale: 'en-GB' } }, () => calls.linkByFollowing('Square')),
+    );
     try {
-      const ownClient = await own.newClient();
-      const ownLinked = await companyWithConnection(own, ownClient, 'zsth');
-      await fetchOnFirstLinkOnly(own, ownClient, ownLinked.companyId, ['commerce-customers']);
-      const calls = connectionCalls(
-        () => own,
-        () => ownClient,
-        () => ownLinked,
-      );
-      // The authorize address carries the declared parameters.
-      await withDeclared(SQUARE, { 'oauth2.authorizeParams': { session: 'false', locale: 'en-GB' } }, async () => {
-        await calls.linkByFollowing('Square');
-      });
       const authorize = new URLSearchParams(fake.requests.filter((r) => r.path === '/oauth2/authorize').at(-1)?.query);
       expect([authorize.get('session'), authorize.get('locale')]).toEqual(['false', 'en-GB']);
-      await waitForSyncs(own, ownClient, ownLinked.companyId);
       // Another API version declared: Square is asked with it (which the fake, holding Square's contract of the
       // pinned version, reports as a departure from it).
       const violations = fake.violations.length;

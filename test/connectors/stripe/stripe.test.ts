@@ -9,7 +9,7 @@ import type { StripeAccount } from '../../fakes/stripe/stripe-account.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
 import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
 import { exercised } from '../../helpers/capabilities.js';
-import { withDeclared } from '../../helpers/declared.js';
+import { ownServerLinked, withDeclared } from '../../helpers/declared.js';
 import { STRIPE } from '../../../src/connectors/stripe/platform.js';
 
 /**
@@ -610,21 +610,12 @@ describe('Stripe', () => {
   });
 
   it('reads its declaration when it runs: a changed API version and page size are what Stripe is asked', async () => {
-    // A server of its own whose syncs read on its main thread, where the declaration is changed (a writing thread
-    // holds its own copy of the modules), linked to the same account; only customers are read on first link.
-    const own = await startTestServer({ jobs: { writerThreads: 0 } });
+    // Linked to the same account from a server whose syncs read where the declaration is changed.
+    const { server: own, calls: ownCalls } = await ownServerLinked('exgd', ['commerce-customers'], async (calls, linked) => {
+      const authorization = `/companies/${linked.companyId}/connections/${linked.connectionId}/authorization`;
+      expect((await calls.api('PUT', authorization, { apiKey: key })).status).toBe(200);
+    });
     try {
-      const ownClient = await own.newClient();
-      const ownLinked = await companyWithConnection(own, ownClient, 'exgd');
-      await fetchOnFirstLinkOnly(own, ownClient, ownLinked.companyId, ['commerce-customers']);
-      const ownCalls = connectionCalls(
-        () => own,
-        () => ownClient,
-        () => ownLinked,
-      );
-      const authorization = `/companies/${ownLinked.companyId}/connections/${ownLinked.connectionId}/authorization`;
-      expect((await ownCalls.api('PUT', authorization, { apiKey: key })).status).toBe(200);
-      await waitForSyncs(own, ownClient, ownLinked.companyId);
       const before = fake.requests.length;
       await withDeclared(STRIPE, { 'transport.apiVersion.value': '2024-06-20', 'transport.paging.pageSize': 1 }, async () => {
         expect((await ownCalls.queue('commerce-customers')).status).toBe('Complete');

@@ -4,7 +4,7 @@ import { setEnv } from '../../helpers/env.js';
 import { connectionCalls } from '../../helpers/connection-calls.js';
 import { readsEveryClaimedType } from '../../helpers/claimed-reads.js';
 import { exercised } from '../../helpers/capabilities.js';
-import { withDeclared } from '../../helpers/declared.js';
+import { ownServerLinked, withDeclared } from '../../helpers/declared.js';
 import { XERO } from '../../../src/connectors/xero/platform.js';
 import { EVERYTHING_SINCE } from '../../../src/connectors/xero/xero-api.js';
 import { startTestServer, type TestClient, type TestServer } from '../../helpers/test-server.js';
@@ -529,20 +529,9 @@ describe('Xero', () => {
   });
 
   it('reads its declaration when it runs: a changed page size, cursor, retry count and OAuth scope are what Xero is asked', async () => {
-    // A server of its own whose syncs read on its main thread, where the declaration is changed (a writing thread
-    // holds its own copy of the modules), linked to the same organisation; only invoices are read on first link.
-    const own = await startTestServer({ jobs: { writerThreads: 0 } });
+    // Linked to the same organisation from a server whose syncs read where the declaration is changed.
+    const { server: own, client: ownClient, calls } = await ownServerLinked('gbol', ['invoices'], (calls) => calls.linkByFollowing('Xero'));
     try {
-      const ownClient = await own.newClient();
-      const ownLinked = await companyWithConnection(own, ownClient, 'gbol');
-      await fetchOnFirstLinkOnly(own, ownClient, ownLinked.companyId, ['invoices']);
-      const calls = connectionCalls(
-        () => own,
-        () => ownClient,
-        () => ownLinked,
-      );
-      await calls.linkByFollowing('Xero');
-      await waitForSyncs(own, ownClient, ownLinked.companyId);
       const invoiceReads = (from: number) =>
         fake
           .apiRequests()

@@ -23,6 +23,13 @@ export function declaredBaseUrl(declaration: PlatformDeclaration, env: NodeJS.Pr
   return base.env ? envUrl(env, base.env, base.fixed) : base.fixed.replace(/\/+$/, '');
 }
 
+/** The API's base address of a platform whose connections each name theirs: the declared setting's value. */
+export function settingBaseUrl(declaration: PlatformDeclaration, settings: Readonly<Record<string, unknown>>): string {
+  const base = declaration.transport?.baseUrl;
+  if (!base || !('setting' in base)) throw new Error(`platform ${declaration.key} has a fixed API address`);
+  return String(settings[base.setting] ?? '');
+}
+
 /** The API version the platform is asked for (the declared one, or its environment variable's), if it names one. */
 export function declaredApiVersion(declaration: PlatformDeclaration, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const version = declaration.transport?.apiVersion;

@@ -1,5 +1,5 @@
 import { platformJson, platformRequest, type PlatformEndpoint } from '../platform-http.js';
-import { declaredEndpoint } from '../platform-runtime.js';
+import { declaredEndpoint, settingBaseUrl } from '../platform-runtime.js';
 import { HLEDGER } from './platform.js';
 import { ConnectorError } from '../connector-error.js';
 import { multiplyScaled, type ScaledDecimal } from '../../lib/decimal.js';
@@ -82,7 +82,12 @@ export function endpointOf(
 ): PlatformEndpoint {
   const basicAuth = credentials?.username ? { username: credentials.username, password: credentials.password ?? '' } : undefined;
   // The address is the end user's (the connection's setting): checked unless the operator allows private ones.
-  return declaredEndpoint(HLEDGER, { baseUrl: settings.url, basicAuth, allowPrivate, signal });
+  return declaredEndpoint(HLEDGER, {
+    baseUrl: settingBaseUrl(HLEDGER, settings as unknown as Record<string, unknown>),
+    basicAuth,
+    allowPrivate,
+    signal,
+  });
 }
 
 export const version = (e: PlatformEndpoint) => platformJson<string>(e, '/version');

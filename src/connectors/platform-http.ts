@@ -118,7 +118,9 @@ export async function platformRequest(
   const base = checkAddress(endpoint);
   // An empty path is the base address itself (a token endpoint), not the base with a slash.
   const url = path === '' ? base : new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);
-  for (const [name, value] of Object.entries(endpoint.query ?? {})) if (!url.searchParams.has(name)) url.searchParams.set(name, value);
+  // Appended as they are, leaving the path's own query exactly as the connector wrote it (no re-encoding).
+  const extra = Object.entries(endpoint.query ?? {}).filter(([name]) => !url.searchParams.has(name));
+  if (extra.length > 0) url.search = `${url.search}${url.search ? '&' : '?'}${new URLSearchParams(extra)}`;
   // Only a read is sent again: a write whose answer was lost may have been made (hledger's `PUT /add` appends).
   const attempts = (options.retry ?? method === 'GET') ? (endpoint.attempts ?? 3) : 1;
   let wait = endpoint.backoffMs ?? 500;

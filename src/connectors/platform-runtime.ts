@@ -37,6 +37,16 @@ export function declaredApiVersion(declaration: PlatformDeclaration, env: NodeJS
   return (version.env ? env[version.env]?.trim() : undefined) || version.value;
 }
 
+/** The declared API version as what a request carries: a header, or a query parameter. */
+export function versionParts(declaration: PlatformDeclaration): { headers: Record<string, string>; query: Record<string, string> } {
+  const version = declaration.transport?.apiVersion;
+  const value = declaredApiVersion(declaration);
+  return {
+    headers: version?.header && value ? { [version.header]: value } : {},
+    query: version?.query && value ? { [version.query]: value } : {},
+  };
+}
+
 /** What a connection adds to its platform's declared endpoint. */
 export type EndpointParts = Partial<Omit<PlatformEndpoint, 'platform'>>;
 
@@ -48,17 +58,18 @@ export type EndpointParts = Partial<Omit<PlatformEndpoint, 'platform'>>;
  * unless `parts.allowPrivate` says otherwise.
  */
 export function declaredEndpoint(declaration: PlatformDeclaration, parts: EndpointParts = {}): PlatformEndpoint {
-  const version = declaration.transport?.apiVersion;
-  const value = declaredApiVersion(declaration);
+  const version = versionParts(declaration);
   const { headers, query, ...rest } = parts;
+  const base = declaration.transport?.baseUrl;
   return {
     platform: declaration.name,
     baseUrl: parts.baseUrl ?? declaredBaseUrl(declaration),
-    allowPrivate: true,
+    // The operator's address (fixed, or its environment variable) is trusted; an end user's is checked by default.
+    allowPrivate: base !== undefined && 'fixed' in base,
     ...transportOf(declaration),
     ...rest,
-    headers: { ...(version?.header && value ? { [version.header]: value } : {}), ...headers },
-    query: { ...(version?.query && value ? { [version.query]: value } : {}), ...query },
+    headers: { ...version.headers, ...headers },
+    query: { ...version.query, ...query },
   };
 }
 

@@ -52,6 +52,10 @@ describe('the capability check', () => {
     ]);
   });
 
+  it('fails a row naming a test whose name two tests of the file share', () => {
+    expect(check({ tests: [...tests, tests[1]] }).problems).toEqual([expect.stringContaining('two tests have that name in that file')]);
+  });
+
   it('fails a skipped row test in CI only, and leaves a failed one to its own failure', () => {
     const skipped = tests.map((t, i) => (i === 0 ? { ...t, state: 'skipped' as const } : t));
     expect(check({ tests: skipped }).problems).toEqual([]);

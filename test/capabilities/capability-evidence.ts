@@ -44,6 +44,7 @@ export function evidenceProblems(input: {
   const rowsByClaim = new Map<string, MatrixRow[]>();
   for (const row of input.rows) rowsByClaim.set(claimKey(row), [...(rowsByClaim.get(claimKey(row)) ?? []), row]);
   const tests = new Map(input.tests.map((t) => [testKey(t), t]));
+  const twice = new Set(input.tests.map(testKey).filter((key, i, all) => all.indexOf(key) !== i));
   const recorded = new Set(input.records.map(recordKey));
 
   for (const claim of input.claims) {
@@ -59,7 +60,8 @@ export function evidenceProblems(input: {
       continue;
     }
     const run = tests.get(testKey(row));
-    if (!run) problems.push(`${where}: that test did not run (no test of that name in that file)`);
+    if (twice.has(testKey(row))) problems.push(`${where}: two tests have that name in that file; a row names one test`);
+    else if (!run) problems.push(`${where}: that test did not run (no test of that name in that file)`);
     else if (run.state === 'skipped') (input.strict ? problems : notes).push(`${where}: that test was skipped`);
     else if (run.state === 'failed') notes.push(`${where}: that test failed`);
     else if (!recorded.has(recordKey(row))) problems.push(`${where}: that test ran but did not record this capability`);

@@ -24,7 +24,13 @@ export const SupplementalData = Type.Object({
 /** A served record: the type's fields plus `id`, `modifiedDate`, `sourceModifiedDate` and `metadata`. */
 export function DataRecord<T extends TProperties>(
   properties: T,
-  options: { title: string; description?: string; supplementalData?: boolean },
+  options: {
+    title: string;
+    description?: string;
+    supplementalData?: boolean;
+    /** A type some platform keeps no time of change for (Xero's tax rates, tracking categories and organisation). */
+    sourceModifiedDateOptional?: boolean;
+  },
 ) {
   return Type.Object(
     {
@@ -32,9 +38,9 @@ export function DataRecord<T extends TProperties>(
       ...properties,
       ...(options.supplementalData === false ? {} : { supplementalData: Type.Optional(SupplementalData) }),
       modifiedDate: Instant,
-      // Absent where the platform keeps no time of change for the record (Xero's tracking categories and organisation),
-      // as Codat's own schema allows ("not populated" for some types and platforms).
-      sourceModifiedDate: Type.Optional(Instant),
+      // Absent only for a type some platform keeps no time of change for, as Codat's own schema allows ("not
+      // populated" for some types and platforms); required elsewhere, so a served record without it is caught.
+      sourceModifiedDate: options.sourceModifiedDateOptional ? Type.Optional(Instant) : Instant,
       metadata: Metadata,
     },
     { title: options.title, ...(options.description ? { description: options.description } : {}) },

@@ -105,7 +105,7 @@ export const TaxRateSchema = DataRecord(
     components: Opt(Type.Array(Type.Object({ name: Opt(Type.String()), rate: Opt(Type.Number()), isCompound: Type.Boolean() }))),
     validDatatypeLinks: Opt(ValidDatatypeLinks),
   },
-  { title: 'TaxRate' },
+  { title: 'TaxRate', sourceModifiedDateOptional: true },
 );
 
 export const TrackingCategorySchema = DataRecord(
@@ -115,7 +115,7 @@ export const TrackingCategorySchema = DataRecord(
     parentId: Opt(Type.String()),
     hasChildren: Opt(Type.Boolean()),
   },
-  { title: 'TrackingCategory', supplementalData: false },
+  { title: 'TrackingCategory', supplementalData: false, sourceModifiedDateOptional: true },
 );
 
 export const PaymentMethodSchema = DataRecord(
@@ -164,5 +164,5 @@ export const CompanyInfoSchema = DataRecord(
     sourceUrls: Opt(Type.Record(Type.String(), Type.String())),
     createdDate: Opt(Instant),
   },
-  { title: 'CompanyInfo' },
+  { title: 'CompanyInfo', sourceModifiedDateOptional: true },
 );

@@ -72,8 +72,6 @@ export interface HledgerCredentials {
   password?: string;
 }
 
-export const PLATFORM = HLEDGER.name;
-
 export function endpointOf(
   settings: HledgerSettings,
   credentials: HledgerCredentials | null,

@@ -26,7 +26,7 @@ export interface OAuthPlatformConfig {
 /** The platform's configuration, or undefined while `<P>_CLIENT_ID` is unset (the platform is then not offered). */
 export function oauthConfig(declaration: PlatformDeclaration, env: NodeJS.ProcessEnv = process.env): OAuthPlatformConfig | undefined {
   const oauth = declaration.oauth2;
-  if (!oauth) throw new Error(`platform ${declaration.key} declares no OAuth2 flow`);
+  if (!oauth) throw new Error(`platform ${declaration.key} declares no oauth2 flow`);
   const prefix = oauth.env;
   const clientId = env[`${prefix}_CLIENT_ID`]?.trim();
   if (!clientId) return undefined;

@@ -12,7 +12,7 @@ import { allOf, documentSource, entitySource, sourceRecord } from './qbo-sources
 import { qboWrites } from './qbo-writes.js';
 import { balanceSheetRecords, profitAndLossRecords, reportParams } from './qbo-reports.js';
 import { QUICKBOOKS } from './platform.js';
-import { declaredApiVersion } from '../platform-runtime.js';
+import { versionParts } from '../platform-runtime.js';
 import { platformConnector } from '../platform-connector.js';
 import { clockFor } from '../../lib/clock.js';
 
@@ -136,11 +136,13 @@ async function accountsById(realm: QboRealm): Promise<Map<string, QboEntity>> {
 
 /** The company's name as QuickBooks has it, asked with the new token; a link does not fail for want of it. */
 async function companyNameOf(tokens: OAuthTokens, realmId: string, config: OAuthPlatformConfig): Promise<string | undefined> {
+  // The token just granted, before the connection keeps it; the declared minor version, as on every call.
   const endpoint = {
     ...vendorEndpoint('QuickBooks Online', companyUrl(config, realmId)),
+    query: versionParts(QUICKBOOKS).query,
     headers: { authorization: `Bearer ${tokens.accessToken}` },
   };
-  const path = `companyinfo/${encodeURIComponent(realmId)}?minorversion=${declaredApiVersion(QUICKBOOKS)}`;
+  const path = `companyinfo/${encodeURIComponent(realmId)}`;
   try {
     const response = await platformRequest(endpoint, 'GET', path);
     if (response.status !== 200) return undefined;

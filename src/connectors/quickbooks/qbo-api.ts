@@ -113,6 +113,9 @@ export interface IntuitResponse {
   [entity: string]: unknown;
 }
 
+/** The most records a query answers (Intuit's cap): a larger declared page size asks for this many. */
+export const QUERY_MAX_RESULTS = 1000;
+
 /** The most entities change data capture answers at once: an answer that full may have left some out. */
 export const CDC_MAX_ENTITIES = 1000;
 /** How many records each page reads again of the one before it (see queryPages). */
@@ -139,7 +142,7 @@ export async function* queryPages(
   entity: string,
   options: { where?: string; pageSize?: number; overlap?: number } = {},
 ): AsyncIterable<{ records: QboEntity[]; time?: string }> {
-  const pageSize = options.pageSize ?? QUICKBOOKS.transport.paging.pageSize;
+  const pageSize = Math.min(options.pageSize ?? QUICKBOOKS.transport.paging.pageSize, QUERY_MAX_RESULTS);
   const overlap = Math.min(options.overlap ?? PAGE_OVERLAP, pageSize - 1);
   const stride = pageSize - overlap;
   const where = options.where ? ` WHERE ${options.where}` : '';

@@ -2,6 +2,7 @@ import type { LinkResult, OAuth2Flow, OAuthTokens } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthConfig, tokenGrant, vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
 import { STRIPE } from './platform.js';
+import type { OAuthDeclaration } from '../platform-declaration.js';
 import { platformRequest } from '../platform-http.js';
 import { endpointOf, stripeGet, type StripeObject } from './stripe-api.js';
 import { settingsOf } from './stripe-records.js';
@@ -56,6 +57,8 @@ export const stripeConnect: OAuth2Flow = {
     url.searchParams.set('scope', STRIPE.oauth2.scope);
     url.searchParams.set('redirect_uri', redirectUri);
     url.searchParams.set('state', state);
+    for (const [name, value] of Object.entries((STRIPE.oauth2 as OAuthDeclaration).authorizeParams ?? {}))
+      url.searchParams.set(name, value);
     return url.toString();
   },
   async exchange({ code }): Promise<LinkResult> {

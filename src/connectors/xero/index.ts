@@ -36,7 +36,6 @@ const creditNoteLike = {
   collection: 'CreditNotes',
   idField: 'CreditNoteID',
   paged: true,
-
   gone: deleted,
 };
 const contactLike = {
@@ -44,7 +43,6 @@ const contactLike = {
   collection: 'Contacts',
   idField: 'ContactID',
   paged: true,
-
   includeArchived: true,
 };
 const paymentLike = { resource: 'Payments', collection: 'Payments', idField: 'PaymentID', paged: true, gone: deleted };
@@ -54,7 +52,6 @@ const bankTransactionLike = {
   collection: 'BankTransactions',
   idField: 'BankTransactionID',
   paged: true,
-
   gone: (x: map.XeroRecord) => x.Status === 'DELETED' || x.Status === 'VOIDED',
 };
 const accountLike = { resource: 'Accounts', collection: 'Accounts', idField: 'AccountID', paged: false, gone: deleted };
@@ -138,8 +135,6 @@ const sources: DataTypeSource[] = [
     collection: 'Items',
     idField: 'ItemID',
     paged: false,
-    // Xero deletes items outright (no DELETED status to see in a changed-since read): always read whole.
-
     dataType: 'items',
     typeName: 'Item',
     schema: ItemSchema,
@@ -150,7 +145,6 @@ const sources: DataTypeSource[] = [
     collection: 'TaxRates',
     idField: 'TaxType',
     paged: false,
-
     dataType: 'taxRates',
     typeName: 'TaxRate',
     schema: TaxRateSchema,

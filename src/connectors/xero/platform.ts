@@ -41,6 +41,7 @@ export const XERO = declarePlatform({
     billPayments: { features: ['Get'], cursor: { field: 'UpdatedDateUTC' } },
     chartOfAccounts: { features: ['Get'], cursor: 'none' },
     bankAccounts: { features: ['Get'], cursor: 'none' },
+    // Xero deletes items outright (no DELETED status to see in a changed-since read): always read whole.
     items: { features: ['Get'], cursor: 'none' },
     taxRates: { features: ['Get'], cursor: 'none' },
     trackingCategories: { features: ['Get'], cursor: 'none' },

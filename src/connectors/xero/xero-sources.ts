@@ -22,7 +22,7 @@ export interface CollectionSpec {
   where?: string;
   /** Archived records too (contacts, accounts): Codat serves them with status Archived. */
   includeArchived?: boolean;
-  /** Paged with `page` (100 a page); the small reference collections come whole. */
+  /** Paged with `page` (as many a page as the declaration says); the small reference collections come whole. */
   paged: boolean;
   /** Records of the collection that belong to this data type (e.g. contacts that are customers). */
   keep?: (x: XeroRecord) => boolean;

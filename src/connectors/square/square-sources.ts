@@ -6,6 +6,8 @@ import type { PlatformEndpoint } from '../platform-http.js';
 import { squareCall, squareInstant, type SquareObject, type SquarePage, type SquareSettings } from './square-api.js';
 import type { Locations, TransactionData } from './square-records.js';
 import { merchantEndpoint } from './square-api.js';
+import { declaredCursorField, fieldAt } from '../platform-runtime.js';
+import { SQUARE } from './platform.js';
 
 /**
  * How much earlier than the cursor changes are asked for: the cursor is Square's clock at the start of the previous
@@ -114,7 +116,13 @@ export function changeSource(spec: ChangeSpec): DataTypeSource {
       const scope = await scopeOf(ctx);
       const clock = new CursorClock(ctx.cursor);
       clock.answered(scope.date);
-      const delta = ctx.cursor !== null && Number.isFinite(Date.parse(ctx.cursor)) && !(spec.fullEvery && ctx.epoch % spec.fullEvery === 0);
+      // Declared with a cursor (`updated_at`): a sync after the first reads what was updated since; `none`: in full.
+      const field = declaredCursorField(SQUARE, spec.dataType);
+      const delta =
+        field !== undefined &&
+        ctx.cursor !== null &&
+        Number.isFinite(Date.parse(ctx.cursor)) &&
+        !(spec.fullEvery && ctx.epoch % spec.fullEvery === 0);
       const since = delta ? updatedSince(ctx.cursor!) : undefined;
       async function* pages(): AsyncIterable<RecordPage> {
         for (const stream of spec.streams(scope, since)) {
@@ -124,7 +132,7 @@ export function changeSource(spec: ChangeSpec): DataTypeSource {
             const deleted: string[] = [];
             for (const x of page.objects) {
               const modified = squareInstant(x.updated_at) ?? null;
-              clock.saw(modified);
+              if (field) clock.saw(squareInstant(fieldAt(x, field)) ?? null);
               if (delta && stream.deleted?.(x)) deleted.push(String(x.id));
               else for (const r of stream.records(x)) records.push(sourceRecord(r.id, modified, r.data));
             }
@@ -132,7 +140,12 @@ export function changeSource(spec: ChangeSpec): DataTypeSource {
           }
         }
       }
-      return { mode: delta ? 'delta' : 'full', ordered: false, pages: pages(), nextCursor: () => clock.next() };
+      return {
+        mode: delta ? 'delta' : 'full',
+        ordered: false,
+        pages: pages(),
+        nextCursor: () => (field !== undefined ? clock.next() : null),
+      };
     },
   };
 }

@@ -4,6 +4,8 @@ import type { DataTypeRead, DataTypeSource, ReadContext, RecordPage, SourceRecor
 import type { DataType } from '../../codat-model/data-types.js';
 import type { PlatformEndpoint } from '../platform-http.js';
 import { listPages, readEndpoint, stripeInstant, type StripeObject, type StripeSettings } from './stripe-api.js';
+import { declaredCursorField, fieldAt } from '../platform-runtime.js';
+import { STRIPE } from './platform.js';
 
 type Data = Record<string, unknown>;
 
@@ -68,12 +70,15 @@ function reachable(now: number | undefined, since: number): boolean {
 async function changesSince(
   endpoint: PlatformEndpoint,
   spec: ListSpec,
+  field: string,
   since: number,
   clock: StripeClock,
 ): Promise<{ changed: Map<string, { object: StripeObject; at: number }>; deleted: Set<string> } | undefined> {
   const changed = new Map<string, { object: StripeObject; at: number }>();
   const deleted = new Set<string>();
-  const created = { 'created[gte]': String(since - CURSOR_OVERLAP_S) };
+  // Events are filtered by their own `created`; the list's objects by the declared cursor field.
+  const after = String(since - CURSOR_OVERLAP_S);
+  const created = { 'created[gte]': after };
   const types = [...(spec.changes ?? []), ...(spec.deletions ?? [])];
   if (types.length > 0) {
     // Events first: their first answer says Stripe's time, and whether it still keeps events back to the cursor.
@@ -92,7 +97,7 @@ async function changesSince(
       }
     }
   }
-  for await (const page of listPages(endpoint, spec.resource, created)) {
+  for await (const page of listPages(endpoint, spec.resource, { [`${field}[gte]`]: after })) {
     clock.answered(page.stripeTime);
     if (types.length === 0 && !reachable(clock.now(), since)) return undefined;
     for (const object of page.body) {
@@ -102,7 +107,7 @@ async function changesSince(
       // change's time, so a record's sourceModifiedDate never goes back.
       if (deleted.has(id)) continue;
       const event = changed.get(id)?.at;
-      const created = Number(object.created);
+      const created = Number(fieldAt(object, field));
       changed.set(id, { object, at: event !== undefined && Number.isFinite(event) && event > created ? event : created });
     }
   }
@@ -127,8 +132,10 @@ export function listSource(spec: ListSpec): DataTypeSource {
       const endpoint = readEndpoint(ctx);
       const settings = ctx.settings as unknown as StripeSettings;
       const clock = new StripeClock();
-      const since = ctx.cursor === null ? NaN : Math.floor(Date.parse(ctx.cursor) / 1000);
-      const changes = Number.isFinite(since) ? await changesSince(endpoint, spec, since, clock) : undefined;
+      // Declared with a cursor (`created`): a sync after the first reads what was made or changed since; `none`: in full.
+      const field = declaredCursorField(STRIPE, spec.dataType);
+      const since = ctx.cursor === null || field === undefined ? NaN : Math.floor(Date.parse(ctx.cursor) / 1000);
+      const changes = Number.isFinite(since) ? await changesSince(endpoint, spec, field!, since, clock) : undefined;
       if (changes) {
         async function* delta(): AsyncIterable<RecordPage> {
           const out: SourceRecord[] = [];
@@ -151,7 +158,7 @@ export function listSource(spec: ListSpec): DataTypeSource {
           yield { records: page.body.flatMap((x) => records(x, Number(x.created), settings)) };
         }
       }
-      return { mode: 'full', ordered: false, pages: full(), nextCursor: () => fullClock.next() };
+      return { mode: 'full', ordered: false, pages: full(), nextCursor: () => (field !== undefined ? fullClock.next() : null) };
     },
   };
 }

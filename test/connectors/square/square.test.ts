@@ -533,6 +533,27 @@ describe('Square', () => {
       expect(departures.length).toBeGreaterThan(0);
       expect(departures.every((v) => v.includes('sent Square-Version 2024-01-18'))).toBe(true);
       expect((await calls.queue('commerce-customers')).status).toBe('Complete');
+
+      // Customers declared without a cursor: every sync searches them all (no `updated_at` filter); declared again,
+      // the next read in full hands on a cursor and the one after filters by it.
+      const searches = (from: number) =>
+        fake
+          .apiRequests()
+          .slice(from)
+          .filter((r) => r.path === '/v2/customers/search');
+      let from = fake.apiRequests().length;
+      await withDeclared(SQUARE, { 'dataTypes.commerce-customers.cursor': 'none' }, async () => {
+        expect((await calls.queue('commerce-customers')).status).toBe('Complete');
+        expect((await calls.queue('commerce-customers')).status).toBe('Complete');
+      });
+      expect(searches(from).length).toBeGreaterThan(0);
+      expect(searches(from).every((r) => r.body?.query?.filter?.updated_at === undefined)).toBe(true);
+      from = fake.apiRequests().length;
+      expect((await calls.queue('commerce-customers')).status).toBe('Complete');
+      expect(searches(from).every((r) => r.body?.query?.filter?.updated_at === undefined)).toBe(true);
+      from = fake.apiRequests().length;
+      expect((await calls.queue('commerce-customers')).status).toBe('Complete');
+      expect(searches(from).every((r) => typeof r.body?.query?.filter?.updated_at?.start_at === 'string')).toBe(true);
       expect(fake.violations).toEqual([]);
     } finally {
       await own.close();

@@ -625,6 +625,27 @@ describe('Stripe', () => {
         .filter((r) => fake.requests.indexOf(r) >= before);
       expect(lists.length).toBeGreaterThan(1);
       expect(lists.every((r) => r.query.get('limit') === '1' && r.stripeVersion === '2024-06-20')).toBe(true);
+
+      // Customers declared without a cursor: every sync reads the whole list (no `created[gte]`, no events); declared
+      // again, the next read in full hands on a cursor and the one after asks for what changed since.
+      const asked = (from: number) => fake.requests.slice(from).filter((r) => r.method === 'GET');
+      let from = fake.requests.length;
+      await withDeclared(STRIPE, { 'dataTypes.commerce-customers.cursor': 'none' }, async () => {
+        expect((await ownCalls.queue('commerce-customers')).status).toBe('Complete');
+      });
+      expect(asked(from).map((r) => r.path)).not.toContain('/v1/events');
+      expect(asked(from).every((r) => !r.query.has('created[gte]'))).toBe(true);
+      from = fake.requests.length;
+      expect((await ownCalls.queue('commerce-customers')).status).toBe('Complete');
+      expect(asked(from).map((r) => r.path)).not.toContain('/v1/events');
+      from = fake.requests.length;
+      expect((await ownCalls.queue('commerce-customers')).status).toBe('Complete');
+      expect(
+        asked(from)
+          .filter((r) => r.path === '/v1/customers')
+          .every((r) => r.query.has('created[gte]')),
+      ).toBe(true);
+      expect(asked(from).map((r) => r.path)).toContain('/v1/events');
       expect(fake.violations).toEqual([]);
     } finally {
       await own.close();

@@ -117,6 +117,24 @@ export const PlatformDeclaration = Type.Object(
             },
             { additionalProperties: false },
           ),
+          /**
+           * Headers in which the platform says how many requests are left (Xero's `X-MinLimit-Remaining`, …), and what
+           * each counts: `account`, this account's window (none of its requests starts until the window has passed);
+           * `application`, this server's across every account (none starts for any); `day`, this account's day (a sync
+           * is handed back instead of sending, and tried again in an hour). Heeded when one says 0.
+           */
+          remainingLimits: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  header: Type.String({ pattern: '^[a-z0-9-]+$' }),
+                  scope: Type.Union([Type.Literal('account'), Type.Literal('application'), Type.Literal('day')]),
+                },
+                { additionalProperties: false },
+              ),
+              { minItems: 1 },
+            ),
+          ),
           /** How a list is read page by page, and how many records a page asks for where one size fits every list. */
           paging: Type.Object(
             {

@@ -38,6 +38,8 @@ export interface PlatformEndpoint {
   query?: Readonly<Record<string, string>>;
   /** Told of every answer's headers (a platform saying how much of its limits is left). */
   onHeaders?: (headers: http.IncomingHttpHeaders) => void;
+  /** Waits, or refuses, before each request (a platform's declared limits: remaining-limits.ts). */
+  beforeRequest?: () => Promise<void>;
   /**
    * Whether a 403 is `unauthorized` like a 401 (default true). False for a platform whose 403 means that these
    * credentials may not read this one resource while the connection itself is fine (a Stripe restricted key missing
@@ -116,6 +118,7 @@ export async function platformRequest(
   options: RequestOptions = {},
 ): Promise<PlatformResponse> {
   const base = checkAddress(endpoint);
+  await endpoint.beforeRequest?.();
   // An empty path is the base address itself (a token endpoint), not the base with a slash.
   const url = path === '' ? base : new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);
   // Appended as they are, leaving the path's own query exactly as the connector wrote it (no re-encoding).

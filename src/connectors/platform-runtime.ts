@@ -1,5 +1,6 @@
 import type { PlatformDeclaration } from './platform-declaration.js';
 import { transportOf, type PlatformEndpoint } from './platform-http.js';
+import { heedRemaining, withinRemaining } from './remaining-limits.js';
 
 /*
  * The runtime that reads a platform's declaration: where its API answers and which version it is asked for (each
@@ -61,7 +62,7 @@ export function declaredEndpoint(declaration: PlatformDeclaration, parts: Endpoi
   const version = versionParts(declaration);
   const { headers, query, ...rest } = parts;
   const base = declaration.transport?.baseUrl;
-  return {
+  const endpoint: PlatformEndpoint = {
     platform: declaration.name,
     baseUrl: parts.baseUrl ?? declaredBaseUrl(declaration),
     // The operator's address (fixed, or its environment variable) is trusted; an end user's is checked by default.
@@ -70,6 +71,18 @@ export function declaredEndpoint(declaration: PlatformDeclaration, parts: Endpoi
     ...rest,
     headers: { ...version.headers, ...headers },
     query: { ...version.query, ...query },
+  };
+  // The declared remaining-limit headers, read at each answer and before each request (none declared: no-ops).
+  return {
+    ...endpoint,
+    onHeaders: (answered) => {
+      heedRemaining(declaration, endpoint, answered);
+      parts.onHeaders?.(answered);
+    },
+    beforeRequest: async () => {
+      await withinRemaining(declaration, endpoint);
+      await parts.beforeRequest?.();
+    },
   };
 }
 

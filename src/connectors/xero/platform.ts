@@ -13,6 +13,12 @@ export const XERO = declarePlatform({
     retry: { attempts: 3, backoffMs: 1_000, retryAfterHeader: 'retry-after' },
     // Xero's limits per tenant: 5 calls in flight and 60 a minute (and 5,000 a day, read from X-DayLimit-Remaining).
     politeness: { maxConcurrent: 5, requests: 60, windowMs: 60_000 },
+    // What Xero says is left on every answer: the tenant's minute, the app's minute (across tenants), the tenant's day.
+    remainingLimits: [
+      { header: 'x-minlimit-remaining', scope: 'account' },
+      { header: 'x-appminlimit-remaining', scope: 'application' },
+      { header: 'x-daylimit-remaining', scope: 'day' },
+    ],
     // `?page=n&pageSize=m`, ordered by id; page 1 says how many pages there are.
     paging: { style: 'page-number', pageSize: 100 },
   },

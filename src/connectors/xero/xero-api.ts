@@ -1,11 +1,8 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReadContext } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthConfig } from '../oauth/oauth-client.js';
-import { accountKey, platformJson, platformRequest, type PlatformEndpoint, type RequestOptions } from '../platform-http.js';
+import { platformJson, platformRequest, type PlatformEndpoint, type RequestOptions } from '../platform-http.js';
 import { declaredEndpoint } from '../platform-runtime.js';
-import { pauseAccount } from '../politeness.js';
 import { XERO } from './platform.js';
 
 // Xero's records are open-ended JSON; the mappings read what they use and ignore the rest.
@@ -24,53 +21,18 @@ export function tenantEndpoint(ctx: Pick<ReadContext, 'settings' | 'tokens' | 's
   if (!ctx.tokens) throw new ConnectorError('unauthorized', 'the Xero connection holds no tokens; link it again');
   const { tenantId } = ctx.settings as unknown as XeroSettings;
   const windowMs = Number(config.more.LIMIT_WINDOW_MS) || 60_000;
-  const endpoint: PlatformEndpoint = declaredEndpoint(XERO, {
+  // Xero's limits: its declared remaining-limit headers, over the window Xero counts in (a minute).
+  return declaredEndpoint(XERO, {
     signal: ctx.signal,
     politeness: { ...XERO.transport.politeness, windowMs },
     account: tenantId,
     tokens: ctx.tokens,
     headers: { 'xero-tenant-id': tenantId },
-    onHeaders: (headers) => heedLimits(endpoint, headers, windowMs),
   });
-  return endpoint;
-}
-
-/** Tenants whose daily calls are spent, until when (ms); and until when the whole app must wait (its own minute limit). */
-const dayExhausted = new Map<string, number>();
-let appPausedUntil = 0;
-
-/**
- * Xero says how much of its limits is left on every answer; the answer itself stands (a write that answered was
- * made). With none left this minute for the tenant, no request starts for it for a window; with none left for the
- * app (across every tenant), none starts for any tenant; with none left today, the next request hands the sync
- * back instead of being sent (Xero's day is a rolling 24 hours, so it is tried again in an hour).
- */
-function heedLimits(endpoint: PlatformEndpoint, headers: IncomingHttpHeaders, windowMs: number): void {
-  if (headers['x-minlimit-remaining'] === '0') pauseAccount(accountKey(endpoint), windowMs);
-  // eslint-disable-next-line no-restricted-syntax -- real time: Xero's call limits (outbound rate-limit windows)
-  if (headers['x-appminlimit-remaining'] === '0') appPausedUntil = Math.max(appPausedUntil, Date.now() + windowMs);
-  // eslint-disable-next-line no-restricted-syntax -- real time: Xero's call limits (outbound rate-limit windows)
-  if (headers['x-daylimit-remaining'] === '0') dayExhausted.set(endpoint.account ?? '', Date.now() + DAY_RETRY_MS);
-}
-
-const DAY_RETRY_MS = 60 * 60_000;
-
-/** Before each request: a tenant out of daily calls hands the sync back; an app out of its minute waits for it. */
-async function withinLimits(endpoint: PlatformEndpoint): Promise<void> {
-  const until = dayExhausted.get(endpoint.account ?? '') ?? 0;
-  // eslint-disable-next-line no-restricted-syntax -- real time: Xero's call limits (outbound rate-limit windows)
-  if (until > Date.now()) {
-    // eslint-disable-next-line no-restricted-syntax -- real time: Xero's call limits (outbound rate-limit windows)
-    throw new ConnectorError('rate-limited', 'Xero: the organisation has used its 5,000 calls for the day', undefined, until - Date.now());
-  }
-  dayExhausted.delete(endpoint.account ?? '');
-  // eslint-disable-next-line no-restricted-syntax -- real time: Xero's call limits (outbound rate-limit windows)
-  if (appPausedUntil > Date.now()) await sleep(appPausedUntil - Date.now(), undefined, { signal: endpoint.signal });
 }
 
 /** A GET of Xero's JSON answer. */
 export async function xeroGet<T>(endpoint: PlatformEndpoint, path: string, options?: RequestOptions): Promise<T> {
-  await withinLimits(endpoint);
   return platformJson<T>(endpoint, path, options);
 }
 
@@ -82,7 +44,6 @@ export async function xeroWrite<T>(
   body: unknown,
   idempotencyKey: string,
 ): Promise<T> {
-  await withinLimits(endpoint);
   const response = await platformRequest(endpoint, method, path, body, { headers: { 'idempotency-key': idempotencyKey }, retry: true });
   let parsed: unknown;
   try {

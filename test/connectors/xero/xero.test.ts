@@ -561,6 +561,21 @@ describe('Xero', () => {
       // Two attempts declared: a read gives up after two 500s.
       await withDeclared(XERO, { 'transport.retry.attempts': 2 }, () => calls.queueThroughServerErrors(fake, 'invoices', /^\/Invoices/, 2));
 
+      // No remaining-limit header declared: with one call of the window left (another app spent the rest), the next
+      // call is sent anyway and meets Xero's 429 (declared, it waits for the window instead: the test above).
+      fake.leaveInWindow(tenant.tenantId, 1);
+      from = fake.apiRequests().length;
+      await withDeclared(XERO, { 'transport.remainingLimits': undefined }, async () => {
+        expect((await calls.queue('customers')).status).toBe('Complete');
+        expect((await calls.queue('chartOfAccounts')).status).toBe('Complete');
+      });
+      expect(
+        fake
+          .apiRequests()
+          .slice(from)
+          .filter((r) => r.status === 429).length,
+      ).toBeGreaterThan(0);
+
       // The scope asked on Xero's consent page is the declared one.
       await withDeclared(XERO, { 'oauth2.scope': 'offline_access accounting.contacts' }, async () => {
         const other = await companyWithConnection(own, ownClient, 'gbol');

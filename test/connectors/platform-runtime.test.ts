@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { platformJson } from '../../src/connectors/platform-http.js';
+import { declarePlatform, type PlatformDeclaration } from '../../src/connectors/platform-declaration.js';
+import { declaredEndpoint, declaredCursorField } from '../../src/connectors/platform-runtime.js';
+import { oauthCodeFlow, oauthConfig } from '../../src/connectors/oauth/oauth-client.js';
+import { withDeclared } from '../helpers/declared.js';
+import { setEnv } from '../helpers/env.js';
+
+/*
+ * The runtime reads each field of a platform's declaration when it is used: a declaration of the test's own, against
+ * an HTTP server of the test's own that logs what it is asked and answers as each case says. (Each live platform's
+ * suite changes its own declaration's fields against its vendor's fake: test/connectors/<platform>/.)
+ */
+
+interface Asked {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+let server: http.Server;
+let base: string;
+const asked: Asked[] = [];
+let inFlight = 0;
+let maxInFlight = 0;
+/** How the next answers go: a status, headers, a delay. */
+let answer: (n: number) => { status: number; headers?: Record<string, string>; delayMs?: number; body?: unknown } = () => ({ status: 200 });
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      asked.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      const { status, headers, delayMs, body: sent } = answer(asked.length);
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(sent ?? { ok: true }));
+      }, delayMs ?? 5);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/** A clean log, once the server has answered everything (a request the client gave up on is still answered). */
+async function fresh(): Promise<void> {
+  while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  asked.length = 0;
+  maxInFlight = 0;
+  answer = () => ({ status: 200 });
+}
+
+/** A declaration of the test's own: an API on the test's server (overridable by EXAMPLE_API_URL), OAuth2 beside it. */
+function example(): PlatformDeclaration {
+  return declarePlatform({
+    key: 'exmp',
+    name: 'Example',
+    sourceType: 'Accounting',
+    brandColour: '#123456',
+    authorization: { kind: 'oauth2' },
+    transport: {
+      baseUrl: { fixed: 'http://127.0.0.1:9/v1', env: 'EXAMPLE_API_URL' },
+      apiVersion: { value: '2024-01', header: 'example-version', env: 'EXAMPLE_VERSION' },
+      timeoutMs: 5_000,
+      retry: { attempts: 3, backoffMs: 0, retryAfterHeader: 'retry-after' },
+      politeness: { maxConcurrent: 4, requests: 100, windowMs: 1_000 },
+      remainingLimits: [{ header: 'x-day-left', scope: 'day' }],
+      paging: { style: 'cursor', pageSize: 50 },
+    },
+    oauth2: {
+      env: 'EXAMPLE',
+      authorizeUrl: 'http://127.0.0.1:9/authorize',
+      tokenUrl: 'http://127.0.0.1:9/token',
+      scope: 'read',
+      pkce: true,
+      clientAuthentication: 'basic',
+      authorizeParams: { prompt: 'consent' },
+      more: { TENANTS_URL: 'http://127.0.0.1:9/tenants' },
+    },
+    dataTypes: { invoices: { features: ['Get'], cursor: { field: 'updated' } }, customers: { features: ['Get'], cursor: 'none' } },
+  });
+}
+
+describe('the declaration runtime', () => {
+  it("reads the API's address and version from the declaration, each overridden by its environment variable", async () => {
+    await fresh();
+    const declaration = example();
+    const restore = setEnv({ EXAMPLE_API_URL: `${base}/v1` });
+    try {
+      await platformJson(declaredEndpoint(declaration, { account: 'a1' }), 'things');
+      await withDeclared(declaration, { 'transport.apiVersion': { value: '7', query: 'v' } }, () =>
+        platformJson(declaredEndpoint(declaration, { account: 'a1' }), 'things?page=2'),
+      );
+      const version = setEnv({ EXAMPLE_VERSION: '2025-02' });
+      await platformJson(declaredEndpoint(declaration, { account: 'a1' }), 'things').finally(version);
+    } finally {
+      restore();
+    }
+    expect(asked.map((a) => [a.url, a.headers['example-version']])).toEqual([
+      ['/v1/things', '2024-01'],
+      ['/v1/things?page=2&v=7', undefined],
+      ['/v1/things', '2025-02'],
+    ]);
+  });
+
+  it('reads the timeout, the retry attempts and the politeness from the declaration when it calls', async () => {
+    await fresh();
+    const declaration = example();
+    const restore = setEnv({ EXAMPLE_API_URL: base });
+    try {
+      answer = () => ({ status: 200, delayMs: 400 });
+      await withDeclared(declaration, { 'transport.timeoutMs': 100, 'transport.retry.attempts': 1 }, async () => {
+        await expect(platformJson(declaredEndpoint(declaration), 'slow')).rejects.toThrow(/no answer within 100 ms/);
+      });
+      await fresh();
+      answer = () => ({ status: 503 });
+      await withDeclared(declaration, { 'transport.retry.attempts': 2 }, async () => {
+        await expect(platformJson(declaredEndpoint(declaration), 'down')).rejects.toThrow(/did not answer: HTTP 503/);
+      });
+      expect(asked).toHaveLength(2);
+      await fresh();
+      answer = () => ({ status: 200, delayMs: 30 });
+      await withDeclared(declaration, { 'transport.politeness.maxConcurrent': 1 }, async () => {
+        const endpoint = declaredEndpoint(declaration, { account: 'polite' });
+        await Promise.all([1, 2, 3].map((n) => platformJson(endpoint, `p${n}`)));
+      });
+      expect(maxInFlight).toBe(1);
+    } finally {
+      restore();
+    }
+  });
+
+  it('heeds a declared remaining-limit header, and not one it does not declare', async () => {
+    await fresh();
+    const declaration = example();
+    const restore = setEnv({ EXAMPLE_API_URL: base });
+    try {
+      answer = () => ({ status: 200, headers: { 'x-day-left': '0' } });
+      await withDeclared(declaration, { 'transport.remainingLimits': [{ header: 'x-other-left', scope: 'day' }] }, async () => {
+        const endpoint = declaredEndpoint(declaration, { account: 'spent-undeclared' });
+        await platformJson(endpoint, 'one');
+        await platformJson(endpoint, 'two');
+      });
+      expect(asked).toHaveLength(2);
+      const endpoint = declaredEndpoint(declaration, { account: 'spent' });
+      await platformJson(endpoint, 'one');
+      await expect(platformJson(endpoint, 'two')).rejects.toMatchObject({ kind: 'rate-limited' });
+      expect(asked).toHaveLength(3);
+    } finally {
+      restore();
+    }
+  });
+
+  it("builds the OAuth2 flow from the declaration: addresses, scope, PKCE, authorize parameters, the client's authentication", async () => {
+    await fresh();
+    const declaration = example();
+    const restore = setEnv({ EXAMPLE_CLIENT_ID: 'cid', EXAMPLE_CLIENT_SECRET: 'shh', EXAMPLE_TOKEN_URL: `${base}/token` });
+    try {
+      const flow = oauthCodeFlow({ declaration, link: async (tokens) => ({ settings: {}, credentials: tokens }) });
+      const authorize = new URL(flow.authorizeUrl({ state: 's', redirectUri: 'http://back', codeChallenge: 'cc' }));
+      expect(`${authorize.origin}${authorize.pathname}`).toBe('http://127.0.0.1:9/authorize');
+      expect(Object.fromEntries(authorize.searchParams)).toMatchObject({ scope: 'read', code_challenge: 'cc', prompt: 'consent' });
+      expect(oauthConfig(declaration)?.more).toEqual({ TENANTS_URL: 'http://127.0.0.1:9/tenants' });
+      await withDeclared(declaration, { 'oauth2.pkce': false, 'oauth2.scope': 'read write' }, async () => {
+        const changed = new URL(flow.authorizeUrl({ state: 's', redirectUri: 'http://back', codeChallenge: 'cc' }));
+        expect([changed.searchParams.get('scope'), changed.searchParams.has('code_challenge')]).toEqual(['read write', false]);
+      });
+
+      answer = () => ({ status: 200, body: { access_token: 'at', refresh_token: 'rt', expires_in: 60 } });
+      const exchange = () => flow.exchange({ code: 'c', redirectUri: 'http://back', codeVerifier: 'v', allowPrivate: true, query: {} });
+      await exchange();
+      await withDeclared(declaration, { 'oauth2.clientAuthentication': 'json-body' }, exchange);
+      await withDeclared(declaration, { 'oauth2.clientAuthentication': 'form-secret' }, exchange);
+      const [basic, json, form] = asked;
+      expect(basic.headers.authorization).toBe(`Basic ${Buffer.from('cid:shh').toString('base64')}`);
+      expect(new URLSearchParams(basic.body).get('code_verifier')).toBe('v');
+      expect(JSON.parse(json.body)).toMatchObject({ client_id: 'cid', client_secret: 'shh', grant_type: 'authorization_code' });
+      expect([form.headers.authorization, new URLSearchParams(form.body).get('client_secret')]).toEqual([undefined, 'shh']);
+    } finally {
+      restore();
+    }
+  });
+
+  it("reads a data type's cursor field, or none", () => {
+    const declaration = example();
+    expect([declaredCursorField(declaration, 'invoices'), declaredCursorField(declaration, 'customers')]).toEqual(['updated', undefined]);
+  });
+});

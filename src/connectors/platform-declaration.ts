@@ -141,10 +141,25 @@ export const PlatformDeclaration = Type.Object(
               style: Type.Union([
                 Type.Literal('none'),
                 Type.Literal('page-number'),
-                Type.Literal('start-position'),
+                Type.Literal('offset'),
                 Type.Literal('cursor'),
+                Type.Literal('link-header'),
+                Type.Literal('start-position'),
               ]),
               pageSize: Type.Optional(Type.Integer({ minimum: 1 })),
+              /** The request parameter carrying the page size (`limit`, `pageSize`). */
+              sizeParam: Type.Optional(Type.String({ minLength: 1 })),
+              /**
+               * The request parameter saying which page: `page-number`, the page's number from 1 (`page`); `offset`,
+               * how many records come before it (`offset`); `cursor`, the cursor the page before handed on.
+               */
+              param: Type.Optional(Type.String({ minLength: 1 })),
+              /** `cursor`: the answer's field holding the next page's cursor, or `last-id`: the page's last record's id. */
+              next: Type.Optional(Type.String({ minLength: 1 })),
+              /** `cursor` with `last-id`: the answer's field saying whether more pages follow (`has_more`). */
+              more: Type.Optional(Type.String({ minLength: 1 })),
+              /** The answer's field holding a page's records (`data`); absent, the answer is the records. */
+              records: Type.Optional(Type.String({ minLength: 1 })),
             },
             { additionalProperties: false },
           ),

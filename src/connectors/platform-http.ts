@@ -118,6 +118,9 @@ export async function platformRequest(
   options: RequestOptions = {},
 ): Promise<PlatformResponse> {
   const base = checkAddress(endpoint);
+  // A full address (a `Link` header's next page) is followed only on the platform's own origin, credentials and all.
+  if (/^https?:\/\//i.test(path) && new URL(path).origin !== base.origin)
+    throw new ConnectorError('unavailable', `${endpoint.platform} at ${base.origin} pointed to another address (${new URL(path).origin})`);
   await endpoint.beforeRequest?.();
   // An empty path is the base address itself (a token endpoint), not the base with a slash.
   const url = path === '' ? base : new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);

@@ -102,3 +102,69 @@ export function fieldAt(record: Record<string, unknown>, path: string): unknown 
     value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
   return value;
 }
+
+/** A platform's answer to a page's request: its parsed body, its headers (for `link-header`), and what else it keeps. */
+export interface PageAnswer {
+  body: unknown;
+  headers?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Every page of a list, paged as the declaration's `transport.paging` says, read when each page is asked for:
+ * `none` (one answer), `page-number` (`param` = 1, 2, …), `offset` (`param` = records before the page), `cursor`
+ * (`param` = the answer's `next` field, or the last record's id while the answer's `more` field says so),
+ * `link-header` (the answer's `Link: <…>; rel="next"`). A page shorter than the declared size, or empty, is the last.
+ * `get` asks the platform for one page (its own error handling); each page comes with the whole answer.
+ * `start-position` is a platform's own (QuickBooks says it inside its query language) and is refused here.
+ */
+export async function* declaredPages<T extends Record<string, unknown>, A extends PageAnswer>(
+  declaration: PlatformDeclaration,
+  get: (path: string) => Promise<A>,
+  resource: string,
+  params: Readonly<Record<string, string | readonly string[]>> = {},
+): AsyncIterable<{ records: T[]; answer: A }> {
+  const paging = declaration.transport?.paging;
+  if (!paging) throw new Error(`platform ${declaration.key} declares no paging`);
+  if (paging.style === 'start-position') throw new Error(`platform ${declaration.key} pages in its own query language`);
+  const field = (body: unknown, name: string): unknown =>
+    body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  const records = (body: unknown): T[] => {
+    const list = paging.records ? field(body, paging.records) : body;
+    return Array.isArray(list) ? (list as T[]) : [];
+  };
+  const target = (page: Record<string, string>): string => {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) for (const v of typeof value === 'string' ? [value] : value) query.append(name, v);
+    if (paging.style !== 'none' && paging.sizeParam && paging.pageSize) query.set(paging.sizeParam, String(paging.pageSize));
+    for (const [name, value] of Object.entries(page)) query.set(name, value);
+    return query.size > 0 ? `${resource}?${query}` : resource;
+  };
+  let path = target({});
+  for (let page = 1, before = 0; ; page++) {
+    const answer = await get(path);
+    const list = records(answer.body);
+    yield { records: list, answer };
+    if (paging.style === 'none') return;
+    if (paging.style === 'link-header') {
+      const next = /<([^>]+)>\s*;\s*rel="?next"?/.exec(String(answer.headers?.link ?? ''))?.[1];
+      if (!next) return;
+      path = next;
+      continue;
+    }
+    if (paging.style === 'cursor') {
+      const from = paging.next ?? 'cursor';
+      const more = paging.more ? field(answer.body, paging.more) === true : true;
+      const cursor = from === 'last-id' ? list.at(-1)?.id : field(answer.body, from);
+      if (!more || list.length === 0 || typeof cursor !== 'string' || cursor === '') return;
+      path = target({ [paging.param ?? 'cursor']: cursor });
+      continue;
+    }
+    // `page-number` and `offset`: a short or empty page is the last.
+    if (list.length === 0 || (paging.pageSize !== undefined && list.length < paging.pageSize)) return;
+    before += list.length;
+    path =
+      paging.style === 'offset'
+        ? target({ [paging.param ?? 'offset']: String(before) })
+        : target({ [paging.param ?? 'page']: String(page + 1) });
+  }
+}

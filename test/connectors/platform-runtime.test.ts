@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { platformJson } from '../../src/connectors/platform-http.js';
+import { platformJson, platformRequest } from '../../src/connectors/platform-http.js';
 import { declarePlatform, type PlatformDeclaration } from '../../src/connectors/platform-declaration.js';
-import { declaredEndpoint, declaredCursorField } from '../../src/connectors/platform-runtime.js';
+import { declaredEndpoint, declaredCursorField, declaredPages } from '../../src/connectors/platform-runtime.js';
 import { oauthCodeFlow, oauthConfig } from '../../src/connectors/oauth/oauth-client.js';
 import { withDeclared } from '../helpers/declared.js';
 import { setEnv } from '../helpers/env.js';
@@ -26,7 +26,9 @@ const asked: Asked[] = [];
 let inFlight = 0;
 let maxInFlight = 0;
 /** How the next answers go: a status, headers, a delay. */
-let answer: (n: number) => { status: number; headers?: Record<string, string>; delayMs?: number; body?: unknown } = () => ({ status: 200 });
+let answer: (n: number, url: URL) => { status: number; headers?: Record<string, string>; delayMs?: number; body?: unknown } = () => ({
+  status: 200,
+});
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -34,7 +36,7 @@ beforeAll(async () => {
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
       asked.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      const { status, headers, delayMs, body: sent } = answer(asked.length);
+      const { status, headers, delayMs, body: sent } = answer(asked.length, new URL(req.url ?? '/', base));
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       setTimeout(() => {
@@ -182,6 +184,87 @@ describe('the declaration runtime', () => {
       expect(new URLSearchParams(basic.body).get('code_verifier')).toBe('v');
       expect(JSON.parse(json.body)).toMatchObject({ client_id: 'cid', client_secret: 'shh', grant_type: 'authorization_code' });
       expect([form.headers.authorization, new URLSearchParams(form.body).get('client_secret')]).toEqual([undefined, 'shh']);
+    } finally {
+      restore();
+    }
+  });
+
+  it('pages a list as declared: page number, offset, a cursor field, the last id while more, a link header', async () => {
+    const declaration = example();
+    const items = Array.from({ length: 7 }, (_, i) => ({ id: `i${i + 1}` }));
+    const restore = setEnv({ EXAMPLE_API_URL: base });
+    const get = (path: string) =>
+      platformRequest(declaredEndpoint(declaration), 'GET', path).then((r) => ({ body: JSON.parse(r.body), headers: r.headers }));
+    const read = async (paging: Record<string, unknown>) => {
+      asked.length = 0;
+      const ids: string[] = [];
+      await withDeclared(declaration, { 'transport.paging': paging }, async () => {
+        for await (const page of declaredPages(declaration, get, 'items', { kind: 'all' }))
+          ids.push(...page.records.map((r) => String(r.id)));
+      });
+      return { ids, asked: asked.map((a) => a.url) };
+    };
+    try {
+      // Pages of 3 numbered from 1: the third (one record) is the last.
+      answer = (_n, url) => {
+        const page = Number(url.searchParams.get('p') ?? 1);
+        return { status: 200, body: { rows: items.slice((page - 1) * 3, page * 3) } };
+      };
+      expect(await read({ style: 'page-number', pageSize: 3, sizeParam: 'n', param: 'p', records: 'rows' })).toEqual({
+        ids: items.map((i) => i.id),
+        asked: ['/items?kind=all&n=3', '/items?kind=all&n=3&p=2', '/items?kind=all&n=3&p=3'],
+      });
+      // By offset, 4 at a time; the answer is the records themselves.
+      answer = (_n, url) => {
+        const skip = Number(url.searchParams.get('skip') ?? 0);
+        return { status: 200, body: items.slice(skip, skip + 4) };
+      };
+      expect(await read({ style: 'offset', pageSize: 4, sizeParam: 'top', param: 'skip' })).toEqual({
+        ids: items.map((i) => i.id),
+        asked: ['/items?kind=all&top=4', '/items?kind=all&top=4&skip=4'],
+      });
+      // An opaque cursor in the answer, until there is none.
+      answer = (_n, url) => {
+        const at = Number(url.searchParams.get('cursor') ?? 0);
+        return { status: 200, body: { data: items.slice(at, at + 5), ...(at + 5 < items.length ? { next_cursor: String(at + 5) } : {}) } };
+      };
+      expect(await read({ style: 'cursor', next: 'next_cursor', param: 'cursor', records: 'data' })).toEqual({
+        ids: items.map((i) => i.id),
+        asked: ['/items?kind=all', '/items?kind=all&cursor=5'],
+      });
+      // After the last id, while the answer says more.
+      answer = (_n, url) => {
+        const after = url.searchParams.get('after');
+        const at = after ? items.findIndex((i) => i.id === after) + 1 : 0;
+        return { status: 200, body: { data: items.slice(at, at + 4), has_more: at + 4 < items.length } };
+      };
+      expect(
+        await read({
+          style: 'cursor',
+          pageSize: 4,
+          sizeParam: 'limit',
+          next: 'last-id',
+          more: 'has_more',
+          param: 'after',
+          records: 'data',
+        }),
+      ).toEqual({
+        ids: items.map((i) => i.id),
+        asked: ['/items?kind=all&limit=4', '/items?kind=all&limit=4&after=i4'],
+      });
+      // A `Link` header's next page, on the platform's own origin; none, the end.
+      answer = (_n, url) => {
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const headers: Record<string, string> = page < 3 ? { link: `<${base}/items?page=${page + 1}>; rel="next"` } : {};
+        return { status: 200, headers, body: items.slice((page - 1) * 3, page * 3) };
+      };
+      expect(await read({ style: 'link-header' })).toEqual({
+        ids: items.map((i) => i.id),
+        asked: ['/items?kind=all', '/items?page=2', '/items?page=3'],
+      });
+      // A link to another origin is not followed with the platform's credentials.
+      answer = () => ({ status: 200, headers: { link: '<http://127.0.0.2:9/items?page=2>; rel="next"' }, body: items });
+      await expect(read({ style: 'link-header' })).rejects.toThrow(/pointed to another address/);
     } finally {
       restore();
     }

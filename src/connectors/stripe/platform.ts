@@ -33,7 +33,15 @@ export const STRIPE = declarePlatform({
     // Stripe's live-mode read limit: 100 requests a second per account (test mode: 25, see stripe-api.ts).
     politeness: { maxConcurrent: 10, requests: 100, windowMs: 1_000 },
     // `starting_after` the last id of the page before, `has_more` until the end; `limit` at most 100.
-    paging: { style: 'cursor', pageSize: 100 },
+    paging: {
+      style: 'cursor',
+      pageSize: 100,
+      sizeParam: 'limit',
+      param: 'starting_after',
+      next: 'last-id',
+      more: 'has_more',
+      records: 'data',
+    },
   },
   // Stripe Connect (Standard accounts), offered beside the form once STRIPE_CLIENT_ID is set (stripe-connect.ts).
   oauth2: {

@@ -2,7 +2,7 @@ import type { ReadContext } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthConfig } from '../oauth/oauth-client.js';
 import { platformRequest, type PlatformEndpoint, type RequestOptions } from '../platform-http.js';
-import { declaredEndpoint } from '../platform-runtime.js';
+import { declaredEndpoint, declaredPages } from '../platform-runtime.js';
 import { STRIPE } from './platform.js';
 
 /** What a Stripe connection keeps beside its credentials: the account it reads. */
@@ -144,20 +144,14 @@ export async function* listPages(
   resource: string,
   params: Record<string, string | readonly string[]> = {},
 ): AsyncIterable<Answer<StripeObject[]>> {
-  let after: string | undefined;
-  for (;;) {
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(params)) {
-      for (const v of typeof value === 'string' ? [value] : value) query.append(name, v);
-    }
-    query.set('limit', String(STRIPE.transport.paging.pageSize));
-    if (after) query.set('starting_after', after);
-    const answer = await stripeGet<StripeList>(endpoint, `${resource}?${query}`);
-    const data = Array.isArray(answer.body.data) ? answer.body.data : [];
-    yield { body: data, stripeTime: answer.stripeTime };
-    if (!answer.body.has_more || data.length === 0) return;
-    after = String(data[data.length - 1].id);
-  }
+  // Paged as the declaration says (`starting_after` the last id, while `has_more`).
+  for await (const page of declaredPages<StripeObject, Answer<StripeList>>(
+    STRIPE,
+    (path) => stripeGet<StripeList>(endpoint, path),
+    resource,
+    params,
+  ))
+    yield { body: page.records, stripeTime: page.answer.stripeTime };
 }
 
 /** Every object of a list (the small lists read whole: prices). */

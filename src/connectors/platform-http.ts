@@ -4,7 +4,6 @@ import https from 'node:https';
 import { outboundAgent, refusedHost } from '../lib/outbound-guard.js';
 import { ConnectorError } from './connector-error.js';
 import { politely, type Politeness } from './politeness.js';
-import type { PlatformDeclaration } from './platform-declaration.js';
 import type { TokenSource } from './connector.js';
 
 /** How a connector reaches one platform account. */
@@ -58,21 +57,6 @@ export interface RequestOptions {
   retry?: boolean;
 }
 
-/** A declared platform's transport settings as an endpoint's. */
-export function transportOf(
-  declaration: PlatformDeclaration,
-): Pick<PlatformEndpoint, 'timeoutMs' | 'attempts' | 'backoffMs' | 'retryAfterHeader' | 'politeness'> {
-  const { transport } = declaration;
-  if (!transport) throw new Error(`platform ${declaration.key} declares no transport`);
-  return {
-    timeoutMs: transport.timeoutMs,
-    attempts: transport.retry.attempts,
-    backoffMs: transport.retry.backoffMs,
-    retryAfterHeader: transport.retry.retryAfterHeader,
-    politeness: transport.politeness,
-  };
-}
-
 export interface PlatformResponse {
   status: number;
   body: string;
@@ -118,9 +102,16 @@ export async function platformRequest(
   options: RequestOptions = {},
 ): Promise<PlatformResponse> {
   const base = checkAddress(endpoint);
-  // A full address (a `Link` header's next page) is followed only on the platform's own origin, credentials and all.
-  if (/^https?:\/\//i.test(path) && new URL(path).origin !== base.origin)
-    throw new ConnectorError('unavailable', `${endpoint.platform} at ${base.origin} pointed to another address (${new URL(path).origin})`);
+  // A full address (a `Link` header's next page, the platform's words) is followed only on the platform's own origin,
+  // credentials and all; one that is no address at all is the platform not answering what it should.
+  if (/^https?:/i.test(path)) {
+    const origin = URL.canParse(path) ? new URL(path).origin : undefined;
+    if (origin !== base.origin)
+      throw new ConnectorError(
+        'unavailable',
+        `${endpoint.platform} at ${base.origin} pointed to another address (${origin ?? 'not an address'})`,
+      );
+  }
   await endpoint.beforeRequest?.();
   // An empty path is the base address itself (a token endpoint), not the base with a slash.
   const url = path === '' ? base : new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);

@@ -1,6 +1,6 @@
 import type { PlatformDeclaration } from './platform-declaration.js';
-import { transportOf, type PlatformEndpoint } from './platform-http.js';
-import { heedRemaining, withinRemaining } from './remaining-limits.js';
+import type { PlatformEndpoint } from './platform-http.js';
+import { remainingLimitHooks } from './remaining-limits.js';
 
 /*
  * The runtime that reads a platform's declaration: where its API answers and which version it is asked for (each
@@ -25,10 +25,25 @@ export function declaredBaseUrl(declaration: PlatformDeclaration, env: NodeJS.Pr
 }
 
 /** The API's base address of a platform whose connections each name theirs: the declared setting's value. */
-export function settingBaseUrl(declaration: PlatformDeclaration, settings: Readonly<Record<string, unknown>>): string {
+export function settingBaseUrl(declaration: PlatformDeclaration, settings: object): string {
   const base = declaration.transport?.baseUrl;
   if (!base || !('setting' in base)) throw new Error(`platform ${declaration.key} has a fixed API address`);
-  return String(settings[base.setting] ?? '');
+  return String((settings as Record<string, unknown>)[base.setting] ?? '');
+}
+
+/** A declared platform's transport settings as an endpoint's. */
+export function transportOf(
+  declaration: PlatformDeclaration,
+): Pick<PlatformEndpoint, 'timeoutMs' | 'attempts' | 'backoffMs' | 'retryAfterHeader' | 'politeness'> {
+  const { transport } = declaration;
+  if (!transport) throw new Error(`platform ${declaration.key} declares no transport`);
+  return {
+    timeoutMs: transport.timeoutMs,
+    attempts: transport.retry.attempts,
+    backoffMs: transport.retry.backoffMs,
+    retryAfterHeader: transport.retry.retryAfterHeader,
+    politeness: transport.politeness,
+  };
 }
 
 /** The API version the platform is asked for (the declared one, or its environment variable's), if it names one. */
@@ -72,15 +87,18 @@ export function declaredEndpoint(declaration: PlatformDeclaration, parts: Endpoi
     headers: { ...version.headers, ...headers },
     query: { ...version.query, ...query },
   };
-  // The declared remaining-limit headers, read at each answer and before each request (none declared: no-ops).
+  // A platform declaring remaining-limit headers has them heeded at each answer and before each request; the others
+  // pay nothing for it.
+  if (!declaration.transport?.remainingLimits) return endpoint;
+  const limits = remainingLimitHooks(declaration, endpoint);
   return {
     ...endpoint,
     onHeaders: (answered) => {
-      heedRemaining(declaration, endpoint, answered);
+      limits.onHeaders(answered);
       parts.onHeaders?.(answered);
     },
     beforeRequest: async () => {
-      await withinRemaining(declaration, endpoint);
+      await limits.beforeRequest();
       await parts.beforeRequest?.();
     },
   };

@@ -4,6 +4,7 @@ import { ConnectorError } from './connector-error.js';
 import type { PlatformDeclaration } from './platform-declaration.js';
 import { accountKey, type PlatformEndpoint } from './platform-http.js';
 import { pauseAccount } from './politeness.js';
+import { realTime } from '../lib/clock.js';
 
 /*
  * A platform's declared remaining-limit headers (`transport.remainingLimits`), heeded for every request of an endpoint
@@ -18,28 +19,36 @@ const applicationPausedUntil = new Map<string, number>();
 /** A platform's day is rolling (Xero's is 24 hours back from now): an account out of it is tried again in an hour. */
 const DAY_RETRY_MS = 60 * 60_000;
 
-/** Told of each answer's headers: a declared header saying 0 pauses its account, the application, or the day. */
-export function heedRemaining(declaration: PlatformDeclaration, endpoint: PlatformEndpoint, headers: IncomingHttpHeaders): void {
+/**
+ * The hooks of an endpoint whose platform declares remaining-limit headers: told of each answer's headers (one
+ * saying 0 pauses its account, the application, or the day), and asked before each request (an account out of its
+ * day hands the sync back; an application out of its window waits). The declared headers are read at each answer.
+ */
+export function remainingLimitHooks(
+  declaration: PlatformDeclaration,
+  endpoint: PlatformEndpoint,
+): Required<Pick<PlatformEndpoint, 'onHeaders' | 'beforeRequest'>> {
+  const account = accountKey(endpoint);
   const windowMs = endpoint.politeness?.windowMs ?? 60_000;
-  // eslint-disable-next-line no-restricted-syntax -- real time: a platform's call limits (outbound rate-limit windows)
-  const now = Date.now();
-  for (const { header, scope } of declaration.transport?.remainingLimits ?? []) {
-    if (headers[header] !== '0') continue;
-    if (scope === 'account') pauseAccount(accountKey(endpoint), windowMs);
-    else if (scope === 'application')
-      applicationPausedUntil.set(declaration.key, Math.max(applicationPausedUntil.get(declaration.key) ?? 0, now + windowMs));
-    else dayExhausted.set(accountKey(endpoint), now + DAY_RETRY_MS);
-  }
-}
-
-/** Before each request: an account out of its day hands the sync back; an application out of its window waits. */
-export async function withinRemaining(declaration: PlatformDeclaration, endpoint: PlatformEndpoint): Promise<void> {
-  // eslint-disable-next-line no-restricted-syntax -- real time: a platform's call limits (outbound rate-limit windows)
-  const now = Date.now();
-  const until = dayExhausted.get(accountKey(endpoint)) ?? 0;
-  if (until > now)
-    throw new ConnectorError('rate-limited', `${declaration.name}: the account has used its calls for the day`, undefined, until - now);
-  dayExhausted.delete(accountKey(endpoint));
-  const paused = applicationPausedUntil.get(declaration.key) ?? 0;
-  if (paused > now) await sleep(paused - now, undefined, { signal: endpoint.signal });
+  return {
+    onHeaders(headers: IncomingHttpHeaders) {
+      const now = realTime.now().getTime();
+      for (const { header, scope } of declaration.transport?.remainingLimits ?? []) {
+        if (headers[header] !== '0') continue;
+        if (scope === 'account') pauseAccount(account, windowMs);
+        else if (scope === 'application')
+          applicationPausedUntil.set(declaration.key, Math.max(applicationPausedUntil.get(declaration.key) ?? 0, now + windowMs));
+        else dayExhausted.set(account, now + DAY_RETRY_MS);
+      }
+    },
+    async beforeRequest() {
+      const now = realTime.now().getTime();
+      const until = dayExhausted.get(account) ?? 0;
+      if (until > now)
+        throw new ConnectorError('rate-limited', `${declaration.name}: the account has used its calls for the day`, undefined, until - now);
+      dayExhausted.delete(account);
+      const paused = applicationPausedUntil.get(declaration.key) ?? 0;
+      if (paused > now) await sleep(paused - now, undefined, { signal: endpoint.signal });
+    },
+  };
 }

@@ -265,6 +265,12 @@ describe('the declaration runtime', () => {
       // A link to another origin is not followed with the platform's credentials.
       answer = () => ({ status: 200, headers: { link: '<http://127.0.0.2:9/items?page=2>; rel="next"' }, body: items });
       await expect(read({ style: 'link-header' })).rejects.toThrow(/pointed to another address/);
+      // Nor one that is no address at all: the read fails as the platform's, not as an error of the service.
+      answer = () => ({ status: 200, headers: { link: '<http://[::1/items?page=2>; rel="next"' }, body: items });
+      await expect(read({ style: 'link-header' })).rejects.toMatchObject({
+        kind: 'unavailable',
+        message: expect.stringMatching(/not an address/),
+      });
     } finally {
       restore();
     }

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { findConnector } from '../../src/connectors/registry.js';
-import { DATA_PATHS } from '../../src/data/data-paths.js';
+import { servedAt } from './connection-calls.js';
 import type { OasDocument } from './oas.js';
 import { distinctErrors, ownContract, type OwnContract } from './own-openapi.js';
 import { exercised } from './capabilities.js';
@@ -72,11 +72,9 @@ async function readOf(dataType: string, get: Get, company: string, connection: s
     }
     return { answer, template, records: answer.body?.results?.length ?? 0 };
   }
-  const path = DATA_PATHS.find((p) => p.dataType === dataType && p.kind === 'list') ?? DATA_PATHS.find((p) => p.dataType === dataType);
-  if (!path) throw new Error(`no path serves ${dataType}`);
-  const base = path.scope === 'connection' ? connection : company;
-  const templateBase = path.scope === 'connection' ? '/companies/{companyId}/connections/{connectionId}' : '/companies/{companyId}';
-  const answer = await get(`${base}/data/${path.segment}${path.kind === 'list' ? '?pageSize=100' : ''}`);
-  const records = path.kind === 'list' ? (answer.body?.results?.length ?? 0) : answer.body && typeof answer.body === 'object' ? 1 : 0;
-  return { answer, template: `${templateBase}/data/${path.segment}`, records };
+  const { template, kind } = servedAt(dataType);
+  const path = template.replace('/companies/{companyId}/connections/{connectionId}', connection).replace('/companies/{companyId}', company);
+  const answer = await get(`${path}${kind === 'list' ? '?pageSize=100' : ''}`);
+  const records = kind === 'list' ? (answer.body?.results?.length ?? 0) : answer.body && typeof answer.body === 'object' ? 1 : 0;
+  return { answer, template, records };
 }

@@ -5,6 +5,19 @@ import { waitForOperation, waitForSyncs, type LinkedCompany } from './sandbox.js
 
 type Server = { url: string };
 
+/**
+ * Where Codat serves a data type's list (or, for a single-record type such as `commerce-companyInfo`, its record):
+ * under the company, or under the connection (src/data/data-paths.ts), as `/openapi.json` names the path.
+ */
+export function servedAt(dataType: string): { template: string; kind: 'list' | 'single' } {
+  const path =
+    DATA_PATHS.find((p) => p.dataType === dataType && p.kind === 'list') ??
+    DATA_PATHS.find((p) => p.dataType === dataType && p.kind === 'single');
+  if (!path) throw new Error(`no path serves ${dataType}`);
+  const under = path.scope === 'connection' ? '/companies/{companyId}/connections/{connectionId}' : '/companies/{companyId}';
+  return { template: `${under}/data/${path.segment}`, kind: path.kind };
+}
+
 /** A vendor's fake that injects faults into the requests whose path matches, and logs every API request's status. */
 interface FaultyFake {
   inject(fault: { status: 500 | 503; count: number; path?: RegExp }): void;
@@ -19,19 +32,10 @@ interface FaultyFake {
 export function connectionCalls(server: () => Server, client: () => Pick<TestClient, 'auth'>, linked: () => LinkedCompany) {
   const api = (method: string, path: string, body?: unknown) => http(server(), method, path, { auth: client().auth, body });
 
-  /**
-   * Where Codat serves a data type's list (or, for a single-record type such as `commerce-companyInfo`, its record):
-   * under the company, or under the connection (src/data/data-paths.ts).
-   */
+  /** Where Codat serves a data type on this connection (see servedAt). */
   function pathOf(dataType: string): string {
-    const path =
-      DATA_PATHS.find((p) => p.dataType === dataType && p.kind === 'list') ??
-      DATA_PATHS.find((p) => p.dataType === dataType && p.kind === 'single');
-    if (!path) throw new Error(`no path serves ${dataType}`);
     const { companyId, connectionId } = linked();
-    return path.scope === 'connection'
-      ? `/companies/${companyId}/connections/${connectionId}/data/${path.segment}`
-      : `/companies/${companyId}/data/${path.segment}`;
+    return servedAt(dataType).template.replace('{companyId}', companyId).replace('{connectionId}', connectionId);
   }
 
   async function queue(dataType: string) {

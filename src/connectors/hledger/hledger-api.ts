@@ -81,7 +81,7 @@ export function endpointOf(
   const basicAuth = credentials?.username ? { username: credentials.username, password: credentials.password ?? '' } : undefined;
   // The address is the end user's (the connection's setting): checked unless the operator allows private ones.
   return declaredEndpoint(HLEDGER, {
-    baseUrl: settingBaseUrl(HLEDGER, settings as unknown as Record<string, unknown>),
+    baseUrl: settingBaseUrl(HLEDGER, settings),
     basicAuth,
     allowPrivate,
     signal,

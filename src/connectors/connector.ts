@@ -3,7 +3,7 @@ import type { AuthorizationKind, LinkContext, LinkResult, OAuth2Flow } from './c
 import type { FileIntake, UploadSessionType } from './connector-files.js';
 import type { DataTypeSource } from './connector-reads.js';
 import type { WriteModel } from './connector-writes.js';
-import type { PlatformDeclaration } from './platform-declaration.js';
+import type { PlatformDeclaration, PlatformHooks } from './platform-declaration.js';
 
 // Every part of the interface is importable from here: reads, writes, authorization and files.
 export type * from './connector-reads.js';
@@ -44,6 +44,8 @@ export interface Connector {
    * after the connection or its company is deleted, best effort (a failure is logged, the deletion stands).
    */
   revoke?(ctx: { settings: Record<string, unknown>; credentials: Record<string, unknown>; allowPrivate: boolean }): Promise<void>;
+  /** The code for what the declaration cannot say, exactly the hooks it names (platformConnector checks it). */
+  hooks?: PlatformHooks;
   /** The data types this platform provides; any other data type is "not supported by platform". */
   dataTypes: ReadonlyMap<DataType, DataTypeSource>;
   /** The data types this platform accepts writes of; absent or empty for a read-only platform. */

@@ -1,6 +1,6 @@
 import type { Connector } from './connector.js';
 import type { WriteOperation } from './connector-writes.js';
-import type { Feature, PlatformDeclaration } from './platform-declaration.js';
+import { HOOK_NAMES, type Feature, type PlatformDeclaration } from './platform-declaration.js';
 import type { DataType } from '../codat-model/data-types.js';
 
 /** The feature `/integrations` names for each write a platform takes (its push method, capitalised). */
@@ -13,7 +13,7 @@ export type PlatformCode = Omit<Connector, 'info' | 'declaration'>;
  * A platform's registration: its declaration and its code, checked against each other at start. What the declaration
  * claims (`/integrations` answers it) is exactly what the code does: every data type declared has a reader and no
  * other has; a data type's `Post`, `Put` and `Delete` are exactly the writes its code takes; the way a connection is
- * authorised is the declared one. A mismatch stops the start, naming every difference.
+ * authorised is the declared one; the hooks the code registers are those the declaration names. A mismatch stops the start, naming every difference.
  */
 export function platformConnector<Code extends PlatformCode>(
   declaration: PlatformDeclaration,
@@ -54,6 +54,13 @@ function claimProblems(declaration: PlatformDeclaration, code: PlatformCode): st
       if (!features.includes(feature) && coded.has(feature))
         problems.push(`${type}: the code takes ${operation}, but ${feature} is not declared`);
     }
+  }
+  // The hooks: the code registers exactly those the declaration names (each with why), no other.
+  for (const name of HOOK_NAMES) {
+    const named = declaration.hooks?.[name] !== undefined;
+    const given = typeof code.hooks?.[name] === 'function';
+    if (named && !given) problems.push(`hooks.${name}: declared, but the code registers no such hook`);
+    if (!named && given) problems.push(`hooks.${name}: registered by the code, but not declared`);
   }
   const kind = code.authorization?.kind ?? declaration.authorization.kind;
   if (kind !== declaration.authorization.kind)

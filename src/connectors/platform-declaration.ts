@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { parse as parseYaml } from 'yaml';
 import { DATA_TYPES } from '../codat-model/data-types.js';
 
 /** What a platform does with a data type, named as `/integrations` names it (Codat's `featureType`). */
@@ -160,11 +163,35 @@ export const PlatformDeclaration = Type.Object(
               more: Type.Optional(Type.String({ minLength: 1 })),
               /** The answer's field holding a page's records (`data`); absent, the answer is the records. */
               records: Type.Optional(Type.String({ minLength: 1 })),
+              /**
+               * `page-number`: the answer's field (a path, `pagination.pageCount`) saying how many pages there are: the
+               * pages after the first are then asked ahead, as many at a time as `politeness.maxConcurrent`.
+               */
+              pageCount: Type.Optional(Type.String({ minLength: 1 })),
+              /**
+               * `start-position`: how many records each page reads again of the one before (positions shift when a
+               * record is deleted mid-read; see declaredPages).
+               */
+              overlap: Type.Optional(Type.Integer({ minimum: 0 })),
             },
             { additionalProperties: false },
           ),
         },
         { additionalProperties: false },
+      ),
+    ),
+    /**
+     * What data cannot say, kept as code beside the declaration and named here with why: `pageRequest`, a page's request
+     * in the platform's own language (QuickBooks' `STARTPOSITION n MAXRESULTS m`); `instant`, the platform's way of
+     * writing a time (Xero's `/Date(…)/`). The code registers exactly these (platformConnector checks it), and the
+     * runtime calls only a hook the declaration names.
+     */
+    hooks: Type.Optional(
+      Type.Partial(
+        Type.Object(
+          { pageRequest: Type.String({ minLength: 1 }), instant: Type.String({ minLength: 1 }) },
+          { additionalProperties: false },
+        ),
       ),
     ),
     /** For `authorization.kind: 'oauth2'`, and a platform offering OAuth beside another way in (Stripe Connect). */
@@ -189,6 +216,42 @@ export const PlatformDeclaration = Type.Object(
 );
 export type PlatformDeclaration = Static<typeof PlatformDeclaration>;
 
+/**
+ * A platform's declaration from its YAML file (`platform.yaml` in the platform's folder, copied beside the built code),
+ * checked as `declarePlatform` checks it; a file that is no YAML, or a declaration with a mistake, stops the start.
+ */
+export function loadPlatform<Part extends 'transport' | 'oauth2' = never>(
+  file: URL,
+  /** The parts the platform's code relies on (its API, its OAuth flow): a declaration without one stops the start. */
+  requires: readonly Part[] = [],
+): PlatformDeclaration & Required<Pick<PlatformDeclaration, Part>> {
+  const text = readFileSync(file, 'utf8');
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (err) {
+    throw new Error(`platform declaration ${fileURLToPath(file)} is not YAML: ${(err as Error).message}`);
+  }
+  const declaration = declarePlatform(data as PlatformDeclaration);
+  const missing = requires.filter((part) => declaration[part] === undefined);
+  if (missing.length > 0)
+    throw new Error(`platform declaration ${fileURLToPath(file)} declares no ${missing.join(' and no ')}, which its code relies on`);
+  return declaration as PlatformDeclaration & Required<Pick<PlatformDeclaration, Part>>;
+}
+
+/** The code a platform keeps for what its declaration cannot say, each named in the declaration's `hooks`. */
+export interface PlatformHooks {
+  /**
+   * A page's request from its first record's position (from 1), its size and the list's parameters (what to read): the
+   * query parameters that ask for it in the platform's own language.
+   */
+  pageRequest?(page: { position: number; size: number }, list: Readonly<Record<string, string>>): Record<string, string>;
+  /** A time as the platform writes it, as ISO-8601 UTC (`2024-05-01T10:00:00Z`); undefined when absent or unreadable. */
+  instant?(value: unknown): string | undefined;
+}
+export type HookName = keyof PlatformHooks;
+export const HOOK_NAMES: readonly HookName[] = ['pageRequest', 'instant'];
+
 /** Checks a declaration at load; a mistake stops the start with every problem listed. */
 export function declarePlatform<T extends PlatformDeclaration>(declaration: T): T {
   const errors = [...Value.Errors(PlatformDeclaration, declaration)].map((e) => ({ path: e.path || '/', message: e.message }));
@@ -205,6 +268,9 @@ export function declarePlatform<T extends PlatformDeclaration>(declaration: T): 
     if (!declaration.transport && declared?.cursor !== undefined)
       problems.push(`/dataTypes/${type}/cursor: a platform without a transport reads no cursor`);
   }
+  const paging = declaration.transport?.paging;
+  if (paging?.style === 'start-position' && !declaration.hooks?.pageRequest)
+    problems.push("/transport/paging/style: start-position pages in the platform's own language: declare hooks.pageRequest");
   const version = declaration.transport?.apiVersion;
   if (version && (version.header === undefined) === (version.query === undefined))
     problems.push('/transport/apiVersion: names the version in a header or in a query parameter (one of them)');

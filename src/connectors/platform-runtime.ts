@@ -1,4 +1,5 @@
-import type { PlatformDeclaration } from './platform-declaration.js';
+import { ConnectorError } from './connector-error.js';
+import type { HookName, PlatformDeclaration, PlatformHooks } from './platform-declaration.js';
 import type { PlatformEndpoint } from './platform-http.js';
 import { remainingLimitHooks } from './remaining-limits.js';
 
@@ -121,68 +122,223 @@ export function fieldAt(record: Record<string, unknown>, path: string): unknown 
   return value;
 }
 
+/**
+ * The hook a declaration names, from the platform's code: undefined where the declaration names none. A hook named and
+ * not handed over, or handed over and not named, is a mistake in the platform's code (platformConnector catches it at
+ * start for the registered hooks; this catches a caller handing others).
+ */
+export function declaredHook<N extends HookName>(
+  declaration: PlatformDeclaration,
+  hooks: PlatformHooks | undefined,
+  name: N,
+): NonNullable<PlatformHooks[N]> | undefined {
+  const named = declaration.hooks?.[name] !== undefined;
+  const given = hooks?.[name];
+  if (named && !given) throw new Error(`platform ${declaration.key} declares the hook ${name}, but its code hands none`);
+  if (!named && given) throw new Error(`platform ${declaration.key} hands a hook ${name} it does not declare`);
+  return given as NonNullable<PlatformHooks[N]> | undefined;
+}
+
+/** An RFC 3339 / ISO-8601 time as ISO-8601 UTC without milliseconds; undefined when absent or unreadable. */
+export function isoInstant(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
+}
+
+/**
+ * When a record last changed by the data type's declared cursor field, as ISO-8601 UTC: read with the platform's
+ * `instant` hook where it declares one (Xero's `/Date(…)/`), as RFC 3339 otherwise. Undefined where the type is read in
+ * full every time, or the record has no readable time there.
+ */
+export function cursorInstant(
+  declaration: PlatformDeclaration,
+  dataType: string,
+  record: Record<string, unknown>,
+  hooks?: PlatformHooks,
+): string | undefined {
+  const field = declaredCursorField(declaration, dataType);
+  if (field === undefined) return undefined;
+  return (declaredHook(declaration, hooks, 'instant') ?? isoInstant)(fieldAt(record, field));
+}
+
 /** A platform's answer to a page's request: its parsed body, its headers (for `link-header`), and what else it keeps. */
 export interface PageAnswer {
   body: unknown;
   headers?: Readonly<Record<string, unknown>>;
 }
 
+/** How one list is asked for, beside what the declaration says of every list. */
+export interface PagesOptions {
+  /** The request's own query parameters, asked again with every page. */
+  params?: Readonly<Record<string, string | readonly string[]>>;
+  /** A search sent with a body (asked again with every page): the page's cursor goes in it rather than in the query. */
+  body?: Readonly<Record<string, unknown>>;
+  /** The answer's field holding this list's records, where each list has its own (Xero's `Invoices`). */
+  records?: string;
+  /** The list comes whole in one answer, unpaged (Xero's reference lists). */
+  whole?: boolean;
+  /** The field naming a record (`id`): `cursor` with `last-id`, and `start-position`'s overlap. */
+  idField?: string;
+  /** The platform's hooks (`pageRequest` for `start-position`). */
+  hooks?: PlatformHooks;
+}
+
+/** How many times a `start-position` read steps back before it gives up (records deleted faster than it reads them). */
+const MAX_STEP_BACKS = 20;
+
 /**
  * Every page of a list, paged as the declaration's `transport.paging` says, read when each page is asked for:
- * `none` (one answer), `page-number` (`param` = 1, 2, …), `offset` (`param` = records before the page), `cursor`
- * (`param` = the answer's `next` field, or the last record's id while the answer's `more` field says so),
- * `link-header` (the answer's `Link: <…>; rel="next"`). A page shorter than the declared size, or empty, is the last.
+ * - `none` (one answer); `page-number` (`param` = 1, 2, …; with `pageCount`, the pages the first one counts are asked
+ *   ahead, `politeness.maxConcurrent` at a time, and handed on in order); `offset` (`param` = records before the page);
+ *   a short or empty page is the last.
+ * - `cursor`: `param` = the answer's `next` field, or the last record's id while the answer's `more` field says so; in
+ *   the query, or in the body of a search.
+ * - `link-header`: the answer's `Link: <…>; rel="next"`.
+ * - `start-position`: pages numbered by their first record, asked in the platform's own language (the `pageRequest`
+ *   hook). Positions are not stable: a record deleted from a page already read moves every later record up one, and a
+ *   read that moved on by whole pages would never see the record pushed back across the boundary (a full read would
+ *   then call it deleted). So each page starts `overlap` records before the end of the one before, records already
+ *   handed on are dropped, and a page counts only if it holds one of them: then it runs on, without a gap, from what
+ *   was read. A page that holds none is read again a stride earlier (back to the first position if need be, where
+ *   there is nothing before to miss). This relies only on the order being the same from one page to the next.
  * `get` asks the platform for one page (its own error handling); each page comes with the whole answer.
- * `start-position` is a platform's own (QuickBooks says it inside its query language) and is refused here.
  */
 export async function* declaredPages<T extends Record<string, unknown>, A extends PageAnswer>(
   declaration: PlatformDeclaration,
-  get: (path: string) => Promise<A>,
+  get: (path: string, body?: Readonly<Record<string, unknown>>) => Promise<A>,
   resource: string,
-  params: Readonly<Record<string, string | readonly string[]>> = {},
+  options: PagesOptions = {},
 ): AsyncIterable<{ records: T[]; answer: A }> {
-  const paging = declaration.transport?.paging;
-  if (!paging) throw new Error(`platform ${declaration.key} declares no paging`);
-  if (paging.style === 'start-position') throw new Error(`platform ${declaration.key} pages in its own query language`);
-  const field = (body: unknown, name: string): unknown =>
-    body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  const declared = declaration.transport?.paging;
+  if (!declared) throw new Error(`platform ${declaration.key} declares no paging`);
+  const paging = options.whole ? { style: 'none' as const } : declared;
+  const idOf = (record: T) => String(record[options.idField ?? 'id']);
   const records = (body: unknown): T[] => {
-    const list = paging.records ? field(body, paging.records) : body;
+    const from = options.records ?? declared.records;
+    const list = from ? fieldAt(body as Record<string, unknown>, from) : body;
     return Array.isArray(list) ? (list as T[]) : [];
   };
-  const target = (page: Record<string, string>): string => {
+  // A page's request: the list's own parameters and the page size, and the page's (in the body of a search).
+  const ask = (page: Record<string, string>): Promise<A> => {
     const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(params)) for (const v of typeof value === 'string' ? [value] : value) query.append(name, v);
-    if (paging.style !== 'none' && paging.sizeParam && paging.pageSize) query.set(paging.sizeParam, String(paging.pageSize));
-    for (const [name, value] of Object.entries(page)) query.set(name, value);
-    return query.size > 0 ? `${resource}?${query}` : resource;
+    for (const [name, value] of Object.entries(options.params ?? {}))
+      for (const v of typeof value === 'string' ? [value] : value) query.append(name, v);
+    const size = paging.style !== 'none' && 'sizeParam' in paging && paging.sizeParam && paging.pageSize;
+    if (size) query.set(paging.sizeParam!, String(size));
+    if (!options.body) for (const [name, value] of Object.entries(page)) query.set(name, value);
+    const path = query.size > 0 ? `${resource}?${query}` : resource;
+    return options.body ? get(path, { ...options.body, ...page }) : get(path);
   };
-  let path = target({});
+  if (paging.style === 'none') {
+    const answer = await ask({});
+    return yield { records: records(answer.body), answer };
+  }
+  if (paging.style === 'start-position') {
+    // The platform's own language says which page: the hook makes the page's parameters from the list's.
+    const pageRequest = declaredHook(declaration, options.hooks, 'pageRequest');
+    if (!pageRequest) throw new Error(`platform ${declaration.key} pages by start position without a pageRequest hook`);
+    const askAt = (position: number, size: number) => {
+      const query = new URLSearchParams(pageRequest({ position, size }, stringParams(options.params)));
+      return get(query.size > 0 ? `${resource}?${query}` : resource);
+    };
+    return yield* positionPages(declaration, askAt, records, idOf);
+  }
+  if (paging.style === 'page-number' && paging.pageCount) return yield* pagesAhead(declaration, ask, records);
+  let answer = await ask({});
   for (let page = 1, before = 0; ; page++) {
-    const answer = await get(path);
     const list = records(answer.body);
     yield { records: list, answer };
-    if (paging.style === 'none') return;
     if (paging.style === 'link-header') {
       const next = /<([^>]+)>\s*;\s*rel="?next"?/.exec(String(answer.headers?.link ?? ''))?.[1];
       if (!next) return;
-      path = next;
+      answer = await get(next);
       continue;
     }
     if (paging.style === 'cursor') {
       const from = paging.next ?? 'cursor';
-      const more = paging.more ? field(answer.body, paging.more) === true : true;
-      const cursor = from === 'last-id' ? list.at(-1)?.id : field(answer.body, from);
-      if (!more || list.length === 0 || typeof cursor !== 'string' || cursor === '') return;
-      path = target({ [paging.param ?? 'cursor']: cursor });
+      const more = paging.more ? fieldAt(answer.body as Record<string, unknown>, paging.more) === true : true;
+      const cursor =
+        from === 'last-id' ? (list.length > 0 ? idOf(list.at(-1)!) : undefined) : fieldAt(answer.body as Record<string, unknown>, from);
+      // (A page may come empty with a cursor on: a search that found nothing on it yet.)
+      if (!more || typeof cursor !== 'string' || cursor === '') return;
+      answer = await ask({ [paging.param ?? 'cursor']: cursor });
       continue;
     }
     // `page-number` and `offset`: a short or empty page is the last.
     if (list.length === 0 || (paging.pageSize !== undefined && list.length < paging.pageSize)) return;
     before += list.length;
-    path =
-      paging.style === 'offset'
-        ? target({ [paging.param ?? 'offset']: String(before) })
-        : target({ [paging.param ?? 'page']: String(page + 1) });
+    answer = await ask(
+      paging.style === 'offset' ? { [paging.param ?? 'offset']: String(before) } : { [paging.param ?? 'page']: String(page + 1) },
+    );
+  }
+}
+
+/** A list's parameters as one string each (the first of several). */
+function stringParams(params: PagesOptions['params']): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(params ?? {}).map(([name, value]) => [name, typeof value === 'string' ? value : (value[0] ?? '')]),
+  );
+}
+
+type Paging = NonNullable<PlatformDeclaration['transport']>['paging'];
+
+/** `page-number` with `pageCount`: page 1 says how many pages there are, and the rest are asked ahead (see declaredPages). */
+async function* pagesAhead<T, A extends PageAnswer>(
+  declaration: PlatformDeclaration,
+  ask: (page: Record<string, string>) => Promise<A>,
+  records: (body: unknown) => T[],
+): AsyncIterable<{ records: T[]; answer: A }> {
+  const paging = declaration.transport!.paging as Paging;
+  const param = paging.param ?? 'page';
+  const askPage = async (page: number) => {
+    const answer = await ask({ [param]: String(page) });
+    return { records: records(answer.body), answer };
+  };
+  const short = (list: unknown[]) => list.length === 0 || (paging.pageSize !== undefined && list.length < paging.pageSize);
+  const first = await askPage(1);
+  yield first;
+  if (short(first.records)) return;
+  const counted = Number(fieldAt(first.answer.body as Record<string, unknown>, paging.pageCount!));
+  const known = Number.isInteger(counted) ? counted : 1;
+  const ahead = declaration.transport!.politeness.maxConcurrent;
+  const pending: Promise<Awaited<ReturnType<typeof askPage>>>[] = [];
+  let next = 2;
+  for (;;) {
+    while (next <= known && pending.length < ahead) pending.push(askPage(next++));
+    // Past the pages counted at first (records created since): one at a time until a short page.
+    const current = pending.length > 0 ? await pending.shift()! : await askPage(next++);
+    yield current;
+    if (short(current.records) && pending.length === 0 && next > known) return;
+  }
+}
+
+/** `start-position`: pages by their first record's position, each read `overlap` records into the one before (see declaredPages). */
+async function* positionPages<T, A extends PageAnswer>(
+  declaration: PlatformDeclaration,
+  ask: (position: number, size: number) => Promise<A>,
+  records: (body: unknown) => T[],
+  idOf: (record: T) => string,
+): AsyncIterable<{ records: T[]; answer: A }> {
+  const paging = declaration.transport!.paging as Paging;
+  const size = paging.pageSize ?? 100;
+  const stride = size - Math.min(paging.overlap ?? 0, size - 1);
+  const seen = new Set<string>();
+  let stepBacks = 0;
+  for (let position = 1; ;) {
+    const answer = await ask(position, size);
+    const list = records(answer.body);
+    if (position > 1 && !list.some((record) => seen.has(idOf(record)))) {
+      // A gap may lie between this page and what was read: read again from further back.
+      if (++stepBacks > MAX_STEP_BACKS)
+        throw new ConnectorError('unavailable', `${declaration.name}'s records kept moving while they were read; try again`);
+      position = Math.max(1, position - stride);
+      continue;
+    }
+    const fresh = list.filter((record) => !seen.has(idOf(record)));
+    for (const record of fresh) seen.add(idOf(record));
+    yield { records: fresh, answer };
+    if (list.length < size) return;
+    position += stride;
   }
 }

@@ -199,7 +199,7 @@ describe('the declaration runtime', () => {
       asked.length = 0;
       const ids: string[] = [];
       await withDeclared(declaration, { 'transport.paging': paging }, async () => {
-        for await (const page of declaredPages(declaration, get, 'items', { kind: 'all' }))
+        for await (const page of declaredPages(declaration, get, 'items', { params: { kind: 'all' } }))
           ids.push(...page.records.map((r) => String(r.id)));
       });
       return { ids, asked: asked.map((a) => a.url) };

@@ -6,7 +6,7 @@ import { AccountSchema, CompanyInfoSchema, ItemSchema, JournalEntrySchema, TaxRa
 import { CustomerSchema, InvoiceSchema, PaymentSchema } from '../../codat-model/accounting/sales.js';
 import { BillPaymentSchema, BillSchema, SupplierSchema } from '../../codat-model/accounting/purchases.js';
 import { BalanceSheetSchema, ProfitAndLossSchema } from '../../codat-model/accounting/reports.js';
-import { companyUrl, qboGet, qboInstant, type IntuitResponse, type QboEntity, type QboRealm } from './qbo-api.js';
+import { companyUrl, QBO_HOOKS, qboGet, qboInstant, type IntuitResponse, type QboEntity, type QboRealm } from './qbo-api.js';
 import * as map from './qbo-records.js';
 import { allOf, documentSource, entitySource, sourceRecord } from './qbo-sources.js';
 import { qboWrites } from './qbo-writes.js';
@@ -155,6 +155,7 @@ async function companyNameOf(tokens: OAuthTokens, realmId: string, config: OAuth
 }
 
 export const quickbooks = platformConnector(QUICKBOOKS, {
+  hooks: QBO_HOOKS,
   oauth2: oauthCodeFlow({
     declaration: QUICKBOOKS,
     async link(tokens, query, config) {

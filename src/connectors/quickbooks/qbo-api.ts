@@ -2,7 +2,8 @@ import type { ReadContext } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthConfig, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
 import { platformRequest, type PlatformEndpoint } from '../platform-http.js';
-import { declaredEndpoint } from '../platform-runtime.js';
+import type { PlatformHooks } from '../platform-declaration.js';
+import { declaredEndpoint, declaredPages, isoInstant } from '../platform-runtime.js';
 import { QUICKBOOKS } from './platform.js';
 
 /** What a QuickBooks connection keeps beside its tokens: the company (realm) it reads. */
@@ -118,61 +119,42 @@ export const QUERY_MAX_RESULTS = 1000;
 
 /** The most entities change data capture answers at once: an answer that full may have left some out. */
 export const CDC_MAX_ENTITIES = 1000;
-/** How many records each page reads again of the one before it (see queryPages). */
-export const PAGE_OVERLAP = 100;
-/** How many times one read steps back before it gives up (records deleted faster than it can read them). */
-const MAX_STEP_BACKS = 20;
+/**
+ * What the declaration cannot say of QuickBooks: a page of a query is asked in its query language, `STARTPOSITION n
+ * MAXRESULTS m` after the entity and its filter, ordered by Id (which never changes, so a record changed while the
+ * pages are read keeps its place; ordering by the time of change would move it behind the pages still to read).
+ */
+export const QBO_HOOKS: PlatformHooks = {
+  pageRequest({ position, size }, list) {
+    // A larger page than QuickBooks answers would look short, and end the read early: the declaration is wrong.
+    if (size > QUERY_MAX_RESULTS) throw new Error(`QuickBooks answers at most ${QUERY_MAX_RESULTS} records a query; ${size} are declared`);
+    const where = list.where ? ` WHERE ${list.where}` : '';
+    return { query: `SELECT * FROM ${list.entity}${where} ORDERBY Id STARTPOSITION ${position} MAXRESULTS ${size}` };
+  },
+};
 
 /**
- * Every record of an entity, page by page (`STARTPOSITION`, `MAXRESULTS`), each record once; a page shorter than
- * asked is the last. Ordered by Id, which never changes, so a record changed while the pages are read keeps its place
- * (ordering by the time of change would move it behind the pages still to read).
- *
- * Positions are not stable, though: a record deleted from a page already read moves every later record up one, and
- * a read that moved on by whole pages would never see the record pushed back across the boundary (a full read would
- * then call it deleted). So each page starts `overlap` records before the end of the one before, records already
- * seen are dropped, and a page counts only if it holds a record already seen: then it runs on, without a gap, from
- * what was read. A page that holds none (more records were deleted behind it than the overlap) is read again a
- * stride earlier, back to the first position if need be, where there is nothing before to miss. This relies only on
- * the order being the same from one page to the next, not on how QuickBooks compares Ids. `where` keeps inactive
- * records too for the entities that leave them out by default.
+ * Every record of an entity, each once, paged as the declaration says (by start position, each page reading the
+ * declared overlap of the one before: see declaredPages). `where` keeps inactive records too for the entities that
+ * leave them out by default.
  */
 export async function* queryPages(
   realm: QboRealm,
   entity: string,
-  options: { where?: string; pageSize?: number; overlap?: number } = {},
+  options: { where?: string } = {},
 ): AsyncIterable<{ records: QboEntity[]; time?: string }> {
-  const pageSize = Math.min(options.pageSize ?? QUICKBOOKS.transport.paging.pageSize, QUERY_MAX_RESULTS);
-  const overlap = Math.min(options.overlap ?? PAGE_OVERLAP, pageSize - 1);
-  const stride = pageSize - overlap;
-  const where = options.where ? ` WHERE ${options.where}` : '';
-  const seen = new Set<string>();
-  let stepBacks = 0;
-  for (let start = 1; ;) {
-    const query = `SELECT * FROM ${entity}${where} ORDERBY Id STARTPOSITION ${start} MAXRESULTS ${pageSize}`;
-    const answer = await qboGet<IntuitResponse>(realm, 'query', { query });
-    const records = (answer.QueryResponse?.[entity] as QboEntity[] | undefined) ?? [];
-    if (start > 1 && !records.some((x) => seen.has(String(x.Id)))) {
-      // A gap may lie between this page and what was read: read again from further back.
-      if (++stepBacks > MAX_STEP_BACKS)
-        throw new ConnectorError('unavailable', `QuickBooks Online's ${entity} records kept moving while they were read; try again`);
-      start = Math.max(1, start - stride);
-      continue;
-    }
-    const fresh = records.filter((x) => !seen.has(String(x.Id)));
-    for (const x of fresh) seen.add(String(x.Id));
-    yield { records: fresh, time: answer.time };
-    if (records.length < pageSize) return;
-    start += stride;
-  }
+  const get = async (path: string) => ({ body: await qboGet<IntuitResponse>(realm, path) });
+  for await (const page of declaredPages<QboEntity, { body: IntuitResponse }>(QUICKBOOKS, get, 'query', {
+    params: { entity, ...(options.where ? { where: options.where } : {}) },
+    records: `QueryResponse.${entity}`,
+    idField: 'Id',
+    hooks: QBO_HOOKS,
+  }))
+    yield { records: page.records, time: page.answer.body.time };
 }
 
 /** A QuickBooks timestamp (`2024-05-02T16:03:10-07:00`) as ISO-8601 UTC; undefined when absent or unreadable. */
-export function qboInstant(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value === '') return undefined;
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
-}
+export const qboInstant = isoInstant;
 
 /** A QuickBooks business date (`2024-05-01`) as Codat's local date-time. */
 export function qboDate(value: unknown): string | undefined {

@@ -15,7 +15,7 @@ import {
   type QboSettings,
 } from './qbo-api.js';
 import { realTime } from '../../lib/clock.js';
-import { declaredCursorField, fieldAt } from '../platform-runtime.js';
+import { cursorInstant, declaredCursorField } from '../platform-runtime.js';
 import { QUICKBOOKS } from './platform.js';
 
 type Data = Record<string, unknown>;
@@ -117,7 +117,7 @@ export function entitySource(spec: EntitySpec): DataTypeSource {
   const toRecord = (x: QboEntity, settings: QboSettings, clock: CursorClock, field: string | undefined): SourceRecord => {
     const id = String(x.Id);
     const modified = qboInstant(x.MetaData?.LastUpdatedTime) ?? null;
-    if (field) clock.saw(qboInstant(fieldAt(x, field)) ?? null);
+    if (field) clock.saw(cursorInstant(QUICKBOOKS, spec.dataType, x) ?? null);
     return sourceRecord(id, modified, spec.map(x, id, settings));
   };
   return {
@@ -141,7 +141,7 @@ export function entitySource(spec: EntitySpec): DataTypeSource {
           for (const x of changes!.entities) {
             if (x.status === 'Deleted') {
               deleted.push(String(x.Id));
-              clock.saw(qboInstant(fieldAt(x, field!)) ?? null);
+              clock.saw(cursorInstant(QUICKBOOKS, spec.dataType, x) ?? null);
             } else records.push(toRecord(x, settings, clock, field));
           }
           yield { records, deleted };

@@ -2,7 +2,7 @@ import type { ReadContext } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthConfig, vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
 import { platformRequest, type PlatformEndpoint } from '../platform-http.js';
-import { declaredEndpoint } from '../platform-runtime.js';
+import { declaredEndpoint, declaredPages, isoInstant } from '../platform-runtime.js';
 import { SQUARE } from './platform.js';
 
 /** What a Square connection keeps beside its tokens: the seller (merchant) it reads. */
@@ -93,9 +93,9 @@ export interface SquarePage {
 }
 
 /**
- * Every page of a list (GET, cursor in the query) or a search (POST, cursor in the body) until Square answers no
- * cursor. `collection` names the answer's array (`payments`, `orders`, `objects`). Square asks that each later page
- * repeat the first request exactly, beside the cursor, which this does.
+ * Every page of a list (GET, cursor in the query) or a search (POST, cursor in the body), paged as the declaration
+ * says, until Square answers no cursor. `collection` names the answer's array (`payments`, `orders`, `objects`). Square
+ * asks that each later page repeat the first request exactly, beside the cursor, which the runtime does.
  */
 export async function* cursorPages(
   endpoint: PlatformEndpoint,
@@ -104,16 +104,21 @@ export async function* cursorPages(
   collection: string,
   request: Record<string, string | undefined> | Record<string, unknown>,
 ): AsyncIterable<SquarePage> {
-  let cursor: string | undefined;
-  do {
-    const answer =
-      method === 'GET'
-        ? await squareCall(endpoint, 'GET', path, { query: { ...(request as Record<string, string | undefined>), cursor } })
-        : await squareCall(endpoint, 'POST', path, { body: cursor ? { ...request, cursor } : request });
-    const objects = answer.body[collection];
-    yield { objects: Array.isArray(objects) ? (objects as SquareObject[]) : [], date: answer.date };
-    cursor = typeof answer.body.cursor === 'string' && answer.body.cursor !== '' ? answer.body.cursor : undefined;
-  } while (cursor);
+  // The page's address as Square's calls take it: the path (which its messages name) apart from the query.
+  const get = (target: string, body?: Readonly<Record<string, unknown>>) => {
+    const [at, query] = target.split('?');
+    return body
+      ? squareCall(endpoint, 'POST', at, { body })
+      : squareCall(endpoint, 'GET', at, { query: Object.fromEntries(new URLSearchParams(query)) });
+  };
+  const params = Object.fromEntries(Object.entries(request).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const pages = declaredPages<SquareObject, Awaited<ReturnType<typeof squareCall>>>(
+    SQUARE,
+    get,
+    path,
+    method === 'GET' ? { params, records: collection } : { body: request, records: collection },
+  );
+  for await (const page of pages) yield { objects: page.records, date: page.answer.date };
 }
 
 /** The merchant behind a token (`GET /v2/merchants/me`), asked while linking with the token just granted. */
@@ -142,11 +147,7 @@ export async function revokeSquareAccess(
 }
 
 /** A Square timestamp (RFC 3339, `2024-05-01T10:00:00.123Z`) as ISO-8601 UTC to the second; undefined when absent. */
-export function squareInstant(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value === '') return undefined;
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
-}
+export const squareInstant = isoInstant;
 
 /** Square's time for a request (RFC 3339 with milliseconds). */
 export function rfc3339(ms: number): string {

@@ -6,7 +6,7 @@ import type { PlatformEndpoint } from '../platform-http.js';
 import { squareCall, squareInstant, type SquareObject, type SquarePage, type SquareSettings } from './square-api.js';
 import type { Locations, TransactionData } from './square-records.js';
 import { merchantEndpoint } from './square-api.js';
-import { declaredCursorField, fieldAt } from '../platform-runtime.js';
+import { cursorInstant, declaredCursorField } from '../platform-runtime.js';
 import { SQUARE } from './platform.js';
 
 /**
@@ -132,7 +132,7 @@ export function changeSource(spec: ChangeSpec): DataTypeSource {
             const deleted: string[] = [];
             for (const x of page.objects) {
               const modified = squareInstant(x.updated_at) ?? null;
-              if (field) clock.saw(squareInstant(fieldAt(x, field)) ?? null);
+              if (field) clock.saw(cursorInstant(SQUARE, spec.dataType, x) ?? null);
               if (delta && stream.deleted?.(x)) deleted.push(String(x.id));
               else for (const r of stream.records(x)) records.push(sourceRecord(r.id, modified, r.data));
             }

@@ -149,7 +149,7 @@ export async function* listPages(
     STRIPE,
     (path) => stripeGet<StripeList>(endpoint, path),
     resource,
-    params,
+    { params },
   ))
     yield { body: page.records, stripeTime: page.answer.stripeTime };
 }

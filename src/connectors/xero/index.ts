@@ -13,7 +13,7 @@ import {
 import { CreditNoteSchema, CustomerSchema, InvoiceSchema, PaymentSchema } from '../../codat-model/accounting/sales.js';
 import { BillCreditNoteSchema, BillPaymentSchema, BillSchema, SupplierSchema } from '../../codat-model/accounting/purchases.js';
 import { BankAccountSchema, DirectCostSchema, DirectIncomeSchema } from '../../codat-model/accounting/banking.js';
-import { xeroInstant } from './xero-api.js';
+import { XERO_HOOKS, xeroInstant } from './xero-api.js';
 import { balanceSheetRecords, monthEndBefore, monthStartBefore, profitAndLossRecords } from './xero-reports.js';
 import { BalanceSheetSchema, ProfitAndLossSchema } from '../../codat-model/accounting/reports.js';
 import * as map from './xero-records.js';
@@ -255,6 +255,7 @@ async function tenantsOf(tokens: OAuthTokens, connectionsUrl: string) {
 }
 
 export const xero = platformConnector(XERO, {
+  hooks: XERO_HOOKS,
   oauth2: oauthCodeFlow({
     declaration: XERO,
     async link(tokens, _query, config) {

@@ -2,7 +2,8 @@ import type { ReadContext } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthConfig } from '../oauth/oauth-client.js';
 import { platformJson, platformRequest, type PlatformEndpoint, type RequestOptions } from '../platform-http.js';
-import { declaredEndpoint } from '../platform-runtime.js';
+import type { PlatformHooks } from '../platform-declaration.js';
+import { declaredEndpoint, declaredPages } from '../platform-runtime.js';
 import { XERO } from './platform.js';
 
 // Xero's records are open-ended JSON; the mappings read what they use and ignore the rest.
@@ -74,53 +75,37 @@ export interface XeroPage<T> {
 }
 
 /**
- * Every record of a Xero collection changed since `since`, a page (`?page=1,2,…`, `pageSize` records) at a time.
- * The pages hold a set that does not shift under the reader: they are ordered by the record's id (which never
- * changes, so a record changed mid-read keeps its place) and always asked with `If-Modified-Since` (so a record
- * deleted mid-read stays in the answer as DELETED instead of dropping out). A record created mid-read can push
- * the last one of a page onto the next: the reader drops ids it has seen. A page shorter than the page size is the
- * last; an unpaged collection (accounts, tax rates) comes whole.
+ * Every record of a Xero collection changed since `since`, paged as the declaration says (`?page=1,2,…`, page 1
+ * counting the pages, the rest asked ahead). The pages hold a set that does not shift under the reader: they are
+ * ordered by the record's id (which never changes, so a record changed mid-read keeps its place) and always asked
+ * with `If-Modified-Since` (so a record deleted mid-read stays in the answer as DELETED instead of dropping out). A
+ * record created mid-read can push the last one of a page onto the next: the reader drops ids it has seen. An unpaged
+ * collection (accounts, tax rates) comes whole.
  */
-export async function* xeroPages<T>(
+export async function* xeroPages<T extends Record<string, unknown>>(
   endpoint: PlatformEndpoint,
   resource: string,
   collection: string,
-  options: { since: string; idField: string; where?: string; includeArchived?: boolean; pageSize?: number; paged: boolean },
+  options: { since: string; idField: string; where?: string; includeArchived?: boolean; paged: boolean },
 ): AsyncIterable<XeroPage<T>> {
-  const pageSize = options.pageSize ?? XERO.transport.paging.pageSize;
-  const fetchPage = async (page: number) => {
-    const query = new URLSearchParams();
-    if (options.paged) {
-      query.set('page', String(page));
-      query.set('pageSize', String(pageSize));
-      query.set('order', `${options.idField} ASC`);
-    }
-    if (options.where) query.set('where', options.where);
-    if (options.includeArchived) query.set('includeArchived', 'true');
-    const answer = await xeroGet<Record<string, unknown>>(endpoint, `${resource}${query.size > 0 ? `?${query}` : ''}`, {
-      headers: { 'if-modified-since': options.since },
-    });
-    const records = Array.isArray(answer[collection]) ? (answer[collection] as T[]) : [];
-    const pageCount = Number((answer.pagination as { pageCount?: unknown } | undefined)?.pageCount);
-    return { records, serverTime: xeroInstant(answer.DateTimeUTC), pageCount: Number.isInteger(pageCount) ? pageCount : undefined };
-  };
-  const first = await fetchPage(1);
-  yield { records: first.records, serverTime: first.serverTime };
-  if (!options.paged || first.records.length < pageSize) return;
-  // Page 1 says how many pages there are: the rest are asked for several at a time (as many as Xero lets one
-  // organisation have in flight), and handed on in page order. Politeness keeps them within Xero's limits.
-  const ahead = endpoint.politeness?.maxConcurrent ?? 1;
-  const known = first.pageCount ?? 1;
-  const pending: Promise<Awaited<ReturnType<typeof fetchPage>>>[] = [];
-  let next = 2;
-  for (;;) {
-    while (next <= known && pending.length < ahead) pending.push(fetchPage(next++));
-    // Past the pages counted at first (records created since): one at a time until a short page.
-    const current = pending.length > 0 ? await pending.shift()! : await fetchPage(next++);
-    yield { records: current.records, serverTime: current.serverTime };
-    if (current.records.length < pageSize && pending.length === 0 && next > known) return;
-  }
+  const params: Record<string, string> = {};
+  if (options.paged) params.order = `${options.idField} ASC`;
+  if (options.where) params.where = options.where;
+  if (options.includeArchived) params.includeArchived = 'true';
+  const get = async (path: string) => ({
+    body: await xeroGet<Record<string, unknown>>(endpoint, path, { headers: { 'if-modified-since': options.since } }),
+  });
+  for await (const page of declaredPages<T, { body: Record<string, unknown> }>(XERO, get, resource, {
+    params,
+    records: collection,
+    whole: !options.paged,
+    idField: options.idField,
+  }))
+    yield { records: page.records, serverTime: xeroInstant(page.answer.body.DateTimeUTC) };
 }
+
+/** What the declaration cannot say of Xero: its times are written `/Date(1573755038314+0000)/`. */
+export const XERO_HOOKS: PlatformHooks = { instant: (value) => xeroInstant(value) };
 
 /** Xero's `/Date(1573755038314+0000)/` (or an ISO string) as ISO-8601 UTC; undefined when absent or unreadable. */
 export function xeroInstant(value: unknown): string | undefined {

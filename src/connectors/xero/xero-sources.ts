@@ -2,9 +2,18 @@ import type { TSchema } from '@sinclair/typebox';
 import { sourceRecord, wholeSource } from '../source-kit.js';
 import type { DataTypeRead, DataTypeSource, ReadContext, RecordPage, SourceRecord } from '../connector.js';
 import type { DataType } from '../../codat-model/data-types.js';
-import { EVERYTHING_SINCE, sinceCursor, tenantEndpoint, xeroGet, xeroInstant, xeroPages, type XeroSettings } from './xero-api.js';
+import {
+  EVERYTHING_SINCE,
+  sinceCursor,
+  tenantEndpoint,
+  XERO_HOOKS,
+  xeroGet,
+  xeroInstant,
+  xeroPages,
+  type XeroSettings,
+} from './xero-api.js';
 import type { XeroRecord } from './xero-records.js';
-import { declaredCursorField, fieldAt } from '../platform-runtime.js';
+import { cursorInstant, declaredCursorField, fieldAt } from '../platform-runtime.js';
 import { XERO } from './platform.js';
 
 type Data = Record<string, unknown>;
@@ -69,7 +78,7 @@ export function collectionSource(spec: CollectionSpec): DataTypeSource {
             if (seen.has(id)) continue;
             seen.add(id);
             const modified = xeroInstant(x.UpdatedDateUTC) ?? null;
-            const changed = field ? xeroInstant(fieldAt(x, field)) : undefined;
+            const changed = cursorInstant(XERO, spec.dataType, x, XERO_HOOKS);
             if (changed && (newest === null || changed > newest)) newest = changed;
             if (spec.gone?.(x) || (spec.keep && !spec.keep(x))) {
               if (delta) deleted.push(id);

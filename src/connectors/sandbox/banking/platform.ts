@@ -1,19 +1,4 @@
-import { declarePlatform } from '../../platform-declaration.js';
+import { loadPlatform } from '../../platform-declaration.js';
 
-/**
- * The built-in banking Sandbox as data: identity, and the data types it reads (generated from the connection's seed;
- * no API to call).
- */
-export const BANKING_SANDBOX = declarePlatform({
-  key: 'bsbx',
-  name: 'Banking Sandbox',
-  sourceType: 'Banking',
-  brandColour: '#0e8a6d',
-  authorization: { kind: 'none' },
-  dataTypes: {
-    'banking-accountBalances': { features: ['Get'] },
-    'banking-accounts': { features: ['Get'] },
-    'banking-transactionCategories': { features: ['Get'] },
-    'banking-transactions': { features: ['Get'] },
-  },
-} as const);
+/** The platform as data: its declaration is `platform.yaml` beside this file, read and checked at start. */
+export const BANKING_SANDBOX = loadPlatform(new URL('./platform.yaml', import.meta.url));

@@ -22,19 +22,40 @@ export function platformConnector<Code extends PlatformCode>(
   const problems = claimProblems(declaration, code);
   if (problems.length > 0)
     throw new Error(`platform ${JSON.stringify(declaration.key)}: its code does not do what it declares:\n  ${problems.join('\n  ')}`);
+  // Identity and the way in are read from the declaration when they are used (a test changes one and sees it served).
   return {
     ...code,
     declaration,
-    authorization: code.authorization ?? declaration.authorization,
+    get authorization() {
+      return code.authorization ?? declaration.authorization;
+    },
     info: {
-      key: declaration.key,
-      name: declaration.name,
-      sourceType: declaration.sourceType,
-      brandColour: declaration.brandColour,
-      dataTypes: Object.keys(declaration.dataTypes) as DataType[],
+      get key() {
+        return declaration.key;
+      },
+      get name() {
+        return declaration.name;
+      },
+      get sourceType() {
+        return declaration.sourceType;
+      },
+      get brandColour() {
+        return declaration.brandColour;
+      },
+      get dataTypes() {
+        return Object.keys(declaration.dataTypes) as DataType[];
+      },
     },
   };
 }
+
+/** What the code must have for each way in: a flow to follow, a form to check, files to read. */
+const CODE_OF_KIND: Readonly<Record<PlatformDeclaration['authorization']['kind'], { part: keyof PlatformCode; what: string } | undefined>> = {
+  none: undefined,
+  oauth2: { part: 'oauth2', what: 'OAuth flow' },
+  credentials: { part: 'link', what: 'link() checking the form' },
+  files: { part: 'files', what: 'reader of uploaded files' },
+};
 
 function claimProblems(declaration: PlatformDeclaration, code: PlatformCode): string[] {
   const problems: string[] = [];
@@ -65,5 +86,8 @@ function claimProblems(declaration: PlatformDeclaration, code: PlatformCode): st
   const kind = code.authorization?.kind ?? declaration.authorization.kind;
   if (kind !== declaration.authorization.kind)
     problems.push(`authorization: declared ${declaration.authorization.kind}, but the code links by ${kind}`);
+  const needed = CODE_OF_KIND[declaration.authorization.kind];
+  if (needed && code[needed.part] === undefined)
+    problems.push(`authorization: declared ${declaration.authorization.kind}, but the code has no ${needed.what}`);
   return problems;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { CapabilityRecord } from '../helpers/capabilities.js';
 import { evidenceProblems, suggestedRows, type Claim, type MatrixRow, type TestRun } from './capability-evidence.js';
+import { schemaFields, unreadFields, type FieldRecord } from './declared-fields.js';
 
 /*
  * The capability check (vitest's global setup): every Get, Post, Put and Delete a platform claims in `/integrations`
@@ -34,7 +35,8 @@ export default function setup(project: TestProject) {
 
 async function check(project: TestProject, dir: string): Promise<void> {
   // For whoever edits the matrix: what this run recorded, full run or not (CAPABILITY_RECORDS_OUT=file).
-  if (process.env.CAPABILITY_RECORDS_OUT) writeFileSync(process.env.CAPABILITY_RECORDS_OUT, JSON.stringify(recordsIn(dir), null, 2));
+  if (process.env.CAPABILITY_RECORDS_OUT)
+    writeFileSync(process.env.CAPABILITY_RECORDS_OUT, JSON.stringify(recordsIn<CapabilityRecord>(dir, '.capabilities.jsonl'), null, 2));
   const files = project.vitest.state.getFiles();
   // Every test file of the repository, found here rather than from the run's configuration (which `--exclude` changes).
   const testFiles = testFilesUnder(path.join(ROOT, 'test'));
@@ -46,8 +48,12 @@ async function check(project: TestProject, dir: string): Promise<void> {
       : testFiles.some((f) => !ran.has(f))
         ? `${testFiles.filter((f) => ran.has(f)).length} of ${testFiles.length} test files ran`
         : undefined;
+  const runs = files.flatMap((file) => testsOf(file, path.relative(ROOT, file.filepath).split(path.sep).join('/')));
+  const unread = await unreadDeclaredFields(dir, runs);
   if (partial) {
     console.log(`capability check: skipped (${partial}; it runs after a full npm test)`);
+    // For whoever adds a declared field: which ones the tests that ran left unread.
+    if (process.env.CAPABILITY_RECORDS_OUT) console.log(`declaration fields these tests did not change: ${unread.join(', ') || 'none'}`);
     return;
   }
   const { CONNECTORS } = await import('../../src/connectors/registry.js');
@@ -57,9 +63,12 @@ async function check(project: TestProject, dir: string): Promise<void> {
     ),
   );
   const rows = JSON.parse(readFileSync(MATRIX_FILE, 'utf8')) as MatrixRow[];
-  const records = recordsIn(dir);
-  const tests = files.flatMap((file) => testsOf(file, path.relative(ROOT, file.filepath).split(path.sep).join('/')));
+  const records = recordsIn<CapabilityRecord>(dir, '.capabilities.jsonl');
+  const tests = runs;
   const { problems, notes } = evidenceProblems({ claims, rows, records, tests, strict: process.env.CI === 'true' });
+  // Every field a declaration can hold is read: a test that passed changed it and saw it heeded.
+  for (const field of unread)
+    problems.push(`declaration field ${field}: no test that passed changed it (withDeclared, test/helpers/declared.ts) and saw it read`);
   for (const note of notes) console.log(`capability check: ${note}`);
   if (problems.length === 0) {
     console.log(
@@ -80,6 +89,14 @@ async function check(project: TestProject, dir: string): Promise<void> {
   process.exitCode = 1;
 }
 
+/** The fields a declaration can hold (its schema's leaves) that no test of the run changed and passed. */
+async function unreadDeclaredFields(dir: string, tests: TestRun[]): Promise<string[]> {
+  const { PlatformDeclaration } = await import('../../src/connectors/platform-declaration.js');
+  const fields = schemaFields(PlatformDeclaration);
+  const leaves = fields.filter((field) => !fields.some((other) => other.startsWith(`${field}.`)));
+  return unreadFields({ fields: leaves, records: recordsIn<FieldRecord>(dir, '.fields.jsonl'), tests });
+}
+
 /** The `.test.ts` files below a folder. */
 function testFilesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -89,14 +106,16 @@ function testFilesUnder(dir: string): string[] {
   });
 }
 
-/** Every capability the run's tests recorded (one file per worker process). */
-function recordsIn(dir: string): CapabilityRecord[] {
-  return readdirSync(dir).flatMap((name) =>
-    readFileSync(path.join(dir, name), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as CapabilityRecord),
-  );
+/** What the run's tests recorded of one kind (capabilities, declaration fields changed): one file per worker process. */
+function recordsIn<T>(dir: string, suffix: string): T[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(suffix))
+    .flatMap((name) =>
+      readFileSync(path.join(dir, name), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as T),
+    );
 }
 
 interface TaskLike {

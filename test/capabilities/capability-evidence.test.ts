@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { evidenceProblems, suggestedRows, type Claim, type MatrixRow, type TestRun } from './capability-evidence.js';
 import type { CapabilityRecord } from '../helpers/capabilities.js';
+import { fieldsChanged, schemaFields, unreadFields } from './declared-fields.js';
+import { PlatformDeclaration } from '../../src/connectors/platform-declaration.js';
 
 // The comparison the capability check makes after a full run (capability-check.ts), on a small made-up run.
 const claims: Claim[] = [
@@ -66,5 +68,42 @@ describe('the capability check', () => {
       problems: [],
       notes: [expect.stringContaining('that test failed')],
     });
+  });
+});
+
+describe('the declared-fields check', () => {
+  const fields = schemaFields(PlatformDeclaration);
+  const leaves = fields.filter((field) => !fields.some((other) => other.startsWith(`${field}.`)));
+
+  it("names every field of the declaration's schema, a data type's and an array item's as *", () => {
+    expect(leaves).toEqual(
+      expect.arrayContaining([
+        'transport.paging.pageSize',
+        'transport.remainingLimits.*.header',
+        'dataTypes.*.cursor.field',
+        'oauth2.more.*',
+        'hooks.pageRequest',
+      ]),
+    );
+  });
+
+  it('covers the path changed and every field of the value set there', () => {
+    expect(fieldsChanged('dataTypes.invoices.cursor', { field: 'x' }, fields)).toEqual(['dataTypes.*.cursor', 'dataTypes.*.cursor.field']);
+    expect(fieldsChanged('transport.remainingLimits', [{ header: 'h' }], fields)).toEqual([
+      'transport.remainingLimits',
+      'transport.remainingLimits.*',
+      'transport.remainingLimits.*.header',
+    ]);
+  });
+
+  it('fails a field no passing test changed', () => {
+    const run = (state: TestRun['state']) => ({
+      fields: ['transport.timeoutMs', 'transport.paging.pageSize'],
+      records: [{ platform: 'gbol', field: 'transport.timeoutMs', file: 'test/x.test.ts', test: 'X > reads' }],
+      tests: [{ file: 'test/x.test.ts', test: 'X > reads', state }],
+    });
+    expect(unreadFields(run('passed'))).toEqual(['transport.paging.pageSize']);
+    expect(unreadFields(run('failed'))).toEqual(['transport.timeoutMs', 'transport.paging.pageSize']);
+    expect(unreadFields({ ...run('passed'), fields: ['dataTypes.*.features.*'] })).toEqual([]);
   });
 });

@@ -2,9 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { platformJson, platformRequest } from '../../src/connectors/platform-http.js';
-import { declarePlatform, type PlatformDeclaration } from '../../src/connectors/platform-declaration.js';
-import { declaredEndpoint, declaredCursorField, declaredPages } from '../../src/connectors/platform-runtime.js';
-import { oauthCodeFlow, oauthConfig } from '../../src/connectors/oauth/oauth-client.js';
+import { declarePlatform, type PlatformDeclaration, type PlatformHooks } from '../../src/connectors/platform-declaration.js';
+import {
+  cursorInstant,
+  declaredBaseUrl,
+  declaredCursorField,
+  declaredEndpoint,
+  declaredPages,
+  settingBaseUrl,
+} from '../../src/connectors/platform-runtime.js';
+import { oauthCodeFlow, oauthConfig, revokeToken } from '../../src/connectors/oauth/oauth-client.js';
 import { withDeclared } from '../helpers/declared.js';
 import { setEnv } from '../helpers/env.js';
 
@@ -279,5 +286,204 @@ describe('the declaration runtime', () => {
   it("reads a data type's cursor field, or none", () => {
     const declaration = example();
     expect([declaredCursorField(declaration, 'invoices'), declaredCursorField(declaration, 'customers')]).toEqual(['updated', undefined]);
+  });
+
+  it("reads a record's change time from the declared cursor field, with the declared instant hook or as RFC 3339", async () => {
+    const declaration = example();
+    const record = { updated: '2024-05-01T12:00:00+02:00', changed: { at: 1_714_560_000_000 } };
+    const epochMs: PlatformHooks = { instant: (value) => (typeof value === 'number' ? new Date(value).toISOString() : undefined) };
+    expect(cursorInstant(declaration, 'invoices', record)).toBe('2024-05-01T10:00:00Z');
+    expect(cursorInstant(declaration, 'customers', record)).toBeUndefined();
+    await withDeclared(
+      declaration,
+      { 'dataTypes.invoices.cursor': { field: 'changed.at' }, hooks: { instant: 'times in ms' } },
+      async () => {
+        expect(cursorInstant(declaration, 'invoices', record, epochMs)).toBe('2024-05-01T10:40:00.000Z');
+        // A hook the declaration names must be handed; one it does not name is refused.
+        expect(() => cursorInstant(declaration, 'invoices', record)).toThrow(/declares the hook instant, but its code hands none/);
+      },
+    );
+    expect(() => cursorInstant(declaration, 'invoices', record, epochMs)).toThrow(/hands a hook instant it does not declare/);
+  });
+
+  it('asks the declared address: fixed, its environment variable, or the setting a connection names', async () => {
+    await fresh();
+    const declaration = example();
+    const restore = setEnv({ OTHER_API_URL: `${base}/other` });
+    try {
+      await withDeclared(declaration, { 'transport.baseUrl': { fixed: `${base}/v2` } }, () =>
+        platformJson(declaredEndpoint(declaration), 'things'),
+      );
+      await withDeclared(declaration, { 'transport.baseUrl.fixed': `${base}/v3`, 'transport.baseUrl.env': 'OTHER_API_URL' }, () =>
+        platformJson(declaredEndpoint(declaration), 'things'),
+      );
+      await withDeclared(declaration, { 'transport.baseUrl': { setting: 'server' } }, async () => {
+        expect(() => declaredBaseUrl(declaration)).toThrow(/has no fixed API address/);
+        const settings = { url: `${base}/wrong`, server: `${base}/mine` };
+        await platformJson(declaredEndpoint(declaration, { baseUrl: settingBaseUrl(declaration, settings), allowPrivate: true }), 'things');
+      });
+    } finally {
+      restore();
+    }
+    expect(asked.map((a) => a.url)).toEqual(['/v2/things', '/other/things', '/mine/things']);
+  });
+
+  it('names the API version in the declared header, read from the declared environment variable', async () => {
+    await fresh();
+    const declaration = example();
+    const restore = setEnv({ EXAMPLE_API_URL: base, OTHER_VERSION: '2030-01' });
+    try {
+      await withDeclared(declaration, { 'transport.apiVersion.header': 'x-api-version' }, () =>
+        platformJson(declaredEndpoint(declaration), 'a'),
+      );
+      await withDeclared(declaration, { 'transport.apiVersion.env': 'OTHER_VERSION' }, () =>
+        platformJson(declaredEndpoint(declaration), 'b'),
+      );
+    } finally {
+      restore();
+    }
+    expect(asked.map((a) => [a.url, a.headers['x-api-version'], a.headers['example-version']])).toEqual([
+      ['/a', '2024-01', undefined],
+      ['/b', undefined, '2030-01'],
+    ]);
+  });
+
+  it("waits the declared backoff between attempts, reads the declared Retry-After header, and keeps the declared window's budget", async () => {
+    await fresh();
+    const declaration = example();
+    const restore = setEnv({ EXAMPLE_API_URL: base });
+    const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    try {
+      // Two attempts two seconds apart: a moment after the first 503, the second has not been sent.
+      answer = () => ({ status: 503 });
+      await withDeclared(declaration, { 'transport.retry.backoffMs': 2_000, 'transport.retry.attempts': 2 }, async () => {
+        const read = platformJson(declaredEndpoint(declaration, { account: 'backoff' }), 'down');
+        const failed = expect(read).rejects.toThrow(/did not answer: HTTP 503/);
+        await after(300);
+        expect(asked).toHaveLength(1);
+        await failed;
+      });
+      expect(asked).toHaveLength(2);
+
+      // The platform's wait in the declared header: two minutes, too long to wait within a read.
+      await fresh();
+      answer = () => ({ status: 429, headers: { 'x-wait': '120' } });
+      await withDeclared(declaration, { 'transport.retry.retryAfterHeader': 'x-wait' }, async () => {
+        await expect(platformJson(declaredEndpoint(declaration, { account: 'waits' }), 'busy')).rejects.toMatchObject({
+          kind: 'rate-limited',
+          message: expect.stringMatching(/retrying in 120 s/),
+        });
+      });
+      expect(asked).toHaveLength(1);
+
+      // Two requests a two-second window: the third waits for the window.
+      await fresh();
+      await withDeclared(declaration, { 'transport.politeness.requests': 2, 'transport.politeness.windowMs': 2_000 }, async () => {
+        const endpoint = declaredEndpoint(declaration, { account: 'budget' });
+        const all = Promise.all([1, 2, 3].map((n) => platformJson(endpoint, `w${n}`)));
+        await after(300);
+        expect(asked).toHaveLength(2);
+        await all;
+      });
+      expect(asked).toHaveLength(3);
+    } finally {
+      restore();
+    }
+  });
+
+  it('asks the pages page 1 counts ahead, as many at once as the declared politeness allows, and hands them on in order', async () => {
+    await fresh();
+    const declaration = example();
+    const items = Array.from({ length: 10 }, (_, i) => ({ id: `i${i + 1}` }));
+    const restore = setEnv({ EXAMPLE_API_URL: base });
+    const get = (path: string) => platformJson(declaredEndpoint(declaration, { account: 'ahead' }), path).then((body) => ({ body }));
+    answer = (_n, url) => {
+      const page = Number(url.searchParams.get('page') ?? 1);
+      return { status: 200, delayMs: 50 * (5 - page), body: { meta: { pages: 4 }, rows: items.slice((page - 1) * 3, page * 3) } };
+    };
+    const read = async (paging: Record<string, unknown>) => {
+      const ids: string[] = [];
+      maxInFlight = 0;
+      await withDeclared(declaration, { 'transport.paging': paging }, async () => {
+        for await (const page of declaredPages(declaration, get, 'items')) ids.push(...page.records.map((r) => String(r.id)));
+      });
+      return { ids, maxInFlight };
+    };
+    try {
+      const paging = { style: 'page-number', pageSize: 3, sizeParam: 'size', param: 'page', records: 'rows' };
+      expect(await read({ ...paging, pageCount: 'meta.pages' })).toEqual({ ids: items.map((i) => i.id), maxInFlight: 3 });
+      expect(await read(paging)).toEqual({ ids: items.map((i) => i.id), maxInFlight: 1 });
+    } finally {
+      restore();
+    }
+  });
+
+  it('pages by start position in the hook’s language, reading the declared overlap again, and steps back when records moved', async () => {
+    await fresh();
+    const declaration = example();
+    let rows = Array.from({ length: 9 }, (_, i) => ({ Id: String(i + 1) }));
+    const restore = setEnv({ EXAMPLE_API_URL: base });
+    const get = (path: string) => platformJson(declaredEndpoint(declaration, { account: 'positions' }), path).then((body) => ({ body }));
+    const hooks: PlatformHooks = { pageRequest: ({ position, size }, list) => ({ q: `FROM ${list.entity} AT ${position} TAKE ${size}` }) };
+    answer = (n, url) => {
+      const [, at, take] = /AT (\d+) TAKE (\d+)/.exec(url.searchParams.get('q') ?? '')!.map(Number);
+      // Once the second page has been asked, the first four records are deleted: the later ones move up four places.
+      if (n === 2) rows = rows.slice(4);
+      return { status: 200, body: { result: rows.slice(at - 1, at - 1 + take) } };
+    };
+    const paging = { style: 'start-position', pageSize: 4, overlap: 1, records: 'result' };
+    try {
+      const ids: string[] = [];
+      await withDeclared(declaration, { 'transport.paging': paging, hooks: { pageRequest: 'a query language' } }, async () => {
+        for await (const page of declaredPages(declaration, get, 'query', { params: { entity: 'Thing' }, idField: 'Id', hooks }))
+          ids.push(...page.records.map((r) => String(r.Id)));
+      });
+      // Every record still there is read once; the page that found none read before was asked again from further back.
+      expect(ids).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+      expect(asked.map((a) => new URL(a.url, base).searchParams.get('q'))).toEqual([
+        'FROM Thing AT 1 TAKE 4',
+        'FROM Thing AT 4 TAKE 4',
+        'FROM Thing AT 1 TAKE 4',
+        'FROM Thing AT 4 TAKE 4',
+      ]);
+      // Without the hook named, start-position paging is no declaration at all.
+      expect(() => declarePlatform({ ...declaration, transport: { ...declaration.transport!, paging: paging as never } })).toThrow(
+        /start-position pages in the platform's own language: declare hooks.pageRequest/,
+      );
+    } finally {
+      restore();
+    }
+  });
+
+  it("reads the OAuth2 client's environment variables, addresses and further settings from the declaration", async () => {
+    await fresh();
+    const declaration = example();
+    const restore = setEnv({ OTHER_CLIENT_ID: 'other', OTHER_CLIENT_SECRET: 'shh' });
+    answer = () => ({ status: 200, body: { access_token: 'at', refresh_token: 'rt', expires_in: 60 } });
+    try {
+      expect(oauthConfig(declaration)).toBeUndefined();
+      const changes = {
+        'oauth2.env': 'OTHER',
+        'oauth2.authorizeUrl': `${base}/consent`,
+        'oauth2.tokenUrl': `${base}/grant`,
+        'oauth2.revokeUrl': `${base}/revoke`,
+        'oauth2.more.TENANTS_URL': `${base}/orgs`,
+      };
+      await withDeclared(declaration, changes, async () => {
+        const config = oauthConfig(declaration);
+        expect(config).toMatchObject({ clientId: 'other', tokenUrl: `${base}/grant`, more: { TENANTS_URL: `${base}/orgs` } });
+        const flow = oauthCodeFlow({ declaration, link: async (tokens) => ({ settings: {}, credentials: tokens }) });
+        expect(new URL(flow.authorizeUrl({ state: 's', redirectUri: 'http://back', codeChallenge: 'cc' })).pathname).toBe('/consent');
+        await flow.exchange({ code: 'c', redirectUri: 'http://back', codeVerifier: 'v', allowPrivate: true, query: {} });
+        await revokeToken(declaration, 'rt');
+      });
+    } finally {
+      restore();
+    }
+    expect(asked.map((a) => [a.method, a.url])).toEqual([
+      ['POST', '/grant'],
+      ['POST', '/revoke'],
+    ]);
+    expect(asked[0].headers.authorization).toBe(`Basic ${Buffer.from('other:shh').toString('base64')}`);
   });
 });

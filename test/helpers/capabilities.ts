@@ -38,5 +38,5 @@ export function exercised(platform: string, dataTypes: string | readonly string[
   const lines = (typeof dataTypes === 'string' ? [dataTypes] : dataTypes).map((dataType) =>
     JSON.stringify({ platform, dataType, feature, file, test } satisfies CapabilityRecord),
   );
-  appendFileSync(path.join(dir, `${process.pid}.jsonl`), `${lines.join('\n')}\n`);
+  appendFileSync(path.join(dir, `${process.pid}.capabilities.jsonl`), `${lines.join('\n')}\n`);
 }

@@ -1,18 +1,28 @@
 import { connectionCalls } from './connection-calls.js';
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from './sandbox.js';
 import { startTestServer } from './test-server.js';
-import type { PlatformDeclaration } from '../../src/connectors/platform-declaration.js';
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, inject } from 'vitest';
+import { PlatformDeclaration } from '../../src/connectors/platform-declaration.js';
+import { fieldsChanged, schemaFields, type FieldRecord } from '../capabilities/declared-fields.js';
+
+const FIELDS = schemaFields(PlatformDeclaration);
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
  * Runs `run` with fields of a platform's declaration changed (by dotted path, e.g. `transport.paging.pageSize`), and
  * puts them back after, whatever happens. The runtime reads a declaration when it runs, so a test changes a field and
- * sees the platform's fake asked accordingly.
+ * sees the platform's fake asked accordingly. Each field changed is recorded for the declared-fields check: after a
+ * full run, every field a declaration can hold must have been changed by a test that passed
+ * (test/capabilities/declared-fields.ts).
  */
 export async function withDeclared<T>(
   declaration: PlatformDeclaration,
   changes: Readonly<Record<string, unknown>>,
   run: () => Promise<T>,
 ): Promise<T> {
+  recordChanged(declaration, changes);
   const undo: (() => void)[] = [];
   try {
     for (const [path, value] of Object.entries(changes)) {
@@ -65,4 +75,16 @@ export async function ownServerLinked(
     await server.close();
     throw err;
   }
+}
+
+/** Records the declaration's fields a test changes, beside the capabilities it exercised (one file per worker). */
+function recordChanged(declaration: PlatformDeclaration, changes: Readonly<Record<string, unknown>>): void {
+  const { currentTestName: test, testPath } = expect.getState();
+  const dir = inject('capabilityRecords');
+  if (!test || !testPath || !dir) return;
+  const file = path.relative(ROOT, testPath).split(path.sep).join('/');
+  const lines = Object.entries(changes).flatMap(([at, value]) =>
+    fieldsChanged(at, value, FIELDS).map((field) => JSON.stringify({ platform: declaration.key, field, file, test } satisfies FieldRecord)),
+  );
+  appendFileSync(path.join(dir, `${process.pid}.fields.jsonl`), `${lines.join('\n')}\n`);
 }

@@ -1,0 +1,80 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { TestRun } from './capability-evidence.js';
+
+/*
+ * Every field a platform declaration can hold is read by the runtime: a test changes it (withDeclared,
+ * test/helpers/declared.ts) and sees the platform, or the runtime's stand-in for one, asked accordingly. These are the
+ * pure parts of that check: the fields of the declaration's schema, what one change covers, and what is left unread.
+ */
+
+/** One field a test changed, by its schema path (`transport.paging.pageSize`, `dataTypes.*.cursor.field`). */
+export interface FieldRecord {
+  platform: string;
+  field: string;
+  file: string;
+  test: string;
+}
+
+/**
+ * The fields whose reading another check proves: what each data type claims (`features`) is the capability check's
+ * (capability-matrix.json), each claim backed by the test that exercised it.
+ */
+export const PROVED_ELSEWHERE: readonly string[] = ['dataTypes.*.features', 'dataTypes.*.features.*'];
+
+/** The schema's fields, by path: each object's properties, `*` for a record's keys and an array's items; union members merged. */
+export function schemaFields(schema: TSchema, at = ''): string[] {
+  const here = at === '' ? [] : [at];
+  const join = (name: string) => (at === '' ? name : `${at}.${name}`);
+  if (schema.anyOf) return unique([...here, ...(schema.anyOf as TSchema[]).flatMap((member) => schemaFields(member, at))]);
+  if (schema.type === 'object' && schema.properties)
+    return unique([
+      ...here,
+      ...Object.entries(schema.properties as Record<string, TSchema>).flatMap(([name, s]) => schemaFields(s, join(name))),
+    ]);
+  if (schema.type === 'object' && schema.patternProperties)
+    return unique([
+      ...here,
+      ...Object.values(schema.patternProperties as Record<string, TSchema>).flatMap((s) => schemaFields(s, join('*'))),
+    ]);
+  if (schema.type === 'array' && schema.items) return unique([...here, ...schemaFields(schema.items as TSchema, join('*'))]);
+  return here;
+}
+
+/**
+ * The fields a change covers: the path changed, as the schema names it (a data type's name, a record's key and an
+ * array's index are `*`), and every field of the value set there (a new `paging` object covers its style, page size, …).
+ */
+export function fieldsChanged(path: string, value: unknown, fields: readonly string[]): string[] {
+  const parts = path.split('.');
+  const named: string[] = [];
+  for (const part of parts) {
+    const exact = [...named, part].join('.');
+    named.push(fields.some((f) => f === exact || f.startsWith(`${exact}.`)) ? part : '*');
+  }
+  const out = [named.join('.')];
+  const walk = (v: unknown, at: string) => {
+    if (v === null || typeof v !== 'object') return;
+    for (const [key, inner] of Object.entries(v)) {
+      const exact = `${at}.${key}`;
+      const field = fields.some((f) => f === exact || f.startsWith(`${exact}.`)) ? exact : `${at}.*`;
+      out.push(field);
+      walk(inner, field);
+    }
+  };
+  walk(value, out[0]);
+  return unique(out);
+}
+
+/**
+ * The fields no passing test changed. A record counts only where its test passed (a failed or skipped test proved
+ * nothing). Fields of `PROVED_ELSEWHERE` are left out.
+ */
+export function unreadFields(input: { fields: readonly string[]; records: readonly FieldRecord[]; tests: readonly TestRun[] }): string[] {
+  const passed = new Set(input.tests.filter((t) => t.state === 'passed').map((t) => `${t.file} :: ${t.test}`));
+  const changed = new Set(input.records.filter((r) => passed.has(`${r.file} :: ${r.test}`)).map((r) => r.field));
+  return input.fields.filter((field) => !PROVED_ELSEWHERE.includes(field) && !changed.has(field));
+}
+
+function unique(list: string[]): string[] {
+  return [...new Set(list)];
+}

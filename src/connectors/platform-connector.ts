@@ -50,12 +50,13 @@ export function platformConnector<Code extends PlatformCode>(
 }
 
 /** What the code must have for each way in: a flow to follow, a form to check, files to read. */
-const CODE_OF_KIND: Readonly<Record<PlatformDeclaration['authorization']['kind'], { part: keyof PlatformCode; what: string } | undefined>> = {
-  none: undefined,
-  oauth2: { part: 'oauth2', what: 'OAuth flow' },
-  credentials: { part: 'link', what: 'link() checking the form' },
-  files: { part: 'files', what: 'reader of uploaded files' },
-};
+const CODE_OF_KIND: Readonly<Record<PlatformDeclaration['authorization']['kind'], { part: keyof PlatformCode; what: string } | undefined>> =
+  {
+    none: undefined,
+    oauth2: { part: 'oauth2', what: 'OAuth flow' },
+    credentials: { part: 'link', what: 'link() checking the form' },
+    files: { part: 'files', what: 'reader of uploaded files' },
+  };
 
 function claimProblems(declaration: PlatformDeclaration, code: PlatformCode): string[] {
   const problems: string[] = [];

@@ -245,9 +245,16 @@ export async function* declaredPages<T extends Record<string, unknown>, A extend
     return yield* positionPages(declaration, askAt, records, idOf);
   }
   if (paging.style === 'page-number' && paging.pageCount) return yield* pagesAhead(declaration, ask, records);
-  let answer = await ask({});
+  // A numbered page is asked by its number from the first (a platform may answer a list asked without one unpaged).
+  let answer = await ask(paging.style === 'page-number' ? { [paging.param ?? 'page']: '1' } : {});
+  let last = '';
   for (let page = 1, before = 0; ; page++) {
     const list = records(answer.body);
+    // A platform that ignores the declared paging answers the same page again: a mistake to report, not a loop.
+    const ids = list.map((record) => (record[options.idField ?? 'id'] !== undefined ? idOf(record) : JSON.stringify(record))).join('\n');
+    if (page > 1 && list.length > 0 && ids === last)
+      throw new ConnectorError('unavailable', `${declaration.name} answered the same page twice: it does not page as declared`);
+    last = ids;
     yield { records: list, answer };
     if (paging.style === 'link-header') {
       const next = /<([^>]+)>\s*;\s*rel="?next"?/.exec(String(answer.headers?.link ?? ''))?.[1];

@@ -219,7 +219,7 @@ describe('the declaration runtime', () => {
       };
       expect(await read({ style: 'page-number', pageSize: 3, sizeParam: 'n', param: 'p', records: 'rows' })).toEqual({
         ids: items.map((i) => i.id),
-        asked: ['/items?kind=all&n=3', '/items?kind=all&n=3&p=2', '/items?kind=all&n=3&p=3'],
+        asked: ['/items?kind=all&n=3&p=1', '/items?kind=all&n=3&p=2', '/items?kind=all&n=3&p=3'],
       });
       // By offset, 4 at a time; the answer is the records themselves.
       answer = (_n, url) => {
@@ -268,6 +268,12 @@ describe('the declaration runtime', () => {
       expect(await read({ style: 'link-header' })).toEqual({
         ids: items.map((i) => i.id),
         asked: ['/items?kind=all', '/items?page=2', '/items?page=3'],
+      });
+      // A platform that ignores the declared paging (the same page again) fails the read rather than looping.
+      answer = () => ({ status: 200, body: { rows: items.slice(0, 3) } });
+      await expect(read({ style: 'page-number', pageSize: 3, param: 'p', records: 'rows' })).rejects.toMatchObject({
+        kind: 'unavailable',
+        message: expect.stringMatching(/answered the same page twice: it does not page as declared/),
       });
       // A link to another origin is not followed with the platform's credentials.
       answer = () => ({ status: 200, headers: { link: '<http://127.0.0.2:9/items?page=2>; rel="next"' }, body: items });

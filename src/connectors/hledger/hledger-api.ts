@@ -1,5 +1,5 @@
 import { platformJson, platformRequest, type PlatformEndpoint } from '../platform-http.js';
-import { declaredEndpoint, settingBaseUrl } from '../platform-runtime.js';
+import { declaredEndpoint, declaredPages, settingBaseUrl } from '../platform-runtime.js';
 import { HLEDGER } from './platform.js';
 import { ConnectorError } from '../connector-error.js';
 import { multiplyScaled, type ScaledDecimal } from '../../lib/decimal.js';
@@ -89,10 +89,20 @@ export function endpointOf(
 }
 
 export const version = (e: PlatformEndpoint) => platformJson<string>(e, '/version');
-export const transactions = (e: PlatformEndpoint) => platformJson<HledgerTransaction[]>(e, '/transactions');
-export const accounts = (e: PlatformEndpoint) => platformJson<HledgerAccount[]>(e, '/accounts');
+
+/** A list hledger-web answers, paged as the declaration says (whole, one answer: hledger-web does not page). */
+async function list<T>(e: PlatformEndpoint, path: string): Promise<T[]> {
+  const out: T[] = [];
+  const get = async (at: string) => ({ body: await platformJson<unknown>(e, at) });
+  for await (const page of declaredPages<Record<string, unknown>, { body: unknown }>(HLEDGER, get, path))
+    out.push(...(page.records as T[]));
+  return out;
+}
+
+export const transactions = (e: PlatformEndpoint) => list<HledgerTransaction>(e, '/transactions');
+export const accounts = (e: PlatformEndpoint) => list<HledgerAccount>(e, '/accounts');
 /** Every account name the journal declares (`account` directives) or posts to, with their parents. */
-export const accountNames = (e: PlatformEndpoint) => platformJson<string[]>(e, '/accountnames');
+export const accountNames = (e: PlatformEndpoint) => list<string>(e, '/accountnames');
 
 /** The decimal of an amount as a JSON number (hledger keeps mantissa and places; the float may round). */
 export function quantity(amount: { aquantity: HledgerQuantity }): number {

@@ -605,6 +605,29 @@ describe('QuickBooks Online', () => {
     }
   });
 
+  it("reads each page the declared overlap into the one before: QuickBooks is asked each page's STARTPOSITION accordingly", async () => {
+    const { server: own, calls } = await ownServerLinked('qhyg', ['invoices'], (calls) => calls.linkByFollowing('QuickBooks Online'));
+    try {
+      const starts = async (overlap: number) => {
+        const from = fake.apiRequests().length;
+        const changes = { 'transport.paging.pageSize': 40, 'transport.paging.overlap': overlap, 'dataTypes.invoices.cursor': 'none' };
+        await withDeclared(QUICKBOOKS, changes, async () => expect((await calls.queue('invoices')).status).toBe('Complete'));
+        return fake
+          .apiRequests()
+          .slice(from)
+          .filter((r) => r.query?.includes('FROM Invoice'))
+          .map((r) => Number(/STARTPOSITION (\d+)/.exec(r.query ?? '')?.[1]));
+      };
+      const wide = await starts(10);
+      expect(wide.slice(0, 3)).toEqual([1, 31, 61]);
+      const narrow = await starts(1);
+      expect(narrow.slice(0, 3)).toEqual([1, 40, 79]);
+      expect(fake.violations).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('catches an answer that breaks the contract (TotalAmt as a string)', async () => {
     fake.tamper = (path, body) => {
       for (const invoice of body.QueryResponse?.Invoice ?? []) invoice.TotalAmt = String(invoice.TotalAmt);

@@ -594,6 +594,35 @@ describe('Xero', () => {
     }
   });
 
+  it("asks the pages page 1 counts ahead, within Xero's declared concurrency, only where the declaration names the count", async () => {
+    const { server: own, calls } = await ownServerLinked('gbol', ['invoices'], (calls) => calls.linkByFollowing('Xero'));
+    try {
+      const reads = async (changes: Record<string, unknown>) => {
+        fake.peaks.delete(tenant.tenantId);
+        const from = fake.apiRequests().length;
+        await withDeclared(XERO, { 'transport.paging.pageSize': 25, 'dataTypes.invoices.cursor': 'none', ...changes }, async () => {
+          expect((await calls.queue('invoices')).status).toBe('Complete');
+        });
+        const pages = fake
+          .apiRequests()
+          .slice(from)
+          .filter((r) => r.path.endsWith('/Invoices'))
+          .map((r) => Number(new URLSearchParams(r.query).get('page')));
+        return { pages: [...pages].sort((a, b) => a - b), peak: fake.peaks.get(tenant.tenantId)?.inFlight };
+      };
+      const ahead = await reads({});
+      expect(ahead.pages.length).toBeGreaterThan(3);
+      expect(ahead.peak).toBeGreaterThan(1);
+      expect(ahead.peak).toBeLessThanOrEqual(XERO.transport.politeness.maxConcurrent);
+      // No count declared: one page after another, the same pages.
+      const inTurn = await reads({ 'transport.paging.pageCount': undefined });
+      expect(inTurn).toEqual({ pages: ahead.pages, peak: 1 });
+      expect(fake.violations).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('refreshes an expired token and carries on; a revoked consent turns the connection Deauthorized, with an event', async () => {
     fake.expireTokens();
     const refreshesBefore = fake.grants.filter((g) => g.type === 'refresh_token').length;

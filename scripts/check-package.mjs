@@ -25,6 +25,9 @@ const REQUIRED = [
   'dist/cli/main.js',
   // Worker threads start from these files by address (src/lib/source-worker.ts), not through an import.
   'dist/syncs/version-writer-thread.js',
+  // Each platform's declaration, read beside its built code at start (scripts/copy-declarations.mjs).
+  'dist/connectors/xero/platform.yaml',
+  'dist/connectors/sandbox/accounting/platform.yaml',
   'dist/uploads/intake-thread.js',
 ];
 const FORBIDDEN = /\.map$|\.d\.ts$|\.tsbuildinfo$|^(src|test|bench|docs|scripts|\.ci)\//;

@@ -269,8 +269,15 @@ export function declarePlatform<T extends PlatformDeclaration>(declaration: T): 
       problems.push(`/dataTypes/${type}/cursor: a platform without a transport reads no cursor`);
   }
   const paging = declaration.transport?.paging;
-  if (paging?.style === 'start-position' && !declaration.hooks?.pageRequest)
-    problems.push("/transport/paging/style: start-position pages in the platform's own language: declare hooks.pageRequest");
+  if (paging?.style === 'start-position') {
+    if (!declaration.hooks?.pageRequest)
+      problems.push("/transport/paging/style: start-position pages in the platform's own language: declare hooks.pageRequest");
+    // Each page must read some of the one before (to find where the read left off) and some new records.
+    if (paging.pageSize === undefined || paging.pageSize < 2)
+      problems.push('/transport/paging/pageSize: start-position pages hold 2 or more');
+    if (paging.overlap === undefined || paging.overlap < 1 || (paging.pageSize !== undefined && paging.overlap >= paging.pageSize))
+      problems.push('/transport/paging/overlap: start-position pages overlap by 1 or more, and by less than a page');
+  }
   const version = declaration.transport?.apiVersion;
   if (version && (version.header === undefined) === (version.query === undefined))
     problems.push('/transport/apiVersion: names the version in a header or in a query parameter (one of them)');

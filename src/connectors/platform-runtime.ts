@@ -182,6 +182,8 @@ export interface PagesOptions {
   idField?: string;
   /** The platform's hooks (`pageRequest` for `start-position`). */
   hooks?: PlatformHooks;
+  /** What the list is, in the platform's words, for a message (`Invoice`). */
+  label?: string;
 }
 
 /** How many times a `start-position` read steps back before it gives up (records deleted faster than it reads them). */
@@ -214,11 +216,17 @@ export async function* declaredPages<T extends Record<string, unknown>, A extend
   if (!declared) throw new Error(`platform ${declaration.key} declares no paging`);
   const paging = options.whole ? { style: 'none' as const } : declared;
   const idOf = (record: T) => String(record[options.idField ?? 'id']);
+  const what = options.label ? `${declaration.name}'s ${options.label} records` : `${declaration.name}'s records`;
+  // The records of a page: a field the platform leaves out when a page is empty (Square's search) is none; anything
+  // else that is no list is a platform not answering as declared (an error document, a proxy's page).
   const records = (body: unknown): T[] => {
     const from = options.records ?? declared.records;
     const list = from ? fieldAt(body as Record<string, unknown>, from) : body;
-    return Array.isArray(list) ? (list as T[]) : [];
+    if (Array.isArray(list)) return list as T[];
+    if (from && list === undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) return [];
+    throw new ConnectorError('unavailable', `${what} came in an answer without the list (${from ? `no ${from}` : 'not a list'})`);
   };
+  const repeats = repeatGuard(declaration, options.idField);
   // A page's request: the list's own parameters and the page size, and the page's (in the body of a search).
   const ask = (page: Record<string, string>): Promise<A> => {
     const query = new URLSearchParams();
@@ -242,19 +250,14 @@ export async function* declaredPages<T extends Record<string, unknown>, A extend
       const query = new URLSearchParams(pageRequest({ position, size }, stringParams(options.params)));
       return get(query.size > 0 ? `${resource}?${query}` : resource);
     };
-    return yield* positionPages(declaration, askAt, records, idOf);
+    return yield* positionPages(declaration, askAt, records, idOf, what);
   }
-  if (paging.style === 'page-number' && paging.pageCount) return yield* pagesAhead(declaration, ask, records);
+  if (paging.style === 'page-number' && paging.pageCount) return yield* pagesAhead(declaration, ask, (body) => repeats(records(body)));
   // A numbered page is asked by its number from the first (a platform may answer a list asked without one unpaged).
   let answer = await ask(paging.style === 'page-number' ? { [paging.param ?? 'page']: '1' } : {});
-  let last = '';
   for (let page = 1, before = 0; ; page++) {
-    const list = records(answer.body);
     // A platform that ignores the declared paging answers the same page again: a mistake to report, not a loop.
-    const ids = list.map((record) => (record[options.idField ?? 'id'] !== undefined ? idOf(record) : JSON.stringify(record))).join('\n');
-    if (page > 1 && list.length > 0 && ids === last)
-      throw new ConnectorError('unavailable', `${declaration.name} answered the same page twice: it does not page as declared`);
-    last = ids;
+    const list = repeats(records(answer.body));
     yield { records: list, answer };
     if (paging.style === 'link-header') {
       const next = /<([^>]+)>\s*;\s*rel="?next"?/.exec(String(answer.headers?.link ?? ''))?.[1];
@@ -265,8 +268,7 @@ export async function* declaredPages<T extends Record<string, unknown>, A extend
     if (paging.style === 'cursor') {
       const from = paging.next ?? 'cursor';
       const more = paging.more ? fieldAt(answer.body as Record<string, unknown>, paging.more) === true : true;
-      const cursor =
-        from === 'last-id' ? (list.length > 0 ? idOf(list.at(-1)!) : undefined) : fieldAt(answer.body as Record<string, unknown>, from);
+      const cursor = from === 'last-id' ? list.at(-1)?.[options.idField ?? 'id'] : fieldAt(answer.body as Record<string, unknown>, from);
       // (A page may come empty with a cursor on: a search that found nothing on it yet.)
       if (!more || typeof cursor !== 'string' || cursor === '') return;
       answer = await ask({ [paging.param ?? 'cursor']: cursor });
@@ -310,14 +312,37 @@ async function* pagesAhead<T, A extends PageAnswer>(
   const known = Number.isInteger(counted) ? counted : 1;
   const ahead = declaration.transport!.politeness.maxConcurrent;
   const pending: Promise<Awaited<ReturnType<typeof askPage>>>[] = [];
+  const askAhead = (page: number) => {
+    const asked = askPage(page);
+    // Awaited in turn below; a page failing (or the read being stopped) while an earlier one is awaited is not left
+    // as an unhandled rejection, which would end the process.
+    asked.catch(() => {});
+    return asked;
+  };
   let next = 2;
   for (;;) {
-    while (next <= known && pending.length < ahead) pending.push(askPage(next++));
+    while (next <= known && pending.length < ahead) pending.push(askAhead(next++));
     // Past the pages counted at first (records created since): one at a time until a short page.
     const current = pending.length > 0 ? await pending.shift()! : await askPage(next++);
     yield current;
     if (short(current.records) && pending.length === 0 && next > known) return;
   }
+}
+
+/**
+ * A read's guard against a platform that ignores the declared paging and answers the same page again (which would
+ * read forever): hands each page's records on, in order, and fails the read at a non-empty page identical to the one
+ * before it.
+ */
+function repeatGuard(declaration: PlatformDeclaration, idField = 'id') {
+  let last: string | undefined;
+  return <T extends Record<string, unknown>>(list: T[]): T[] => {
+    const key = list.map((record) => (record[idField] !== undefined ? String(record[idField]) : JSON.stringify(record))).join('\n');
+    if (list.length > 0 && key === last)
+      throw new ConnectorError('unavailable', `${declaration.name} answered the same page twice: it does not page as declared`);
+    last = key;
+    return list;
+  };
 }
 
 /** `start-position`: pages by their first record's position, each read `overlap` records into the one before (see declaredPages). */
@@ -326,19 +351,21 @@ async function* positionPages<T, A extends PageAnswer>(
   ask: (position: number, size: number) => Promise<A>,
   records: (body: unknown) => T[],
   idOf: (record: T) => string,
+  what: string,
 ): AsyncIterable<{ records: T[]; answer: A }> {
   const paging = declaration.transport!.paging as Paging;
-  const size = paging.pageSize ?? 100;
-  const stride = size - Math.min(paging.overlap ?? 0, size - 1);
+  // Checked at load: a page of 2 or more, overlapping the one before by 1 or more and by less than a page.
+  const size = paging.pageSize!;
+  const stride = size - paging.overlap!;
   const seen = new Set<string>();
   let stepBacks = 0;
+  let stale = 0;
   for (let position = 1; ;) {
     const answer = await ask(position, size);
     const list = records(answer.body);
     if (position > 1 && !list.some((record) => seen.has(idOf(record)))) {
       // A gap may lie between this page and what was read: read again from further back.
-      if (++stepBacks > MAX_STEP_BACKS)
-        throw new ConnectorError('unavailable', `${declaration.name}'s records kept moving while they were read; try again`);
+      if (++stepBacks > MAX_STEP_BACKS) throw new ConnectorError('unavailable', `${what} kept moving while they were read; try again`);
       position = Math.max(1, position - stride);
       continue;
     }
@@ -346,6 +373,13 @@ async function* positionPages<T, A extends PageAnswer>(
     for (const record of fresh) seen.add(idOf(record));
     yield { records: fresh, answer };
     if (list.length < size) return;
+    // Full pages of records already read, again and again: the platform does not page by the position asked.
+    stale = fresh.length === 0 ? stale + 1 : 0;
+    if (stale > MAX_STEP_BACKS)
+      throw new ConnectorError(
+        'unavailable',
+        `${declaration.name} answered the same records at every position: it does not page as declared`,
+      );
     position += stride;
   }
 }

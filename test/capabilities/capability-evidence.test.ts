@@ -87,13 +87,26 @@ describe('the declared-fields check', () => {
     );
   });
 
-  it('covers the path changed and every field of the value set there', () => {
-    expect(fieldsChanged('dataTypes.invoices.cursor', { field: 'x' }, fields)).toEqual(['dataTypes.*.cursor', 'dataTypes.*.cursor.field']);
-    expect(fieldsChanged('transport.remainingLimits', [{ header: 'h' }], fields)).toEqual([
-      'transport.remainingLimits',
-      'transport.remainingLimits.*',
+  it('covers the fields a change makes different, and no other', () => {
+    expect(fieldsChanged('dataTypes.invoices.cursor', 'none', { field: 'x' }, fields)).toEqual([
+      'dataTypes.*.cursor.field',
+      'dataTypes.*.cursor',
+    ]);
+    expect(fieldsChanged('dataTypes.invoices.cursor', { field: 'x' }, { field: 'y' }, fields)).toEqual(['dataTypes.*.cursor.field']);
+    const limits = [{ header: 'h', scope: 'day' }];
+    expect(fieldsChanged('transport.remainingLimits', limits, [{ header: 'g', scope: 'day' }], fields)).toEqual([
       'transport.remainingLimits.*.header',
     ]);
+    expect(fieldsChanged('transport.remainingLimits', limits, undefined, fields)).toEqual([
+      'transport.remainingLimits.*.header',
+      'transport.remainingLimits.*.scope',
+      'transport.remainingLimits.*',
+      'transport.remainingLimits',
+    ]);
+    // The same value again changes nothing.
+    const politeness = { maxConcurrent: 4, requests: 100, windowMs: 1000 };
+    expect(fieldsChanged('transport.politeness', politeness, { ...politeness }, fields)).toEqual([]);
+    expect(fieldsChanged('transport.timeoutMs', 5000, 5000, fields)).toEqual([]);
   });
 
   it('fails a field no passing test changed', () => {

@@ -41,28 +41,33 @@ export function schemaFields(schema: TSchema, at = ''): string[] {
 }
 
 /**
- * The fields a change covers: the path changed, as the schema names it (a data type's name, a record's key and an
- * array's index are `*`), and every field of the value set there (a new `paging` object covers its style, page size, …).
+ * The fields a change covers: those whose value it changes, by the schema's names (a data type's name, a record's key
+ * and an array's index are `*`). A field set to the value it had covers nothing; setting an object covers each field
+ * of it that differs (a new `paging` covers its style, page size, …), and removing one covers each field it held.
  */
-export function fieldsChanged(path: string, value: unknown, fields: readonly string[]): string[] {
-  const parts = path.split('.');
-  const named: string[] = [];
-  for (const part of parts) {
-    const exact = [...named, part].join('.');
-    named.push(fields.some((f) => f === exact || f.startsWith(`${exact}.`)) ? part : '*');
-  }
-  const out = [named.join('.')];
-  const walk = (v: unknown, at: string) => {
-    if (v === null || typeof v !== 'object') return;
-    for (const [key, inner] of Object.entries(v)) {
-      const exact = `${at}.${key}`;
-      const field = fields.some((f) => f === exact || f.startsWith(`${exact}.`)) ? exact : `${at}.*`;
-      out.push(field);
-      walk(inner, field);
+export function fieldsChanged(path: string, before: unknown, after: unknown, fields: readonly string[]): string[] {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
+  const changed: string[][] = [];
+  const walk = (at: string[], was: unknown, now: unknown) => {
+    if (isObject(was) || isObject(now)) {
+      const keys = new Set([...Object.keys(isObject(was) ? was : {}), ...Object.keys(isObject(now) ? now : {})]);
+      for (const key of keys) walk([...at, key], isObject(was) ? was[key] : undefined, isObject(now) ? now[key] : undefined);
+      // An object put in place of a value (or a value in place of an object) changes the field itself too.
+      if (isObject(was) !== isObject(now)) changed.push(at);
+      return;
     }
+    if (!Object.is(was, now)) changed.push(at);
   };
-  walk(value, out[0]);
-  return unique(out);
+  walk(path.split('.'), before, after);
+  const named = (parts: string[]) => {
+    const out: string[] = [];
+    for (const part of parts) {
+      const exact = [...out, part].join('.');
+      out.push(fields.some((f) => f === exact || f.startsWith(`${exact}.`)) ? part : '*');
+    }
+    return out.join('.');
+  };
+  return unique(changed.map(named));
 }
 
 /**

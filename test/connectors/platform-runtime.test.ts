@@ -461,6 +461,53 @@ describe('the declaration runtime', () => {
     }
   });
 
+  it('fails a read, rather than looping or losing records, when the platform does not page or answer as declared', async () => {
+    await fresh();
+    const declaration = example();
+    const rows = Array.from({ length: 4 }, (_, i) => ({ id: `r${i + 1}` }));
+    const restore = setEnv({ EXAMPLE_API_URL: base });
+    const get = (path: string) => platformJson(declaredEndpoint(declaration, { account: 'ignores' }), path).then((body) => ({ body }));
+    const read = (paging: Record<string, unknown>, options: Parameters<typeof declaredPages>[3] = {}) =>
+      withDeclared(declaration, { 'transport.paging': paging }, async () => {
+        const ids: string[] = [];
+        for await (const page of declaredPages(declaration, get, 'items', options)) ids.push(...page.records.map((r) => String(r.id)));
+        return ids;
+      });
+    try {
+      // Pages counted ahead, each answered with the first page again.
+      answer = () => ({ status: 200, body: { meta: { pages: 3 }, rows } });
+      await expect(read({ style: 'page-number', pageSize: 4, param: 'page', pageCount: 'meta.pages', records: 'rows' })).rejects.toThrow(
+        /answered the same page twice: it does not page as declared/,
+      );
+      // Start positions ignored: the same full page at every position.
+      answer = () => ({ status: 200, body: { rows } });
+      const hooks: PlatformHooks = { pageRequest: ({ position, size }) => ({ at: String(position), take: String(size) }) };
+      await withDeclared(declaration, { hooks: { pageRequest: 'positions' } }, () =>
+        expect(read({ style: 'start-position', pageSize: 4, overlap: 1, records: 'rows' }, { hooks, label: 'Thing' })).rejects.toThrow(
+          /answered the same records at every position: it does not page as declared/,
+        ),
+      );
+      // An answer without the list (an error document in its place) is no empty list.
+      answer = () => ({ status: 200, body: { error: 'not here' } });
+      await expect(read({ style: 'none' })).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/not a list/) });
+      // A record without an id ends a read after the last id: no `after=undefined`.
+      answer = () => ({ status: 200, body: { data: [{ name: 'no id' }], has_more: true } });
+      expect(await read({ style: 'cursor', next: 'last-id', more: 'has_more', param: 'after', records: 'data' })).toEqual(['undefined']);
+      expect(asked.every((a) => !a.url.includes('after='))).toBe(true);
+      // Start positions must overlap, by less than a page.
+      for (const overlap of [0, 4])
+        expect(() =>
+          declarePlatform({
+            ...declaration,
+            hooks: { pageRequest: 'positions' },
+            transport: { ...declaration.transport!, paging: { style: 'start-position', pageSize: 4, overlap } },
+          }),
+        ).toThrow(/start-position pages overlap by 1 or more, and by less than a page/);
+    } finally {
+      restore();
+    }
+  });
+
   it("reads the OAuth2 client's environment variables, addresses and further settings from the declaration", async () => {
     await fresh();
     const declaration = example();

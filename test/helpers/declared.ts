@@ -83,8 +83,19 @@ function recordChanged(declaration: PlatformDeclaration, changes: Readonly<Recor
   const dir = inject('capabilityRecords');
   if (!test || !testPath || !dir) return;
   const file = path.relative(ROOT, testPath).split(path.sep).join('/');
+  // Only what the change makes different counts (a field set to the value it has proves nothing).
+  const valueAt = (at: string) =>
+    at
+      .split('.')
+      .reduce<unknown>(
+        (holder, part) => (holder !== null && typeof holder === 'object' ? (holder as Record<string, unknown>)[part] : undefined),
+        declaration,
+      );
   const lines = Object.entries(changes).flatMap(([at, value]) =>
-    fieldsChanged(at, value, FIELDS).map((field) => JSON.stringify({ platform: declaration.key, field, file, test } satisfies FieldRecord)),
+    fieldsChanged(at, valueAt(at), value, FIELDS).map((field) =>
+      JSON.stringify({ platform: declaration.key, field, file, test } satisfies FieldRecord),
+    ),
   );
+  if (lines.length === 0) return;
   appendFileSync(path.join(dir, `${process.pid}.fields.jsonl`), `${lines.join('\n')}\n`);
 }

@@ -143,12 +143,17 @@ export async function* queryPages(
   entity: string,
   options: { where?: string } = {},
 ): AsyncIterable<{ records: QboEntity[]; time?: string }> {
-  const get = async (path: string) => ({ body: await qboGet<IntuitResponse>(realm, path) });
+  // The page's address as QuickBooks' calls take it: the path (which its messages name) apart from the query.
+  const get = async (target: string) => {
+    const [path, query] = target.split('?');
+    return { body: await qboGet<IntuitResponse>(realm, path, Object.fromEntries(new URLSearchParams(query))) };
+  };
   for await (const page of declaredPages<QboEntity, { body: IntuitResponse }>(QUICKBOOKS, get, 'query', {
     params: { entity, ...(options.where ? { where: options.where } : {}) },
     records: `QueryResponse.${entity}`,
     idField: 'Id',
     hooks: QBO_HOOKS,
+    label: entity,
   }))
     yield { records: page.records, time: page.answer.body.time };
 }

@@ -14,7 +14,7 @@ const FLOORS = [
   ['link'],
   ['portal', 'uploads'],
   ['push'],
-  ['syncs', 'data'],
+  ['syncs', 'data', 'reports'],
   ['companies', 'integrations'],
   ['connections'],
   ['webhooks', 'docs'],

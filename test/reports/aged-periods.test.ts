@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { agedRows, type AgedAmount } from '../../src/reports/aged/aged-grouping.js';
+import { agingParameters, agingPeriods, periodIndex } from '../../src/reports/aged/aging-periods.js';
+import { ApiError } from '../../src/http/api-error.js';
+
+/*
+ * The periods and the grouping of the aged debtors and creditors reports (issue 30's rules, docs/lending/aged-reports.md),
+ * checked against dates and sums worked out by hand from those rules.
+ */
+
+const march = { reportDate: '2024-03-31', numberOfPeriods: 4, periodLengthDays: 30 };
+
+describe('aging periods', () => {
+  it('counts back from the report date in whole periods, newest first, the last open-ended', () => {
+    // 2024 is a leap year: 30 days before 31 March is 1 March, 60 is 31 January, 90 is 1 January.
+    expect(agingPeriods(march)).toEqual([
+      { fromDate: '2024-03-01', toDate: '2024-03-31' },
+      { fromDate: '2024-01-31', toDate: '2024-03-01' },
+      { fromDate: '2024-01-01', toDate: '2024-01-31' },
+      { fromDate: '0001-01-01', toDate: '2024-01-01' },
+    ]);
+    expect(agingPeriods({ reportDate: '2024-03-31', numberOfPeriods: 1, periodLengthDays: 7 })).toEqual([
+      { fromDate: '0001-01-01', toDate: '2024-03-31' },
+    ]);
+  });
+
+  it('puts a day in the period whose end it reaches: the report date in the newest, a period start in the one before', () => {
+    const at = (date: string) => periodIndex(date, march);
+    // 1 March starts (exclusively) the newest period: the one before; 31 January and 1 January likewise.
+    expect([at('2024-03-31'), at('2024-03-02'), at('2024-03-01'), at('2024-01-31'), at('2024-01-01'), at('1999-12-31')]).toEqual([
+      0, 0, 1, 2, 3, 3,
+    ]);
+    // Not yet issued as at the report date.
+    expect(at('2024-04-01')).toBeUndefined();
+  });
+
+  it('reaches back no further than 0001-01-01, however many long periods are asked', () => {
+    const periods = agingPeriods({ reportDate: '0500-06-30', numberOfPeriods: 120, periodLengthDays: 3650 });
+    expect(periods).toHaveLength(120);
+    expect(periods.at(-1)).toEqual({ fromDate: '0001-01-01', toDate: '0001-01-01' });
+    // (Python's datetime, proleptic Gregorian as JavaScript's dates: 0500-06-30 less 3,650 and 7,300 days.)
+    expect(periods[1]).toEqual({ fromDate: '0480-07-04', toDate: '0490-07-02' });
+  });
+});
+
+describe('aging parameters', () => {
+  it('defaults to today, 4 periods of 30 days, and takes a date as a day or that day at midnight', () => {
+    expect(agingParameters({}, '2024-05-06')).toEqual({ reportDate: '2024-05-06', numberOfPeriods: 4, periodLengthDays: 30 });
+    expect(agingParameters({ reportDate: '2023-12-31T00:00:00Z', numberOfPeriods: '12', periodLengthDays: '7' }, '2024-05-06')).toEqual({
+      reportDate: '2023-12-31',
+      numberOfPeriods: 12,
+      periodLengthDays: 7,
+    });
+    expect(agingParameters({ numberOfPeriods: '120', periodLengthDays: '3650' }, '2024-05-06')).toMatchObject({
+      numberOfPeriods: 120,
+      periodLengthDays: 3650,
+    });
+  });
+
+  it('answers 400 naming each parameter out of bounds or not a date', () => {
+    const refused = (query: Record<string, string>) => {
+      try {
+        agingParameters(query, '2024-05-06');
+      } catch (err) {
+        expect(err).toBeInstanceOf(ApiError);
+        const error = err as ApiError;
+        expect(error.statusCode).toBe(400);
+        return error.validation?.map((v) => v.itemId);
+      }
+      throw new Error(`accepted ${JSON.stringify(query)}`);
+    };
+    expect(refused({ numberOfPeriods: '0' })).toEqual(['numberOfPeriods']);
+    expect(refused({ numberOfPeriods: '121' })).toEqual(['numberOfPeriods']);
+    expect(refused({ numberOfPeriods: '1.5' })).toEqual(['numberOfPeriods']);
+    expect(refused({ periodLengthDays: '3651' })).toEqual(['periodLengthDays']);
+    expect(refused({ periodLengthDays: 'thirty' })).toEqual(['periodLengthDays']);
+    expect(refused({ reportDate: '2023-02-29' })).toEqual(['reportDate']);
+    expect(refused({ reportDate: '31-03-2024' })).toEqual(['reportDate']);
+    expect(refused({ reportDate: '2024-03-31T12:00:00Z', numberOfPeriods: '-1' })).toEqual(['reportDate', 'numberOfPeriods']);
+  });
+});
+
+describe('aged rows', () => {
+  const amounts: AgedAmount<'debtors'>[] = [
+    { counterpartyId: 'c2', counterpartyName: 'beta Ltd', currency: 'GBP', date: '2024-03-31', detail: 'Invoices', amount: '100.10' },
+    { counterpartyId: 'c2', counterpartyName: 'beta Ltd', currency: 'GBP', date: '2024-03-15', detail: 'Invoices', amount: '0.20' },
+    { counterpartyId: 'c2', counterpartyName: 'beta Ltd', currency: 'GBP', date: '2024-03-01', detail: 'CreditNotes', amount: '-30' },
+    { counterpartyId: 'c2', counterpartyName: 'beta Ltd', currency: 'EUR', date: '2020-01-01', detail: 'Payments', amount: '-5.5' },
+    { counterpartyId: 'c1', counterpartyName: 'Alpha plc', currency: 'GBP', date: '2024-01-15', detail: 'Invoices', amount: '12' },
+    // Nothing outstanding, or issued after the report date: no row.
+    { counterpartyId: 'c3', counterpartyName: 'Gamma', currency: 'GBP', date: '2024-02-01', detail: 'Invoices', amount: '0.00' },
+    { counterpartyId: 'c4', counterpartyName: 'Delta', currency: 'GBP', date: '2024-04-01', detail: 'Invoices', amount: '9' },
+  ];
+  const period = (fromDate: string, toDate: string, invoices: string, credits: string, payments: string, amount: string) => ({
+    fromDate,
+    toDate,
+    amount,
+    details: [
+      { name: 'Invoices', amount: invoices },
+      { name: 'CreditNotes', amount: credits },
+      { name: 'Payments', amount: payments },
+    ],
+  });
+
+  it('lists each counterparty and currency with every period, zeros included, each period the sum of its details', () => {
+    expect(agedRows('debtors', amounts, march)).toEqual([
+      {
+        counterpartyId: 'c1',
+        counterpartyName: 'Alpha plc',
+        currencies: [
+          {
+            currency: 'GBP',
+            periods: [
+              period('2024-03-01', '2024-03-31', '0', '0', '0', '0'),
+              period('2024-01-31', '2024-03-01', '0', '0', '0', '0'),
+              period('2024-01-01', '2024-01-31', '12', '0', '0', '12'),
+              period('0001-01-01', '2024-01-01', '0', '0', '0', '0'),
+            ],
+          },
+        ],
+      },
+      {
+        counterpartyId: 'c2',
+        counterpartyName: 'beta Ltd',
+        currencies: [
+          {
+            currency: 'EUR',
+            periods: [
+              period('2024-03-01', '2024-03-31', '0', '0', '0', '0'),
+              period('2024-01-31', '2024-03-01', '0', '0', '0', '0'),
+              period('2024-01-01', '2024-01-31', '0', '0', '0', '0'),
+              period('0001-01-01', '2024-01-01', '0', '0', '-5.5', '-5.5'),
+            ],
+          },
+          {
+            currency: 'GBP',
+            periods: [
+              period('2024-03-01', '2024-03-31', '100.30', '0', '0', '100.30'),
+              period('2024-01-31', '2024-03-01', '0', '-30', '0', '-30'),
+              period('2024-01-01', '2024-01-31', '0', '0', '0', '0'),
+              period('0001-01-01', '2024-01-01', '0', '0', '0', '0'),
+            ],
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("names the creditors' details, and refuses an amount from a detail the report does not name", () => {
+    const bill = { counterpartyId: 's1', counterpartyName: 'Supplier', currency: 'USD', date: '2024-03-31', amount: '1' };
+    const [row] = agedRows('creditors', [{ ...bill, detail: 'BillPayments' }], march);
+    expect(row.currencies[0].periods[0].details.map((d) => d.name)).toEqual(['Bills', 'BillCreditNotes', 'BillPayments']);
+    expect(() => agedRows('creditors', [{ ...bill, detail: 'Invoices' as never }], march)).toThrow(/does not name/);
+  });
+});

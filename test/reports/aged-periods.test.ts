@@ -91,56 +91,38 @@ describe('aged rows', () => {
     { counterpartyId: 'c3', counterpartyName: 'Gamma', currency: 'GBP', date: '2024-02-01', detail: 'Invoices', amount: '0.00' },
     { counterpartyId: 'c4', counterpartyName: 'Delta', currency: 'GBP', date: '2024-04-01', detail: 'Invoices', amount: '9' },
   ];
-  const period = (fromDate: string, toDate: string, invoices: string, credits: string, payments: string, amount: string) => ({
-    fromDate,
-    toDate,
-    amount,
-    details: [
-      { name: 'Invoices', amount: invoices },
-      { name: 'CreditNotes', amount: credits },
-      { name: 'Payments', amount: payments },
-    ],
-  });
+  // The four periods of March's report (worked out above), each [Invoices, CreditNotes, Payments, amount]; zeros where
+  // nothing is given.
+  const edges = [
+    ['2024-03-01', '2024-03-31'],
+    ['2024-01-31', '2024-03-01'],
+    ['2024-01-01', '2024-01-31'],
+    ['0001-01-01', '2024-01-01'],
+  ];
+  const periods = (given: Record<number, [string, string, string, string]>) =>
+    edges.map(([fromDate, toDate], k) => {
+      const [invoices, credits, payments, amount] = given[k] ?? ['0', '0', '0', '0'];
+      const details = [
+        { name: 'Invoices', amount: invoices },
+        { name: 'CreditNotes', amount: credits },
+        { name: 'Payments', amount: payments },
+      ];
+      return { fromDate, toDate, amount, details };
+    });
 
   it('lists each counterparty and currency with every period, zeros included, each period the sum of its details', () => {
     expect(agedRows('debtors', amounts, march)).toEqual([
       {
         counterpartyId: 'c1',
         counterpartyName: 'Alpha plc',
-        currencies: [
-          {
-            currency: 'GBP',
-            periods: [
-              period('2024-03-01', '2024-03-31', '0', '0', '0', '0'),
-              period('2024-01-31', '2024-03-01', '0', '0', '0', '0'),
-              period('2024-01-01', '2024-01-31', '12', '0', '0', '12'),
-              period('0001-01-01', '2024-01-01', '0', '0', '0', '0'),
-            ],
-          },
-        ],
+        currencies: [{ currency: 'GBP', periods: periods({ 2: ['12', '0', '0', '12'] }) }],
       },
       {
         counterpartyId: 'c2',
         counterpartyName: 'beta Ltd',
         currencies: [
-          {
-            currency: 'EUR',
-            periods: [
-              period('2024-03-01', '2024-03-31', '0', '0', '0', '0'),
-              period('2024-01-31', '2024-03-01', '0', '0', '0', '0'),
-              period('2024-01-01', '2024-01-31', '0', '0', '0', '0'),
-              period('0001-01-01', '2024-01-01', '0', '0', '-5.5', '-5.5'),
-            ],
-          },
-          {
-            currency: 'GBP',
-            periods: [
-              period('2024-03-01', '2024-03-31', '100.30', '0', '0', '100.30'),
-              period('2024-01-31', '2024-03-01', '0', '-30', '0', '-30'),
-              period('2024-01-01', '2024-01-31', '0', '0', '0', '0'),
-              period('0001-01-01', '2024-01-01', '0', '0', '0', '0'),
-            ],
-          },
+          { currency: 'EUR', periods: periods({ 3: ['0', '0', '-5.5', '-5.5'] }) },
+          { currency: 'GBP', periods: periods({ 0: ['100.30', '0', '0', '100.30'], 1: ['0', '-30', '0', '-30'] }) },
         ],
       },
     ]);

@@ -146,20 +146,23 @@ export function isoInstant(value: unknown): string | undefined {
   return Number.isFinite(ms) ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
 }
 
+/** How a read follows a data type's declared cursor: the field, and each record's time there. */
+export interface DeclaredCursor {
+  field: string;
+  /** When the record last changed, as ISO-8601 UTC; undefined where it has no readable time there. */
+  timeOf(record: Record<string, unknown>): string | undefined;
+}
+
 /**
- * When a record last changed by the data type's declared cursor field, as ISO-8601 UTC: read with the platform's
- * `instant` hook where it declares one (Xero's `/Date(…)/`), as RFC 3339 otherwise. Undefined where the type is read in
- * full every time, or the record has no readable time there.
+ * The data type's declared cursor, read once when a read starts (not per record): its field, and each record's time
+ * there, read with the platform's `instant` hook where it declares one (Xero's `/Date(…)/`), as RFC 3339 otherwise.
+ * Undefined where the type is read in full every time.
  */
-export function cursorInstant(
-  declaration: PlatformDeclaration,
-  dataType: string,
-  record: Record<string, unknown>,
-  hooks?: PlatformHooks,
-): string | undefined {
+export function declaredCursor(declaration: PlatformDeclaration, dataType: string, hooks?: PlatformHooks): DeclaredCursor | undefined {
   const field = declaredCursorField(declaration, dataType);
   if (field === undefined) return undefined;
-  return (declaredHook(declaration, hooks, 'instant') ?? isoInstant)(fieldAt(record, field));
+  const instant = declaredHook(declaration, hooks, 'instant') ?? isoInstant;
+  return { field, timeOf: (record) => instant(fieldAt(record, field)) };
 }
 
 /** A platform's answer to a page's request: its parsed body, its headers (for `link-header`), and what else it keeps. */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { platformJson, platformRequest } from '../../src/connectors/platform-http.js';
 import { declarePlatform, type PlatformDeclaration, type PlatformHooks } from '../../src/connectors/platform-declaration.js';
 import {
-  cursorInstant,
+  declaredCursor,
   declaredBaseUrl,
   declaredCursorField,
   declaredEndpoint,
@@ -296,6 +296,9 @@ describe('the declaration runtime', () => {
 
   it("reads a record's change time from the declared cursor field, with the declared instant hook or as RFC 3339", async () => {
     const declaration = example();
+    // Resolved as a read resolves it, then applied to the record.
+    const cursorInstant = (of: PlatformDeclaration, dataType: string, record: Record<string, unknown>, hooks?: PlatformHooks) =>
+      declaredCursor(of, dataType, hooks)?.timeOf(record);
     const record = { updated: '2024-05-01T12:00:00+02:00', changed: { at: 1_714_560_000_000 } };
     const epochMs: PlatformHooks = { instant: (value) => (typeof value === 'number' ? new Date(value).toISOString() : undefined) };
     expect(cursorInstant(declaration, 'invoices', record)).toBe('2024-05-01T10:00:00Z');

@@ -15,7 +15,7 @@ import {
   type QboSettings,
 } from './qbo-api.js';
 import { realTime } from '../../lib/clock.js';
-import { cursorInstant, declaredCursorField } from '../platform-runtime.js';
+import { declaredCursor, type DeclaredCursor } from '../platform-runtime.js';
 import { QUICKBOOKS } from './platform.js';
 
 type Data = Record<string, unknown>;
@@ -111,13 +111,10 @@ class CursorClock {
  */
 export function entitySource(spec: EntitySpec): DataTypeSource {
   const where = spec.inactiveToo ? 'Active IN (true, false)' : undefined;
-  // The declared cursor field (`MetaData.LastUpdatedTime`), read when the sync runs: without one, every sync reads
-  // the entity in full.
-  const cursorField = () => declaredCursorField(QUICKBOOKS, spec.dataType);
-  const toRecord = (x: QboEntity, settings: QboSettings, clock: CursorClock, field: string | undefined): SourceRecord => {
+  const toRecord = (x: QboEntity, settings: QboSettings, clock: CursorClock, cursor: DeclaredCursor | undefined): SourceRecord => {
     const id = String(x.Id);
     const modified = qboInstant(x.MetaData?.LastUpdatedTime) ?? null;
-    if (field) clock.saw(cursorInstant(QUICKBOOKS, spec.dataType, x) ?? null);
+    if (cursor) clock.saw(cursor.timeOf(x) ?? null);
     return sourceRecord(id, modified, spec.map(x, id, settings));
   };
   return {
@@ -127,10 +124,12 @@ export function entitySource(spec: EntitySpec): DataTypeSource {
     async read(ctx: ReadContext): Promise<DataTypeRead> {
       const realm = realmOf(ctx);
       const settings = ctx.settings as unknown as QboSettings;
-      const field = cursorField();
+      // The declared cursor (`MetaData.LastUpdatedTime`), read when the sync runs: without one, every sync reads the
+      // entity in full.
+      const cursor = declaredCursor(QUICKBOOKS, spec.dataType);
       const clock = new CursorClock(ctx.cursor);
       const changes =
-        field !== undefined && ctx.cursor !== null && withinCdcWindow(ctx.cursor)
+        cursor !== undefined && ctx.cursor !== null && withinCdcWindow(ctx.cursor)
           ? await changesSince(realm, spec.entity, ctx.cursor)
           : undefined;
       if (changes) {
@@ -141,8 +140,8 @@ export function entitySource(spec: EntitySpec): DataTypeSource {
           for (const x of changes!.entities) {
             if (x.status === 'Deleted') {
               deleted.push(String(x.Id));
-              clock.saw(cursorInstant(QUICKBOOKS, spec.dataType, x) ?? null);
-            } else records.push(toRecord(x, settings, clock, field));
+              clock.saw(cursor!.timeOf(x) ?? null);
+            } else records.push(toRecord(x, settings, clock, cursor));
           }
           yield { records, deleted };
         }
@@ -151,10 +150,10 @@ export function entitySource(spec: EntitySpec): DataTypeSource {
       async function* full(): AsyncIterable<RecordPage> {
         for await (const page of queryPages(realm, spec.entity, { where })) {
           clock.answered(page.time);
-          yield { records: page.records.map((x) => toRecord(x, settings, clock, field)) };
+          yield { records: page.records.map((x) => toRecord(x, settings, clock, cursor)) };
         }
       }
-      return { mode: 'full', ordered: false, pages: full(), nextCursor: () => (field !== undefined ? clock.next() : null) };
+      return { mode: 'full', ordered: false, pages: full(), nextCursor: () => (cursor !== undefined ? clock.next() : null) };
     },
   };
 }

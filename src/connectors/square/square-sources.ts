@@ -6,7 +6,7 @@ import type { PlatformEndpoint } from '../platform-http.js';
 import { squareCall, squareInstant, type SquareObject, type SquarePage, type SquareSettings } from './square-api.js';
 import type { Locations, TransactionData } from './square-records.js';
 import { merchantEndpoint } from './square-api.js';
-import { cursorInstant, declaredCursorField } from '../platform-runtime.js';
+import { declaredCursor } from '../platform-runtime.js';
 import { SQUARE } from './platform.js';
 
 /**
@@ -117,9 +117,9 @@ export function changeSource(spec: ChangeSpec): DataTypeSource {
       const clock = new CursorClock(ctx.cursor);
       clock.answered(scope.date);
       // Declared with a cursor (`updated_at`): a sync after the first reads what was updated since; `none`: in full.
-      const field = declaredCursorField(SQUARE, spec.dataType);
+      const cursor = declaredCursor(SQUARE, spec.dataType);
       const delta =
-        field !== undefined &&
+        cursor !== undefined &&
         ctx.cursor !== null &&
         Number.isFinite(Date.parse(ctx.cursor)) &&
         !(spec.fullEvery && ctx.epoch % spec.fullEvery === 0);
@@ -132,7 +132,7 @@ export function changeSource(spec: ChangeSpec): DataTypeSource {
             const deleted: string[] = [];
             for (const x of page.objects) {
               const modified = squareInstant(x.updated_at) ?? null;
-              if (field) clock.saw(cursorInstant(SQUARE, spec.dataType, x) ?? null);
+              if (cursor) clock.saw(cursor.timeOf(x) ?? null);
               if (delta && stream.deleted?.(x)) deleted.push(String(x.id));
               else for (const r of stream.records(x)) records.push(sourceRecord(r.id, modified, r.data));
             }
@@ -144,7 +144,7 @@ export function changeSource(spec: ChangeSpec): DataTypeSource {
         mode: delta ? 'delta' : 'full',
         ordered: false,
         pages: pages(),
-        nextCursor: () => (field !== undefined ? clock.next() : null),
+        nextCursor: () => (cursor !== undefined ? clock.next() : null),
       };
     },
   };

@@ -13,7 +13,7 @@ import {
   type XeroSettings,
 } from './xero-api.js';
 import type { XeroRecord } from './xero-records.js';
-import { cursorInstant, declaredCursorField, fieldAt } from '../platform-runtime.js';
+import { declaredCursor, declaredCursorField, fieldAt } from '../platform-runtime.js';
 import { XERO } from './platform.js';
 
 type Data = Record<string, unknown>;
@@ -55,8 +55,8 @@ export function collectionSource(spec: CollectionSpec): DataTypeSource {
       const endpoint = tenantEndpoint(ctx);
       // Declared with a cursor (Xero's `UpdatedDateUTC`): read with `If-Modified-Since` from the last sync's newest
       // change; declared `none`: always in full.
-      const field = declaredCursorField(XERO, spec.dataType);
-      const delta = field !== undefined && ctx.cursor !== null;
+      const cursor = declaredCursor(XERO, spec.dataType, XERO_HOOKS);
+      const delta = cursor !== undefined && ctx.cursor !== null;
       let started: string | null = null;
       let newest: string | null = null;
       async function* pages(): AsyncIterable<RecordPage> {
@@ -78,7 +78,7 @@ export function collectionSource(spec: CollectionSpec): DataTypeSource {
             if (seen.has(id)) continue;
             seen.add(id);
             const modified = xeroInstant(x.UpdatedDateUTC) ?? null;
-            const changed = cursorInstant(XERO, spec.dataType, x, XERO_HOOKS);
+            const changed = cursor?.timeOf(x);
             if (changed && (newest === null || changed > newest)) newest = changed;
             if (spec.gone?.(x) || (spec.keep && !spec.keep(x))) {
               if (delta) deleted.push(id);
@@ -94,7 +94,7 @@ export function collectionSource(spec: CollectionSpec): DataTypeSource {
         mode: delta ? 'delta' : 'full',
         ordered: false,
         pages: pages(),
-        nextCursor: () => (field !== undefined ? (started ?? newest ?? ctx.cursor) : null),
+        nextCursor: () => (cursor !== undefined ? (started ?? newest ?? ctx.cursor) : null),
       };
     },
   };

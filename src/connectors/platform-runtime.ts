@@ -171,6 +171,21 @@ export interface PageAnswer {
   headers?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * One page's request as the pager makes it, for the platform's own call to send: the path (a list's resource, or the
+ * full address a `link-header` names), its query parameters, and the body of a search.
+ */
+export interface PageRequest {
+  path: string;
+  query: URLSearchParams;
+  body?: Readonly<Record<string, unknown>>;
+}
+
+/** A page's request as one address (the path and its query), for a platform whose call takes a path. */
+export function pageTarget(request: PageRequest): string {
+  return request.query.size > 0 ? `${request.path}?${request.query}` : request.path;
+}
+
 /** How one list is asked for, beside what the declaration says of every list. */
 export interface PagesOptions {
   /** The request's own query parameters, asked again with every page. */
@@ -211,7 +226,7 @@ const MAX_STEP_BACKS = 20;
  */
 export async function* declaredPages<T extends Record<string, unknown>, A extends PageAnswer>(
   declaration: PlatformDeclaration,
-  get: (path: string, body?: Readonly<Record<string, unknown>>) => Promise<A>,
+  get: (request: PageRequest) => Promise<A>,
   resource: string,
   options: PagesOptions = {},
 ): AsyncIterable<{ records: T[]; answer: A }> {
@@ -238,8 +253,7 @@ export async function* declaredPages<T extends Record<string, unknown>, A extend
     const size = paging.style !== 'none' && 'sizeParam' in paging && paging.sizeParam && paging.pageSize;
     if (size) query.set(paging.sizeParam!, String(size));
     if (!options.body) for (const [name, value] of Object.entries(page)) query.set(name, value);
-    const path = query.size > 0 ? `${resource}?${query}` : resource;
-    return options.body ? get(path, { ...options.body, ...page }) : get(path);
+    return get(options.body ? { path: resource, query, body: { ...options.body, ...page } } : { path: resource, query });
   };
   if (paging.style === 'none') {
     const answer = await ask({});
@@ -250,8 +264,7 @@ export async function* declaredPages<T extends Record<string, unknown>, A extend
     const pageRequest = declaredHook(declaration, options.hooks, 'pageRequest');
     if (!pageRequest) throw new Error(`platform ${declaration.key} pages by start position without a pageRequest hook`);
     const askAt = (position: number, size: number) => {
-      const query = new URLSearchParams(pageRequest({ position, size }, stringParams(options.params)));
-      return get(query.size > 0 ? `${resource}?${query}` : resource);
+      return get({ path: resource, query: new URLSearchParams(pageRequest({ position, size }, stringParams(options.params))) });
     };
     return yield* positionPages(declaration, askAt, records, idOf, what);
   }
@@ -265,7 +278,7 @@ export async function* declaredPages<T extends Record<string, unknown>, A extend
     if (paging.style === 'link-header') {
       const next = /<([^>]+)>\s*;\s*rel="?next"?/.exec(String(answer.headers?.link ?? ''))?.[1];
       if (!next) return;
-      answer = await get(next);
+      answer = await get({ path: next, query: new URLSearchParams() });
       continue;
     }
     if (paging.style === 'cursor') {

@@ -9,6 +9,8 @@ import {
   declaredCursorField,
   declaredEndpoint,
   declaredPages,
+  pageTarget,
+  type PageRequest,
   settingBaseUrl,
 } from '../../src/connectors/platform-runtime.js';
 import { oauthCodeFlow, oauthConfig, revokeToken } from '../../src/connectors/oauth/oauth-client.js';
@@ -200,8 +202,11 @@ describe('the declaration runtime', () => {
     const declaration = example();
     const items = Array.from({ length: 7 }, (_, i) => ({ id: `i${i + 1}` }));
     const restore = setEnv({ EXAMPLE_API_URL: base });
-    const get = (path: string) =>
-      platformRequest(declaredEndpoint(declaration), 'GET', path).then((r) => ({ body: JSON.parse(r.body), headers: r.headers }));
+    const get = (request: PageRequest) =>
+      platformRequest(declaredEndpoint(declaration), 'GET', pageTarget(request)).then((r) => ({
+        body: JSON.parse(r.body),
+        headers: r.headers,
+      }));
     const read = async (paging: Record<string, unknown>) => {
       asked.length = 0;
       const ids: string[] = [];
@@ -405,7 +410,8 @@ describe('the declaration runtime', () => {
     const declaration = example();
     const items = Array.from({ length: 10 }, (_, i) => ({ id: `i${i + 1}` }));
     const restore = setEnv({ EXAMPLE_API_URL: base });
-    const get = (path: string) => platformJson(declaredEndpoint(declaration, { account: 'ahead' }), path).then((body) => ({ body }));
+    const get = (request: PageRequest) =>
+      platformJson(declaredEndpoint(declaration, { account: 'ahead' }), pageTarget(request)).then((body) => ({ body }));
     answer = (_n, url) => {
       const page = Number(url.searchParams.get('page') ?? 1);
       return { status: 200, delayMs: 50 * (5 - page), body: { meta: { pages: 4 }, rows: items.slice((page - 1) * 3, page * 3) } };
@@ -432,7 +438,8 @@ describe('the declaration runtime', () => {
     const declaration = example();
     let rows = Array.from({ length: 9 }, (_, i) => ({ Id: String(i + 1) }));
     const restore = setEnv({ EXAMPLE_API_URL: base });
-    const get = (path: string) => platformJson(declaredEndpoint(declaration, { account: 'positions' }), path).then((body) => ({ body }));
+    const get = (request: PageRequest) =>
+      platformJson(declaredEndpoint(declaration, { account: 'positions' }), pageTarget(request)).then((body) => ({ body }));
     const hooks: PlatformHooks = { pageRequest: ({ position, size }, list) => ({ q: `FROM ${list.entity} AT ${position} TAKE ${size}` }) };
     answer = (n, url) => {
       const [, at, take] = /AT (\d+) TAKE (\d+)/.exec(url.searchParams.get('q') ?? '')!.map(Number);
@@ -469,7 +476,8 @@ describe('the declaration runtime', () => {
     const declaration = example();
     const rows = Array.from({ length: 4 }, (_, i) => ({ id: `r${i + 1}` }));
     const restore = setEnv({ EXAMPLE_API_URL: base });
-    const get = (path: string) => platformJson(declaredEndpoint(declaration, { account: 'ignores' }), path).then((body) => ({ body }));
+    const get = (request: PageRequest) =>
+      platformJson(declaredEndpoint(declaration, { account: 'ignores' }), pageTarget(request)).then((body) => ({ body }));
     const read = (paging: Record<string, unknown>, options: Parameters<typeof declaredPages>[3] = {}) =>
       withDeclared(declaration, { 'transport.paging': paging }, async () => {
         const ids: string[] = [];

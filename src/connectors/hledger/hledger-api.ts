@@ -1,5 +1,5 @@
 import { platformJson, platformRequest, type PlatformEndpoint } from '../platform-http.js';
-import { declaredEndpoint, declaredPages, settingBaseUrl } from '../platform-runtime.js';
+import { declaredEndpoint, declaredPages, pageTarget, settingBaseUrl, type PageRequest } from '../platform-runtime.js';
 import { HLEDGER } from './platform.js';
 import { ConnectorError } from '../connector-error.js';
 import { multiplyScaled, type ScaledDecimal } from '../../lib/decimal.js';
@@ -93,7 +93,7 @@ export const version = (e: PlatformEndpoint) => platformJson<string>(e, '/versio
 /** A list hledger-web answers, paged as the declaration says (whole, one answer: hledger-web does not page). */
 async function list<T>(e: PlatformEndpoint, path: string): Promise<T[]> {
   const out: T[] = [];
-  const get = async (at: string) => ({ body: await platformJson<unknown>(e, at) });
+  const get = async (request: PageRequest) => ({ body: await platformJson<unknown>(e, pageTarget(request)) });
   for await (const page of declaredPages<Record<string, unknown>, { body: unknown }>(HLEDGER, get, path))
     out.push(...(page.records as T[]));
   return out;

@@ -3,7 +3,7 @@ import { ConnectorError } from '../connector-error.js';
 import { oauthConfig, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
 import { platformRequest, type PlatformEndpoint } from '../platform-http.js';
 import type { PlatformHooks } from '../platform-declaration.js';
-import { declaredEndpoint, declaredPages, isoInstant } from '../platform-runtime.js';
+import { declaredEndpoint, declaredPages, isoInstant, type PageRequest } from '../platform-runtime.js';
 import { QUICKBOOKS } from './platform.js';
 
 /** What a QuickBooks connection keeps beside its tokens: the company (realm) it reads. */
@@ -77,12 +77,12 @@ export async function qboCall<T>(
   realm: QboRealm,
   method: 'GET' | 'POST',
   path: string,
-  params: Record<string, string> = {},
+  params: Record<string, string> | URLSearchParams = {},
   body?: unknown,
 ): Promise<T> {
   const query = new URLSearchParams(params);
   const target = query.size > 0 ? `${path}?${query}` : path;
-  const response = await platformRequest(realm.endpoint, method, target, body, { retry: method === 'GET' || 'requestid' in params });
+  const response = await platformRequest(realm.endpoint, method, target, body, { retry: method === 'GET' || query.has('requestid') });
   let parsed: unknown;
   try {
     parsed = JSON.parse(response.body);
@@ -97,7 +97,7 @@ export async function qboCall<T>(
 }
 
 /** A read: a Fault is the platform not answering what it should (`unavailable`, with QuickBooks' words). */
-export async function qboGet<T>(realm: QboRealm, path: string, params: Record<string, string> = {}): Promise<T> {
+export async function qboGet<T>(realm: QboRealm, path: string, params: Record<string, string> | URLSearchParams = {}): Promise<T> {
   try {
     return await qboCall<T>(realm, 'GET', path, params);
   } catch (err) {
@@ -143,11 +143,7 @@ export async function* queryPages(
   entity: string,
   options: { where?: string } = {},
 ): AsyncIterable<{ records: QboEntity[]; time?: string }> {
-  // The page's address as QuickBooks' calls take it: the path (which its messages name) apart from the query.
-  const get = async (target: string) => {
-    const [path, query] = target.split('?');
-    return { body: await qboGet<IntuitResponse>(realm, path, Object.fromEntries(new URLSearchParams(query))) };
-  };
+  const get = async ({ path, query }: PageRequest) => ({ body: await qboGet<IntuitResponse>(realm, path, query) });
   for await (const page of declaredPages<QboEntity, { body: IntuitResponse }>(QUICKBOOKS, get, 'query', {
     params: { entity, ...(options.where ? { where: options.where } : {}) },
     records: `QueryResponse.${entity}`,

@@ -2,7 +2,7 @@ import type { ReadContext } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthConfig, vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
 import { platformRequest, type PlatformEndpoint } from '../platform-http.js';
-import { declaredEndpoint, declaredPages, isoInstant } from '../platform-runtime.js';
+import { declaredEndpoint, declaredPages, isoInstant, type PageRequest } from '../platform-runtime.js';
 import { SQUARE } from './platform.js';
 
 /** What a Square connection keeps beside its tokens: the seller (merchant) it reads. */
@@ -61,10 +61,11 @@ export async function squareCall(
   endpoint: PlatformEndpoint,
   method: 'GET' | 'POST',
   path: string,
-  input: { query?: Record<string, string | undefined>; body?: unknown } = {},
+  input: { query?: Record<string, string | undefined> | URLSearchParams; body?: unknown } = {},
 ): Promise<SquareAnswer> {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(input.query ?? {})) if (value !== undefined) query.set(name, value);
+  const given = input.query instanceof URLSearchParams ? input.query.entries() : Object.entries(input.query ?? {});
+  for (const [name, value] of given) if (value !== undefined) query.set(name, value);
   const target = query.toString() ? `${path}?${query}` : path;
   const response = await platformRequest(endpoint, method, target, input.body, { retry: true });
   let body: SquareObject;
@@ -104,13 +105,8 @@ export async function* cursorPages(
   collection: string,
   request: Record<string, string | undefined> | Record<string, unknown>,
 ): AsyncIterable<SquarePage> {
-  // The page's address as Square's calls take it: the path (which its messages name) apart from the query.
-  const get = (target: string, body?: Readonly<Record<string, unknown>>) => {
-    const [at, query] = target.split('?');
-    return body
-      ? squareCall(endpoint, 'POST', at, { body })
-      : squareCall(endpoint, 'GET', at, { query: Object.fromEntries(new URLSearchParams(query)) });
-  };
+  const get = ({ path: at, query, body }: PageRequest) =>
+    body ? squareCall(endpoint, 'POST', at, { body }) : squareCall(endpoint, 'GET', at, { query });
   const params = Object.fromEntries(Object.entries(request).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   const pages = declaredPages<SquareObject, Awaited<ReturnType<typeof squareCall>>>(
     SQUARE,

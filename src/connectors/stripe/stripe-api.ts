@@ -2,7 +2,7 @@ import type { ReadContext } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthConfig } from '../oauth/oauth-client.js';
 import { platformRequest, type PlatformEndpoint, type RequestOptions } from '../platform-http.js';
-import { declaredEndpoint, declaredPages } from '../platform-runtime.js';
+import { declaredEndpoint, declaredPages, pageTarget } from '../platform-runtime.js';
 import { STRIPE } from './platform.js';
 
 /** What a Stripe connection keeps beside its credentials: the account it reads. */
@@ -147,7 +147,7 @@ export async function* listPages(
   // Paged as the declaration says (`starting_after` the last id, while `has_more`).
   for await (const page of declaredPages<StripeObject, Answer<StripeList>>(
     STRIPE,
-    (path) => stripeGet<StripeList>(endpoint, path),
+    (request) => stripeGet<StripeList>(endpoint, pageTarget(request)),
     resource,
     { params },
   ))

@@ -3,7 +3,7 @@ import { ConnectorError } from '../connector-error.js';
 import { oauthConfig } from '../oauth/oauth-client.js';
 import { platformJson, platformRequest, type PlatformEndpoint, type RequestOptions } from '../platform-http.js';
 import type { PlatformHooks } from '../platform-declaration.js';
-import { declaredEndpoint, declaredPages } from '../platform-runtime.js';
+import { declaredEndpoint, declaredPages, pageTarget, type PageRequest } from '../platform-runtime.js';
 import { XERO } from './platform.js';
 
 // Xero's records are open-ended JSON; the mappings read what they use and ignore the rest.
@@ -92,8 +92,8 @@ export async function* xeroPages<T extends Record<string, unknown>>(
   if (options.paged) params.order = `${options.idField} ASC`;
   if (options.where) params.where = options.where;
   if (options.includeArchived) params.includeArchived = 'true';
-  const get = async (path: string) => ({
-    body: await xeroGet<Record<string, unknown>>(endpoint, path, { headers: { 'if-modified-since': options.since } }),
+  const get = async (request: PageRequest) => ({
+    body: await xeroGet<Record<string, unknown>>(endpoint, pageTarget(request), { headers: { 'if-modified-since': options.since } }),
   });
   for await (const page of declaredPages<T, { body: Record<string, unknown> }>(XERO, get, resource, {
     params,

@@ -5,3 +5,16 @@ export const isCalendarDate: (iso: string) => boolean = memoize((iso) => {
   const time = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? Date.parse(`${iso}T00:00:00Z`) : NaN;
   return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === iso;
 });
+
+const DAY_MS = 86_400_000;
+
+/** A `YYYY-MM-DD` day moved by whole days, in the proleptic Gregorian calendar (JavaScript's dates'). */
+export function addDays(day: string, days: number): string {
+  const moved = new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
+  return `${String(moved.getUTCFullYear()).padStart(4, '0')}-${moved.toISOString().slice(5, 10)}`;
+}
+
+/** Whole days from `from` to `to`, both `YYYY-MM-DD` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}

@@ -1,4 +1,5 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { addDays } from '../lib/calendar-date.js';
 import type { Database } from '../storage/schema.js';
 import type { UploadedItem, UploadsReader } from '../connectors/connector.js';
 
@@ -200,7 +201,7 @@ export function companyFiles(executor: Kysely<Database>, clientId: string, compa
     .where('kind', '=', 'file')
     .orderBy('seq');
   if (day) {
-    const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const next = addDays(day, 1);
     query = query.where('uploaded', '>=', day).where('uploaded', '<', next);
   }
   return query.execute();

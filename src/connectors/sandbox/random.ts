@@ -55,12 +55,6 @@ export function sortableGuid(seed: number, typeKey: number, index: number): stri
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${tail.slice(0, 3)}-${(8 + (parseInt(tail[3], 16) & 3)).toString(16)}${tail.slice(4, 7)}-${tail.slice(7, 16)}${hex.slice(0, 3)}`;
 }
 
-/** `YYYY-MM-DD` plus `days`. */
-export function addDays(day: string, days: number): string {
-  const t = Date.parse(`${day}T00:00:00Z`) + days * 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
-}
-
 /** A business-local date-time (`YYYY-MM-DDT00:00:00`), the form Codat uses for issue and due dates. */
 export function localDate(day: string): string {
   return `${day}T00:00:00`;

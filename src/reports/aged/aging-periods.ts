@@ -1,5 +1,5 @@
 import { validationError } from '../../http/api-error.js';
-import { isCalendarDate } from '../../lib/calendar-date.js';
+import { addDays, daysBetween, isCalendarDate } from '../../lib/calendar-date.js';
 
 /*
  * The periods of an aged debtors or creditors report (docs/lending/aged-reports.md): `numberOfPeriods` buckets in
@@ -72,8 +72,8 @@ export function agingPeriods(parameters: AgingParameters): AgingPeriod[] {
   const { reportDate, numberOfPeriods, periodLengthDays } = parameters;
   const periods: AgingPeriod[] = [];
   for (let k = 1; k <= numberOfPeriods; k++) {
-    const toDate = addDays(reportDate, -(k - 1) * periodLengthDays);
-    const fromDate = k === numberOfPeriods ? BEGINNING_OF_TIME : addDays(reportDate, -k * periodLengthDays);
+    const toDate = daysBack(reportDate, (k - 1) * periodLengthDays);
+    const fromDate = k === numberOfPeriods ? BEGINNING_OF_TIME : daysBack(reportDate, k * periodLengthDays);
     periods.push({ fromDate, toDate });
   }
   return periods;
@@ -89,18 +89,8 @@ export function periodIndex(date: string, parameters: AgingParameters): number |
   return Math.min(Math.floor(days / parameters.periodLengthDays), parameters.numberOfPeriods - 1);
 }
 
-const DAY_MS = 86_400_000;
-
-/** A `YYYY-MM-DD` day moved by whole days (the proleptic Gregorian calendar, as JavaScript's dates count). */
-export function addDays(day: string, days: number): string {
-  const moved = new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
-  const year = moved.getUTCFullYear();
-  // Before year 1 there is nothing to age: the open-ended period starts at 0001-01-01.
-  if (year < 1) return BEGINNING_OF_TIME;
-  return `${String(year).padStart(4, '0')}-${moved.toISOString().slice(5, 10)}`;
-}
-
-/** Whole days from `from` to `to` (negative when `to` is earlier). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+/** `addDays`, reaching back no further than the open-ended period's start (0001-01-01). */
+function daysBack(day: string, days: number): string {
+  const moved = addDays(day, -days);
+  return moved < BEGINNING_OF_TIME ? BEGINNING_OF_TIME : moved;
 }

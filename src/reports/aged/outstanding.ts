@@ -57,7 +57,9 @@ export function agedAmounts<S extends AgedSide>(side: S, inputs: AgedInputs, rep
   const reduce = (target: string, reduction: Reduction) => {
     if (counted.has(reduction.key)) return;
     counted.add(reduction.key);
-    reductions.set(target, [...(reductions.get(target) ?? []), reduction]);
+    const list = reductions.get(target);
+    if (list) list.push(reduction);
+    else reductions.set(target, [reduction]);
   };
   const out: AgedAmount<S>[] = [];
   /** One amount of a record: its counterparty and currency, as aged. */

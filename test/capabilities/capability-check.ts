@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { CapabilityRecord } from '../helpers/capabilities.js';
 import { evidenceProblems, suggestedRows, type Claim, type MatrixRow, type TestRun } from './capability-evidence.js';
-import { schemaFields, unreadFields, type FieldRecord } from './declared-fields.js';
+import { declarationLeaves, unreadFields, type FieldRecord } from './declared-fields.js';
 
 /*
  * The capability check (vitest's global setup): every Get, Post, Put and Delete a platform claims in `/integrations`
@@ -48,12 +48,14 @@ async function check(project: TestProject, dir: string): Promise<void> {
       : testFiles.some((f) => !ran.has(f))
         ? `${testFiles.filter((f) => ran.has(f)).length} of ${testFiles.length} test files ran`
         : undefined;
-  const runs = files.flatMap((file) => testsOf(file, path.relative(ROOT, file.filepath).split(path.sep).join('/')));
-  const unread = await unreadDeclaredFields(dir, runs);
+  const tests = files.flatMap((file) => testsOf(file, path.relative(ROOT, file.filepath).split(path.sep).join('/')));
   if (partial) {
     console.log(`capability check: skipped (${partial}; it runs after a full npm test)`);
     // For whoever adds a declared field: which ones the tests that ran left unread.
-    if (process.env.CAPABILITY_RECORDS_OUT) console.log(`declaration fields these tests did not change: ${unread.join(', ') || 'none'}`);
+    if (process.env.CAPABILITY_RECORDS_OUT) {
+      const unread = await unreadDeclaredFields(dir, tests);
+      console.log(`declaration fields these tests did not change: ${unread.join(', ') || 'none'}`);
+    }
     return;
   }
   const { CONNECTORS } = await import('../../src/connectors/registry.js');
@@ -64,10 +66,9 @@ async function check(project: TestProject, dir: string): Promise<void> {
   );
   const rows = JSON.parse(readFileSync(MATRIX_FILE, 'utf8')) as MatrixRow[];
   const records = recordsIn<CapabilityRecord>(dir, '.capabilities.jsonl');
-  const tests = runs;
   const { problems, notes } = evidenceProblems({ claims, rows, records, tests, strict: process.env.CI === 'true' });
   // Every field a declaration can hold is read: a test that passed changed it and saw it heeded.
-  for (const field of unread)
+  for (const field of await unreadDeclaredFields(dir, tests))
     problems.push(`declaration field ${field}: no test that passed changed it (withDeclared, test/helpers/declared.ts) and saw it read`);
   for (const note of notes) console.log(`capability check: ${note}`);
   if (problems.length === 0) {
@@ -92,9 +93,7 @@ async function check(project: TestProject, dir: string): Promise<void> {
 /** The fields a declaration can hold (its schema's leaves) that no test of the run changed and passed. */
 async function unreadDeclaredFields(dir: string, tests: TestRun[]): Promise<string[]> {
   const { PlatformDeclaration } = await import('../../src/connectors/platform-declaration.js');
-  const fields = schemaFields(PlatformDeclaration);
-  const leaves = fields.filter((field) => !fields.some((other) => other.startsWith(`${field}.`)));
-  return unreadFields({ fields: leaves, records: recordsIn<FieldRecord>(dir, '.fields.jsonl'), tests });
+  return unreadFields({ fields: declarationLeaves(PlatformDeclaration), records: recordsIn<FieldRecord>(dir, '.fields.jsonl'), tests });
 }
 
 /** The `.test.ts` files below a folder. */

@@ -21,6 +21,12 @@ export interface FieldRecord {
  */
 export const PROVED_ELSEWHERE: readonly string[] = ['dataTypes.*.features', 'dataTypes.*.features.*'];
 
+/** The fields a declaration can hold that carry a value (the schema's leaves), which the check asks a test to change. */
+export function declarationLeaves(schema: TSchema): string[] {
+  const fields = schemaFields(schema);
+  return fields.filter((field) => !fields.some((other) => other.startsWith(`${field}.`)));
+}
+
 /** The schema's fields, by path: each object's properties, `*` for a record's keys and an array's items; union members merged. */
 export function schemaFields(schema: TSchema, at = ''): string[] {
   const here = at === '' ? [] : [at];

@@ -5,6 +5,7 @@ import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, inject } from 'vitest';
 import { PlatformDeclaration } from '../../src/connectors/platform-declaration.js';
+import { fieldAt } from '../../src/connectors/platform-runtime.js';
 import { fieldsChanged, schemaFields, type FieldRecord } from '../capabilities/declared-fields.js';
 
 const FIELDS = schemaFields(PlatformDeclaration);
@@ -84,15 +85,8 @@ function recordChanged(declaration: PlatformDeclaration, changes: Readonly<Recor
   if (!test || !testPath || !dir) return;
   const file = path.relative(ROOT, testPath).split(path.sep).join('/');
   // Only what the change makes different counts (a field set to the value it has proves nothing).
-  const valueAt = (at: string) =>
-    at
-      .split('.')
-      .reduce<unknown>(
-        (holder, part) => (holder !== null && typeof holder === 'object' ? (holder as Record<string, unknown>)[part] : undefined),
-        declaration,
-      );
   const lines = Object.entries(changes).flatMap(([at, value]) =>
-    fieldsChanged(at, valueAt(at), value, FIELDS).map((field) =>
+    fieldsChanged(at, fieldAt(declaration as unknown as Record<string, unknown>, at), value, FIELDS).map((field) =>
       JSON.stringify({ platform: declaration.key, field, file, test } satisfies FieldRecord),
     ),
   );

@@ -550,4 +550,24 @@ describe('the declaration runtime', () => {
     ]);
     expect(asked[0].headers.authorization).toBe(`Basic ${Buffer.from('other:shh').toString('base64')}`);
   });
+
+  it("reads a token endpoint's odd answers as the platform's failure or as no expiry, never as an error of the service", async () => {
+    await fresh();
+    const declaration = example();
+    const restore = setEnv({ EXAMPLE_CLIENT_ID: 'cid', EXAMPLE_CLIENT_SECRET: 'shh', EXAMPLE_TOKEN_URL: `${base}/token` });
+    const flow = oauthCodeFlow({ declaration, link: async (tokens) => ({ settings: {}, credentials: tokens }) });
+    const exchange = () => flow.exchange({ code: 'c', redirectUri: 'http://back', codeVerifier: 'v', allowPrivate: true, query: {} });
+    try {
+      answer = () => ({ status: 200, body: null });
+      await expect(exchange()).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/without a token/) });
+      for (const expiry of [{ expires_at: 'soon' }, { expires_in: 1e20 }, { expires_in: 'never' }]) {
+        answer = () => ({ status: 200, body: { access_token: 'at', ...expiry } });
+        const linked = await exchange();
+        expect(linked).toMatchObject({ credentials: { accessToken: 'at' } });
+        expect(linked).not.toHaveProperty('credentials.expiresAt');
+      }
+    } finally {
+      restore();
+    }
+  });
 });

@@ -24,11 +24,20 @@ export interface OAuthPlatformConfig {
 }
 
 /** The platform's configuration, or undefined while `<P>_CLIENT_ID` is unset (the platform is then not offered). */
+/**
+ * The OAuth client id the operator set for the platform (`<env>_CLIENT_ID`), if any: whether the platform is offered.
+ * Cheap, for every listing; the rest of the configuration is read where it is used, and checked at start.
+ */
+export function oauthClientId(declaration: PlatformDeclaration, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const prefix = declaration.oauth2?.env;
+  return (prefix && env[`${prefix}_CLIENT_ID`]?.trim()) || undefined;
+}
+
 export function oauthConfig(declaration: PlatformDeclaration, env: NodeJS.ProcessEnv = process.env): OAuthPlatformConfig | undefined {
   const oauth = declaration.oauth2;
   if (!oauth) throw new Error(`platform ${declaration.key} declares no oauth2 flow`);
   const prefix = oauth.env;
-  const clientId = env[`${prefix}_CLIENT_ID`]?.trim();
+  const clientId = oauthClientId(declaration, env);
   if (!clientId) return undefined;
   const more: Record<string, string> = {};
   for (const [name, fallback] of Object.entries(oauth.more ?? {}))
@@ -79,7 +88,7 @@ export function oauthCodeFlow(spec: OAuthClientSpec): OAuth2Flow {
   // Read on each use, so a change of the declaration or the environment (a test's fake vendor) is seen.
   const flow = () => declaration.oauth2!;
   return {
-    configured: () => oauthConfig(declaration) !== undefined,
+    configured: () => oauthClientId(declaration) !== undefined,
     authorizeUrl({ state, redirectUri, codeChallenge }) {
       const config = configured();
       const oauth = flow();
@@ -115,6 +124,9 @@ export function oauthCodeFlow(spec: OAuthClientSpec): OAuth2Flow {
   };
 }
 
+/** The furthest a JavaScript date reaches (ECMA-262: 8.64e15 ms either side of 1970). */
+const MAX_DATE_MS = 8.64e15;
+
 /** One grant at the token endpoint: `invalid_grant` (and any 400/401) is `unauthorized`; no answer is `unavailable`. */
 async function tokenRequest(
   declaration: PlatformDeclaration,
@@ -123,13 +135,11 @@ async function tokenRequest(
   signal?: AbortSignal,
 ): Promise<OAuthTokens> {
   const answer = await tokenGrant(declaration, config, grant, signal);
+  // An expiry the platform wrote unreadably (not a date, or beyond what a date holds) is none: the token is used until
+  // the platform refuses it, then refreshed.
   const expiresIn = Number(answer.expires_in);
-  const expiresAt =
-    typeof answer.expires_at === 'string'
-      ? new Date(answer.expires_at).toISOString()
-      : Number.isFinite(expiresIn)
-        ? new Date(realTime.now().getTime() + expiresIn * 1000).toISOString()
-        : undefined;
+  const at = typeof answer.expires_at === 'string' ? Date.parse(answer.expires_at) : realTime.now().getTime() + expiresIn * 1000;
+  const expiresAt = Number.isFinite(at) && Math.abs(at) <= MAX_DATE_MS ? new Date(at).toISOString() : undefined;
   return {
     accessToken: answer.access_token!,
     ...(typeof answer.refresh_token === 'string' ? { refreshToken: answer.refresh_token } : {}),
@@ -168,9 +178,11 @@ export async function tokenGrant(
           form: new URLSearchParams(how === 'form-secret' ? { ...grant, client_secret: config.clientSecret } : grant),
           retry: true,
         });
+  // Anything but a JSON object (`null`, a number, an HTML page) is an answer without a token.
   let answer: TokenAnswer = {};
   try {
-    answer = JSON.parse(response.body) as TokenAnswer;
+    const parsed: unknown = JSON.parse(response.body);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) answer = parsed as TokenAnswer;
   } catch {
     answer = {};
   }

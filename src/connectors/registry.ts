@@ -1,5 +1,7 @@
 import { sha1 } from '../lib/sha1.js';
 import type { Connector, PlatformInfo } from './connector.js';
+import { oauthClientId, oauthConfig } from './oauth/oauth-client.js';
+import { declaredBaseUrl } from './platform-runtime.js';
 import { accountingSandbox } from './sandbox/accounting/index.js';
 import { bankingSandbox } from './sandbox/banking/index.js';
 import { commerceSandbox } from './sandbox/commerce/index.js';
@@ -48,6 +50,18 @@ export function registerConnector(connector: Connector): void {
  */
 export function isOffered(connector: Connector): boolean {
   return connector.authorization?.kind === 'oauth2' && connector.oauth2 ? connector.oauth2.configured() : true;
+}
+
+/**
+ * Checks what the operator set for each platform (its API's address, and for a platform whose OAuth client id is set,
+ * its OAuth addresses), so that a mistake stops the start, naming the variable, instead of failing every request that
+ * would read it.
+ */
+export function checkPlatformSettings(env: NodeJS.ProcessEnv = process.env): void {
+  for (const { declaration } of connectors) {
+    if (declaration.transport && 'fixed' in declaration.transport.baseUrl) declaredBaseUrl(declaration, env);
+    if (oauthClientId(declaration, env)) oauthConfig(declaration, env);
+  }
 }
 
 /** The platforms the server offers now (see isOffered). */

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config.js';
+import { checkPlatformSettings } from '../connectors/registry.js';
 import { openStore } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { buildApp } from '../app.js';
@@ -13,6 +14,7 @@ export { ROLES, type Role } from './roles.js';
 /** Migrates the store, creates a first client on an empty one (API roles), and runs until SIGTERM/SIGINT. */
 export async function serve(role: Role = 'all'): Promise<void> {
   const config = loadConfig();
+  checkPlatformSettings();
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   await migrateToLatest(store.db, store.dialect.name);
 

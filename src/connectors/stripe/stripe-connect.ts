@@ -1,6 +1,6 @@
 import type { LinkResult, OAuth2Flow, OAuthTokens } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import { oauthConfig, tokenGrant, vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
+import { oauthClientId, oauthConfig, tokenGrant, vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
 import { STRIPE } from './platform.js';
 import type { OAuthDeclaration } from '../platform-declaration.js';
 import { platformRequest } from '../platform-http.js';
@@ -48,7 +48,7 @@ function credentialsOf(answer: ConnectTokenAnswer): OAuthTokens {
 }
 
 export const stripeConnect: OAuth2Flow = {
-  configured: () => oauthConfig(STRIPE) !== undefined,
+  configured: () => oauthClientId(STRIPE) !== undefined,
   authorizeUrl({ state, redirectUri }) {
     const config = configured();
     const url = new URL(config.authorizeUrl);

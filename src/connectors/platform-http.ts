@@ -112,7 +112,6 @@ export async function platformRequest(
         `${endpoint.platform} at ${base.origin} pointed to another address (${origin ?? 'not an address'})`,
       );
   }
-  await endpoint.beforeRequest?.();
   // An empty path is the base address itself (a token endpoint), not the base with a slash.
   const url = path === '' ? base : new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);
   // Appended as they are, leaving the path's own query exactly as the connector wrote it (no re-encoding).
@@ -126,6 +125,8 @@ export async function platformRequest(
   let refreshed = false;
   for (let attempt = 1; ; attempt++) {
     endpoint.signal?.throwIfAborted();
+    // Before every attempt, a retry after a 429 too: an account whose day ran out meanwhile sends nothing more.
+    await endpoint.beforeRequest?.();
     let outcome: PlatformResponse | { error: string };
     try {
       const send = () => once(endpoint, method, url, body, options, token);

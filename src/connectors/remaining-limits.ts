@@ -28,25 +28,27 @@ export function remainingLimitHooks(
   declaration: PlatformDeclaration,
   endpoint: PlatformEndpoint,
 ): Required<Pick<PlatformEndpoint, 'onHeaders' | 'beforeRequest'>> {
-  const account = accountKey(endpoint);
+  // Worked out at the first answer or request (by then platformRequest has checked the address), once per endpoint.
+  let key: string | undefined;
+  const accountOf = () => (key ??= accountKey(endpoint));
   const windowMs = endpoint.politeness?.windowMs ?? 60_000;
   return {
     onHeaders(headers: IncomingHttpHeaders) {
       const now = realTime.now().getTime();
       for (const { header, scope } of declaration.transport?.remainingLimits ?? []) {
         if (headers[header] !== '0') continue;
-        if (scope === 'account') pauseAccount(account, windowMs);
+        if (scope === 'account') pauseAccount(accountOf(), windowMs);
         else if (scope === 'application')
           applicationPausedUntil.set(declaration.key, Math.max(applicationPausedUntil.get(declaration.key) ?? 0, now + windowMs));
-        else dayExhausted.set(account, now + DAY_RETRY_MS);
+        else dayExhausted.set(accountOf(), now + DAY_RETRY_MS);
       }
     },
     async beforeRequest() {
       const now = realTime.now().getTime();
-      const until = dayExhausted.get(account) ?? 0;
+      const until = dayExhausted.get(accountOf()) ?? 0;
       if (until > now)
         throw new ConnectorError('rate-limited', `${declaration.name}: the account has used its calls for the day`, undefined, until - now);
-      dayExhausted.delete(account);
+      dayExhausted.delete(accountOf());
       const paused = applicationPausedUntil.get(declaration.key) ?? 0;
       if (paused > now) await sleep(paused - now, undefined, { signal: endpoint.signal });
     },

@@ -13,6 +13,7 @@ import {
   type XeroSettings,
 } from './xero-api.js';
 import type { XeroRecord } from './xero-records.js';
+import { ConnectorError } from '../connector-error.js';
 import { declaredCursor, declaredCursorField, fieldAt } from '../platform-runtime.js';
 import { XERO } from './platform.js';
 
@@ -143,6 +144,8 @@ export function journalSource(spec: {
       async function* pages(): AsyncIterable<RecordPage> {
         for (;;) {
           const answer = await xeroGet<{ Journals?: XeroRecord[] }>(endpoint, `Journals?offset=${offset}`);
+          if (answer.Journals !== undefined && !Array.isArray(answer.Journals))
+            throw new ConnectorError('unavailable', 'Xero answered /Journals without a list of journals');
           const journals = answer.Journals ?? [];
           const records = journals.map((j) => {
             const modified = xeroInstant(j.CreatedDateUTC) ?? null;

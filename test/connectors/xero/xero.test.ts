@@ -501,6 +501,21 @@ describe('Xero', () => {
     }
   });
 
+  it('ends a journal read whose answer holds no list of journals as FetchError, with what Xero answered', async () => {
+    fake.tamper = (path, body) => {
+      if (path === '/Journals') body.Journals = { JournalID: 'not a list' };
+    };
+    try {
+      const sync = await queue('journalEntries');
+      expect(sync.status, JSON.stringify(sync)).toBe('FetchError');
+      expect(JSON.stringify(sync)).toContain('Xero answered /Journals without a list of journals');
+      expect((await api('GET', `/companies/${linked.companyId}/connections/${linked.connectionId}`)).body.status).toBe('Linked');
+    } finally {
+      fake.tamper = undefined;
+      fake.violations.length = 0;
+    }
+  });
+
   it('retries a 5xx within a read; a Xero still failing ends the sync FetchError and keeps the connection Linked', async () => {
     await queueThroughServerErrors(fake, 'customers', /^\/Contacts/, XERO.transport.retry.attempts);
     expect(fake.violations).toEqual([]);

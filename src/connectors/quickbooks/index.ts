@@ -1,6 +1,6 @@
 import type { DataTypeSource, OAuthTokens } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import { oauthCodeFlow, revokeToken, vendorEndpoint, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
+import { oauthCodeFlow, revokeToken, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
 import { platformRequest } from '../platform-http.js';
 import { AccountSchema, CompanyInfoSchema, ItemSchema, JournalEntrySchema, TaxRateSchema } from '../../codat-model/accounting/ledger.js';
 import { CustomerSchema, InvoiceSchema, PaymentSchema } from '../../codat-model/accounting/sales.js';
@@ -12,7 +12,7 @@ import { allOf, documentSource, entitySource, sourceRecord } from './qbo-sources
 import { qboWrites } from './qbo-writes.js';
 import { balanceSheetRecords, profitAndLossRecords, reportParams } from './qbo-reports.js';
 import { QUICKBOOKS } from './platform.js';
-import { versionParts } from '../platform-runtime.js';
+import { declaredEndpoint } from '../platform-runtime.js';
 import { platformConnector } from '../platform-connector.js';
 import { clockFor } from '../../lib/clock.js';
 
@@ -137,11 +137,11 @@ async function accountsById(realm: QboRealm): Promise<Map<string, QboEntity>> {
 /** The company's name as QuickBooks has it, asked with the new token; a link does not fail for want of it. */
 async function companyNameOf(tokens: OAuthTokens, realmId: string, config: OAuthPlatformConfig): Promise<string | undefined> {
   // The token just granted, before the connection keeps it; the declared minor version, as on every call.
-  const endpoint = {
-    ...vendorEndpoint('QuickBooks Online', companyUrl(config, realmId)),
-    query: versionParts(QUICKBOOKS).query,
+  const endpoint = declaredEndpoint(QUICKBOOKS, {
+    baseUrl: companyUrl(config, realmId),
+    account: realmId,
     headers: { authorization: `Bearer ${tokens.accessToken}` },
-  };
+  });
   const path = `companyinfo/${encodeURIComponent(realmId)}`;
   try {
     const response = await platformRequest(endpoint, 'GET', path);

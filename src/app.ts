@@ -63,6 +63,8 @@ import { createUploadSessionsService } from './uploads/upload-sessions.service.j
 import { createDataSetsService } from './data/data-sets.service.js';
 import { registerDataSetRoutes } from './data/data-sets.routes.js';
 import { registerFinancialsRoutes } from './data/financials.routes.js';
+import { createAgedReportsService } from './reports/aged/aged-reports.service.js';
+import { registerAgedReportRoutes } from './reports/aged/aged-reports.routes.js';
 import { createRecordReader } from './records/record-reader.js';
 import { registerLinkRoutes } from './link/link.routes.js';
 import { registerWebhooks } from './webhooks/webhooks.routes.js';
@@ -316,9 +318,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const syncs = createSyncsService({ db, dialect, lists, jobs, wakeJobs, companies });
   registerSyncRoutes(server, { syncs });
   registerSyncSettingsRoutes(server, { db, companies });
-  const dataSets = createDataSetsService({ db, dialect, lists, companies, records: createRecordReader(store, lists) });
+  const records = createRecordReader(store, lists);
+  const dataSets = createDataSetsService({ db, dialect, lists, companies, records });
   registerDataSetRoutes(server, { dataSets });
   registerFinancialsRoutes(server, { dataSets });
+  registerAgedReportRoutes(server, { agedReports: createAgedReportsService({ dataSets, records }) });
   registerLinkRoutes(server, { ...connectionDeps, connections, clients, intake });
   const push = createPushService({ db, dialect, lists, jobs, wakeJobs, companies, credentials, allowPrivate, ...pushTiming });
   registerPushRoutes(server, { push });

@@ -113,6 +113,20 @@ export function createDataSetsService(deps: DataSetsDeps) {
   return {
     readable,
 
+    /**
+     * The complete versions a read of `dataType` sees, or undefined when there is nothing complete to read: never
+     * requested, its first sync not complete, or no connection of the company's serves it. An unknown company is 404.
+     */
+    async synced(client: Client, companyId: string, dataType: DataType): Promise<number[] | undefined> {
+      await deps.companies.owned(client, companyId);
+      try {
+        return (await readable(client, companyId, dataType)).versions;
+      } catch (error) {
+        if (error instanceof ApiError && (error.statusCode === 409 || error.code === 'DataTypeNotSupported')) return undefined;
+        throw error;
+      }
+    },
+
     /** A condition on a top-level string field of the stored records (for sub-resource paths). */
     fieldEquals(field: string, value: string): RawBuilder<unknown> {
       return recordFieldEquals(deps.dialect, field, value);

@@ -116,6 +116,25 @@ export function scaledNumber(units: bigint, places: number): number {
   return Number(format(units, places)) || 0;
 }
 
+/**
+ * A JSON number as the exact decimal it is written as: 80.05 is { units: 8005n, places: 2 }. Most amounts have at most
+ * two decimals, and those are read without going through text: below 10^13, two such decimals are further apart
+ * than neighbouring doubles, so the double nearest k/100 is n only when n is written as k/100.
+ */
+export function scaledFigure(n: number): ScaledDecimal {
+  const cents = Math.round(n * 100);
+  if (Math.abs(n) < 1e13 && cents / 100 === n) return { units: BigInt(cents), places: 2 };
+  const text = plainDecimal(n);
+  const dot = text.indexOf('.');
+  const places = dot < 0 ? 0 : text.length - dot - 1;
+  return { units: scaled(text, places), places };
+}
+
+/** `units` at `places` decimals written out (`-12.30` for -1230n at 2). */
+export function scaledText(units: bigint, places: number): string {
+  return format(units, places);
+}
+
 /** A JSON number's shortest decimal form, written out without an exponent (`1e-7` is `0.0000001`). */
 export function plainDecimal(n: number): string {
   const text = String(n);

@@ -181,6 +181,22 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
     },
 
     /** Every live record of the versions, in id order (report-like types, a few hundred records). */
+    /**
+     * Every live record of the versions, handed to `visit` one by one, `batch` positions of a version read at a time:
+     * a report reads a million records without holding them all (only what it keeps of each).
+     */
+    async eachLive(versions: number[], visit: (doc: string) => void, batch = 5000): Promise<void> {
+      for (const version of versions) {
+        const { size } = await cachedVersionInfo(version);
+        for (let from = 0; from < size; from += batch) {
+          const { rows } = await sql<{ doc: string }>`SELECT d.doc FROM record_index r JOIN record_docs d ON d.key = r.doc_key
+            WHERE r.version = ${version} AND r.position >= ${from} AND r.position < ${from + batch} AND r.is_deleted = 0
+            ORDER BY r.position`.execute(db);
+          for (const row of rows) visit(row.doc);
+        }
+      }
+    },
+
     async allLive(versions: number[]): Promise<string[]> {
       const { rows } = await sql<{ doc: string }>`SELECT d.doc FROM ${FROM}
         WHERE r.version IN (${sql.join(versions)}) AND r.is_deleted = 0 ORDER BY r.record_id`.execute(db);

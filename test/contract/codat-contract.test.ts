@@ -407,6 +407,24 @@ const EXTRA_CASES: Record<string, (success: Success) => Promise<Case[]>> = {
   'GET /companies/{companyId}/data/financials/balanceSheet': async (success) => [
     { name: 'periodLength out of range', ...success, query: 'periodLength=0&periodsToCompare=2', auth: clientA.auth, status: 400 },
   ],
+  ...Object.fromEntries(
+    ['agedDebtor', 'agedCreditor'].flatMap((report) => [
+      [
+        `GET /companies/{companyId}/reports/${report}`,
+        async (success: Success) => [
+          { name: 'numberOfPeriods out of range', ...success, query: 'numberOfPeriods=121', auth: clientA.auth, status: 400 },
+          // Codat declares no status for a report whose inputs have not synced: Ledgerport's 409, Codat's error body.
+          { name: 'inputs never synced', ...success, ids: { companyId: unsynced.companyId }, auth: clientA.auth, status: 409 },
+        ],
+      ],
+      [
+        `GET /companies/{companyId}/reports/${report}/available`,
+        async (success: Success) => [
+          { name: 'inputs never synced: false', ...success, ids: { companyId: unsynced.companyId }, auth: clientA.auth, status: 200 },
+        ],
+      ],
+    ]),
+  ),
   'POST /companies/{companyId}/syncSettings': async (success) => [
     {
       name: 'settings not a list',

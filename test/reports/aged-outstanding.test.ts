@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { agedAmounts, type AgedInputs } from '../../src/reports/aged/outstanding.js';
+import { agedFacts } from '../../src/reports/aged/aged-facts.js';
+import { outstandingAmounts } from '../../src/reports/aged/aged-grouping.js';
+
+type Inputs = Parameters<typeof agedFacts>[1];
 
 /*
  * What is outstanding as at a report date (docs/lending/aged-reports.md), from records in the shapes the platforms
@@ -53,8 +56,8 @@ const sandbox = {
   ],
 };
 
-const asAt = (reportDate: string, inputs: AgedInputs = sandbox) =>
-  agedAmounts('debtors', inputs, reportDate).map((a) => [a.detail, a.date, a.amount, a.currency, a.counterpartyId]);
+const asAt = (reportDate: string, inputs: Inputs = sandbox) =>
+  outstandingAmounts(agedFacts('debtors', inputs), reportDate).map((a) => [a.detail, a.date, a.amount, a.currency, a.counterpartyId]);
 
 describe('what is outstanding as at the report date', () => {
   it("takes each invoice's total less what was applied to it by then, and each credit note's unused credit, negative", () => {
@@ -130,8 +133,8 @@ describe('what is outstanding as at the report date', () => {
       ],
     };
     expect(asAt('2024-03-31', quickbooks)).toEqual([
-      ['Payments', '2024-02-10', '-15', 'USD', 'c1'],
       ['Invoices', '2024-01-05', '50', 'USD', 'c1'],
+      ['Payments', '2024-02-10', '-15', 'USD', 'c1'],
     ]);
     // Before the payment: the whole invoice, and nothing on account yet.
     expect(asAt('2024-02-09', quickbooks)).toEqual([['Invoices', '2024-01-05', '75', 'USD', 'c1']]);
@@ -139,9 +142,8 @@ describe('what is outstanding as at the report date', () => {
 
   it("reads the creditors' side by its own names: bills, supplier, bill payments", () => {
     const supplier = { id: 's1', supplierName: 'Supplier Ltd' };
-    const amounts = agedAmounts(
-      'creditors',
-      {
+    const amounts = outstandingAmounts(
+      agedFacts('creditors', {
         documents: [{ id: 'b1', supplierRef: supplier, currency: 'EUR', issueDate: '2024-03-01', totalAmount: 40, status: 'Open' }],
         credits: [],
         payments: [
@@ -153,11 +155,9 @@ describe('what is outstanding as at the report date', () => {
             lines: [{ amount: 15, links: [{ type: 'Bill', id: 'b1', amount: -15 }] }],
           },
         ],
-      },
+      }),
       '2024-03-31',
     );
-    expect(amounts).toEqual([
-      { counterpartyId: 's1', counterpartyName: 'Supplier Ltd', currency: 'EUR', date: '2024-03-01', detail: 'Bills', amount: '25' },
-    ]);
+    expect(amounts).toEqual([{ recordId: 'b1', counterpartyId: 's1', currency: 'EUR', date: '2024-03-01', detail: 'Bills', amount: '25' }]);
   });
 });

@@ -31,14 +31,18 @@ export interface AgingPeriod {
 
 /**
  * The parameters of a request (query-string values as given), with the defaults for those left out: the report date
- * today, 4 periods of 30 days. A date that is no `YYYY-MM-DD` day (or such a day with a midnight time, as Codat's SDKs
+ * today, 4 periods of 30 days. The report date may be sent as `date` (Codat's Lending SDK 4.x does). A date that is no `YYYY-MM-DD` day (or such a day with a midnight time, as Codat's SDKs
  * send a date-time), or a count out of its bounds, is a 400 naming the parameter.
  */
 export function agingParameters(query: Readonly<Record<string, unknown>>, today: string): AgingParameters {
   const problems: { propertyName: string; details: string }[] = [];
-  const reportDate = dateParameter(query.reportDate, today);
+  // Codat's Lending SDK 4.x sends the report date as `date` (its generated client predates the name `reportDate`).
+  const given = query.reportDate ?? query.date;
+  const reportDate = dateParameter(given, today);
   if (reportDate === undefined)
     problems.push({ propertyName: 'reportDate', details: 'reportDate must be a date, as yyyy-MM-dd (e.g. 2024-03-31).' });
+  else if (query.reportDate !== undefined && query.date !== undefined && dateParameter(query.date, today) !== reportDate)
+    problems.push({ propertyName: 'reportDate', details: 'reportDate and date (its other name) name different days.' });
   const count = (name: keyof typeof AGING_BOUNDS): number => {
     const raw = query[name];
     if (raw === undefined || raw === '') return AGING_DEFAULTS[name];

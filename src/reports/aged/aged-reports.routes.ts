@@ -1,0 +1,125 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { CompanyIdParams, errorResponses } from '../../http/responses.js';
+import { callerOf } from '../../clients/caller.js';
+import { AGING_BOUNDS } from './aging-periods.js';
+import { AGED_REPORTS, type AgedReport, type AgedReportName, type AgedReportsService } from './aged-reports.service.js';
+
+/*
+ * GET /companies/{companyId}/reports/agedDebtor, …/agedCreditor and their /available (Codat's Lending API, operations
+ * get-accounting-aged-debtors-report, is-aged-debtors-report-available and the creditors' pair).
+ */
+
+/** A day as Codat writes a report's dates: midnight UTC. */
+const midnight = (day: string) => `${day}T00:00:00Z`;
+
+const Amount = (description: string) => Type.Number({ description });
+
+const PeriodSchema = Type.Object({
+  fromDate: Type.String({ description: 'The period starts after this day (the last period: from 0001-01-01, open-ended).' }),
+  toDate: Type.String({ description: 'The last day of the period, included.' }),
+  amount: Amount('What is outstanding in the period: the sum of its details.'),
+  details: Type.Array(
+    Type.Object({
+      name: Type.String({ description: 'What the amount comes from: the documents, the credit notes or money on account.' }),
+      amount: Amount('What is outstanding from them in the period.'),
+    }),
+    { description: "Always the report's three details, in order." },
+  ),
+});
+
+const CurrencySchema = Type.Object({
+  currency: Type.String({ description: 'ISO 4217 code; `XXX` when the records name none. No conversion.' }),
+  agedOutstandingAmounts: Type.Array(PeriodSchema, { description: 'Every period, newest first, zeros included.' }),
+});
+
+function reportSchema(name: AgedReportName) {
+  const who = AGED_REPORTS[name].side === 'debtors' ? 'customer' : 'supplier';
+  return Type.Object(
+    {
+      generated: Type.String({ format: 'date-time', description: 'When the report was made.' }),
+      reportDate: Type.String({ description: 'The day the report is as at (midnight UTC): what stood at the end of that day.' }),
+      data: Type.Array(
+        Type.Object({
+          [`${who}Id`]: Type.String({ description: `The ${who}'s id.` }),
+          [`${who}Name`]: Type.Optional(Type.String({ description: `The ${who}'s name (from its own record, else the documents').` })),
+          agedCurrencyOutstanding: Type.Array(CurrencySchema, { description: 'One entry per currency, by code.' }),
+        }),
+        { description: `One entry per ${who} with something outstanding, by name.` },
+      ),
+    },
+    { description: `Aged ${AGED_REPORTS[name].side}: what is outstanding per ${who} and currency, by issue date.` },
+  );
+}
+
+const AgingQuery = Type.Object({
+  reportDate: Type.Optional(
+    Type.String({ description: 'The day the report is as at, `yyyy-MM-dd` (that day at midnight is accepted). Default: today (UTC).' }),
+  ),
+  date: Type.Optional(Type.String({ description: "The report date's other name, as Codat's Lending SDK 4.x sends it." })),
+  numberOfPeriods: Type.Optional(
+    Type.Integer({ ...AGING_BOUNDS.numberOfPeriods, description: 'Periods in all, the last open-ended. Default 4.' }),
+  ),
+  periodLengthDays: Type.Optional(Type.Integer({ ...AGING_BOUNDS.periodLengthDays, description: 'Days in each period. Default 30.' })),
+});
+
+/** The report in Codat's shape. */
+function served(name: AgedReportName, report: AgedReport) {
+  const who = AGED_REPORTS[name].side === 'debtors' ? 'customer' : 'supplier';
+  return {
+    generated: report.generated,
+    reportDate: midnight(report.parameters.reportDate),
+    data: report.rows.map((row) => ({
+      [`${who}Id`]: row.counterpartyId,
+      ...(row.counterpartyName !== undefined ? { [`${who}Name`]: row.counterpartyName } : {}),
+      agedCurrencyOutstanding: row.currencies.map(({ currency, periods }) => ({
+        currency,
+        agedOutstandingAmounts: periods.map((period) => ({
+          fromDate: midnight(period.fromDate),
+          toDate: midnight(period.toDate),
+          // The one rounding: the exact sums, served as JSON numbers.
+          amount: Number(period.amount),
+          details: period.details.map((detail) => ({ name: detail.name, amount: Number(detail.amount) })),
+        })),
+      })),
+    })),
+  };
+}
+
+export function registerAgedReportRoutes(app: FastifyInstance, deps: { agedReports: AgedReportsService }): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  for (const name of Object.keys(AGED_REPORTS) as AgedReportName[]) {
+    const side = AGED_REPORTS[name].side;
+    const short = side === 'debtors' ? 'debtors' : 'creditors';
+    r.get(
+      `/companies/:companyId/reports/${name}/available`,
+      {
+        schema: {
+          operationId: `is-aged-${short}-report-available`,
+          summary: `Aged ${short} report available`,
+          description: `Whether the aged ${short} report can be made: its inputs (${[AGED_REPORTS[name].documents, AGED_REPORTS[name].counterparties, AGED_REPORTS[name].payments].join(', ')}) have synced.`,
+          tags: ['Lending reports'],
+          params: CompanyIdParams,
+          response: { 200: Type.Boolean(), ...errorResponses(404) },
+        },
+      },
+      async (request) => deps.agedReports.available(callerOf(request), request.params.companyId, name),
+    );
+    r.get(
+      `/companies/:companyId/reports/${name}`,
+      {
+        schema: {
+          operationId: `get-accounting-aged-${short}-report`,
+          summary: `Aged ${short} report`,
+          description: `What is outstanding per ${side === 'debtors' ? 'customer' : 'supplier'} and currency as at the report date, in periods counted back from it by issue date (docs/lending/aged-reports.md). 409 until its inputs have synced.`,
+          tags: ['Lending reports'],
+          params: CompanyIdParams,
+          querystring: AgingQuery,
+          response: { 200: reportSchema(name), ...errorResponses(404, 409) },
+        },
+      },
+      async (request) => served(name, await deps.agedReports.report(callerOf(request), request.params.companyId, name, request.query)),
+    );
+  }
+}

@@ -1,0 +1,110 @@
+import type { Client } from '../../clients/clients.store.js';
+import type { DataType } from '../../codat-model/data-types.js';
+import { ApiError } from '../../http/api-error.js';
+import { boundedCache } from '../../lib/bounded-cache.js';
+import { clockFor } from '../../lib/clock.js';
+import type { RecordReader } from '../../records/record-reader.js';
+import { agedFactsBuilder, agedFactsBytes, type AgedFacts, type AgedSide } from './aged-facts.js';
+import { agedRows, type AgedRow } from './aged-grouping.js';
+import { agingParameters, type AgingParameters } from './aging-periods.js';
+
+/*
+ * Aged debtors and aged creditors over a company's synced records (docs/lending/aged-reports.md). The records are read
+ * once per set of data-set versions into the report's facts (aged-facts.ts) and kept: a complete version never
+ * changes, so a report at any other date or with other periods on the same versions reads no record again.
+ */
+
+/** What the reports read of the data sets: the complete versions of a data type, or undefined when none has synced. */
+export interface SyncedDataSets {
+  synced(client: Client, companyId: string, dataType: DataType): Promise<number[] | undefined>;
+}
+
+export interface AgedReportsDeps {
+  dataSets: SyncedDataSets;
+  records: Pick<RecordReader, 'eachLive'>;
+  /** Bytes of facts kept across reports (least recently used dropped first). */
+  cacheBytes?: number;
+}
+
+/** Each report's inputs: the counterparties, the documents, the credit notes and the payments, by data type. */
+export const AGED_REPORTS = {
+  agedDebtor: { side: 'debtors', counterparties: 'customers', documents: 'invoices', credits: 'creditNotes', payments: 'payments' },
+  agedCreditor: {
+    side: 'creditors',
+    counterparties: 'suppliers',
+    documents: 'bills',
+    credits: 'billCreditNotes',
+    payments: 'billPayments',
+  },
+} as const satisfies Record<string, { side: AgedSide } & Record<'counterparties' | 'documents' | 'credits' | 'payments', DataType>>;
+
+export type AgedReportName = keyof typeof AGED_REPORTS;
+
+/** The inputs a report cannot be made without; credit notes are read when they have synced (docs/lending). */
+const REQUIRED = ['documents', 'counterparties', 'payments'] as const;
+
+/** What a report answers before its rows are written out in Codat's shape. */
+export interface AgedReport {
+  generated: string;
+  parameters: AgingParameters;
+  rows: AgedRow[];
+}
+
+export function createAgedReportsService(deps: AgedReportsDeps) {
+  const kept = boundedCache<AgedFacts>({ bytes: deps.cacheBytes ?? 512 * 1024 * 1024, valueBytes: agedFactsBytes });
+  // Two first requests for the same versions read the records once.
+  const reading = new Map<string, Promise<AgedFacts>>();
+
+  /** The versions of each input, or the names of the required inputs that have not synced. */
+  async function inputsOf(client: Client, companyId: string, name: AgedReportName) {
+    const report = AGED_REPORTS[name];
+    const roles = ['counterparties', 'documents', 'credits', 'payments'] as const;
+    const versions = await Promise.all(roles.map((role) => deps.dataSets.synced(client, companyId, report[role])));
+    const byRole = Object.fromEntries(roles.map((role, i) => [role, versions[i]])) as Record<(typeof roles)[number], number[] | undefined>;
+    const missing = REQUIRED.filter((role) => byRole[role] === undefined).map((role) => report[role]);
+    return { byRole, missing };
+  }
+
+  async function factsOf(name: AgedReportName, byRole: Record<string, number[] | undefined>): Promise<AgedFacts> {
+    const report = AGED_REPORTS[name];
+    const key = `${name} ${['counterparties', 'documents', 'credits', 'payments'].map((role) => (byRole[role] ?? []).join(',')).join(' ')}`;
+    const cached = kept.get(key);
+    if (cached) return cached;
+    let pending = reading.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const builder = agedFactsBuilder(report.side);
+        const read = async (role: 'counterparties' | 'documents' | 'credits' | 'payments', add: (record: any) => void) =>
+          deps.records.eachLive(byRole[role] ?? [], (doc) => add(JSON.parse(doc)));
+        await read('counterparties', builder.counterparty);
+        await read('documents', builder.document);
+        await read('credits', builder.credit);
+        await read('payments', builder.payment);
+        const facts = builder.finish();
+        kept.set(key, facts);
+        return facts;
+      })().finally(() => reading.delete(key));
+      reading.set(key, pending);
+    }
+    return pending;
+  }
+
+  return {
+    /** Whether the report can be made now: its required inputs have synced. An unknown company is 404. */
+    async available(client: Client, companyId: string, name: AgedReportName): Promise<boolean> {
+      return (await inputsOf(client, companyId, name)).missing.length === 0;
+    },
+
+    /** The report; 400 naming a bad parameter, 404 for an unknown company, 409 before its inputs have synced. */
+    async report(client: Client, companyId: string, name: AgedReportName, query: Record<string, unknown>): Promise<AgedReport> {
+      const now = clockFor({ clientId: client.id, companyId }).now();
+      const parameters = agingParameters(query, now.toISOString().slice(0, 10));
+      const { byRole, missing } = await inputsOf(client, companyId, name);
+      if (missing.length > 0) throw new ApiError(409, `DataNotSyncedException: ${name} needs ${missing.join(', ')} synced first`);
+      const facts = await factsOf(name, byRole);
+      return { generated: now.toISOString(), parameters, rows: agedRows(facts, parameters) };
+    },
+  };
+}
+
+export type AgedReportsService = ReturnType<typeof createAgedReportsService>;

@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CodatLending } from '@codat/lending';
+import { RFCDate } from '@codat/lending/dist/sdk/types/index.js';
+import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
+import { fetchOnFirstLinkOnly, linkedSandbox, companyWithConnection, authorize, waitForSyncs } from '../helpers/sandbox.js';
+import { expectErrorBody } from '../helpers/error-body.js';
+
+/*
+ * The aged debtors and creditors reports over HTTP, on both stores (docs/lending/aged-reports.md): each figure equals
+ * an aging worked out here, in whole cents, from the records the API serves for the same company — never by the
+ * service's own code — at several report dates and period shapes; 409 before the inputs have synced, `/available`,
+ * 400 naming a bad parameter, 404 for an unknown company.
+ */
+
+type Data = Record<string, any>;
+
+const SIDES = {
+  agedDebtor: {
+    who: 'customer',
+    types: { counterparties: 'customers', documents: 'invoices', credits: 'creditNotes', payments: 'payments' },
+    ref: 'customerRef',
+    link: 'Invoice',
+    details: ['Invoices', 'CreditNotes', 'Payments'],
+  },
+  agedCreditor: {
+    who: 'supplier',
+    types: { counterparties: 'suppliers', documents: 'bills', credits: 'billCreditNotes', payments: 'billPayments' },
+    ref: 'supplierRef',
+    link: 'Bill',
+    details: ['Bills', 'BillCreditNotes', 'BillPayments'],
+  },
+} as const;
+type ReportName = keyof typeof SIDES;
+const ALL_TYPES = Object.values(SIDES).flatMap((side) => Object.values(side.types));
+
+let server: TestServer;
+let client: TestClient;
+let companyId: string;
+const records: Record<string, Data[]> = {};
+
+async function allOf(dataType: string): Promise<Data[]> {
+  const out: Data[] = [];
+  for (let page = 1; ; page++) {
+    const res = await http(server, 'GET', `/companies/${companyId}/data/${dataType}?page=${page}&pageSize=5000`, { auth: client.auth });
+    expect(res.status, res.text).toBe(200);
+    out.push(...res.body.results);
+    if (out.length >= res.body.totalResults) return out;
+  }
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = await server.newClient({ name: 'Aged reports' });
+  const linked = await companyWithConnection(server, client);
+  companyId = linked.companyId;
+  await fetchOnFirstLinkOnly(server, client, companyId, ALL_TYPES);
+  await authorize(server, client, linked);
+  await waitForSyncs(server, client, companyId);
+  for (const type of ALL_TYPES) records[type] = await allOf(type);
+}, 120_000);
+afterAll(() => server?.close());
+
+const cents = (n: number) => Math.round(n * 100);
+const dayOf = (value: string) => value.slice(0, 10);
+const daysFrom = (from: string, to: string) => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
+
+/**
+ * The report worked out from the served records, in cents: a document's (credit's) outstanding amount is its total less
+ * what payments' links and its own dated allocations took off by the report date, once per (maker, document); money on
+ * account is a payment line settling nothing. Each (counterparty, currency) gets numberOfPeriods cells of three details.
+ */
+function expected(name: ReportName, reportDate: string, periods: number, length: number) {
+  const side = SIDES[name];
+  const taken = new Map<string, Map<string, { day: string; cents: number }>>();
+  const take = (target: string, maker: string, day: string, amount: number, first: boolean) => {
+    const byMaker = taken.get(target) ?? new Map();
+    taken.set(target, byMaker);
+    if (!byMaker.has(maker) || (first && !byMaker.get(maker).first)) byMaker.set(maker, { day, cents: amount, first } as never);
+  };
+  const cells = new Map<string, { id: string; currency: string; sums: number[][] }>();
+  const put = (record: Data, day: string, detail: number, amount: number) => {
+    if (amount === 0 || day > reportDate) return;
+    const id = record[side.ref]?.id ?? '';
+    const currency = record.currency ?? 'XXX';
+    const key = `${id}|${currency}`;
+    if (!cells.has(key)) cells.set(key, { id, currency, sums: Array.from({ length: periods }, () => [0, 0, 0]) });
+    const period = Math.min(Math.floor(daysFrom(day, reportDate) / length), periods - 1);
+    cells.get(key)!.sums[period][detail] += amount;
+  };
+  for (const payment of records[side.types.payments]) {
+    for (const line of payment.lines ?? []) {
+      const day = dayOf(line.allocatedOnDate ?? payment.date);
+      for (const link of line.links ?? []) {
+        if (link.type === side.link) take(`d ${link.id}`, payment.id, day, -cents(link.amount), true);
+        if (link.type === 'CreditNote') take(`c ${link.id}`, payment.id, day, cents(link.amount), true);
+      }
+      const settles = (line.links ?? []).some((l: Data) => l.type !== 'PaymentOnAccount' && l.type !== 'Unlinked');
+      if (!settles) put(payment, dayOf(payment.date), 2, -cents(line.amount));
+    }
+  }
+  const outstanding = (record: Data, kind: 'd' | 'c') => {
+    for (const a of record.paymentAllocations ?? []) {
+      const day = a.allocation?.allocatedOnDate ?? a.payment?.paidOnDate;
+      if (typeof a.allocation?.totalAmount === 'number' && day && a.payment?.id)
+        take(`${kind} ${record.id}`, a.payment.id, dayOf(day), cents(a.allocation.totalAmount), false);
+    }
+    let left = cents(record.totalAmount);
+    for (const t of taken.get(`${kind} ${record.id}`)?.values() ?? []) if (t.day <= reportDate) left -= t.cents;
+    return left;
+  };
+  for (const doc of records[side.types.documents])
+    if (doc.status !== 'Draft' && doc.status !== 'Void') put(doc, dayOf(doc.issueDate), 0, outstanding(doc, 'd'));
+  for (const credit of records[side.types.credits])
+    if (credit.status !== 'Draft' && credit.status !== 'Void') put(credit, dayOf(credit.issueDate), 1, -outstanding(credit, 'c'));
+  // As the report serves them: per counterparty and currency, each period's details and their sum, in cents.
+  const out = new Map<string, number[][]>();
+  for (const { id, currency, sums } of cells.values())
+    if (sums.some((p) => p.some((v) => v !== 0)))
+      out.set(
+        `${id}|${currency}`,
+        sums.map((p) => [...p, p[0] + p[1] + p[2]]),
+      );
+  return out;
+}
+
+function served(name: ReportName, body: Data) {
+  const side = SIDES[name];
+  const out = new Map<string, number[][]>();
+  for (const row of body.data)
+    for (const currency of row.agedCurrencyOutstanding)
+      out.set(
+        `${row[`${side.who}Id`]}|${currency.currency}`,
+        currency.agedOutstandingAmounts.map((p: Data) => {
+          expect(p.details.map((d: Data) => d.name)).toEqual(side.details);
+          return [...p.details.map((d: Data) => cents(d.amount)), cents(p.amount)];
+        }),
+      );
+  return out;
+}
+
+async function report(name: ReportName, query: string) {
+  const res = await http(server, 'GET', `/companies/${companyId}/reports/${name}?${query}`, { auth: client.auth });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+}
+
+describe.each(Object.keys(SIDES) as ReportName[])('%s over the Sandbox', (name) => {
+  it('equals an aging worked out from the served records, at several dates and period shapes', async () => {
+    const dates = records[SIDES[name].types.documents].map((d) => dayOf(d.issueDate)).sort();
+    expect(dates.length).toBeGreaterThan(10);
+    const middle = dates[Math.floor(dates.length / 2)];
+    const shapes: [string, number, number][] = [
+      [dates.at(-1)!, 4, 30],
+      [middle, 6, 14],
+      [dates[0], 1, 1],
+      ['2099-12-31', 120, 3650],
+    ];
+    // Which details had something outstanding in some report: the comparison must cover all three.
+    const seen = [0, 0, 0];
+    for (const [reportDate, periods, length] of shapes) {
+      const body = await report(name, `reportDate=${reportDate}&numberOfPeriods=${periods}&periodLengthDays=${length}`);
+      expect(body.reportDate).toBe(`${reportDate}T00:00:00Z`);
+      const want = expected(name, reportDate, periods, length);
+      expect(served(name, body)).toEqual(want);
+      for (const cells of want.values()) for (const period of cells) period.slice(0, 3).forEach((v, d) => (seen[d] += v !== 0 ? 1 : 0));
+      for (const row of body.data) {
+        const names = records[SIDES[name].types.counterparties].filter((c) => c.id === row[`${SIDES[name].who}Id`]);
+        if (names.length === 1) expect(row[`${SIDES[name].who}Name`]).toBe(names[0][`${SIDES[name].who}Name`]);
+      }
+    }
+    // The Sandbox's data differs per connection: each detail must show wherever the records hold one outstanding at
+    // the last report date (an unapplied credit note, a payment line settling nothing).
+    const side = SIDES[name];
+    const openCredit = records[side.types.credits].some((c) => c.remainingCredit > 0 && c.status !== 'Draft' && c.status !== 'Void');
+    const onAccount = records[side.types.payments].some((p) =>
+      (p.lines ?? []).some((l: Data) => (l.links ?? []).every((k: Data) => k.type === 'PaymentOnAccount' || k.type === 'Unlinked')),
+    );
+    expect([seen[0] > 0, seen[1] > 0 || !openCredit, seen[2] > 0 || !onAccount], `non-zero cells per detail: ${seen}`).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('lists periods newest first, each toDate the next fromDate, the last from 0001-01-01', async () => {
+    const body = await report(name, 'reportDate=2024-03-31&numberOfPeriods=3&periodLengthDays=10');
+    for (const row of body.data)
+      for (const currency of row.agedCurrencyOutstanding)
+        expect(currency.agedOutstandingAmounts.map((p: Data) => [p.fromDate, p.toDate])).toEqual([
+          ['2024-03-21T00:00:00Z', '2024-03-31T00:00:00Z'],
+          ['2024-03-11T00:00:00Z', '2024-03-21T00:00:00Z'],
+          ['0001-01-01T00:00:00Z', '2024-03-11T00:00:00Z'],
+        ]);
+  });
+
+  it('is available, and answers 400 naming a parameter out of bounds', async () => {
+    const available = await http(server, 'GET', `/companies/${companyId}/reports/${name}/available`, { auth: client.auth });
+    expect([available.status, available.body]).toEqual([200, true]);
+    for (const [query, parameter] of [
+      ['numberOfPeriods=0', 'numberOfPeriods'],
+      ['numberOfPeriods=121', 'numberOfPeriods'],
+      ['periodLengthDays=3651', 'periodLengthDays'],
+      ['periodLengthDays=ten', 'periodLengthDays'],
+      ['reportDate=2023-02-29', 'reportDate'],
+      ['reportDate=31-03-2024', 'reportDate'],
+    ]) {
+      const res = await http(server, 'GET', `/companies/${companyId}/reports/${name}?${query}`, { auth: client.auth });
+      const body = expectErrorBody(res, 400, { validation: true });
+      expect(body.validation.errors.map((e: Data) => e.itemId)).toContain(parameter);
+    }
+  });
+});
+
+describe('through the official SDK (@codat/lending 4.3), unchanged but for its server URL', () => {
+  it('reads both reports and their availability, with the figures served over HTTP', async () => {
+    const sdk = new CodatLending({ serverURL: server.url, security: { authHeader: client.auth } });
+    const reports = sdk.accountsReceivable.reports;
+    const request = { companyId, reportDate: new RFCDate('2026-01-31'), numberOfPeriods: 5, periodLengthDays: 45 };
+    const query = 'reportDate=2026-01-31&numberOfPeriods=5&periodLengthDays=45';
+    const debtors = await reports.getAgedDebtors(request);
+    expect(debtors.statusCode).toBe(200);
+    const debtorsOverHttp = await report('agedDebtor', query);
+    expect(debtors.accountingAgedDebtorReport?.data?.map((row) => [row.customerId, row.customerName])).toEqual(
+      debtorsOverHttp.data.map((row: Data) => [row.customerId, row.customerName]),
+    );
+    const amounts = (rows: Data[] | undefined) =>
+      (rows ?? []).flatMap((row) => row.agedCurrencyOutstanding.flatMap((c: Data) => c.agedOutstandingAmounts.map((p: Data) => p.amount)));
+    expect(amounts(debtors.accountingAgedDebtorReport?.data)).toEqual(amounts(debtorsOverHttp.data));
+    const creditors = await reports.getAgedCreditors(request);
+    expect(creditors.statusCode).toBe(200);
+    expect(creditors.accountingAgedCreditorReport?.data?.map((row) => row.supplierId)).toEqual(
+      (await report('agedCreditor', query)).data.map((row: Data) => row.supplierId),
+    );
+    expect((await reports.isAgedDebtorsAvailable({ companyId })).boolean).toBe(true);
+    expect((await reports.isAgedCreditorsAvailable({ companyId })).boolean).toBe(true);
+  });
+});
+
+describe('before the inputs have synced', () => {
+  it('is not available, and the report answers 409 naming what must sync first', async () => {
+    const linked = await companyWithConnection(server, client);
+    await fetchOnFirstLinkOnly(server, client, linked.companyId, ['invoices']);
+    await authorize(server, client, linked);
+    await waitForSyncs(server, client, linked.companyId);
+    const path = `/companies/${linked.companyId}/reports`;
+    const available = await http(server, 'GET', `${path}/agedDebtor/available`, { auth: client.auth });
+    expect([available.status, available.body]).toEqual([200, false]);
+    const res = await http(server, 'GET', `${path}/agedDebtor`, { auth: client.auth });
+    expectErrorBody(res, 409);
+    expect(res.body.error).toBe('DataNotSyncedException: agedDebtor needs customers, payments synced first');
+    const creditors = await http(server, 'GET', `${path}/agedCreditor`, { auth: client.auth });
+    expect(creditors.body.error).toBe('DataNotSyncedException: agedCreditor needs bills, suppliers, billPayments synced first');
+  });
+
+  it("answers 404 for an unknown company, and 403 for another client's, as every company path does", async () => {
+    const other = await server.newClient({ name: 'Another client' });
+    const theirs = await linkedSandbox(server, other);
+    for (const path of ['agedDebtor', 'agedDebtor/available', 'agedCreditor', 'agedCreditor/available']) {
+      const unknown = await http(server, 'GET', `/companies/${crypto.randomUUID()}/reports/${path}`, { auth: client.auth });
+      expectErrorBody(unknown, 404);
+      const res = await http(server, 'GET', `/companies/${theirs.companyId}/reports/${path}`, { auth: client.auth });
+      expectErrorBody(res, 403);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 // A small client of the Ledgerport API: the calls the run makes to build its data and follow syncs.
 import { SYNC_TIMEOUT_MS } from './config.mjs';
 import { request } from './http.mjs';
-import { ACCOUNTING_DATA_TYPES } from '../../dist/connectors/data-types.js';
+import { ACCOUNTING_DATA_TYPES } from '../../dist/codat-model/data-types.js';
 
 /** Codat's authorisation header: Basic with the Base64 of the API key alone. */
 export const authorizationOf = (apiKey) => `Basic ${Buffer.from(apiKey).toString('base64')}`;

@@ -22,6 +22,7 @@ export function previousRecordOf(
     f_amount: number | null;
     f_currency: string | null;
     f_ref: string | null;
+    f_kept: string | null;
     doc_key: string;
   },
 ): PreviousRecord {
@@ -31,7 +32,7 @@ export function previousRecordOf(
     content_hash: r.content_hash,
     modified_date: r.modified_date,
     is_deleted: Number(r.is_deleted),
-    fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref],
+    fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref, r.f_kept],
     doc_key: docKey(dialect, r.doc_key),
   };
 }

@@ -83,8 +83,8 @@ export function createPreviousVersion(store: Store, prev: number | null, version
     async copy(from: number, to: number, shift: number, afterSlice: (copied: number) => Promise<void>): Promise<void> {
       for (let a = from; a < to; a += COPY_SLICE) {
         const b = Math.min(to, a + COPY_SLICE);
-        const statement = sql`INSERT INTO record_index (version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, doc_key)
-        SELECT ${version}, record_id, position + ${shift}, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, doc_key
+        const statement = sql`INSERT INTO record_index (version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, f_kept, doc_key)
+        SELECT ${version}, record_id, position + ${shift}, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, f_kept, doc_key
         FROM record_index WHERE version = ${prev} AND position >= ${a} AND position < ${b}`;
         const compiled = statement.compile(db);
         await batches.run(

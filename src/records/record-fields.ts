@@ -1,3 +1,4 @@
+import { sha1 } from '../lib/sha1.js';
 import type { TSchema } from '@sinclair/typebox';
 
 /**
@@ -9,8 +10,110 @@ import type { TSchema } from '@sinclair/typebox';
 export const INDEXED_COLUMNS = ['status', 'date', 'amount', 'currency', 'ref'] as const;
 export type IndexedColumn = (typeof INDEXED_COLUMNS)[number];
 
-/** Dotted path of the field each column holds for one data type; absent columns stay null. */
-export type RecordFieldPaths = Partial<Record<IndexedColumn, string>>;
+/**
+ * Dotted path of the field each column holds for one data type (absent columns stay null), and the paths kept whole in
+ * `f_kept` (KEPT_FIELDS).
+ */
+export type RecordFieldPaths = Partial<Record<IndexedColumn, string>> & { kept?: readonly KeptField[] };
+
+/*
+ * What the reports read of every record of their inputs (the aged debtors and creditors: src/reports/aged/), kept as
+ * a small JSON tuple (`f_kept`) when a version is written: a report over a million invoices then scans narrow rows
+ * and decodes short arrays, instead of reading every document and decoding objects. A field is a dotted path (its
+ * value as stored, null when absent), `{ day }` (a date's day as a `dayNumber`, null when it names none) or
+ * `{ list, of }` (a list, each element kept as a tuple of its own fields). Readers take the values by position:
+ * the positions of each data type's fields are KEPT_AT's.
+ */
+export type KeptField = string | { day: string } | { list: string; of: readonly KeptField[] };
+
+const COUNTERPARTY = { customers: 'customerRef', suppliers: 'supplierRef' } as const;
+const REF_NAME = { customerRef: 'companyName', supplierRef: 'supplierName' } as const;
+const documentFields = (ref: 'customerRef' | 'supplierRef'): KeptField[] => [
+  'id',
+  { day: 'issueDate' },
+  'status',
+  'currency',
+  'totalAmount',
+  `${ref}.id`,
+  `${ref}.${REF_NAME[ref]}`,
+  {
+    list: 'paymentAllocations',
+    of: ['payment.id', 'allocation.totalAmount', { day: 'allocation.allocatedOnDate' }, { day: 'payment.paidOnDate' }],
+  },
+];
+const paymentFields = (ref: 'customerRef' | 'supplierRef'): KeptField[] => [
+  'id',
+  { day: 'date' },
+  'currency',
+  `${ref}.id`,
+  `${ref}.${REF_NAME[ref]}`,
+  { list: 'lines', of: ['amount', { day: 'allocatedOnDate' }, { list: 'links', of: ['type', 'id', 'amount'] }] },
+];
+export const KEPT_FIELDS: Readonly<Partial<Record<string, readonly KeptField[]>>> = {
+  customers: ['id', 'customerName'],
+  suppliers: ['id', 'supplierName'],
+  invoices: documentFields(COUNTERPARTY.customers),
+  creditNotes: documentFields(COUNTERPARTY.customers),
+  payments: paymentFields(COUNTERPARTY.customers),
+  bills: documentFields(COUNTERPARTY.suppliers),
+  billCreditNotes: documentFields(COUNTERPARTY.suppliers),
+  billPayments: paymentFields(COUNTERPARTY.suppliers),
+};
+
+/** Where each field of a kept tuple is, for the readers (the counterparty's `ref` and `name` whichever side). */
+export const KEPT_AT = {
+  counterparty: { id: 0, name: 1 },
+  document: { id: 0, day: 1, status: 2, currency: 3, total: 4, ref: 5, refName: 6, allocations: 7 },
+  allocation: { maker: 0, amount: 1, day: 2, paidDay: 3 },
+  payment: { id: 0, day: 1, currency: 2, ref: 3, refName: 4, lines: 5 },
+  line: { amount: 0, day: 1, links: 2 },
+  link: { type: 0, id: 1, amount: 2 },
+} as const;
+
+const DAY_MS = 86_400_000;
+
+function at(data: unknown, path: string): unknown {
+  let value = data;
+  for (const key of path.split('.'))
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}
+
+/** A date's day (`YYYY-MM-DD…`) as days since 1970-01-01; null when the value names no day. */
+function dayOfValue(value: unknown): number | null {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value)) return null;
+  const time = Date.parse(`${value.slice(0, 10)}T00:00:00Z`);
+  return Number.isFinite(time) ? Math.round(time / DAY_MS) : null;
+}
+
+const layouts = new WeakMap<readonly KeptField[], string>();
+
+/**
+ * A short name of a tuple's layout (its fields, in order), stored as the tuple's last element: a version keeps its
+ * tuples as they were written, so a reader whose KEPT_FIELDS have changed since tells the old ones apart and reads
+ * those records' documents instead.
+ */
+export function keptLayout(fields: readonly KeptField[]): string {
+  let layout = layouts.get(fields);
+  if (layout === undefined) {
+    layout = sha1(JSON.stringify(fields), 'hex').slice(0, 8);
+    layouts.set(fields, layout);
+  }
+  return layout;
+}
+
+/** The kept tuple of a record (see KEPT_FIELDS). */
+export function keptTuple(fields: readonly KeptField[], data: unknown): unknown[] {
+  return fields.map((field) => {
+    if (typeof field === 'string') {
+      const value = at(data, field);
+      return value === undefined ? null : value;
+    }
+    if ('day' in field) return dayOfValue(at(data, field.day));
+    const list = at(data, field.list);
+    return Array.isArray(list) ? list.map((element) => keptTuple(field.of, element)) : null;
+  });
+}
 
 const CANDIDATES: Record<IndexedColumn, { paths: string[]; kind: 'string' | 'date' | 'number' }> = {
   status: { paths: ['status'], kind: 'string' },
@@ -64,9 +167,16 @@ function unwrap(node: JsonSchema | undefined): JsonSchema | undefined {
   return members.length === 1 ? members[0] : node;
 }
 
-/** The column values of one record, in INDEXED_COLUMNS order; a missing field or one of another type is null. */
+/** The column values of a record that has none (a deletion): every INDEXED_COLUMNS column, then `f_kept`, null. */
+export const NO_FIELD_VALUES: readonly null[] = Object.freeze([...INDEXED_COLUMNS.map(() => null), null]);
+
+/**
+ * The column values of one record, in INDEXED_COLUMNS order (a missing field or one of another type is null), then
+ * `f_kept`: the kept copy as JSON, or null for a data type with none.
+ */
 export function extractFields(paths: RecordFieldPaths, data: Record<string, unknown>): (string | number | null)[] {
-  return INDEXED_COLUMNS.map((column) => {
+  const kept = paths.kept ? JSON.stringify([...keptTuple(paths.kept, data), keptLayout(paths.kept)]) : null;
+  const columns = INDEXED_COLUMNS.map((column) => {
     const path = paths[column];
     if (!path) return null;
     let value: unknown = data;
@@ -75,4 +185,6 @@ export function extractFields(paths: RecordFieldPaths, data: Record<string, unkn
     if (CANDIDATES[column].kind === 'number') return typeof value === 'number' ? value : null;
     return typeof value === 'string' ? value : null;
   });
+  columns.push(kept);
+  return columns;
 }

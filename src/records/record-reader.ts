@@ -5,9 +5,15 @@ import type { PageRequest } from '../http/paging.js';
 import { compileFilter, compileOrdering, countRows, type ListContext } from '../query/list-engine.js';
 import type { QueryableResource } from '../query/properties.js';
 import { recordKey, versionKeyRange } from './record-key.js';
+import { keptLayout, keptTuple, type KeptField } from './record-fields.js';
 import { PositionListCache } from './position-lists.js';
 import { versionInfo } from './record-versions.js';
 import { queryPrepared } from '../storage/prepared.js';
+
+/** A row of `eachKept`: the record's id, its kept tuple, and its document where it has no tuple. */
+type KeptRow = { record_id: string; kept: string | null; doc: string | null };
+/** The same as SQLite's prepared statement answers it: [record_id, kept, doc]. */
+type KeptTuple = [string, string | null, string | null];
 
 /** A read of one data type's complete versions: which versions, how its records are queried, any narrowing. */
 export interface RecordListRequest {
@@ -48,6 +54,21 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
   const positions = new PositionListCache(options.cacheBytes ?? 64 * 1024 * 1024);
   // Postgres: the page reads every request makes run as prepared statements (storage/prepared.ts).
   const pool = store.pgPool;
+  const KEPT_ROW = `SELECT r.record_id, r.f_kept, CASE WHEN r.f_kept IS NULL THEN (SELECT d.doc FROM record_docs d WHERE d.key = r.doc_key) END
+    FROM record_index r WHERE r.version = ? AND r.is_deleted = 0`;
+  /** A record's document, where its kept tuple is of another layout. */
+  const docOf = async (version: number, recordId: string): Promise<string | undefined> =>
+    (
+      await sql<{ doc: string }>`SELECT d.doc FROM record_index r JOIN record_docs d ON d.key = r.doc_key
+        WHERE r.version = ${version} AND r.record_id = ${recordId}`.execute(db)
+    ).rows[0]?.doc;
+  const keptBatch = store.sqlite && {
+    doc: store.sqlite
+      .prepare('SELECT d.doc FROM record_index r JOIN record_docs d ON d.key = r.doc_key WHERE r.version = ? AND r.record_id = ?')
+      .pluck(),
+    first: store.sqlite.prepare(`${KEPT_ROW} ORDER BY r.record_id LIMIT ?`).raw(true),
+    next: store.sqlite.prepare(`${KEPT_ROW} AND r.record_id > ? ORDER BY r.record_id LIMIT ?`).raw(true),
+  };
 
   /** A version's size and density (see record-versions.ts), read once: a complete version never changes. */
   async function cachedVersionInfo(version: number): Promise<{ size: number; dense: boolean }> {
@@ -180,23 +201,65 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
       return rows[0]?.doc;
     },
 
-    /** Every live record of the versions, in id order (report-like types, a few hundred records). */
     /**
-     * Every live record of the versions, handed to `visit` one by one, `batch` positions of a version read at a time:
-     * a report reads a million records without holding them all (only what it keeps of each).
+     * The kept tuple (KEPT_FIELDS of its data type, record-fields.ts) of every live record of the versions, handed to
+     * `visit` one by one, `batch` positions of a version at a time: the tuple written with the version, so a report
+     * over a million records scans narrow rows; a version written before there were kept tuples has its documents
+     * read and kept here instead.
      */
-    async eachLive(versions: number[], visit: (doc: string) => void, batch = 5000): Promise<void> {
+    async eachKept(versions: number[], fields: readonly KeptField[], visit: (tuple: unknown[]) => void, batch = 10_000): Promise<void> {
+      const layout = keptLayout(fields);
+      /** The tuple as written, its layout dropped; undefined when it was written in another layout (or none). */
+      const written = (kept: string | null): unknown[] | undefined => {
+        if (kept === null) return undefined;
+        const tuple = JSON.parse(kept) as unknown[];
+        return tuple.pop() === layout ? tuple : undefined;
+      };
+      const fromDoc = (doc: string | null) => keptTuple(fields, JSON.parse(doc ?? '{}'));
       for (const version of versions) {
+        if (keptBatch) {
+          // SQLite: in key order (the index table's primary key, version then record id), a batch at a time from the
+          // last id: the rows are stored in that order, so a batch is one sequential read. A prepared statement
+          // answers arrays (a million rows make a million objects fewer).
+          let after: string | null = null;
+          for (;;) {
+            const rows = (after === null ? keptBatch.first.all(version, batch) : keptBatch.next.all(version, after, batch)) as KeptTuple[];
+            for (const [id, kept, doc] of rows)
+              visit(written(kept) ?? fromDoc(kept === null ? doc : ((keptBatch.doc.get(version, id) as string | undefined) ?? null)));
+            if (rows.length < batch) break;
+            after = rows[rows.length - 1][0];
+            // Other requests run between batches: better-sqlite3 reads on this thread.
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
+          continue;
+        }
+        // Postgres: by ranges of positions, each a bounded read whatever the planner's statistics say (an open-ended
+        // `record_id >` with stale statistics after a large sync is planned as a scan and sort of the rest of the
+        // version, for every batch). The next batch is asked for while this one is decoded, so the server reads while
+        // this process works.
         const { size } = await cachedVersionInfo(version);
-        for (let from = 0; from < size; from += batch) {
-          const { rows } = await sql<{ doc: string }>`SELECT d.doc FROM record_index r JOIN record_docs d ON d.key = r.doc_key
-            WHERE r.version = ${version} AND r.position >= ${from} AND r.position < ${from + batch} AND r.is_deleted = 0
-            ORDER BY r.position`.execute(db);
-          for (const row of rows) visit(row.doc);
+        const page = (from: number): Promise<{ rows: KeptRow[] }> =>
+          sql<KeptRow>`SELECT r.record_id, r.f_kept AS kept,
+            CASE WHEN r.f_kept IS NULL THEN (SELECT d.doc FROM record_docs d WHERE d.key = r.doc_key) END AS doc
+            FROM record_index r WHERE r.version = ${version} AND r.position >= ${from} AND r.position < ${from + batch}
+            AND r.is_deleted = 0 ORDER BY r.position`.execute(db);
+        let pending: Promise<{ rows: KeptRow[] }> | undefined = size > 0 ? page(0) : undefined;
+        for (let from = 0; pending; from += batch) {
+          const { rows }: { rows: KeptRow[] } = await pending;
+          pending = from + batch < size ? page(from + batch) : undefined;
+          // Should decoding this batch throw, the batch asked for ahead must not fail unheard.
+          pending?.catch(() => {});
+          for (const row of rows) {
+            const tuple = written(row.kept);
+            if (tuple) visit(tuple);
+            else if (row.kept === null) visit(fromDoc(row.doc));
+            else visit(fromDoc((await docOf(version, row.record_id)) ?? null));
+          }
         }
       }
     },
 
+    /** Every live record of the versions, in id order (report-like types, a few hundred records). */
     async allLive(versions: number[]): Promise<string[]> {
       const { rows } = await sql<{ doc: string }>`SELECT d.doc FROM ${FROM}
         WHERE r.version IN (${sql.join(versions)}) AND r.is_deleted = 0 ORDER BY r.record_id`.execute(db);

@@ -57,6 +57,7 @@ export const ROW_COLUMNS = [
   'f_amount',
   'f_currency',
   'f_ref',
+  'f_kept',
 ] as const;
 
 const INDEX_COLUMNS = ['version', ...ROW_COLUMNS, 'doc_key'];

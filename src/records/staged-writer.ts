@@ -1,6 +1,6 @@
 import type { Store } from '../storage/database.js';
 import type { ReadMode, RecordPage, SourceRecord } from '../connectors/connector.js';
-import type { RecordFieldPaths } from './record-fields.js';
+import { NO_FIELD_VALUES, type RecordFieldPaths } from './record-fields.js';
 import { recordKey, versionOfKey } from './record-key.js';
 import { versionInfo } from './record-versions.js';
 import { encodeRecord, liveDoc, markDeleted } from './data-set-writer.js';
@@ -132,7 +132,7 @@ export async function writeStagedVersion(input: StagedWriteInput): Promise<numbe
           content_hash: '',
           modified_date: now,
           is_deleted: ABSENT,
-          fields: [null, null, null, null, null],
+          fields: [...NO_FIELD_VALUES],
         });
       } else if (old.is_deleted) {
         buffer.push({ ...old, seq: seq++, prev_position: old.position });

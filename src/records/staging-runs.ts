@@ -51,9 +51,9 @@ export function createStagingRuns(store: Store, version: number, batches: Fenced
   const sqlite = store.sqlite;
   const insertStaged =
     sqlite?.prepare(`INSERT INTO record_staging (version, run, idx, record_id, prev_position, doc_key, content_hash, modified_date,
-    is_deleted, f_status, f_date, f_amount, f_currency, f_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    is_deleted, f_status, f_date, f_amount, f_currency, f_ref, f_kept) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const readRun =
-    sqlite?.prepare(`SELECT idx, record_id, prev_position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref,
+    sqlite?.prepare(`SELECT idx, record_id, prev_position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, f_kept,
     CAST(doc_key AS TEXT) AS doc_key FROM record_staging WHERE version = ? AND run = ? AND idx > ? ORDER BY idx LIMIT ?`);
   let runs = 0;
   // Postgres: a staged row is placed by its (run, idx) and position alone; the server copies the rest across
@@ -88,7 +88,7 @@ export function createStagingRuns(store: Store, version: number, batches: Fenced
             .insertInto('record_staging')
             .values(
               slice.map((r, k) => {
-                const [f_status, f_date, f_amount, f_currency, f_ref] = r.fields;
+                const [f_status, f_date, f_amount, f_currency, f_ref, f_kept] = r.fields;
                 return {
                   version,
                   run,
@@ -104,6 +104,7 @@ export function createStagingRuns(store: Store, version: number, batches: Fenced
                   f_amount: f_amount as number | null,
                   f_currency: f_currency as string | null,
                   f_ref: f_ref as string | null,
+                  f_kept: (f_kept ?? null) as string | null,
                 };
               }),
             )
@@ -139,6 +140,7 @@ export function createStagingRuns(store: Store, version: number, batches: Fenced
                   sql<null>`NULL`.as('f_amount'),
                   sql<null>`NULL`.as('f_currency'),
                   sql<null>`NULL`.as('f_ref'),
+                  sql<null>`NULL`.as('f_kept'),
                 ])
                 .select(DOC_KEY_TEXT)
                 .where('version', '=', version)
@@ -158,7 +160,7 @@ export function createStagingRuns(store: Store, version: number, batches: Fenced
             content_hash: r.content_hash,
             modified_date: r.modified_date,
             is_deleted: Number(r.is_deleted),
-            fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref],
+            fields: [r.f_status, r.f_date, r.f_amount, r.f_currency, r.f_ref, r.f_kept],
           }));
           index = 0;
         }
@@ -179,8 +181,8 @@ export function createStagingRuns(store: Store, version: number, batches: Fenced
     await batches.run(
       () => {},
       async (trx) => {
-        await sql`INSERT INTO record_index (version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, doc_key)
-          SELECT s.version, s.record_id, p.position, s.content_hash, s.modified_date, s.is_deleted, s.f_status, s.f_date, s.f_amount, s.f_currency, s.f_ref, s.doc_key
+        await sql`INSERT INTO record_index (version, record_id, position, content_hash, modified_date, is_deleted, f_status, f_date, f_amount, f_currency, f_ref, f_kept, doc_key)
+          SELECT s.version, s.record_id, p.position, s.content_hash, s.modified_date, s.is_deleted, s.f_status, s.f_date, s.f_amount, s.f_currency, s.f_ref, s.f_kept, s.doc_key
           FROM unnest(${batch.map((b) => b.run)}::int[], ${batch.map((b) => b.idx)}::int[], ${batch.map((b) => b.position)}::int[]) AS p(run, idx, position)
           CROSS JOIN LATERAL (SELECT * FROM record_staging WHERE version = ${version} AND run = p.run AND idx = p.idx LIMIT 1) s`.execute(
           trx,

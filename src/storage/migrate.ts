@@ -14,6 +14,7 @@ import * as recordDocsLz4 from './migrations/0010-record-docs-lz4.js';
 import * as uploadSessionCounters from './migrations/0011-upload-session-counters.js';
 import * as tokenRefresh from './migrations/0012-token-refresh.js';
 import * as portal from './migrations/0013-portal.js';
+import * as keptFields from './migrations/0014-kept-fields.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0011-upload-session-counters': uploadSessionCounters,
   '0012-token-refresh': tokenRefresh,
   '0013-portal': portal,
+  '0014-kept-fields': keptFields,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

@@ -2,7 +2,7 @@ import type { Store } from '../storage/database.js';
 import type { ReadMode, TokenSource, WrittenRecord } from '../connectors/connector.js';
 import type { DataType } from '../codat-model/data-types.js';
 import { findConnector } from '../connectors/registry.js';
-import { recordFieldPaths } from '../records/record-fields.js';
+import { KEPT_FIELDS, recordFieldPaths } from '../records/record-fields.js';
 import { writeVersion } from '../records/data-set-writer.js';
 import { writeStagedVersion } from '../records/staged-writer.js';
 import type { WriteFence } from '../records/record-sink.js';
@@ -86,7 +86,7 @@ export async function runVersionTask(
       previousVersion: task.previousVersion,
       pages: read.pages,
       now: task.now,
-      fields: recordFieldPaths(source.schema),
+      fields: { ...recordFieldPaths(source.schema), kept: KEPT_FIELDS[task.dataType] },
       onBatch,
       stats,
       fence: task.fence,

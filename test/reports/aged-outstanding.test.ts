@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agedFacts } from '../../src/reports/aged/aged-facts.js';
-import { outstandingAmounts } from '../../src/reports/aged/aged-grouping.js';
+import { agedRows, outstandingAmounts } from '../../src/reports/aged/aged-grouping.js';
 
 type Inputs = Parameters<typeof agedFacts>[1];
 
@@ -159,5 +159,78 @@ describe('what is outstanding as at the report date', () => {
       '2024-03-31',
     );
     expect(amounts).toEqual([{ recordId: 'b1', counterpartyId: 's1', currency: 'EUR', date: '2024-03-01', detail: 'Bills', amount: '25' }]);
+  });
+});
+
+describe('what one maker took off one record', () => {
+  const party = { id: 'c1', companyName: 'Alpha' };
+  const invoice = { id: 'inv', customerRef: party, currency: 'GBP', issueDate: '2024-03-01', totalAmount: 100, status: 'PartiallyPaid' };
+  const credit = { id: 'cn', customerRef: party, currency: 'GBP', issueDate: '2024-03-02', totalAmount: 50, status: 'PartiallyPaid' };
+  const part = (id: string, amount: number, day: string) => ({
+    payment: { id, paidOnDate: day },
+    allocation: { totalAmount: amount, allocatedOnDate: day },
+  });
+
+  it('adds up the parts one record shows: two lines of a payment, two allocations of a credit note', () => {
+    const amounts = (inputs: Inputs) => outstandingAmounts(agedFacts('debtors', inputs), '2024-03-31').map((a) => [a.recordId, a.amount]);
+    const payment = {
+      id: 'p',
+      customerRef: party,
+      currency: 'GBP',
+      date: '2024-03-05',
+      lines: [
+        { amount: 10, links: [{ type: 'Invoice', id: 'inv', amount: -10 }] },
+        { amount: 15, links: [{ type: 'Invoice', id: 'inv', amount: -15 }] },
+      ],
+    };
+    expect(amounts({ documents: [invoice], credits: [], payments: [payment] })).toEqual([['inv', '75']]);
+    // The credit note lists its two parts; the invoice lists none of them (Xero): both records are reduced by both.
+    const parts = [part('inv', 20, '2024-03-10'), part('inv', 5, '2024-03-12')];
+    expect(amounts({ documents: [invoice], credits: [{ ...credit, paymentAllocations: parts }], payments: [] })).toEqual([
+      ['inv', '75'],
+      ['cn', '-25'],
+    ]);
+    // Both records list both parts (the Sandbox): each part counts once.
+    const listed = { ...invoice, paymentAllocations: [part('cn', 20, '2024-03-10'), part('cn', 5, '2024-03-12')] };
+    expect(amounts({ documents: [listed], credits: [{ ...credit, paymentAllocations: parts }], payments: [] })).toEqual([
+      ['inv', '75'],
+      ['cn', '-25'],
+    ]);
+    // A payment's links are the better place: the invoice's own record of the same payment is not counted again.
+    const paid = { ...invoice, paymentAllocations: [part('p', 25, '2024-03-05')] };
+    expect(amounts({ documents: [paid], credits: [], payments: [payment] })).toEqual([['inv', '75']]);
+  });
+});
+
+describe('exactness at any size', () => {
+  const party = { id: 'c1', companyName: 'Alpha' };
+  const invoice = (id: string, totalAmount: number) => ({
+    id,
+    customerRef: party,
+    currency: 'GBP',
+    issueDate: '2024-03-01',
+    totalAmount,
+    status: 'Submitted',
+  });
+  const total = (documents: object[]) => {
+    const [row] = agedRows(agedFacts('debtors', { documents, credits: [], payments: [] }), {
+      reportDate: '2024-03-31',
+      numberOfPeriods: 1,
+      periodLengthDays: 30,
+    });
+    return row.currencies[0].periods[0].amount;
+  };
+
+  it('adds cents exactly where doubles would not (0.1 + 0.2)', () => {
+    expect(total([invoice('a', 0.1), invoice('b', 0.2)])).toBe(0.3);
+  });
+
+  it('adds amounts past 2^53 units exactly, rounding only the served number', () => {
+    // 2 × 50,000,000,000,000.01 at two places is past 2^53 units: the bigint path, rounded once at the end.
+    const big = 50000000000000.01;
+    expect(agedFacts('debtors', { documents: [invoice('a', big), invoice('b', big)], credits: [], payments: [] }).exact).toBeUndefined();
+    expect(total([invoice('a', big), invoice('b', big)])).toBe(Number('100000000000000.02'));
+    expect(total([invoice('a', big), invoice('b', -49999999999999.98)])).toBe(0.03);
+    expect(total([invoice('a', 0.1), invoice('b', 0.2)])).toBe(0.3);
   });
 });

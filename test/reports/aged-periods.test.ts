@@ -117,9 +117,9 @@ describe('aged rows', () => {
     ['2024-01-01', '2024-01-31'],
     ['0001-01-01', '2024-01-01'],
   ];
-  const periods = (given: Record<number, [string, string, string, string]>) =>
+  const periods = (given: Record<number, [number, number, number, number]>) =>
     edges.map(([fromDate, toDate], k) => {
-      const [invoices, credits, payments, amount] = given[k] ?? ['0', '0', '0', '0'];
+      const [invoices, credits, payments, amount] = given[k] ?? [0, 0, 0, 0];
       const details = [
         { name: 'Invoices', amount: invoices },
         { name: 'CreditNotes', amount: credits },
@@ -133,14 +133,14 @@ describe('aged rows', () => {
       {
         counterpartyId: 'c1',
         counterpartyName: 'Alpha plc',
-        currencies: [{ currency: 'GBP', periods: periods({ 2: ['12', '0', '0', '12'] }) }],
+        currencies: [{ currency: 'GBP', periods: periods({ 2: [12, 0, 0, 12] }) }],
       },
       {
         counterpartyId: 'c2',
         counterpartyName: 'beta Ltd',
         currencies: [
-          { currency: 'EUR', periods: periods({ 3: ['0', '0', '-5.5', '-5.5'] }) },
-          { currency: 'GBP', periods: periods({ 0: ['100.3', '0', '0', '100.3'], 1: ['0', '-30', '0', '-30'] }) },
+          { currency: 'EUR', periods: periods({ 3: [0, 0, -5.5, -5.5] }) },
+          { currency: 'GBP', periods: periods({ 0: [100.3, 0, 0, 100.3], 1: [0, -30, 0, -30] }) },
         ],
       },
     ]);
@@ -157,9 +157,9 @@ describe('aged rows', () => {
     const [row] = agedRows(creditors, march);
     expect(row.counterpartyName).toBe('Supplier Ltd');
     expect(row.currencies[0].periods[0].details).toEqual([
-      { name: 'Bills', amount: '0' },
-      { name: 'BillCreditNotes', amount: '0' },
-      { name: 'BillPayments', amount: '-1' },
+      { name: 'Bills', amount: 0 },
+      { name: 'BillCreditNotes', amount: 0 },
+      { name: 'BillPayments', amount: -1 },
     ]);
   });
 });

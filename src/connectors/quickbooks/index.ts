@@ -3,8 +3,8 @@ import { ConnectorError } from '../connector-error.js';
 import { oauthCodeFlow, revokeToken, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
 import { platformRequest } from '../platform-http.js';
 import { AccountSchema, CompanyInfoSchema, ItemSchema, JournalEntrySchema, TaxRateSchema } from '../../codat-model/accounting/ledger.js';
-import { CustomerSchema, InvoiceSchema, PaymentSchema } from '../../codat-model/accounting/sales.js';
-import { BillPaymentSchema, BillSchema, SupplierSchema } from '../../codat-model/accounting/purchases.js';
+import { CreditNoteSchema, CustomerSchema, InvoiceSchema, PaymentSchema } from '../../codat-model/accounting/sales.js';
+import { BillCreditNoteSchema, BillPaymentSchema, BillSchema, SupplierSchema } from '../../codat-model/accounting/purchases.js';
 import { BalanceSheetSchema, ProfitAndLossSchema } from '../../codat-model/accounting/reports.js';
 import { companyUrl, QBO_HOOKS, qboGet, qboInstant, type IntuitResponse, type QboEntity, type QboRealm } from './qbo-api.js';
 import * as map from './qbo-records.js';
@@ -50,6 +50,20 @@ const sources: DataTypeSource[] = [
     map: map.accountRecord,
   }),
   entitySource({ dataType: 'payments', typeName: 'Payment', schema: PaymentSchema, entity: 'Payment', map: map.paymentRecord }),
+  entitySource({
+    dataType: 'creditNotes',
+    typeName: 'CreditMemo',
+    schema: CreditNoteSchema,
+    entity: 'CreditMemo',
+    map: map.creditNoteRecord,
+  }),
+  entitySource({
+    dataType: 'billCreditNotes',
+    typeName: 'VendorCredit',
+    schema: BillCreditNoteSchema,
+    entity: 'VendorCredit',
+    map: map.billCreditNoteRecord,
+  }),
   entitySource({
     dataType: 'billPayments',
     typeName: 'BillPayment',

@@ -67,7 +67,7 @@ export function invoiceRecord(x: QboEntity): Data {
   return defined({
     invoiceNumber: str(x.DocNumber),
     customerRef: ref(x.CustomerRef, 'companyName'),
-    issueDate: qboDate(x.TxnDate) ?? `${(qboInstant(x.MetaData?.CreateTime) ?? '1970-01-01').slice(0, 10)}T00:00:00`,
+    issueDate: txnDay(x),
     dueDate: qboDate(x.DueDate),
     currency: str(x.CurrencyRef?.value),
     currencyRate: num(x.ExchangeRate),
@@ -113,13 +113,11 @@ export function billRecord(x: QboEntity): Data {
   const total = num(x.TotalAmt) ?? 0;
   const balance = num(x.Balance) ?? 0;
   const status = isVoided(x) ? 'Void' : total > 0 && balance === 0 ? 'Paid' : balance > 0 && balance < total ? 'PartiallyPaid' : 'Open';
-  const expense = (Array.isArray(x.Line) ? x.Line : []).filter((l: QboEntity) =>
-    ['AccountBasedExpenseLineDetail', 'ItemBasedExpenseLineDetail'].includes(l.DetailType),
-  );
+  const expense = expenseLines(x);
   return defined({
     reference: str(x.DocNumber),
     supplierRef: ref(x.VendorRef, 'supplierName'),
-    issueDate: qboDate(x.TxnDate) ?? `${(qboInstant(x.MetaData?.CreateTime) ?? '1970-01-01').slice(0, 10)}T00:00:00`,
+    issueDate: txnDay(x),
     dueDate: qboDate(x.DueDate),
     currency: str(x.CurrencyRef?.value),
     currencyRate: num(x.ExchangeRate),
@@ -131,6 +129,80 @@ export function billRecord(x: QboEntity): Data {
     amountDue: balance,
     note: str(x.PrivateNote),
     paymentAllocations: allocations(x, ['BillPaymentCheck', 'BillPaymentCreditCard', 'BillPayment']),
+  });
+}
+
+/** A transaction's business day (`TxnDate`), else the day it was created. */
+function txnDay(x: QboEntity): string {
+  return qboDate(x.TxnDate) ?? `${(qboInstant(x.MetaData?.CreateTime) ?? '1970-01-01').slice(0, 10)}T00:00:00`;
+}
+
+/** A purchase's expense lines: to an account, or of an item bought. */
+function expenseLines(x: QboEntity): QboEntity[] {
+  return (Array.isArray(x.Line) ? x.Line : []).filter((l: QboEntity) =>
+    ['AccountBasedExpenseLineDetail', 'ItemBasedExpenseLineDetail'].includes(l.DetailType),
+  );
+}
+
+/**
+ * A credit's status from what QuickBooks keeps of it: voided; all of it used (`Balance` 0); some used; none used.
+ * QuickBooks has no draft credit memos or vendor credits.
+ */
+function creditStatus(x: QboEntity, total: number, remaining: number): string {
+  if (isVoided(x)) return 'Void';
+  if (total > 0 && remaining === 0) return 'Paid';
+  return remaining > 0 && remaining < total ? 'PartiallyPaid' : 'Submitted';
+}
+
+/**
+ * CreditMemo → `creditNotes`. `RemainingCredit` (else `Balance`) is the credit not yet used; the payments that used
+ * it are named in `paymentAllocations` (their amounts are on the payments' `CreditNote` links).
+ */
+export function creditNoteRecord(x: QboEntity): Data {
+  const total = num(x.TotalAmt) ?? 0;
+  const remaining = num(x.RemainingCredit) ?? num(x.Balance) ?? 0;
+  const sales = lines(x, 'SalesItemLineDetail');
+  const discount = lines(x, 'DiscountLineDetail').reduce((sum, l) => sum + (num(l.Amount) ?? 0), 0);
+  return defined({
+    creditNoteNumber: str(x.DocNumber),
+    customerRef: ref(x.CustomerRef, 'companyName'),
+    issueDate: txnDay(x),
+    currency: str(x.CurrencyRef?.value),
+    currencyRate: num(x.ExchangeRate),
+    lineItems: sales.map(salesLine),
+    paymentAllocations: allocations(x, ['Payment']),
+    totalDiscount: round(discount),
+    discountPercentage: 0,
+    subTotal: round(sales.reduce((sum, l) => sum + (num(l.Amount) ?? 0), 0)),
+    totalTaxAmount: num(x.TxnTaxDetail?.TotalTax) ?? 0,
+    totalAmount: total,
+    remainingCredit: remaining,
+    status: creditStatus(x, total, remaining),
+    note: str(x.CustomerMemo?.value) ?? str(x.PrivateNote),
+  });
+}
+
+/** VendorCredit → `billCreditNotes`: `Balance` is the credit not yet used; lines as a bill's. */
+export function billCreditNoteRecord(x: QboEntity): Data {
+  const total = num(x.TotalAmt) ?? 0;
+  const remaining = num(x.Balance) ?? 0;
+  const expense = expenseLines(x);
+  return defined({
+    billCreditNoteNumber: str(x.DocNumber),
+    supplierRef: ref(x.VendorRef, 'supplierName'),
+    issueDate: txnDay(x),
+    currency: str(x.CurrencyRef?.value),
+    currencyRate: num(x.ExchangeRate),
+    lineItems: expense.map(purchaseLine),
+    paymentAllocations: allocations(x, ['BillPaymentCheck', 'BillPaymentCreditCard', 'BillPayment']),
+    totalDiscount: 0,
+    discountPercentage: 0,
+    subTotal: round(expense.reduce((sum: number, l: QboEntity) => sum + (num(l.Amount) ?? 0), 0)),
+    totalTaxAmount: num(x.TxnTaxDetail?.TotalTax) ?? 0,
+    totalAmount: total,
+    remainingCredit: remaining,
+    status: creditStatus(x, total, remaining),
+    note: str(x.PrivateNote),
   });
 }
 
@@ -253,7 +325,7 @@ export function paymentRecord(x: QboEntity): Data {
     totalAmount: num(x.TotalAmt),
     currency: str(x.CurrencyRef?.value),
     currencyRate: num(x.ExchangeRate),
-    date: qboDate(x.TxnDate) ?? `${(qboInstant(x.MetaData?.CreateTime) ?? '1970-01-01').slice(0, 10)}T00:00:00`,
+    date: txnDay(x),
     note: str(x.PrivateNote),
     reference: str(x.PaymentRefNum),
     lines: paymentLines(x, SALES_LINK, SALES_CREDIT),
@@ -268,7 +340,7 @@ export function billPaymentRecord(x: QboEntity): Data {
     totalAmount: num(x.TotalAmt),
     currency: str(x.CurrencyRef?.value),
     currencyRate: num(x.ExchangeRate),
-    date: qboDate(x.TxnDate) ?? `${(qboInstant(x.MetaData?.CreateTime) ?? '1970-01-01').slice(0, 10)}T00:00:00`,
+    date: txnDay(x),
     note: str(x.PrivateNote),
     reference: str(x.DocNumber),
     lines: paymentLines(x, PURCHASE_LINK, PURCHASE_CREDIT),

@@ -34,6 +34,36 @@ export function lineItem(line: XeroRecord, amountTypes: unknown): Data {
   });
 }
 
+/**
+ * What else was applied to a document, as Codat's payment allocations beside its payments (as Codat's own Sandbox
+ * writes them; the allocation's `payment.id` is the other record's id): on a credit note, the invoices or bills it was
+ * allocated to (`Allocations[]`, each dated when it was made); on an invoice or bill, the prepayments and overpayments
+ * applied to it (`Prepayments[]`, `Overpayments[]`, dated by the prepayment or overpayment: Xero's document does not
+ * say when it was applied). The credit notes applied to an invoice are not repeated on it: Xero's `CreditNotes[]` there
+ * carries the credit note's own date, not the allocation's; the credit note's `Allocations[]` says both.
+ */
+function applied(x: XeroRecord): Data[] {
+  const currency = str(x.CurrencyCode);
+  const entry = (id: unknown, amount: unknown, date: unknown, note: string) => ({
+    payment: defined({ id: str(id), note, paidOnDate: xeroDate(date), totalAmount: num(amount), currency }),
+    allocation: defined({ allocatedOnDate: xeroDate(date), totalAmount: num(amount), currency }),
+  });
+  const list = (value: unknown): XeroRecord[] => (Array.isArray(value) ? value : []);
+  return [
+    ...list(x.Prepayments).map((p) => entry(p.PrepaymentID, p.AppliedAmount, p.Date, 'Prepayment')),
+    ...list(x.Overpayments).map((o) => entry(o.OverpaymentID, o.AppliedAmount, o.Date, 'Overpayment')),
+    ...list(x.Allocations).map((a) =>
+      entry(a.Invoice?.InvoiceID, a.Amount, a.Date, `Allocated to ${str(a.Invoice?.InvoiceNumber) ?? ''}`.trim()),
+    ),
+  ].filter((a) => a.payment.id !== undefined && a.allocation.totalAmount !== undefined);
+}
+
+/** Payments applied to a document, as Codat's payment allocations, then what else was applied to it (`applied`). */
+function allocationsOf(x: XeroRecord): Data[] | undefined {
+  const all = [...(allocations(x.Payments, x.CurrencyCode) ?? []), ...applied(x)];
+  return all.length > 0 ? all : undefined;
+}
+
 /** Payments applied to a document, as Codat's payment allocations. */
 function allocations(payments: unknown, currency: unknown): Data[] | undefined {
   if (!Array.isArray(payments) || payments.length === 0) return undefined;
@@ -68,7 +98,7 @@ export function invoiceRecord(x: XeroRecord): Data {
     currency: str(x.CurrencyCode),
     currencyRate: num(x.CurrencyRate),
     lineItems: Array.isArray(x.LineItems) ? x.LineItems.map((l: XeroRecord) => lineItem(l, x.LineAmountTypes)) : undefined,
-    paymentAllocations: allocations(x.Payments, x.CurrencyCode),
+    paymentAllocations: allocationsOf(x),
     totalDiscount: num(x.TotalDiscount),
     subTotal: num(x.SubTotal),
     totalTaxAmount: num(x.TotalTax) ?? 0,
@@ -103,7 +133,7 @@ export function billRecord(x: XeroRecord): Data {
     totalAmount: num(x.Total) ?? 0,
     amountDue: num(x.AmountDue),
     note: str(x.Reference),
-    paymentAllocations: allocations(x.Payments, x.CurrencyCode),
+    paymentAllocations: allocationsOf(x),
   });
 }
 
@@ -135,7 +165,7 @@ function creditNoteFields(x: XeroRecord): Data {
     currency: str(x.CurrencyCode),
     currencyRate: num(x.CurrencyRate),
     lineItems: Array.isArray(x.LineItems) ? x.LineItems.map((l: XeroRecord) => lineItem(l, x.LineAmountTypes)) : undefined,
-    paymentAllocations: allocations(x.Payments, x.CurrencyCode),
+    paymentAllocations: allocationsOf(x),
     note: str(x.Reference),
   };
 }

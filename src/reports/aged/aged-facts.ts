@@ -1,5 +1,6 @@
-import { dayNumber } from '../../lib/calendar-date.js';
-import { scaledFigure } from '../../lib/decimal.js';
+import { rescale, scaledFigure, scaledText } from '../../lib/decimal.js';
+import { KEPT_AT, KEPT_FIELDS, keptTuple } from '../../records/record-fields.js';
+import { GrowingArray } from '../../lib/growing-array.js';
 
 /*
  * What an aged report needs from a company's records, read once per set of data-set versions and kept
@@ -24,17 +25,25 @@ export const DOCUMENT = 0;
 export const CREDIT = 1;
 export const ON_ACCOUNT = 2;
 
-/** How each side names things: the counterparty's reference and name, and a payment link's type for its documents. */
-const SIDES = {
-  debtors: { ref: 'customerRef', refName: 'companyName', name: 'customerName', documentLink: 'Invoice' },
-  creditors: { ref: 'supplierRef', refName: 'supplierName', name: 'supplierName', documentLink: 'Bill' },
-} as const;
+/** The payment link type of each side's documents. */
+const SIDES = { debtors: { documentLink: 'Invoice' }, creditors: { documentLink: 'Bill' } } as const;
+
+/**
+ * Where a reduction was read, best first: a payment's link to the record; the record's own allocation; the other
+ * record's allocation (a credit note listing the document it was applied to). Of one maker's reductions of a record,
+ * only the best source's count: the same money is often shown on both records.
+ */
+const SOURCE = { link: 2, own: 1, counterpart: 0 } as const;
+const DROPPED = -1;
 
 /** Payment links that leave the money on the counterparty's account rather than settling a record. */
 const ON_ACCOUNT_LINKS = new Set(['PaymentOnAccount', 'Unlinked']);
 
 /** The currency served for a record that names none: ISO 4217's code for "no currency". */
 export const NO_CURRENCY = 'XXX';
+
+/** Counterparties' order in a report: by name, case and accents aside. */
+const BY_NAME = new Intl.Collator('en', { sensitivity: 'base' });
 
 /** What is left out as at any date: a document not issued (Draft) or cancelled (Void). */
 const LEFT_OUT = new Set(['Draft', 'Void']);
@@ -43,7 +52,9 @@ const LEFT_OUT = new Set(['Draft', 'Void']);
  * The amounts of a report, one entry per index: `amount` as served when nothing has reduced it (a document's total
  * positive, a credit's total and money on account negative), and its reductions `reductionStart[i]` up to
  * `reductionStart[i + 1]`, each a signed change to that amount (`adjustment`) made on `reductionDay`. Amounts are
- * integers in units of 10^−`places`; days are `dayNumber`s.
+ * integers in units of 10^−`places`: doubles when every sum of them is exact in one (their absolute values add up to
+ * at most 2^53 units, which is what almost every company's books come to), else bigints (`big`). Days are
+ * `dayNumber`s.
  */
 export interface AgedFacts {
   side: AgedSide;
@@ -55,25 +66,37 @@ export interface AgedFacts {
   day: Int32Array;
   party: Int32Array;
   currency: Int32Array;
-  amount: bigint[];
   reductionStart: Int32Array;
   reductionDay: Int32Array;
-  adjustment: bigint[];
+  /** The amounts and adjustments, when their sums are exact in doubles. */
+  exact?: { amount: Float64Array; adjustment: Float64Array };
+  /** Otherwise the same as bigints. */
+  big?: { amount: bigint[]; adjustment: bigint[] };
+  /** Each amount's row of the report: its (counterparty, currency) pair, an index into `cells`. */
+  cell: Int32Array;
+  cells: { party: number; currency: number }[];
+  /** Each counterparty's place in the report: by name (case-insensitively), then id. */
+  partyRank: Int32Array;
 }
 
-const isoDay = (value: unknown): string | undefined =>
-  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : undefined;
-const figure = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? scaledFigure(value) : undefined);
-
-/** A reduction before it is matched to its amount: the record reduced, when, by how much (as it reduces). */
-interface PendingReduction {
-  target: string;
-  day: number;
-  units: bigint;
-  places: number;
-  /** Payment records' links come first; a document's own allocation counts only where no link said the same. */
-  fromLink: boolean;
+/**
+ * An amount as collected: a whole number of cents (what almost every amount is, read without text or bigints), or
+ * the exact decimal text of one with more places. NaN: no amount.
+ */
+type Collected = number | string;
+const NO_AMOUNT = NaN;
+function collect(value: unknown): Collected {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return NO_AMOUNT;
+  // Below 10^13, two two-place decimals are further apart than neighbouring doubles (see scaledFigure).
+  const cents = Math.round(value * 100);
+  if (Math.abs(value) < 1e13 && cents / 100 === value) return cents === 0 ? 0 : cents;
+  const { units, places } = scaledFigure(value);
+  return scaledText(units, places);
 }
+const negate = (amount: Collected): Collected =>
+  typeof amount === 'number' ? (amount === 0 ? 0 : -amount) : amount.startsWith('-') ? amount.slice(1) : `-${amount}`;
+const placesIn = (amount: Collected) =>
+  typeof amount === 'number' ? 2 : amount.includes('.') ? amount.length - amount.indexOf('.') - 1 : 0;
 
 /**
  * Collects the facts record by record, in any order (records are read in batches): `counterparty` for the
@@ -85,17 +108,42 @@ export function agedFactsBuilder(side: AgedSide) {
   const partyIndex = new Map<string, number>();
   const currencies: string[] = [];
   const currencyIndex = new Map<string, number>();
+  // One entry per amount, in parallel lists (a million records make no object each).
   const recordId: string[] = [];
-  const detail: number[] = [];
-  const day: number[] = [];
-  const party: number[] = [];
-  const currency: number[] = [];
-  const units: bigint[] = [];
-  const placesOf: number[] = [];
-  /** Amounts a reduction can target: `document <id>` or `credit <id>`, to their index. */
-  const targets = new Map<string, number>();
-  /** Reductions by (maker, record reduced): each is counted once, whichever records show it. */
-  const reductions = new Map<string, PendingReduction>();
+  // Numbers in typed columns: a million entries the garbage collector need not walk.
+  const detail = new GrowingArray(Uint8Array);
+  const day = new GrowingArray(Int32Array);
+  const party = new GrowingArray(Int32Array);
+  const currency = new GrowingArray(Int32Array);
+  const amount: Collected[] = [];
+  /**
+   * The records a reduction can target, documents' and credits' apart: each record id has one slot, which holds the
+   * record's amount (its index, once the record is read; −1 before) and the head of its reductions' chain (−1: none).
+   * Payments are read first, so a slot is often made by a reduction before its record arrives.
+   */
+  const slotOf = [new Map<string, number>(), new Map<string, number>()];
+  const slotTarget = new GrowingArray(Int32Array);
+  const slotHead = new GrowingArray(Int32Array);
+  const slotKind = new GrowingArray(Uint8Array);
+  const slotFor = (kind: number, id: string): number => {
+    let slot = slotOf[kind].get(id);
+    if (slot === undefined) {
+      slot = slotTarget.push(-1);
+      slotOf[kind].set(id, slot);
+      slotHead.push(-1);
+      slotKind.push(kind);
+    }
+    return slot;
+  };
+  // Reductions in parallel lists, chained per record reduced (from its slot's head, then `next`). Of the reductions
+  // by one maker, only those of the best source count (SOURCE), all of them added up. A record is reduced a few
+  // times, so its chain is walked rather than a key built.
+  const next = new GrowingArray(Int32Array);
+  const maker: string[] = [];
+  const reductionDay = new GrowingArray(Int32Array);
+  const reductionAmount: Collected[] = [];
+  const source = new GrowingArray(Int32Array);
+  const reducedSlot = new GrowingArray(Int32Array);
 
   const partyOf = (id: string, name: unknown, fromDataSet: boolean): number => {
     let index = partyIndex.get(id);
@@ -122,134 +170,235 @@ export function agedFactsBuilder(side: AgedSide) {
     }
     return index;
   };
-  const add = (record: Data, kind: number, on: string, amount: { units: bigint; places: number }): number => {
-    const ref = record[names.ref] as Data | undefined;
-    recordId.push(String(record.id ?? ''));
+  /** One amount of a document, credit or payment: its record, counterparty (id and name as referenced) and currency. */
+  const add = (id: unknown, ref: unknown, refName: unknown, code: unknown, kind: number, on: number, value: Collected): number => {
+    recordId.push(String(id ?? ''));
     detail.push(kind);
-    day.push(dayNumber(on));
-    party.push(partyOf(String(ref?.id ?? ''), ref?.[names.refName], false));
-    currency.push(currencyOf(record.currency));
-    units.push(amount.units);
-    placesOf.push(amount.places);
+    day.push(on);
+    party.push(partyOf(String(ref ?? ''), refName, false));
+    currency.push(currencyOf(code));
+    amount.push(value);
     return recordId.length - 1;
   };
-  const reduce = (maker: string, target: string, on: string, amount: { units: bigint; places: number }, fromLink: boolean) => {
-    const key = `${maker}\u0000${target}`;
-    const known = reductions.get(key);
-    if (known && (known.fromLink || !fromLink)) return;
-    reductions.set(key, { target, day: dayNumber(on), units: amount.units, places: amount.places, fromLink });
+  /**
+   * `by` reduced the record of `slot` on day `on` by `value` (as it reduces), as `from` says. Several reductions by one
+   * maker from one source add up (two lines of a payment, two part-allocations of a credit note); a better source
+   * for the same maker replaces a worse one, which then counts for nothing.
+   */
+  const reduce = (by: string, slot: number, on: number, value: Collected, from: number) => {
+    let last = -1;
+    for (let at = slotHead.get(slot); at >= 0; last = at, at = next.get(at)) {
+      if (maker[at] !== by || source.get(at) === DROPPED) continue;
+      if (source.get(at) > from) return;
+      if (source.get(at) < from) source.set(at, DROPPED);
+    }
+    const index = maker.length;
+    maker.push(by);
+    reductionDay.push(on);
+    reductionAmount.push(value);
+    source.push(from);
+    reducedSlot.push(slot);
+    next.push(-1);
+    if (last < 0) slotHead.set(slot, index);
+    else next.set(last, index);
   };
-  const allocationsOf = (record: Data, target: string) => {
-    for (const allocation of (record.paymentAllocations ?? []) as Data[]) {
-      const amount = figure(allocation?.allocation?.totalAmount);
-      const on = isoDay(allocation?.allocation?.allocatedOnDate) ?? isoDay(allocation?.payment?.paidOnDate);
-      const maker = allocation?.payment?.id;
+  /**
+   * A record's own allocations reduce it. A credit's allocation to a document (its `payment.id` the document's id, as
+   * Codat's Sandbox and the Xero mapping write it) reduces that document too, where the document does not list it.
+   */
+  const allocationsOf = (allocations: unknown, slot: number, kind: number, id: string) => {
+    if (!Array.isArray(allocations)) return;
+    const A = KEPT_AT.allocation;
+    for (const allocation of allocations as unknown[][]) {
+      const value = collect(allocation[A.amount]);
+      const on = (allocation[A.day] ?? allocation[A.paidDay]) as number | null;
+      const by = allocation[A.maker];
       // QuickBooks names only the payment: its amount is on the payment's own links.
-      if (amount === undefined || on === undefined || typeof maker !== 'string') continue;
-      reduce(maker, target, on, amount, false);
+      if (Number.isNaN(value) || on === null || typeof by !== 'string') continue;
+      reduce(by, slot, on, value, SOURCE.own);
+      if (kind === CREDIT) reduce(id, slotFor(DOCUMENT, by), on, value, SOURCE.counterpart);
     }
   };
   /** A document or credit note: issued, neither Draft nor Void, with a total. */
-  const outstanding = (record: Data, kind: typeof DOCUMENT | typeof CREDIT) => {
-    const issued = isoDay(record.issueDate);
-    const total = figure(record.totalAmount);
-    if (!issued || total === undefined || LEFT_OUT.has(record.status)) return;
-    const target = `${kind === DOCUMENT ? 'document' : 'credit'} ${record.id}`;
-    targets.set(target, add(record, kind, issued, kind === DOCUMENT ? total : { units: -total.units, places: total.places }));
-    allocationsOf(record, target);
+  const outstanding = (t: unknown[], kind: typeof DOCUMENT | typeof CREDIT) => {
+    const D = KEPT_AT.document;
+    const issued = t[D.day] as number | null;
+    const total = collect(t[D.total]);
+    if (issued === null || Number.isNaN(total) || LEFT_OUT.has(t[D.status] as string)) return;
+    const id = String(t[D.id]);
+    const value = kind === DOCUMENT ? total : negate(total);
+    const slot = slotFor(kind, id);
+    slotTarget.set(slot, add(id, t[D.ref], t[D.refName], t[D.currency], kind, issued, value));
+    allocationsOf(t[D.allocations], slot, kind, id);
   };
 
   return {
-    counterparty(record: Data): void {
-      if (typeof record.id === 'string') partyOf(record.id, record[names.name], true);
+    /** A kept customer (supplier): its own record names it. */
+    counterparty(t: unknown[]): void {
+      const C = KEPT_AT.counterparty;
+      if (typeof t[C.id] === 'string') partyOf(t[C.id] as string, t[C.name], true);
     },
-    document(record: Data): void {
-      outstanding(record, DOCUMENT);
+    /** A kept invoice (bill). */
+    document(t: unknown[]): void {
+      outstanding(t, DOCUMENT);
     },
-    credit(record: Data): void {
-      outstanding(record, CREDIT);
+    /** A kept credit note (bill credit note). */
+    credit(t: unknown[]): void {
+      outstanding(t, CREDIT);
     },
-    payment(record: Data): void {
-      const paid = isoDay(record.date);
-      if (!paid) return;
-      for (const line of (record.lines ?? []) as Data[]) {
-        const links = (line?.links ?? []) as Data[];
-        const on = isoDay(line?.allocatedOnDate) ?? paid;
+    /** A kept payment (bill payment). */
+    payment(t: unknown[]): void {
+      const P = KEPT_AT.payment;
+      const L = KEPT_AT.line;
+      const K = KEPT_AT.link;
+      const paid = t[P.day] as number | null;
+      const lines = t[P.lines];
+      if (paid === null || !Array.isArray(lines)) return;
+      const by = String(t[P.id]);
+      for (const line of lines as unknown[][]) {
+        const links = Array.isArray(line[L.links]) ? (line[L.links] as unknown[][]) : [];
+        const on = (line[L.day] as number | null) ?? paid;
+        let settles = false;
         for (const link of links) {
-          const amount = figure(link?.amount);
-          if (typeof link?.id !== 'string' || amount === undefined) continue;
+          const type = link[K.type] as string;
+          if (!ON_ACCOUNT_LINKS.has(type)) settles = true;
+          const value = collect(link[K.amount]);
+          const id = link[K.id];
+          if (typeof id !== 'string' || Number.isNaN(value)) continue;
           // A link to a document pays it (its amount is negative: what the document is reduced by, negated);
           // a link to a credit note uses the credit up (a refund, or the credit applied).
-          if (link.type === names.documentLink)
-            reduce(String(record.id), `document ${link.id}`, on, { units: -amount.units, places: amount.places }, true);
-          else if (link.type === 'CreditNote') reduce(String(record.id), `credit ${link.id}`, on, amount, true);
+          if (type === names.documentLink) reduce(by, slotFor(DOCUMENT, id), on, negate(value), SOURCE.link);
+          else if (type === 'CreditNote') reduce(by, slotFor(CREDIT, id), on, value, SOURCE.link);
         }
         // Money on account: a line that settles nothing, or says it is on account, as at the payment's date.
-        const amount = figure(line?.amount);
-        if (amount !== undefined && links.every((link) => ON_ACCOUNT_LINKS.has(link?.type)))
-          add(record, ON_ACCOUNT, paid, { units: -amount.units, places: amount.places });
+        const value = collect(line[L.amount]);
+        if (!settles && !Number.isNaN(value)) add(by, t[P.ref], t[P.refName], t[P.currency], ON_ACCOUNT, paid, negate(value));
       }
     },
     /** The facts, every amount at one scale; reductions of records not in the report (left out, unknown) dropped. */
     finish(): AgedFacts {
-      const matched: { index: number; day: number; units: bigint; places: number }[] = [];
-      for (const reduction of reductions.values()) {
-        const index = targets.get(reduction.target);
-        if (index === undefined) continue;
-        // A document's reduction lowers what is owed; a credit's used-up part lowers the (negative) credit.
-        const sign = detail[index] === DOCUMENT ? -1n : 1n;
-        matched.push({ index, day: reduction.day, units: sign * reduction.units, places: reduction.places });
-      }
-      let places = 0;
-      for (const p of placesOf) if (p > places) places = p;
-      for (const r of matched) if (r.places > places) places = r.places;
-      const at = (value: bigint, from: number) => (from === places ? value : value * 10n ** BigInt(places - from));
-
       const count = recordId.length;
+      // Each reduction's amount, signed as it changes the served amount: a document's reduction lowers what is owed;
+      // a credit's used-up part lowers the (negative) credit.
+      const owner: number[] = [];
       const reductionStart = new Int32Array(count + 1);
-      for (const r of matched) reductionStart[r.index + 1]++;
+      for (let r = 0; r < maker.length; r++) {
+        const index = source.get(r) === DROPPED ? -1 : slotTarget.get(reducedSlot.get(r));
+        owner.push(index);
+        if (index >= 0) reductionStart[index + 1]++;
+      }
       for (let i = 0; i < count; i++) reductionStart[i + 1] += reductionStart[i];
       const fill = reductionStart.slice(0, count);
-      const reductionDay = new Int32Array(matched.length);
-      const adjustment = new Array<bigint>(matched.length);
-      for (const r of matched) {
-        const slot = fill[r.index]++;
-        reductionDay[slot] = r.day;
-        adjustment[slot] = at(r.units, r.places);
+      const placed = reductionStart[count];
+      const placedDay = new Int32Array(placed);
+      const placedAmount: Collected[] = new Array(placed);
+      for (let r = 0; r < maker.length; r++) {
+        if (owner[r] < 0) continue;
+        const place = fill[owner[r]]++;
+        placedDay[place] = reductionDay.get(r);
+        placedAmount[place] = slotKind.get(reducedSlot.get(r)) === DOCUMENT ? negate(reductionAmount[r]) : reductionAmount[r];
       }
+
+      // One scale for all: two places unless some amount has more.
+      let places = 0;
+      let cents = true;
+      for (const list of [amount, placedAmount])
+        for (const value of list) {
+          const p = placesIn(value);
+          if (p > places) places = p;
+          if (typeof value !== 'number') cents = false;
+        }
+      let exact: AgedFacts['exact'];
+      let big: AgedFacts['big'];
+      if (cents) {
+        let magnitude = 0;
+        for (const value of amount) magnitude += Math.abs(value as number);
+        for (const value of placedAmount) magnitude += Math.abs(value as number);
+        // Adding non-negative integers: exact up to 2^53, and never back below it once past.
+        if (magnitude <= Number.MAX_SAFE_INTEGER)
+          exact = { amount: Float64Array.from(amount as number[]), adjustment: Float64Array.from(placedAmount as number[]) };
+      }
+      if (!exact) {
+        const scaled = (value: Collected) =>
+          typeof value === 'number'
+            ? BigInt(value) * 10n ** BigInt(places - 2)
+            : rescale({ units: BigInt(value.replace('.', '')), places: placesIn(value) }, places);
+        const bigAmount = amount.map(scaled);
+        const bigAdjustment = placedAmount.map(scaled);
+        let magnitude = 0n;
+        for (const value of bigAmount) magnitude += value < 0n ? -value : value;
+        for (const value of bigAdjustment) magnitude += value < 0n ? -value : value;
+        // Served as units over 10^places: that power of ten is an exact double only up to 10^22.
+        if (magnitude <= BigInt(Number.MAX_SAFE_INTEGER) && places <= 22)
+          exact = { amount: Float64Array.from(bigAmount, Number), adjustment: Float64Array.from(bigAdjustment, Number) };
+        else big = { amount: bigAmount, adjustment: bigAdjustment };
+      }
+
+      const partyOf = party.toArray();
+      const currencyOf = currency.toArray();
+      const cellOf = new Map<number, number>();
+      const cells: { party: number; currency: number }[] = [];
+      const cell = new Int32Array(count);
+      for (let i = 0; i < count; i++) {
+        const key = partyOf[i] * currencies.length + currencyOf[i];
+        let row = cellOf.get(key);
+        if (row === undefined) {
+          cellOf.set(key, (row = cells.length));
+          cells.push({ party: partyOf[i], currency: currencyOf[i] });
+        }
+        cell[i] = row;
+      }
+      const partyRank = new Int32Array(parties.length);
+      parties
+        .map((entry, index) => ({ entry, index }))
+        .sort(
+          (a, b) =>
+            BY_NAME.compare(a.entry.name ?? '', b.entry.name ?? '') || (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0),
+        )
+        .forEach(({ index }, rank) => (partyRank[index] = rank));
       return {
         side,
-        places,
+        places: cents && exact ? 2 : places,
         parties: parties.map(({ id, name }) => (name === undefined ? { id } : { id, name })),
         currencies,
         recordId,
-        detail: Uint8Array.from(detail),
-        day: Int32Array.from(day),
-        party: Int32Array.from(party),
-        currency: Int32Array.from(currency),
-        amount: units.map((u, i) => at(u, placesOf[i])),
+        detail: detail.toArray(),
+        day: day.toArray(),
+        party: partyOf,
+        currency: currencyOf,
         reductionStart,
-        reductionDay,
-        adjustment,
+        reductionDay: placedDay,
+        ...(exact ? { exact } : { big }),
+        cell,
+        cells,
+        partyRank,
       };
     },
   };
 }
 
-/** The facts of records already at hand (tests, small companies): counterparties, documents, credits, payments. */
+/** Each side's four inputs, as data types (whose KEPT_FIELDS say what is read of them). */
+export const AGED_INPUTS = {
+  debtors: { counterparties: 'customers', documents: 'invoices', credits: 'creditNotes', payments: 'payments' },
+  creditors: { counterparties: 'suppliers', documents: 'bills', credits: 'billCreditNotes', payments: 'billPayments' },
+} as const;
+
+/** The facts of records at hand, as platforms serve them (tests, small companies): kept, then collected. */
 export function agedFacts(
   side: AgedSide,
   records: { counterparties?: Iterable<Data>; documents: Iterable<Data>; credits: Iterable<Data>; payments: Iterable<Data> },
 ): AgedFacts {
   const builder = agedFactsBuilder(side);
-  for (const record of records.counterparties ?? []) builder.counterparty(record);
-  for (const record of records.documents) builder.document(record);
-  for (const record of records.credits) builder.credit(record);
-  for (const record of records.payments) builder.payment(record);
+  const kept = (role: keyof (typeof AGED_INPUTS)[AgedSide], record: Data) => keptTuple(KEPT_FIELDS[AGED_INPUTS[side][role]] ?? [], record);
+  for (const record of records.counterparties ?? []) builder.counterparty(kept('counterparties', record));
+  for (const record of records.documents) builder.document(kept('documents', record));
+  for (const record of records.credits) builder.credit(kept('credits', record));
+  for (const record of records.payments) builder.payment(kept('payments', record));
   return builder.finish();
 }
 
 /** A rough size of the facts in memory, for the cache that keeps them. */
 export function agedFactsBytes(facts: AgedFacts): number {
-  return facts.recordId.length * 120 + facts.adjustment.length * 48 + facts.parties.length * 96;
+  const reductions = facts.reductionDay.length;
+  return facts.recordId.length * (facts.big ? 140 : 110) + reductions * (facts.big ? 56 : 12) + facts.parties.length * 96;
 }

@@ -26,9 +26,10 @@ export interface AgedAmount {
   amount: string;
 }
 
+/** A period's amounts as served: exact sums, each rounded once to the JSON number it is written as. */
 export interface AgedPeriodAmount extends AgingPeriod {
-  amount: string;
-  details: { name: string; amount: string }[];
+  amount: number;
+  details: { name: string; amount: number }[];
 }
 
 export interface AgedRow {
@@ -42,7 +43,11 @@ export interface AgedRow {
  * reductions made on or before it taken off, and not zero. `visit` gets the amount's index and its units.
  */
 function eachOutstanding(facts: AgedFacts, reportDay: number, visit: (index: number, units: bigint) => void): void {
-  const { day, amount, reductionStart, reductionDay, adjustment } = facts;
+  const { day, reductionStart, reductionDay } = facts;
+  const { amount, adjustment } = facts.big ?? {
+    amount: Array.from(facts.exact!.amount, BigInt),
+    adjustment: Array.from(facts.exact!.adjustment, BigInt),
+  };
   for (let i = 0; i < day.length; i++) {
     if (day[i] > reportDay) continue;
     let units = amount[i];
@@ -55,6 +60,17 @@ function eachOutstanding(facts: AgedFacts, reportDay: number, visit: (index: num
 function decimalText(units: bigint, places: number): string {
   const text = scaledText(units, places);
   return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * An exact sum as the JSON number it is served as, rounded once: below 2^53 the units and the power of ten are exact
+ * doubles and their quotient is correctly rounded, as parsing the decimal would be; beyond, through the decimal.
+ */
+function servedNumber(units: bigint, places: number): number {
+  if (units >= -SAFE && units <= SAFE && places <= 22) return Number(units) / 10 ** places;
+  return Number(scaledText(units, places));
 }
 
 const DAY_MS = 86_400_000;
@@ -90,45 +106,84 @@ export function agedRows(facts: AgedFacts, parameters: AgingParameters): AgedRow
   const reportDay = dayNumber(parameters.reportDate);
   const { periodLengthDays, numberOfPeriods } = parameters;
   const width = names.length;
-  // (counterparty, currency) → the period-by-detail sums, period-major.
-  const cells = new Map<number, bigint[]>();
-  const currencies = facts.currencies.length;
-  eachOutstanding(facts, reportDay, (i, units) => {
-    const key = facts.party[i] * currencies + facts.currency[i];
-    let sums = cells.get(key);
-    if (!sums) cells.set(key, (sums = new Array<bigint>(numberOfPeriods * width).fill(0n)));
-    const period = Math.min(Math.floor((reportDay - facts.day[i]) / periodLengthDays), numberOfPeriods - 1);
-    sums[period * width + facts.detail[i]] += units;
-  });
-  const text = (units: bigint) => decimalText(units, facts.places);
+  const stride = numberOfPeriods * width;
+  // Per row of the report (cell), the period-by-detail sums, period-major; a row is listed when anything in it is not
+  // zero. Doubles where the facts say every sum is exact in one, else bigints.
+  const { cell, cells, day, detail, reductionStart, reductionDay } = facts;
+  const used = new Uint8Array(cells.length);
+  /** A detail's served amount, and the period's (the exact sum of its details, rounded once like them). */
+  let isEmpty: (row: number, period: number) => boolean;
+  let detailAmount: (row: number, period: number, d: number) => number;
+  let periodAmount: (row: number, period: number) => number;
+  if (facts.exact) {
+    const { amount, adjustment } = facts.exact;
+    const sums = new Float64Array(cells.length * stride);
+    for (let i = 0; i < day.length; i++) {
+      if (day[i] > reportDay) continue;
+      let units = amount[i];
+      for (let r = reductionStart[i]; r < reductionStart[i + 1]; r++) if (reductionDay[r] <= reportDay) units += adjustment[r];
+      if (units === 0) continue;
+      const period = Math.min(Math.floor((reportDay - day[i]) / periodLengthDays), numberOfPeriods - 1);
+      sums[cell[i] * stride + period * width + detail[i]] += units;
+      used[cell[i]] = 1;
+    }
+    // Exact integers below 2^53 over an exact power of ten: one correctly rounded division, as parsing the decimal.
+    const scale = 10 ** facts.places;
+    isEmpty = (row, period) => {
+      for (let d = 0, at = row * stride + period * width; d < width; d++, at++) if (sums[at] !== 0) return false;
+      return true;
+    };
+    detailAmount = (row, period, d) => sums[row * stride + period * width + d] / scale;
+    periodAmount = (row, period) => {
+      let total = 0;
+      for (let d = 0; d < width; d++) total += sums[row * stride + period * width + d];
+      return total / scale;
+    };
+  } else {
+    const sums = new Array<bigint>(cells.length * stride).fill(0n);
+    eachOutstanding(facts, reportDay, (i, units) => {
+      const period = Math.min(Math.floor((reportDay - day[i]) / periodLengthDays), numberOfPeriods - 1);
+      sums[cell[i] * stride + period * width + detail[i]] += units;
+      used[cell[i]] = 1;
+    });
+    isEmpty = (row, period) => {
+      for (let d = 0, at = row * stride + period * width; d < width; d++, at++) if (sums[at] !== 0n) return false;
+      return true;
+    };
+    detailAmount = (row, period, d) => servedNumber(sums[row * stride + period * width + d], facts.places);
+    periodAmount = (row, period) => {
+      let total = 0n;
+      for (let d = 0; d < width; d++) total += sums[row * stride + period * width + d];
+      return servedNumber(total, facts.places);
+    };
+  }
+  // Most periods of most rows hold nothing: each such period is one shared object (a report is written out as JSON
+  // once, so sharing is invisible), which keeps a report of many rows and periods cheap to build.
+  const zeroDetails = names.map((name) => ({ name, amount: 0 }));
+  const zeroPeriods = periods.map((period) => ({ ...period, amount: 0, details: zeroDetails }));
   const byParty = new Map<number, AgedRow['currencies']>();
-  for (const [key, sums] of cells) {
-    const partyAt = Math.floor(key / currencies);
-    let list = byParty.get(partyAt);
-    if (!list) byParty.set(partyAt, (list = []));
+  for (let row = 0; row < cells.length; row++) {
+    if (!used[row]) continue;
+    const { party, currency } = cells[row];
+    let list = byParty.get(party);
+    if (!list) byParty.set(party, (list = []));
     list.push({
-      currency: facts.currencies[key % currencies],
-      periods: periods.map((period, p) => {
-        const row = sums.slice(p * width, (p + 1) * width);
-        return {
-          ...period,
-          amount: text(row.reduce((a, b) => a + b, 0n)),
-          details: names.map((name, d) => ({ name, amount: text(row[d]) })),
-        };
-      }),
+      currency: facts.currencies[currency],
+      periods: periods.map((period, p) =>
+        isEmpty(row, p)
+          ? zeroPeriods[p]
+          : { ...period, amount: periodAmount(row, p), details: names.map((name, d) => ({ name, amount: detailAmount(row, p, d) })) },
+      ),
     });
   }
-  const rows: AgedRow[] = [...byParty].map(([partyAt, list]) => {
-    const { id, name } = facts.parties[partyAt];
-    return {
-      counterpartyId: id,
-      ...(name !== undefined ? { counterpartyName: name } : {}),
-      currencies: list.sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)),
-    };
-  });
-  return rows.sort(
-    (a, b) =>
-      (a.counterpartyName ?? '').localeCompare(b.counterpartyName ?? '', 'en', { sensitivity: 'base' }) ||
-      (a.counterpartyId < b.counterpartyId ? -1 : a.counterpartyId > b.counterpartyId ? 1 : 0),
-  );
+  return [...byParty]
+    .sort(([a], [b]) => facts.partyRank[a] - facts.partyRank[b])
+    .map(([partyAt, list]) => {
+      const { id, name } = facts.parties[partyAt];
+      return {
+        counterpartyId: id,
+        ...(name !== undefined ? { counterpartyName: name } : {}),
+        currencies: list.sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)),
+      };
+    });
 }

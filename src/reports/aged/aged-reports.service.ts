@@ -4,9 +4,10 @@ import { ApiError } from '../../http/api-error.js';
 import { boundedCache } from '../../lib/bounded-cache.js';
 import { clockFor } from '../../lib/clock.js';
 import type { RecordReader } from '../../records/record-reader.js';
-import { agedFactsBuilder, agedFactsBytes, type AgedFacts, type AgedSide } from './aged-facts.js';
+import { KEPT_FIELDS } from '../../records/record-fields.js';
+import { AGED_DETAILS, agedFactsBuilder, agedFactsBytes, type AgedFacts, type AgedSide } from './aged-facts.js';
 import { agedRows, type AgedRow } from './aged-grouping.js';
-import { agingParameters, type AgingParameters } from './aging-periods.js';
+import { agingParameters, agingPeriods, type AgingParameters, type AgingPeriod } from './aging-periods.js';
 
 /*
  * Aged debtors and aged creditors over a company's synced records (docs/lending/aged-reports.md). The records are read
@@ -21,7 +22,7 @@ export interface SyncedDataSets {
 
 export interface AgedReportsDeps {
   dataSets: SyncedDataSets;
-  records: Pick<RecordReader, 'eachLive'>;
+  records: Pick<RecordReader, 'eachKept'>;
   /** Bytes of facts kept across reports (least recently used dropped first). */
   cacheBytes?: number;
 }
@@ -47,6 +48,9 @@ const REQUIRED = ['documents', 'counterparties', 'payments'] as const;
 export interface AgedReport {
   generated: string;
   parameters: AgingParameters;
+  /** Every period, newest first, and the details each lists (Codat's names, in order). */
+  periods: AgingPeriod[];
+  details: readonly string[];
   rows: AgedRow[];
 }
 
@@ -74,12 +78,15 @@ export function createAgedReportsService(deps: AgedReportsDeps) {
     if (!pending) {
       pending = (async () => {
         const builder = agedFactsBuilder(report.side);
+        // What the facts are made of is kept narrow with each version of the inputs (KEPT_FIELDS, records/).
         const read = async (role: 'counterparties' | 'documents' | 'credits' | 'payments', add: (record: any) => void) =>
-          deps.records.eachLive(byRole[role] ?? [], (doc) => add(JSON.parse(doc)));
+          deps.records.eachKept(byRole[role] ?? [], KEPT_FIELDS[report[role]] ?? [], add);
+        // Payments first: where a document lists a payment that the payment's own link already gave, the document's
+        // copy is dropped at once instead of being kept until the link replaces it.
         await read('counterparties', builder.counterparty);
+        await read('payments', builder.payment);
         await read('documents', builder.document);
         await read('credits', builder.credit);
-        await read('payments', builder.payment);
         const facts = builder.finish();
         kept.set(key, facts);
         return facts;
@@ -102,7 +109,13 @@ export function createAgedReportsService(deps: AgedReportsDeps) {
       const { byRole, missing } = await inputsOf(client, companyId, name);
       if (missing.length > 0) throw new ApiError(409, `DataNotSyncedException: ${name} needs ${missing.join(', ')} synced first`);
       const facts = await factsOf(name, byRole);
-      return { generated: now.toISOString(), parameters, rows: agedRows(facts, parameters) };
+      return {
+        generated: now.toISOString(),
+        parameters,
+        periods: agingPeriods(parameters),
+        details: AGED_DETAILS[AGED_REPORTS[name].side],
+        rows: agedRows(facts, parameters),
+      };
     },
   };
 }

@@ -17,6 +17,8 @@ export interface RecordFieldColumns {
   f_amount: number | null;
   f_currency: string | null;
   f_ref: string | null;
+  /** What the reports read of every record (record-fields.ts, KEPT_FIELDS) as JSON; null for other data types. */
+  f_kept: string | null;
 }
 
 /** One narrow row per record of a version: its identity, change tracking and the indexed fields lists filter on. */

@@ -27,6 +27,8 @@ const TYPES = [
   'chartOfAccounts',
   'payments',
   'billPayments',
+  'creditNotes',
+  'billCreditNotes',
   'journalEntries',
   'items',
   'taxRates',
@@ -291,6 +293,25 @@ describe('QuickBooks Online', () => {
       ],
     });
     expect(sum(billPayment)).toBe(billPayment.totalAmount);
+    // The credits themselves: used in full, naming the payment that used them (its amount is on the payment's link).
+    expect((await allRecords('creditNotes')).find((c) => c.id === creditMemo.Id)).toMatchObject({
+      creditNoteNumber: creditMemo.DocNumber,
+      customerRef: { id: creditMemo.CustomerRef.value },
+      totalAmount: 100,
+      remainingCredit: 0,
+      status: 'Paid',
+      issueDate: `${creditMemo.TxnDate}T00:00:00`,
+      paymentAllocations: [{ payment: { id: creditPayment.Id } }],
+      lineItems: [expect.objectContaining({ description: 'Goodwill credit', subTotal: 100 })],
+    });
+    expect((await allRecords('billCreditNotes')).find((c) => c.id === vendorCredit.Id)).toMatchObject({
+      billCreditNoteNumber: vendorCredit.DocNumber,
+      supplierRef: { id: vendorCredit.VendorRef.value },
+      totalAmount: 30,
+      remainingCredit: 0,
+      status: 'Paid',
+      lineItems: [expect.objectContaining({ description: 'Refund for a cancelled campaign', subTotal: 30 })],
+    });
     // The ordinary payments' lines still add up too.
     for (const p of [...(await allRecords('payments')), ...(await allRecords('billPayments'))]) expect(sum(p)).toBe(p.totalAmount);
   });

@@ -584,6 +584,25 @@ export class QboRealm {
     return this.create('Customer', fields);
   }
 
+  /**
+   * A customer pays money on account (a prepayment), settling no invoice: QuickBooks keeps it as a payment with no
+   * lines and all of it unapplied (`UnappliedAmt`).
+   */
+  addPaymentOnAccount(customerId: string, amount: number): QboEntity {
+    const customer = this.named('Customer', { value: customerId }, 'CustomerRef');
+    return this.create('Payment', {
+      TxnDate: day(this.clock),
+      CurrencyRef: GBP,
+      CustomerRef: this.ref('Customer', customer),
+      DepositToAccountRef: this.ref('Account', this.account('1000')),
+      PaymentRefNum: 'ON-ACCOUNT',
+      TotalAmt: amount,
+      UnappliedAmt: amount,
+      ProcessPayment: false,
+      Line: [],
+    });
+  }
+
   /** A customer pays (part of) an invoice into the current account: the invoice's balance falls and it links the payment. */
   addPayment(invoiceId: string, amount: number): QboEntity {
     const invoice = this.table('Invoice').get(invoiceId)!;

@@ -65,7 +65,7 @@ export function startServer({ databaseUrl, port, role, env = {} }) {
   const startedAt = performance.now();
   // `npm start` by default; `bin/ledgerport serve --role <role>` for one role.
   const args = role ? ['bin/ledgerport', 'serve', '--role', role] : ['dist/main.js'];
-  // BENCH_NODE_FLAGS: flags for the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses).
+  // BENCH_NODE_FLAGS: flags for the server's node (e.g. `--cpu-prof --cpu-prof-dir=profiles`, which NODE_OPTIONS refuses).
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...flags, ...args], {
     cwd: ROOT,

@@ -123,10 +123,17 @@ export const ERROR_CATALOGUE: ErrorEntry[] = [
       'Adding a second accounting connection to a company (`ConnectionLimitException`): a company has one accounting connection, whatever its status.',
       'Replaying a delivery of a disabled webhook consumer (`WebhookConsumerDisabledException`).',
       'Reading a data set that was never requested, or whose first sync has not completed.',
+      'A Lending report whose inputs have not synced (`DataNotSyncedException`, naming the data types still to sync).',
     ],
     remedy:
-      'Delete a key or consumer first; delete the company’s accounting connection before adding another; enable the consumer; or request the data set and wait for its sync to complete.',
-    codes: ['ApiKeyLimitException', 'ConnectionLimitException', 'WebhookConsumerLimitException', 'WebhookConsumerDisabledException'],
+      'Delete a key or consumer first; delete the company’s accounting connection before adding another; enable the consumer; or request the data set (for a report, the data types it names) and wait for its sync to complete.',
+    codes: [
+      'ApiKeyLimitException',
+      'ConnectionLimitException',
+      'WebhookConsumerLimitException',
+      'WebhookConsumerDisabledException',
+      'DataNotSyncedException',
+    ],
     examples: ['ApiKeyLimitException: A client can hold at most 10 API keys; delete one before creating another.'],
   },
   {

@@ -48,6 +48,22 @@ function salesLine(line: QboEntity): Data {
   });
 }
 
+/** What an invoice and a credit memo share: the customer, the day, the currency, the sales lines and their totals. */
+function salesDocument(x: QboEntity) {
+  const sales = lines(x, 'SalesItemLineDetail');
+  return {
+    customerRef: ref(x.CustomerRef, 'companyName'),
+    issueDate: txnDay(x),
+    currency: str(x.CurrencyRef?.value),
+    currencyRate: num(x.ExchangeRate),
+    lineItems: sales.map(salesLine),
+    paymentAllocations: allocations(x, ['Payment']),
+    discount: lines(x, 'DiscountLineDetail').reduce((sum, l) => sum + (num(l.Amount) ?? 0), 0),
+    subTotal: round(sales.reduce((sum, l) => sum + (num(l.Amount) ?? 0), 0)),
+    totalTaxAmount: num(x.TxnTaxDetail?.TotalTax) ?? 0,
+  };
+}
+
 /**
  * Invoice → `invoices`. Status from the balance: nothing left of a non-zero total is Paid, part of it PartiallyPaid,
  * all of it Submitted (QuickBooks has no drafts); a voided invoice is Void.
@@ -62,20 +78,19 @@ export function invoiceRecord(x: QboEntity): Data {
       : balance > 0 && balance < total
         ? 'PartiallyPaid'
         : 'Submitted';
-  const sales = lines(x, 'SalesItemLineDetail');
-  const discount = lines(x, 'DiscountLineDetail').reduce((sum, l) => sum + (num(l.Amount) ?? 0), 0);
+  const sale = salesDocument(x);
   return defined({
     invoiceNumber: str(x.DocNumber),
-    customerRef: ref(x.CustomerRef, 'companyName'),
-    issueDate: txnDay(x),
+    customerRef: sale.customerRef,
+    issueDate: sale.issueDate,
     dueDate: qboDate(x.DueDate),
-    currency: str(x.CurrencyRef?.value),
-    currencyRate: num(x.ExchangeRate),
-    lineItems: sales.map(salesLine),
-    paymentAllocations: allocations(x, ['Payment']),
-    totalDiscount: discount > 0 ? round(discount) : undefined,
-    subTotal: round(sales.reduce((sum, l) => sum + (num(l.Amount) ?? 0), 0)),
-    totalTaxAmount: num(x.TxnTaxDetail?.TotalTax) ?? 0,
+    currency: sale.currency,
+    currencyRate: sale.currencyRate,
+    lineItems: sale.lineItems,
+    paymentAllocations: sale.paymentAllocations,
+    totalDiscount: sale.discount > 0 ? round(sale.discount) : undefined,
+    subTotal: sale.subTotal,
+    totalTaxAmount: sale.totalTaxAmount,
     totalAmount: total,
     amountDue: balance,
     status,
@@ -161,20 +176,19 @@ function creditStatus(x: QboEntity, total: number, remaining: number): string {
 export function creditNoteRecord(x: QboEntity): Data {
   const total = num(x.TotalAmt) ?? 0;
   const remaining = num(x.RemainingCredit) ?? num(x.Balance) ?? 0;
-  const sales = lines(x, 'SalesItemLineDetail');
-  const discount = lines(x, 'DiscountLineDetail').reduce((sum, l) => sum + (num(l.Amount) ?? 0), 0);
+  const sale = salesDocument(x);
   return defined({
     creditNoteNumber: str(x.DocNumber),
-    customerRef: ref(x.CustomerRef, 'companyName'),
-    issueDate: txnDay(x),
-    currency: str(x.CurrencyRef?.value),
-    currencyRate: num(x.ExchangeRate),
-    lineItems: sales.map(salesLine),
-    paymentAllocations: allocations(x, ['Payment']),
-    totalDiscount: round(discount),
+    customerRef: sale.customerRef,
+    issueDate: sale.issueDate,
+    currency: sale.currency,
+    currencyRate: sale.currencyRate,
+    lineItems: sale.lineItems,
+    paymentAllocations: sale.paymentAllocations,
+    totalDiscount: round(sale.discount),
     discountPercentage: 0,
-    subTotal: round(sales.reduce((sum, l) => sum + (num(l.Amount) ?? 0), 0)),
-    totalTaxAmount: num(x.TxnTaxDetail?.TotalTax) ?? 0,
+    subTotal: sale.subTotal,
+    totalTaxAmount: sale.totalTaxAmount,
     totalAmount: total,
     remainingCredit: remaining,
     status: creditStatus(x, total, remaining),

@@ -114,17 +114,22 @@ export function createDataSetsService(deps: DataSetsDeps) {
     readable,
 
     /**
-     * The complete versions a read of `dataType` sees, or undefined when there is nothing complete to read: never
-     * requested, its first sync not complete, or no connection of the company's serves it. An unknown company is 404.
+     * For each data type, the complete versions a read of it sees, or undefined when there is nothing complete to
+     * read: never requested, its first sync not complete, or no connection of the company's serves it. An unknown
+     * company is 404 (checked once for them all).
      */
-    async synced(client: Client, companyId: string, dataType: DataType): Promise<number[] | undefined> {
+    async synced(client: Client, companyId: string, dataTypes: readonly DataType[]): Promise<(number[] | undefined)[]> {
       await deps.companies.owned(client, companyId);
-      try {
-        return (await readable(client, companyId, dataType)).versions;
-      } catch (error) {
-        if (error instanceof ApiError && (error.statusCode === 409 || error.code === 'DataTypeNotSupported')) return undefined;
-        throw error;
-      }
+      return Promise.all(
+        dataTypes.map(async (dataType) => {
+          try {
+            return (await readable(client, companyId, dataType)).versions;
+          } catch (error) {
+            if (error instanceof ApiError && (error.statusCode === 409 || error.code === 'DataTypeNotSupported')) return undefined;
+            throw error;
+          }
+        }),
+      );
     },
 
     /** A condition on a top-level string field of the stored records (for sub-resource paths). */

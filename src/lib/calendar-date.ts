@@ -10,8 +10,7 @@ const DAY_MS = 86_400_000;
 
 /** A `YYYY-MM-DD` day moved by whole days, in the proleptic Gregorian calendar (JavaScript's dates'). */
 export function addDays(day: string, days: number): string {
-  const moved = new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
-  return `${String(moved.getUTCFullYear()).padStart(4, '0')}-${moved.toISOString().slice(5, 10)}`;
+  return dayOfNumber(dayNumber(day) + days);
 }
 
 /** Whole days from `from` to `to`, both `YYYY-MM-DD` (negative when `to` is earlier). */
@@ -22,4 +21,10 @@ export function daysBetween(from: string, to: string): number {
 /** A `YYYY-MM-DD` day as a whole number of days since 1970-01-01 (negative before), for comparing many days fast. */
 export function dayNumber(day: string): number {
   return Math.round(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
+}
+
+/** The `YYYY-MM-DD` day of a `dayNumber`. */
+export function dayOfNumber(days: number): string {
+  const date = new Date(days * DAY_MS);
+  return `${String(date.getUTCFullYear()).padStart(4, '0')}-${date.toISOString().slice(5, 10)}`;
 }

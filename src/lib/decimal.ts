@@ -117,13 +117,19 @@ export function scaledNumber(units: bigint, places: number): number {
 }
 
 /**
- * A JSON number as the exact decimal it is written as: 80.05 is { units: 8005n, places: 2 }. Most amounts have at most
- * two decimals, and those are read without going through text: below 10^13, two such decimals are further apart
- * than neighbouring doubles, so the double nearest k/100 is n only when n is written as k/100.
+ * A JSON number written with at most two decimals, as its whole number of cents (80.05 is 8005), read without going
+ * through text; undefined for any other. Below 10^13, two such decimals are further apart than neighbouring doubles,
+ * so the double nearest k/100 is n only when n is written as k/100.
  */
-export function scaledFigure(n: number): ScaledDecimal {
+export function wholeCents(n: number): number | undefined {
   const cents = Math.round(n * 100);
-  if (Math.abs(n) < 1e13 && cents / 100 === n) return { units: BigInt(cents), places: 2 };
+  return Math.abs(n) < 1e13 && cents / 100 === n ? cents + 0 : undefined;
+}
+
+/** A JSON number as the exact decimal it is written as: 80.05 is { units: 8005n, places: 2 } (see wholeCents). */
+export function scaledFigure(n: number): ScaledDecimal {
+  const cents = wholeCents(n);
+  if (cents !== undefined) return { units: BigInt(cents), places: 2 };
   const text = plainDecimal(n);
   const dot = text.indexOf('.');
   const places = dot < 0 ? 0 : text.length - dot - 1;

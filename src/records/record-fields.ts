@@ -1,4 +1,5 @@
 import { sha1 } from '../lib/sha1.js';
+import { dayNumber } from '../lib/calendar-date.js';
 import type { TSchema } from '@sinclair/typebox';
 
 /**
@@ -70,8 +71,6 @@ export const KEPT_AT = {
   link: { type: 0, id: 1, amount: 2 },
 } as const;
 
-const DAY_MS = 86_400_000;
-
 function at(data: unknown, path: string): unknown {
   let value = data;
   for (const key of path.split('.'))
@@ -82,8 +81,8 @@ function at(data: unknown, path: string): unknown {
 /** A date's day (`YYYY-MM-DD…`) as days since 1970-01-01; null when the value names no day. */
 function dayOfValue(value: unknown): number | null {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value)) return null;
-  const time = Date.parse(`${value.slice(0, 10)}T00:00:00Z`);
-  return Number.isFinite(time) ? Math.round(time / DAY_MS) : null;
+  const day = dayNumber(value.slice(0, 10));
+  return Number.isFinite(day) ? day : null;
 }
 
 const layouts = new WeakMap<readonly KeptField[], string>();
@@ -179,9 +178,7 @@ export function extractFields(paths: RecordFieldPaths, data: Record<string, unkn
   const columns = INDEXED_COLUMNS.map((column) => {
     const path = paths[column];
     if (!path) return null;
-    let value: unknown = data;
-    for (const key of path.split('.'))
-      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    const value = at(data, path);
     if (CANDIDATES[column].kind === 'number') return typeof value === 'number' ? value : null;
     return typeof value === 'string' ? value : null;
   });

@@ -10,11 +10,6 @@ import { PositionListCache } from './position-lists.js';
 import { versionInfo } from './record-versions.js';
 import { queryPrepared } from '../storage/prepared.js';
 
-/** A row of `eachKept`: the record's id, its kept tuple, and its document where it has no tuple. */
-type KeptRow = { record_id: string; kept: string | null; doc: string | null };
-/** The same as SQLite's prepared statement answers it: [record_id, kept, doc]. */
-type KeptTuple = [string, string | null, string | null];
-
 /** A read of one data type's complete versions: which versions, how its records are queried, any narrowing. */
 export interface RecordListRequest {
   versions: number[];
@@ -54,21 +49,17 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
   const positions = new PositionListCache(options.cacheBytes ?? 64 * 1024 * 1024);
   // Postgres: the page reads every request makes run as prepared statements (storage/prepared.ts).
   const pool = store.pgPool;
-  const KEPT_ROW = `SELECT r.record_id, r.f_kept, CASE WHEN r.f_kept IS NULL THEN (SELECT d.doc FROM record_docs d WHERE d.key = r.doc_key) END
-    FROM record_index r WHERE r.version = ? AND r.is_deleted = 0`;
-  /** A record's document, where its kept tuple is of another layout. */
-  const docOf = async (version: number, recordId: string): Promise<string | undefined> =>
-    (
-      await sql<{ doc: string }>`SELECT d.doc FROM record_index r JOIN record_docs d ON d.key = r.doc_key
-        WHERE r.version = ${version} AND r.record_id = ${recordId}`.execute(db)
-    ).rows[0]?.doc;
+  const KEPT_ROW = 'SELECT r.record_id, r.f_kept FROM record_index r WHERE r.version = ? AND r.is_deleted = 0';
   const keptBatch = store.sqlite && {
-    doc: store.sqlite
-      .prepare('SELECT d.doc FROM record_index r JOIN record_docs d ON d.key = r.doc_key WHERE r.version = ? AND r.record_id = ?')
-      .pluck(),
     first: store.sqlite.prepare(`${KEPT_ROW} ORDER BY r.record_id LIMIT ?`).raw(true),
     next: store.sqlite.prepare(`${KEPT_ROW} AND r.record_id > ? ORDER BY r.record_id LIMIT ?`).raw(true),
   };
+  /** The documents of some records of a version, by record id: one query for a batch's records without a tuple. */
+  async function docsOf(version: number, recordIds: string[]): Promise<Map<string, string>> {
+    const { rows } = await sql<{ record_id: string; doc: string }>`SELECT r.record_id, d.doc FROM record_index r
+      JOIN record_docs d ON d.key = r.doc_key WHERE r.version = ${version} AND r.record_id IN (${sql.join(recordIds)})`.execute(db);
+    return new Map(rows.map((r) => [r.record_id, r.doc]));
+  }
 
   /** A version's size and density (see record-versions.ts), read once: a complete version never changes. */
   async function cachedVersionInfo(version: number): Promise<{ size: number; dense: boolean }> {
@@ -209,13 +200,21 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
      */
     async eachKept(versions: number[], fields: readonly KeptField[], visit: (tuple: unknown[]) => void, batch = 10_000): Promise<void> {
       const layout = keptLayout(fields);
-      /** The tuple as written, its layout dropped; undefined when it was written in another layout (or none). */
-      const written = (kept: string | null): unknown[] | undefined => {
-        if (kept === null) return undefined;
-        const tuple = JSON.parse(kept) as unknown[];
-        return tuple.pop() === layout ? tuple : undefined;
+      /**
+       * A batch of [record id, kept tuple as written] in order: each tuple with its layout dropped; the records with
+       * none, or one of another layout (written before KEPT_FIELDS changed), kept from their documents, all of the
+       * batch's in one query.
+       */
+      const decode = async (version: number, rows: [string, string | null][]) => {
+        const tuples = rows.map(([, kept]) => {
+          if (kept === null) return undefined;
+          const tuple = JSON.parse(kept) as unknown[];
+          return tuple.pop() === layout ? tuple : undefined;
+        });
+        const missing = rows.filter((_, i) => tuples[i] === undefined).map(([id]) => id);
+        const docs = missing.length > 0 ? await docsOf(version, missing) : undefined;
+        rows.forEach(([id], i) => visit(tuples[i] ?? keptTuple(fields, JSON.parse(docs?.get(id) ?? '{}'))));
       };
-      const fromDoc = (doc: string | null) => keptTuple(fields, JSON.parse(doc ?? '{}'));
       for (const version of versions) {
         if (keptBatch) {
           // SQLite: in key order (the index table's primary key, version then record id), a batch at a time from the
@@ -223,9 +222,11 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
           // answers arrays (a million rows make a million objects fewer).
           let after: string | null = null;
           for (;;) {
-            const rows = (after === null ? keptBatch.first.all(version, batch) : keptBatch.next.all(version, after, batch)) as KeptTuple[];
-            for (const [id, kept, doc] of rows)
-              visit(written(kept) ?? fromDoc(kept === null ? doc : ((keptBatch.doc.get(version, id) as string | undefined) ?? null)));
+            const rows = (after === null ? keptBatch.first.all(version, batch) : keptBatch.next.all(version, after, batch)) as [
+              string,
+              string | null,
+            ][];
+            await decode(version, rows);
             if (rows.length < batch) break;
             after = rows[rows.length - 1][0];
             // Other requests run between batches: better-sqlite3 reads on this thread.
@@ -238,23 +239,20 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
         // version, for every batch). The next batch is asked for while this one is decoded, so the server reads while
         // this process works.
         const { size } = await cachedVersionInfo(version);
-        const page = (from: number): Promise<{ rows: KeptRow[] }> =>
-          sql<KeptRow>`SELECT r.record_id, r.f_kept AS kept,
-            CASE WHEN r.f_kept IS NULL THEN (SELECT d.doc FROM record_docs d WHERE d.key = r.doc_key) END AS doc
-            FROM record_index r WHERE r.version = ${version} AND r.position >= ${from} AND r.position < ${from + batch}
-            AND r.is_deleted = 0 ORDER BY r.position`.execute(db);
-        let pending: Promise<{ rows: KeptRow[] }> | undefined = size > 0 ? page(0) : undefined;
+        const page = (from: number) =>
+          sql<{ record_id: string; kept: string | null }>`SELECT r.record_id, r.f_kept AS kept FROM record_index r
+            WHERE r.version = ${version} AND r.position >= ${from} AND r.position < ${from + batch} AND r.is_deleted = 0
+            ORDER BY r.position`.execute(db);
+        let pending: ReturnType<typeof page> | undefined = size > 0 ? page(0) : undefined;
         for (let from = 0; pending; from += batch) {
-          const { rows }: { rows: KeptRow[] } = await pending;
+          const { rows } = await pending;
           pending = from + batch < size ? page(from + batch) : undefined;
           // Should decoding this batch throw, the batch asked for ahead must not fail unheard.
           pending?.catch(() => {});
-          for (const row of rows) {
-            const tuple = written(row.kept);
-            if (tuple) visit(tuple);
-            else if (row.kept === null) visit(fromDoc(row.doc));
-            else visit(fromDoc((await docOf(version, row.record_id)) ?? null));
-          }
+          await decode(
+            version,
+            rows.map((row) => [row.record_id, row.kept]),
+          );
         }
       }
     },

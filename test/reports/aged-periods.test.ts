@@ -83,6 +83,7 @@ describe('aging parameters', () => {
     expect(refused({ periodLengthDays: 'thirty' })).toEqual(['periodLengthDays']);
     expect(refused({ reportDate: '2023-02-29' })).toEqual(['reportDate']);
     expect(refused({ reportDate: '31-03-2024' })).toEqual(['reportDate']);
+    expect(refused({ reportDate: '0000-12-31' })).toEqual(['reportDate']);
     expect(refused({ reportDate: '2024-03-31T12:00:00Z', numberOfPeriods: '-1' })).toEqual(['reportDate', 'numberOfPeriods']);
   });
 });

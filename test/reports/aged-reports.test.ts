@@ -115,6 +115,9 @@ describe.each(Object.keys(SIDES) as ReportName[])('%s over the Sandbox', (name) 
       ['periodLengthDays=ten', 'periodLengthDays'],
       ['reportDate=2023-02-29', 'reportDate'],
       ['reportDate=31-03-2024', 'reportDate'],
+      ['reportDate=0000-12-31', 'reportDate'],
+      ['reportDate=2024-01-31&reportDate=2024-02-29', 'reportDate'],
+      ['numberOfPeriods=99999999999999999999', 'numberOfPeriods'],
     ]) {
       const res = await http(server, 'GET', `/companies/${companyId}/reports/${name}?${query}`, { auth: client.auth });
       const body = expectErrorBody(res, 400, { validation: true });

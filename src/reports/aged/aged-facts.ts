@@ -1,4 +1,4 @@
-import { rescale, scaledFigure, scaledText } from '../../lib/decimal.js';
+import { plainDecimal, rescale, wholeCents } from '../../lib/decimal.js';
 import { KEPT_AT, KEPT_FIELDS, keptTuple } from '../../records/record-fields.js';
 import { GrowingArray } from '../../lib/growing-array.js';
 
@@ -87,11 +87,7 @@ type Collected = number | string;
 const NO_AMOUNT = NaN;
 function collect(value: unknown): Collected {
   if (typeof value !== 'number' || !Number.isFinite(value)) return NO_AMOUNT;
-  // Below 10^13, two two-place decimals are further apart than neighbouring doubles (see scaledFigure).
-  const cents = Math.round(value * 100);
-  if (Math.abs(value) < 1e13 && cents / 100 === value) return cents === 0 ? 0 : cents;
-  const { units, places } = scaledFigure(value);
-  return scaledText(units, places);
+  return wholeCents(value) ?? plainDecimal(value);
 }
 const negate = (amount: Collected): Collected =>
   typeof amount === 'number' ? (amount === 0 ? 0 : -amount) : amount.startsWith('-') ? amount.slice(1) : `-${amount}`;

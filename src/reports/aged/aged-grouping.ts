@@ -1,4 +1,4 @@
-import { dayNumber } from '../../lib/calendar-date.js';
+import { dayNumber, dayOfNumber } from '../../lib/calendar-date.js';
 import { scaledText } from '../../lib/decimal.js';
 import { agingPeriods, type AgingParameters, type AgingPeriod } from './aging-periods.js';
 import { AGED_DETAILS, type AgedFacts, type AgedSide } from './aged-facts.js';
@@ -40,20 +40,66 @@ export interface AgedRow {
 
 /**
  * Each amount outstanding as at `reportDate` (see AgedAmount), in the facts' order: issued (paid) on or before it, its
- * reductions made on or before it taken off, and not zero. `visit` gets the amount's index and its units.
+ * reductions made on or before it taken off, and not zero. `visit` gets the amount's index and its units: a number
+ * where the facts are exact in doubles, else a bigint.
  */
-function eachOutstanding(facts: AgedFacts, reportDay: number, visit: (index: number, units: bigint) => void): void {
+function eachOutstanding(facts: AgedFacts, reportDay: number, visit: (index: number, units: number | bigint) => void): void {
   const { day, reductionStart, reductionDay } = facts;
-  const { amount, adjustment } = facts.big ?? {
-    amount: Array.from(facts.exact!.amount, BigInt),
-    adjustment: Array.from(facts.exact!.adjustment, BigInt),
-  };
+  if (facts.exact) {
+    const { amount, adjustment } = facts.exact;
+    for (let i = 0; i < day.length; i++) {
+      if (day[i] > reportDay) continue;
+      let units = amount[i];
+      for (let r = reductionStart[i]; r < reductionStart[i + 1]; r++) if (reductionDay[r] <= reportDay) units += adjustment[r];
+      if (units !== 0) visit(i, units);
+    }
+    return;
+  }
+  const { amount, adjustment } = facts.big!;
   for (let i = 0; i < day.length; i++) {
     if (day[i] > reportDay) continue;
     let units = amount[i];
     for (let r = reductionStart[i]; r < reductionStart[i + 1]; r++) if (reductionDay[r] <= reportDay) units += adjustment[r];
     if (units !== 0n) visit(i, units);
   }
+}
+
+/** Exact sums of units in numbered places, and their served amounts. */
+interface Sums {
+  add(at: number, units: number | bigint): void;
+  isZero(at: number): boolean;
+  /** The exact sum of `count` places from `at`, as the JSON number it is served as (rounded once). */
+  served(at: number, count: number): number;
+}
+
+/** Sums in doubles, where the facts say every sum is exact in one. */
+function doubleSums(size: number, places: number): Sums {
+  const sums = new Float64Array(size);
+  // Exact integers below 2^53 over an exact power of ten: one correctly rounded division, as parsing the decimal.
+  const scale = 10 ** places;
+  return {
+    add: (at, units) => (sums[at] += units as number),
+    isZero: (at) => sums[at] === 0,
+    served: (at, count) => {
+      let total = 0;
+      for (let k = 0; k < count; k++) total += sums[at + k];
+      return total / scale;
+    },
+  };
+}
+
+/** Sums in bigints, past 2^53 units. */
+function bigSums(size: number, places: number): Sums {
+  const sums = new Array<bigint>(size).fill(0n);
+  return {
+    add: (at, units) => (sums[at] += units as bigint),
+    isZero: (at) => sums[at] === 0n,
+    served: (at, count) => {
+      let total = 0n;
+      for (let k = 0; k < count; k++) total += sums[at + k];
+      return servedNumber(total, places);
+    },
+  };
 }
 
 /** An exact decimal in its shortest form (`12.3`, `100`, `0`). */
@@ -73,12 +119,6 @@ function servedNumber(units: bigint, places: number): number {
   return Number(scaledText(units, places));
 }
 
-const DAY_MS = 86_400_000;
-const isoOf = (day: number) => {
-  const date = new Date(day * DAY_MS);
-  return `${String(date.getUTCFullYear()).padStart(4, '0')}-${date.toISOString().slice(5, 10)}`;
-};
-
 /** The amounts outstanding as at `reportDate`, each with the record it comes from: what a report's figures add up. */
 export function outstandingAmounts(facts: AgedFacts, reportDate: string): AgedAmount[] {
   const out: AgedAmount[] = [];
@@ -88,9 +128,9 @@ export function outstandingAmounts(facts: AgedFacts, reportDate: string): AgedAm
       recordId: facts.recordId[i],
       counterpartyId: facts.parties[facts.party[i]].id,
       currency: facts.currencies[facts.currency[i]],
-      date: isoOf(facts.day[i]),
+      date: dayOfNumber(facts.day[i]),
       detail: names[facts.detail[i]],
-      amount: decimalText(units, facts.places),
+      amount: decimalText(BigInt(units), facts.places),
     }),
   );
   return out;
@@ -108,55 +148,19 @@ export function agedRows(facts: AgedFacts, parameters: AgingParameters): AgedRow
   const width = names.length;
   const stride = numberOfPeriods * width;
   // Per row of the report (cell), the period-by-detail sums, period-major; a row is listed when anything in it is not
-  // zero. Doubles where the facts say every sum is exact in one, else bigints.
-  const { cell, cells, day, detail, reductionStart, reductionDay } = facts;
+  // zero.
+  const { cell, cells, day, detail } = facts;
   const used = new Uint8Array(cells.length);
-  /** A detail's served amount, and the period's (the exact sum of its details, rounded once like them). */
-  let isEmpty: (row: number, period: number) => boolean;
-  let detailAmount: (row: number, period: number, d: number) => number;
-  let periodAmount: (row: number, period: number) => number;
-  if (facts.exact) {
-    const { amount, adjustment } = facts.exact;
-    const sums = new Float64Array(cells.length * stride);
-    for (let i = 0; i < day.length; i++) {
-      if (day[i] > reportDay) continue;
-      let units = amount[i];
-      for (let r = reductionStart[i]; r < reductionStart[i + 1]; r++) if (reductionDay[r] <= reportDay) units += adjustment[r];
-      if (units === 0) continue;
-      const period = Math.min(Math.floor((reportDay - day[i]) / periodLengthDays), numberOfPeriods - 1);
-      sums[cell[i] * stride + period * width + detail[i]] += units;
-      used[cell[i]] = 1;
-    }
-    // Exact integers below 2^53 over an exact power of ten: one correctly rounded division, as parsing the decimal.
-    const scale = 10 ** facts.places;
-    isEmpty = (row, period) => {
-      for (let d = 0, at = row * stride + period * width; d < width; d++, at++) if (sums[at] !== 0) return false;
-      return true;
-    };
-    detailAmount = (row, period, d) => sums[row * stride + period * width + d] / scale;
-    periodAmount = (row, period) => {
-      let total = 0;
-      for (let d = 0; d < width; d++) total += sums[row * stride + period * width + d];
-      return total / scale;
-    };
-  } else {
-    const sums = new Array<bigint>(cells.length * stride).fill(0n);
-    eachOutstanding(facts, reportDay, (i, units) => {
-      const period = Math.min(Math.floor((reportDay - day[i]) / periodLengthDays), numberOfPeriods - 1);
-      sums[cell[i] * stride + period * width + detail[i]] += units;
-      used[cell[i]] = 1;
-    });
-    isEmpty = (row, period) => {
-      for (let d = 0, at = row * stride + period * width; d < width; d++, at++) if (sums[at] !== 0n) return false;
-      return true;
-    };
-    detailAmount = (row, period, d) => servedNumber(sums[row * stride + period * width + d], facts.places);
-    periodAmount = (row, period) => {
-      let total = 0n;
-      for (let d = 0; d < width; d++) total += sums[row * stride + period * width + d];
-      return servedNumber(total, facts.places);
-    };
-  }
+  const sums = (facts.exact ? doubleSums : bigSums)(cells.length * stride, facts.places);
+  eachOutstanding(facts, reportDay, (i, units) => {
+    const period = Math.min(Math.floor((reportDay - day[i]) / periodLengthDays), numberOfPeriods - 1);
+    sums.add(cell[i] * stride + period * width + detail[i], units);
+    used[cell[i]] = 1;
+  });
+  const isEmpty = (row: number, period: number) => {
+    for (let d = 0, at = row * stride + period * width; d < width; d++, at++) if (!sums.isZero(at)) return false;
+    return true;
+  };
   // Most periods of most rows hold nothing: each such period is one shared object (a report is written out as JSON
   // once, so sharing is invisible), which keeps a report of many rows and periods cheap to build.
   const zeroDetails = names.map((name) => ({ name, amount: 0 }));
@@ -172,7 +176,11 @@ export function agedRows(facts: AgedFacts, parameters: AgingParameters): AgedRow
       periods: periods.map((period, p) =>
         isEmpty(row, p)
           ? zeroPeriods[p]
-          : { ...period, amount: periodAmount(row, p), details: names.map((name, d) => ({ name, amount: detailAmount(row, p, d) })) },
+          : {
+              ...period,
+              amount: sums.served(row * stride + p * width, width),
+              details: names.map((name, d) => ({ name, amount: sums.served(row * stride + p * width + d, 1) })),
+            },
       ),
     });
   }

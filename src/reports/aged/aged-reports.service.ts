@@ -5,7 +5,7 @@ import { boundedCache } from '../../lib/bounded-cache.js';
 import { clockFor } from '../../lib/clock.js';
 import type { RecordReader } from '../../records/record-reader.js';
 import { KEPT_FIELDS } from '../../records/record-fields.js';
-import { AGED_DETAILS, agedFactsBuilder, agedFactsBytes, type AgedFacts, type AgedSide } from './aged-facts.js';
+import { AGED_DETAILS, AGED_INPUTS, agedFactsBuilder, agedFactsBytes, type AgedFacts, type AgedSide } from './aged-facts.js';
 import { agedRows, type AgedRow } from './aged-grouping.js';
 import { agingParameters, agingPeriods, type AgingParameters, type AgingPeriod } from './aging-periods.js';
 
@@ -15,9 +15,9 @@ import { agingParameters, agingPeriods, type AgingParameters, type AgingPeriod }
  * changes, so a report at any other date or with other periods on the same versions reads no record again.
  */
 
-/** What the reports read of the data sets: the complete versions of a data type, or undefined when none has synced. */
+/** What the reports read of the data sets: each data type's complete versions, or undefined where none has synced. */
 export interface SyncedDataSets {
-  synced(client: Client, companyId: string, dataType: DataType): Promise<number[] | undefined>;
+  synced(client: Client, companyId: string, dataTypes: readonly DataType[]): Promise<(number[] | undefined)[]>;
 }
 
 export interface AgedReportsDeps {
@@ -29,14 +29,8 @@ export interface AgedReportsDeps {
 
 /** Each report's inputs: the counterparties, the documents, the credit notes and the payments, by data type. */
 export const AGED_REPORTS = {
-  agedDebtor: { side: 'debtors', counterparties: 'customers', documents: 'invoices', credits: 'creditNotes', payments: 'payments' },
-  agedCreditor: {
-    side: 'creditors',
-    counterparties: 'suppliers',
-    documents: 'bills',
-    credits: 'billCreditNotes',
-    payments: 'billPayments',
-  },
+  agedDebtor: { side: 'debtors', ...AGED_INPUTS.debtors },
+  agedCreditor: { side: 'creditors', ...AGED_INPUTS.creditors },
 } as const satisfies Record<string, { side: AgedSide } & Record<'counterparties' | 'documents' | 'credits' | 'payments', DataType>>;
 
 export type AgedReportName = keyof typeof AGED_REPORTS;
@@ -63,7 +57,11 @@ export function createAgedReportsService(deps: AgedReportsDeps) {
   async function inputsOf(client: Client, companyId: string, name: AgedReportName) {
     const report = AGED_REPORTS[name];
     const roles = ['counterparties', 'documents', 'credits', 'payments'] as const;
-    const versions = await Promise.all(roles.map((role) => deps.dataSets.synced(client, companyId, report[role])));
+    const versions = await deps.dataSets.synced(
+      client,
+      companyId,
+      roles.map((role) => report[role]),
+    );
     const byRole = Object.fromEntries(roles.map((role, i) => [role, versions[i]])) as Record<(typeof roles)[number], number[] | undefined>;
     const missing = REQUIRED.filter((role) => byRole[role] === undefined).map((role) => report[role]);
     return { byRole, missing };

@@ -68,7 +68,8 @@ export function agingParameters(query: Readonly<Record<string, unknown>>, today:
 function dateParameter(raw: unknown, fallback: string): string | undefined {
   if (raw === undefined || raw === '') return fallback;
   const match = /^(\d{4}-\d{2}-\d{2})(?:T00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?)?$/.exec(String(raw));
-  return match && isCalendarDate(match[1]) ? match[1] : undefined;
+  // A day before the open-ended period's own start (year 0) has no periods to count back into.
+  return match && isCalendarDate(match[1]) && match[1] >= BEGINNING_OF_TIME ? match[1] : undefined;
 }
 
 /** The periods of a report, newest first. */

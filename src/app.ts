@@ -64,6 +64,9 @@ import { createDataSetsService } from './data/data-sets.service.js';
 import { registerDataSetRoutes } from './data/data-sets.routes.js';
 import { registerFinancialsRoutes } from './data/financials.routes.js';
 import { createAgedReportsService } from './reports/aged/aged-reports.service.js';
+import { createEnhancedFinancialsService } from './reports/enhanced/enhanced-financials.service.js';
+import { registerEnhancedFinancialsRoutes } from './reports/enhanced/enhanced-financials.routes.js';
+import { deleteCategoriesStep } from './reports/categories/account-categories.store.js';
 import { registerAgedReportRoutes } from './reports/aged/aged-reports.routes.js';
 import { createRecordReader } from './records/record-reader.js';
 import { registerLinkRoutes } from './link/link.routes.js';
@@ -84,7 +87,7 @@ import { clockFor } from './lib/clock.js';
 
 /** What deleting a company or a connection deletes: each module's part, children first, in the deletion's transaction. */
 export function deletionOfOwned(jobs: JobQueue): DeletionStep {
-  return deletionCascade([deleteSyncsStep(jobs), deletePlatformData, deleteConnectionsStep]);
+  return deletionCascade([deleteCategoriesStep, deleteSyncsStep(jobs), deletePlatformData, deleteConnectionsStep]);
 }
 
 export interface AppOptions {
@@ -323,6 +326,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerDataSetRoutes(server, { dataSets });
   registerFinancialsRoutes(server, { dataSets });
   registerAgedReportRoutes(server, { agedReports: createAgedReportsService({ dataSets, records }) });
+  registerEnhancedFinancialsRoutes(server, {
+    enhanced: createEnhancedFinancialsService({ db, jobs, wakeJobs, publicUrl: urls.publicUrl, companies, dataSets, records }),
+  });
   registerLinkRoutes(server, { ...connectionDeps, connections, clients, intake });
   const push = createPushService({ db, dialect, lists, jobs, wakeJobs, companies, credentials, allowPrivate, ...pushTiming });
   registerPushRoutes(server, { push });

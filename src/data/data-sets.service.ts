@@ -28,6 +28,8 @@ export interface DataSetsDeps {
 /** The complete versions a read sees, and what they are. */
 export interface ReadableDataSet {
   versions: number[];
+  /** The same versions with the connection each belongs to. */
+  byConnection: { connectionId: string; version: number }[];
   source: DataTypeSource;
   /** Platform name, the `service` of a missing-record 404. */
   platformName: string;
@@ -96,18 +98,42 @@ export function createDataSetsService(deps: DataSetsDeps) {
       dataType,
     );
     if (sets.length === 0) throw new ApiError(409, NOT_REQUESTED);
-    const versions = sets
+    const byConnection = sets
       .filter((s) => s.current_version !== null)
-      .map((s) => Number(s.current_version))
-      .sort((a, b) => a - b);
+      .map((s) => ({ connectionId: s.connection_id, version: Number(s.current_version) }))
+      .sort((a, b) => a.version - b.version);
+    const versions = byConnection.map((s) => s.version);
     if (versions.length === 0) throw new ApiError(409, FIRST_SYNC_PENDING);
     const first = supporting[0];
     const connector = findConnector(first.platform_key);
     return {
       versions,
+      byConnection,
       source: connector?.dataTypes.get(dataType) as DataTypeSource,
       platformName: connector?.info.name ?? first.platform_key,
     };
+  }
+
+  /**
+   * For each data type, its complete versions with their connections, or undefined when there is nothing complete
+   * to read (as `synced`).
+   */
+  async function syncedByConnection(
+    client: Client,
+    companyId: string,
+    dataTypes: readonly DataType[],
+  ): Promise<({ connectionId: string; version: number }[] | undefined)[]> {
+    await deps.companies.owned(client, companyId);
+    return Promise.all(
+      dataTypes.map(async (dataType) => {
+        try {
+          return (await readable(client, companyId, dataType)).byConnection;
+        } catch (error) {
+          if (error instanceof ApiError && (error.statusCode === 409 || error.code === 'DataTypeNotSupported')) return undefined;
+          throw error;
+        }
+      }),
+    );
   }
 
   return {
@@ -119,18 +145,10 @@ export function createDataSetsService(deps: DataSetsDeps) {
      * company is 404 (checked once for them all).
      */
     async synced(client: Client, companyId: string, dataTypes: readonly DataType[]): Promise<(number[] | undefined)[]> {
-      await deps.companies.owned(client, companyId);
-      return Promise.all(
-        dataTypes.map(async (dataType) => {
-          try {
-            return (await readable(client, companyId, dataType)).versions;
-          } catch (error) {
-            if (error instanceof ApiError && (error.statusCode === 409 || error.code === 'DataTypeNotSupported')) return undefined;
-            throw error;
-          }
-        }),
-      );
+      return (await syncedByConnection(client, companyId, dataTypes)).map((sets) => sets?.map((s) => s.version));
     },
+
+    syncedByConnection,
 
     /** A condition on a top-level string field of the stored records (for sub-resource paths). */
     fieldEquals(field: string, value: string): RawBuilder<unknown> {

@@ -18,6 +18,7 @@ import type {
   UploadSessionPagesTable,
 } from './schema/uploads.js';
 import type { JobWorkersTable, JobsTable, SettingsTable } from './schema/service.js';
+import type { AccountCategoriesTable } from './schema/reports.js';
 
 // Every table type stays importable from here.
 export type * from './schema/clients.js';
@@ -28,6 +29,7 @@ export type * from './schema/push.js';
 export type * from './schema/webhooks.js';
 export type * from './schema/uploads.js';
 export type * from './schema/service.js';
+export type * from './schema/reports.js';
 
 /** Row types of every table, as Kysely sees them. Timestamps are ISO-8601 UTC text on both stores. */
 export interface Database {
@@ -60,4 +62,5 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   portal_sessions: PortalSessionsTable;
   client_usage_hours: ClientUsageHoursTable;
+  account_categories: AccountCategoriesTable;
 }

@@ -20,6 +20,8 @@ export const EVENT_TYPES: readonly string[] = [
   'read.completed.initial',
   'client.rateLimit.reached',
   'client.rateLimit.reset',
+  // Ledgerport's recategorisation (docs/lending/account-categories.md): Codat's "Account categories updated".
+  'accountCategories.updated',
   ...ACCOUNTING_DATA_TYPES.flatMap((dataType) => [`${dataType}.write.successful`, `${dataType}.write.unsuccessful`]),
 ];
 

@@ -258,7 +258,7 @@ function requiredQuery(op: SharedOperation): string | undefined {
     .filter(([, isRequired]) => isRequired)
     .map(([name]) => name);
   if (required.length === 0) return undefined;
-  const values: Record<string, string> = { periodLength: '1', periodsToCompare: '2' };
+  const values: Record<string, string> = { periodLength: '1', periodsToCompare: '2', reportDate: '31-03-2026' };
   return required
     .map((name) => {
       if (values[name] === undefined) throw new Error(`${labelOf(op)}: no value for the required query parameter ${name}`);
@@ -422,6 +422,26 @@ const EXTRA_CASES: Record<string, (success: Success) => Promise<Case[]>> = {
         async (success: Success) => [
           { name: 'inputs never synced: false', ...success, ids: { companyId: unsynced.companyId }, auth: clientA.auth, status: 200 },
         ],
+      ],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['enhancedProfitAndLoss', 'enhancedBalanceSheet'].map((report) => [
+      `GET /companies/{companyId}/reports/${report}/accounts`,
+      async (success: Success) => [
+        {
+          name: 'numberOfPeriods out of range',
+          ...success,
+          query: 'reportDate=31-03-2026&numberOfPeriods=121',
+          auth: clientA.auth,
+          status: 400,
+        },
+        { name: 'reportDate not a date', ...success, query: 'reportDate=31-02-2026', auth: clientA.auth, status: 400 },
+        ...(report === 'enhancedBalanceSheet'
+          ? [{ name: 'reportDate missing', ...success, query: undefined, auth: clientA.auth, status: 400 }]
+          : [{ name: 'reportDate left out: the last month with data', ...success, query: undefined, auth: clientA.auth, status: 200 }]),
+        // Codat declares no status for a report whose inputs have not synced: Ledgerport's 409, Codat's error body.
+        { name: 'inputs never synced', ...success, ids: { companyId: unsynced.companyId }, auth: clientA.auth, status: 409 },
       ],
     ]),
   ),

@@ -120,4 +120,75 @@ export async function expectLikeHledger(server: TestServer, client: TestClient, 
     compared++;
   }
   expect(compared).toBe(months.length);
+
+  // The enhanced statements (Lending): per month, the balances of each top category sum to hledger's own columns,
+  // `is -M -B` for income and expenses, `bs -M -B` for assets and liabilities, and equity as `bse` shows it (without
+  // the income not yet closed to equity).
+  const bs = hledgerJson(journal, 'bs', '-M', '-B');
+  expect(bs.cbrDates).toEqual(bse.cbrDates);
+  const enhanced = async (report: string) => {
+    const byMonth = new Map<string, Map<string, bigint[]>>();
+    // At most 120 months a request: one request per 120 months, each dated in the last month it covers.
+    for (let end = months.length - 1; end >= 0; end -= 120) {
+      const count = Math.min(120, end + 1);
+      const [y, mo] = months[end].slice(0, 7).split('-');
+      const body = await get(`/reports/${report}/accounts?reportDate=01-${mo}-${y}&numberOfPeriods=${count}`);
+      for (const item of body.reportItems) {
+        const month = item.date.slice(0, 7);
+        const top = item.accountCategory.levels[0].levelName;
+        const sums = byMonth.get(month) ?? new Map<string, bigint[]>();
+        const list = sums.get(top) ?? [];
+        list.push(exactUnits(item.balance));
+        sums.set(top, list);
+        byMonth.set(month, sums);
+      }
+    }
+    return byMonth;
+  };
+  const enhancedPl = await enhanced('enhancedProfitAndLoss');
+  const enhancedBs = await enhanced('enhancedBalanceSheet');
+  // Every journal here posts to the balance sheet: the comparison below is over items, not over nothing.
+  expect(enhancedBs.size, `${file}: enhanced balance sheet months`).toBeGreaterThan(0);
+  const sumOf = (byMonth: Map<string, Map<string, bigint[]>>, month: string, top: string) =>
+    unitsNumber((byMonth.get(month)?.get(top) ?? []).reduce((a, b) => a + b, 0n));
+  for (let m = 0; m < months.length; m++) {
+    const month = months[m].slice(0, 7);
+    const got = {
+      Income: sumOf(enhancedPl, month, 'Income'),
+      Expense: sumOf(enhancedPl, month, 'Expense'),
+      Asset: sumOf(enhancedBs, month, 'Asset'),
+      Liability: sumOf(enhancedBs, month, 'Liability'),
+      Equity: sumOf(enhancedBs, month, 'Equity'),
+    };
+    const want = {
+      Income: total(section(is, 'Revenues', m), base),
+      Expense: total(section(is, 'Expenses', m), base),
+      Asset: total(section(bs, 'Assets', m), base),
+      Liability: total(section(bs, 'Liabilities', m), base),
+      Equity: total(section(bse, 'Equity', m), base),
+    };
+    expect(got, `${file}, ${month} enhanced statements by top category (in ${base})`).toEqual(want);
+  }
+}
+
+/** Exact sums of served figures: each number taken as the decimal it is written as, at 20 places. */
+const PLACES = 20;
+function exactUnits(n: number): bigint {
+  const text = n.toFixed(PLACES);
+  const negative = text.startsWith('-');
+  const [whole, fraction] = text.replace('-', '').split('.');
+  // toFixed may show binary noise past the digits the number was written with: take them from its shortest form.
+  const shortest = String(Math.abs(n));
+  if (!/e/.test(shortest)) {
+    const [w, f = ''] = shortest.split('.');
+    const units = BigInt(w + f.padEnd(PLACES, '0'));
+    return negative ? -units : units;
+  }
+  const units = BigInt(whole + fraction);
+  return negative ? -units : units;
+}
+function unitsNumber(units: bigint): number {
+  const digits = (units < 0n ? -units : units).toString().padStart(PLACES + 1, '0');
+  const text = `${digits.slice(0, -PLACES)}.${digits.slice(-PLACES)}`;
+  return Number(units < 0n ? `-${text}` : text) || 0;
 }

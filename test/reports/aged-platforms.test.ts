@@ -6,9 +6,14 @@ import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedC
 import { ALL_TYPES, expected, platformOwn, served, SIDES, type AgedRecords, type ReportName } from '../helpers/aged-oracle.js';
 import { startQboFake, type QboFake } from '../fakes/quickbooks/qbo-fake.js';
 import { startXeroFake, type XeroFake } from '../fakes/xero/xero-fake.js';
+import { ENHANCED, expectEnhancedLikeStatements, type EnhancedName } from '../helpers/enhanced-oracle.js';
+
+/** What the enhanced statements read. */
+const STATEMENT_TYPES = ['profitAndLoss', 'balanceSheet', 'chartOfAccounts', 'company'];
 
 /*
- * Aged debtors and creditors over the QuickBooks and Xero fakes (every answer they give checked against the vendor's
+ * The enhanced P&L and balance sheet over the same fakes equal the monthly statements served for the company
+ * (test/helpers/enhanced-oracle.ts). Aged debtors and creditors over the QuickBooks and Xero fakes (every answer they give checked against the vendor's
  * own contract): partly paid documents, a voided one, credits applied on a payment (QuickBooks' credit memos and
  * vendor credits) or allocated to a document (Xero's credit notes), credit left over, and money on account; each
  * report's figures equal the aging worked out in the test from the records Ledgerport serves for the company.
@@ -97,12 +102,28 @@ describe.each([
 
   beforeAll(async () => {
     linked = await companyWithConnection(server, client, platformKey);
-    await fetchOnFirstLinkOnly(server, client, linked.companyId, ALL_TYPES);
+    await fetchOnFirstLinkOnly(server, client, linked.companyId, [...ALL_TYPES, ...STATEMENT_TYPES]);
     await linkByFollowing(platformName);
     const status = await waitForSyncs(server, client, linked.companyId, 120_000);
-    for (const type of ALL_TYPES) expect(status[type]?.currentStatus, type).toBe('Complete');
+    for (const type of [...ALL_TYPES, ...STATEMENT_TYPES]) expect(status[type]?.currentStatus, type).toBe('Complete');
     for (const type of ALL_TYPES) records[type] = await allRecords(type);
   }, 180_000);
+
+  it.each(Object.keys(ENHANCED) as EnhancedName[])('%s equals the monthly statements served for the company', async (name) => {
+    const res = await http(
+      server,
+      'GET',
+      `/companies/${linked.companyId}/data/financials/${ENHANCED[name].statement}?periodLength=1&periodsToCompare=1`,
+      {
+        auth: client.auth,
+      },
+    );
+    expect(res.status, res.text).toBe(200);
+    const latest = res.body.mostRecentAvailableMonth.slice(0, 7);
+    // Two years back: the fakes' documents are dated in 2025.
+    const items = await expectEnhancedLikeStatements(server, client, linked.companyId, name, latest, 24);
+    expect(items.length).toBeGreaterThan(0);
+  });
 
   it.each(Object.keys(SIDES) as ReportName[])('%s equals the aging worked out from the served records', async (name) => {
     const side = SIDES[name];

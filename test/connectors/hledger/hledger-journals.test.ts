@@ -12,7 +12,8 @@ import { sharedSamples } from '../../helpers/shared-samples.js';
  * in place and never copied here), each served by Debian's hledger-web 1.25 and synced. Every expected figure comes
  * from running hledger itself on the same file: its accounts, its transactions, and for every month the balance
  * sheet's and the income statement's totals by top category at cost (`bse -M -B`, `is -M -B`) in the statements'
- * currency.
+ * currency; and the enhanced (categorised) statements' items summed per month and top category equal `is -M -B`,
+ * `bs -M -B` and `bse`'s equity.
  *
  * On Postgres (TEST_DATABASE_URL) one journal runs; the whole corpus runs on the SQLite leg.
  */
@@ -39,7 +40,7 @@ describe.skipIf(missing !== undefined || dir === undefined)('real journals serve
   });
 
   it.each(corpus.map((j) => [j.file]))(
-    '%s: accounts, entries, and every month of the balance sheet and P&L equal hledger bse/is -B',
+    '%s: accounts, entries, every month of the balance sheet and P&L, and of the enhanced statements by top category, equal hledger bs/bse/is -B',
     async (file) => {
       const journal = path.join(dir!, file);
       const web = await startHledgerWeb(journal, { inPlace: true });

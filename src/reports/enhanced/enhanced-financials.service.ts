@@ -1,0 +1,335 @@
+import type { Kysely } from 'kysely';
+import type { Client } from '../../clients/clients.store.js';
+import type { DataType } from '../../codat-model/data-types.js';
+import type { CompaniesService } from '../../companies/companies.service.js';
+import { companyReference } from '../../companies/company-reference.js';
+import { ApiError, validationError } from '../../http/api-error.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { boundedCache } from '../../lib/bounded-cache.js';
+import { clockFor } from '../../lib/clock.js';
+import { negateDecimal } from '../../lib/decimal.js';
+import type { RecordReader } from '../../records/record-reader.js';
+import type { Database } from '../../storage/schema.js';
+import { recordEvent } from '../../webhooks/events.js';
+import { confirmCategory, confirmedCategories, dropCategory } from '../categories/account-categories.store.js';
+import { suggestCategory, type AccountFacts, type SuggestedCategory } from '../categories/account-categorizer.js';
+import { categoryPath } from '../categories/account-taxonomy.js';
+import { enhancedParameters, monthEndDay } from './enhanced-parameters.js';
+import {
+  BALANCE_SHEET_PARTS,
+  PROFIT_AND_LOSS_PARTS,
+  STATEMENT_PARTS,
+  statementLines,
+  type AccountLine,
+  type StatementPart,
+} from './statement-lines.js';
+
+/*
+ * The enhanced profit and loss and balance sheet (Codat's categorised financial statements,
+ * docs/lending/enhanced-financials.md): every account line of the company's monthly statements, one item per account
+ * and month, with the account's category on Codat's v3 taxonomy, suggested by the mapper (categories/) or confirmed
+ * by the client. The statements' lines are read once per set of data-set versions and kept; categories confirmed
+ * later apply at once, since they are read on every report.
+ */
+
+export const ENHANCED_REPORTS = {
+  enhancedProfitAndLoss: {
+    statement: 'profitAndLoss',
+    parts: PROFIT_AND_LOSS_PARTS,
+    reportName: 'EnhancedProfitAndLossAccounts',
+    dateRequired: false,
+  },
+  enhancedBalanceSheet: {
+    statement: 'balanceSheet',
+    parts: BALANCE_SHEET_PARTS,
+    reportName: 'EnhancedBalanceSheetAccounts',
+    dateRequired: true,
+  },
+} as const satisfies Record<string, { statement: DataType; parts: readonly StatementPart[]; reportName: string; dateRequired: boolean }>;
+
+export type EnhancedReportName = keyof typeof ENHANCED_REPORTS;
+
+const ACCOUNTS: DataType = 'chartOfAccounts';
+const COMPANY_INFO: DataType = 'company';
+
+/** The account class a statement part holds. */
+const CLASS_OF_PART: Record<StatementPart, string> = {
+  income: 'Income',
+  otherIncome: 'Income',
+  costOfSales: 'Expense',
+  expenses: 'Expense',
+  otherExpenses: 'Expense',
+  assets: 'Asset',
+  liabilities: 'Liability',
+  equity: 'Equity',
+};
+
+/** The direction a top-level category's balance is positive in. */
+const NATURE: Record<string, 'debit' | 'credit'> = {
+  Asset: 'debit',
+  Expense: 'debit',
+  Liability: 'credit',
+  Equity: 'credit',
+  Income: 'credit',
+};
+
+export interface AccountCategory {
+  status: 'Suggested' | 'Confirmed';
+  levels: { levelName: string; confidence?: number }[];
+  /** Ledgerport's extension: the mapper's rule that suggested it (absent when confirmed). */
+  ruleId?: string;
+}
+
+export interface EnhancedItem {
+  date: string;
+  balance: number;
+  accountName: string;
+  accountId: string;
+  accountCategory: AccountCategory;
+}
+
+export interface EnhancedReport {
+  reportInfo: { reportName: string; companyName: string; currency?: string; generatedDate: string };
+  reportItems: EnhancedItem[];
+}
+
+/** A connection's statement lines and accounts, read once per set of versions. */
+interface ConnectionFacts {
+  connectionId: string;
+  lines: AccountLine[];
+  /** Each account's suggestion, by account id (accounts of the chart, and accounts only the statements name). */
+  suggestions: Map<string, SuggestedCategory>;
+}
+
+interface StatementFacts {
+  connections: ConnectionFacts[];
+  /** The last month any statement has account lines for (month index), if any. */
+  lastMonth?: number;
+  currency?: string;
+}
+
+export interface EnhancedFinancialsDeps {
+  db: Kysely<Database>;
+  jobs: JobQueue;
+  wakeJobs: () => void;
+  publicUrl: () => string;
+  companies: Pick<CompaniesService, 'owned'>;
+  dataSets: {
+    syncedByConnection(
+      client: Client,
+      companyId: string,
+      dataTypes: readonly DataType[],
+    ): Promise<({ connectionId: string; version: number }[] | undefined)[]>;
+    get(client: Client, companyId: string, dataType: DataType, recordId: string, connectionId?: string): Promise<string>;
+  };
+  records: Pick<RecordReader, 'allLive'>;
+}
+
+const suggested = (s: SuggestedCategory): AccountCategory => ({
+  status: 'Suggested',
+  levels: s.levels.map((l) => ({ levelName: l.levelName, confidence: l.confidence })),
+  ruleId: s.ruleId,
+});
+const confirmed = (path: string): AccountCategory => ({
+  status: 'Confirmed',
+  levels: path.split('.').map((levelName) => ({ levelName })),
+});
+
+/** The account as the mapper reads it: the chart's record, its class the statement's where they disagree. */
+function factsOf(record: AccountFacts | undefined, line: AccountLine): AccountFacts {
+  const type = CLASS_OF_PART[line.part];
+  if (!record) return { id: line.accountId, name: line.accountName, type };
+  return record.type === type ? record : { ...record, type };
+}
+
+export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
+  // A company's statements are a few hundred lines a month at most; 64 MiB keeps thousands of companies' worth.
+  const kept = boundedCache<StatementFacts>({
+    bytes: 64 * 1024 * 1024,
+    valueBytes: (f) => 512 + f.connections.reduce((n, c) => n + c.lines.length * 160 + c.suggestions.size * 256, 0),
+  });
+
+  async function readFacts(
+    report: EnhancedReportName,
+    statements: { connectionId: string; version: number }[],
+    accounts: { connectionId: string; version: number }[],
+    companyInfo: { connectionId: string; version: number }[] | undefined,
+  ): Promise<StatementFacts> {
+    const key = [
+      report,
+      ...statements.map((s) => s.version),
+      '|',
+      ...accounts.map((a) => a.version),
+      '|',
+      ...(companyInfo ?? []).map((c) => c.version),
+    ].join(' ');
+    const cached = kept.get(key);
+    if (cached) return cached;
+    const parts = ENHANCED_REPORTS[report].parts;
+    const connections: ConnectionFacts[] = [];
+    let lastMonth: number | undefined;
+    let currency: string | undefined;
+    for (const info of companyInfo ?? []) {
+      const [doc] = await deps.records.allLive([info.version]);
+      const base = doc ? (JSON.parse(doc) as { baseCurrency?: unknown }).baseCurrency : undefined;
+      if (typeof base === 'string' && base !== '') {
+        currency = base;
+        break;
+      }
+    }
+    for (const set of statements) {
+      const docs = (await deps.records.allLive([set.version])).map((d) => JSON.parse(d) as Record<string, unknown>);
+      const lines = docs.flatMap((doc) => statementLines(doc, parts));
+      currency ??= docs.map((d) => d.currency).find((c): c is string => typeof c === 'string' && c !== '');
+      const chart = new Map<string, AccountFacts>();
+      for (const a of accounts.filter((x) => x.connectionId === set.connectionId)) {
+        for (const doc of await deps.records.allLive([a.version])) {
+          const record = JSON.parse(doc) as AccountFacts & { id?: string };
+          if (typeof record.id === 'string') chart.set(record.id, record);
+        }
+      }
+      const suggestions = new Map<string, SuggestedCategory>();
+      for (const line of lines) {
+        if (!suggestions.has(line.accountId)) suggestions.set(line.accountId, suggestCategory(factsOf(chart.get(line.accountId), line)));
+        if (lastMonth === undefined || line.month > lastMonth) lastMonth = line.month;
+      }
+      connections.push({ connectionId: set.connectionId, lines, suggestions });
+    }
+    const facts: StatementFacts = { connections, ...(lastMonth !== undefined ? { lastMonth } : {}), ...(currency ? { currency } : {}) };
+    kept.set(key, facts);
+    return facts;
+  }
+
+  /** The category an account shows: the client's where confirmed, else the suggestion. */
+  function categoryOf(
+    overrides: Map<string, string>,
+    connectionId: string,
+    accountId: string,
+    suggestion: SuggestedCategory,
+  ): AccountCategory {
+    const path = overrides.get(`${connectionId}\u0000${accountId}`);
+    return path !== undefined ? confirmed(path) : suggested(suggestion);
+  }
+
+  return {
+    /** The report; 400 naming a bad parameter, 404 for an unknown company, 409 before its inputs have synced. */
+    async report(client: Client, companyId: string, name: EnhancedReportName, query: Record<string, unknown>): Promise<EnhancedReport> {
+      const spec = ENHANCED_REPORTS[name];
+      const parameters = enhancedParameters(query, spec.dateRequired);
+      const now = clockFor({ clientId: client.id, companyId }).now();
+      const [statements, accounts, companyInfo] = await deps.dataSets.syncedByConnection(client, companyId, [
+        spec.statement,
+        ACCOUNTS,
+        COMPANY_INFO,
+      ]);
+      const missing = [statements === undefined ? spec.statement : undefined, accounts === undefined ? ACCOUNTS : undefined].filter(
+        (t) => t !== undefined,
+      );
+      if (missing.length > 0) throw new ApiError(409, `DataNotSyncedException: ${name} needs ${missing.join(', ')} synced first`);
+      const company = JSON.parse((await deps.companies.owned(client, companyId)).doc) as { name?: string };
+      const facts = await readFacts(name, statements!, accounts!, companyInfo);
+      const overrides = new Map(
+        (await confirmedCategories(deps.db, client.id, companyId)).map((o) => [`${o.connectionId}\u0000${o.accountId}`, o.category]),
+      );
+      const last = parameters.lastMonth ?? facts.lastMonth;
+      const items: (EnhancedItem & { path: string })[] = [];
+      if (last !== undefined) {
+        const first = last - parameters.numberOfPeriods + 1;
+        for (const c of facts.connections) {
+          for (const line of c.lines) {
+            if (line.month < first || line.month > last) continue;
+            const accountCategory = categoryOf(overrides, c.connectionId, line.accountId, c.suggestions.get(line.accountId)!);
+            const top = accountCategory.levels[0]?.levelName ?? '';
+            // Positive in the category's normal direction: a line stated the other way round is turned over.
+            const value = NATURE[top] === undefined || NATURE[top] === STATEMENT_PARTS[line.part] ? line.value : negateDecimal(line.value);
+            items.push({
+              date: `${monthEndDay(line.month)}T00:00:00`,
+              balance: Number(value) || 0,
+              accountName: line.accountName,
+              accountId: line.accountId,
+              accountCategory,
+              path: accountCategory.levels.map((l) => l.levelName).join('.'),
+            });
+          }
+        }
+      }
+      items.sort(
+        (a, b) =>
+          (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
+          (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+          (a.accountName < b.accountName ? -1 : a.accountName > b.accountName ? 1 : 0) ||
+          (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0),
+      );
+      return {
+        reportInfo: {
+          reportName: spec.reportName,
+          companyName: company.name ?? '',
+          ...(facts.currency ? { currency: facts.currency } : {}),
+          generatedDate: now.toISOString(),
+        },
+        reportItems: items.map(({ path: _path, ...item }) => item),
+      };
+    },
+
+    /**
+     * Confirms an account's category (`category` a taxonomy path) or, with `category` null, drops the confirmation;
+     * answers the category reports now show for it, and sends `accountCategories.updated`.
+     */
+    async setCategory(
+      client: Client,
+      companyId: string,
+      connectionId: string,
+      accountId: string,
+      category: string | null,
+    ): Promise<{ accountId: string; accountCategory: AccountCategory }> {
+      let path: string | undefined;
+      if (category !== null) {
+        path = categoryPath(category)?.join('.');
+        if (path === undefined)
+          throw validationError('ValidationException: category is not valid.', [
+            {
+              itemId: 'category',
+              message: `category must be a path of Codat's v3 account categories, e.g. Expense.Operating.Travel (got ${JSON.stringify(category.slice(0, 200))}).`,
+              validatorName: 'AccountCategory',
+            },
+          ]);
+      }
+      // The account must be one of the connection's: 404 for an unknown connection or account, 409 before the chart of
+      // accounts has synced (the company's ownership is checked on the way).
+      let record: AccountFacts;
+      try {
+        record = JSON.parse(await deps.dataSets.get(client, companyId, ACCOUNTS, accountId, connectionId)) as AccountFacts;
+      } catch (error) {
+        if (error instanceof ApiError && error.statusCode === 409)
+          throw new ApiError(409, `DataNotSyncedException: accountCategories needs ${ACCOUNTS} synced first`);
+        throw error;
+      }
+      const now = clockFor({ clientId: client.id, companyId }).now().toISOString();
+      const accountCategory = path !== undefined ? confirmed(path) : suggested(suggestCategory(record));
+      await deps.db.transaction().execute(async (trx) => {
+        const changed =
+          path !== undefined
+            ? (await confirmCategory(trx, client.id, { companyId, connectionId, accountId, category: path, modified: now }), true)
+            : await dropCategory(trx, client.id, connectionId, accountId);
+        if (!changed) return;
+        const company = await companyReference(trx, client.id, companyId, deps.publicUrl());
+        await recordEvent(trx, deps.jobs, {
+          clientId: client.id,
+          companyId,
+          companyTags: company.tags,
+          eventType: 'accountCategories.updated',
+          payload: {
+            referenceCompany: company.reference,
+            connectionId,
+            modifiedDate: now,
+            accounts: [{ accountId, accountCategory }],
+          },
+        });
+      });
+      deps.wakeJobs();
+      return { accountId, accountCategory };
+    },
+  };
+}
+
+export type EnhancedFinancialsService = ReturnType<typeof createEnhancedFinancialsService>;

@@ -1,0 +1,73 @@
+import { validationError } from '../../http/api-error.js';
+import { isCalendarDate } from '../../lib/calendar-date.js';
+
+/*
+ * The parameters of the enhanced profit and loss and balance sheet (docs/lending/enhanced-financials.md): the month
+ * that holds `reportDate` is the last period, and `numberOfPeriods` calendar months end with it.
+ */
+
+export const ENHANCED_BOUNDS = { numberOfPeriods: { min: 1, max: 120 } } as const;
+export const ENHANCED_DEFAULTS = { numberOfPeriods: 12 } as const;
+
+export interface EnhancedParameters {
+  /** The last month, as a month index (year × 12 + month − 1); undefined: the last month with data (the P&L only). */
+  lastMonth?: number;
+  numberOfPeriods: number;
+}
+
+/** Month index of `YYYY-MM…`. */
+export const monthIndex = (isoMonth: string) => Number(isoMonth.slice(0, 4)) * 12 + Number(isoMonth.slice(5, 7)) - 1;
+/** `YYYY-MM` of a month index. */
+export const monthText = (m: number) => `${String(Math.floor(m / 12)).padStart(4, '0')}-${String((m % 12) + 1).padStart(2, '0')}`;
+/** The last day of a month index, `YYYY-MM-DD`. */
+export function monthEndDay(m: number): string {
+  const next = m + 1;
+  const last = new Date(Date.UTC(2000, 0, 1));
+  last.setUTCFullYear(Math.floor(next / 12), next % 12, 0);
+  return `${String(last.getUTCFullYear()).padStart(4, '0')}-${last.toISOString().slice(5, 10)}`;
+}
+
+/**
+ * `reportDate` as Codat's example writes it (`dd-MM-yyyy`) or as its older docs did (`yyyy-MM-dd`), either with a
+ * time of day after a `T` (the whole day is meant); `undefined` for anything else.
+ */
+export function reportDay(raw: string): string | undefined {
+  const text = raw.trim();
+  const dayFirst = /^(\d{2})-(\d{2})-(\d{4})$/.exec(text);
+  const iso = /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+  const day = dayFirst ? `${dayFirst[3]}-${dayFirst[2]}-${dayFirst[1]}` : iso?.[1];
+  return day !== undefined && isCalendarDate(day) && day >= '0001-01-01' ? day : undefined;
+}
+
+/**
+ * The parameters of a request (query-string values as given). `reportDate` is required where `dateRequired` (the
+ * balance sheet); a missing or malformed one, or a count out of bounds, is a 400 naming the parameter.
+ */
+export function enhancedParameters(query: Readonly<Record<string, unknown>>, dateRequired: boolean): EnhancedParameters {
+  const problems: { propertyName: string; details: string }[] = [];
+  const given = query.reportDate;
+  let lastMonth: number | undefined;
+  if (given === undefined || given === '') {
+    if (dateRequired) problems.push({ propertyName: 'reportDate', details: 'reportDate is required, as dd-MM-yyyy (e.g. 31-03-2024).' });
+  } else {
+    const day = reportDay(String(given));
+    if (day === undefined)
+      problems.push({ propertyName: 'reportDate', details: 'reportDate must be a date, as dd-MM-yyyy or yyyy-MM-dd (e.g. 31-03-2024).' });
+    else lastMonth = monthIndex(day);
+  }
+  let numberOfPeriods: number = ENHANCED_DEFAULTS.numberOfPeriods;
+  const raw = query.numberOfPeriods;
+  if (raw !== undefined && raw !== '') {
+    const value = typeof raw === 'number' ? raw : /^\s*[+-]?\d+\s*$/.test(String(raw)) ? Number(raw) : NaN;
+    const { min, max } = ENHANCED_BOUNDS.numberOfPeriods;
+    if (!Number.isSafeInteger(value) || value < min || value > max)
+      problems.push({ propertyName: 'numberOfPeriods', details: `numberOfPeriods must be a whole number from ${min} to ${max}.` });
+    else numberOfPeriods = value;
+  }
+  if (problems.length > 0)
+    throw validationError(
+      `ValidationException: ${problems.map((p) => p.propertyName).join(', ')} ${problems.length > 1 ? 'are' : 'is'} not valid.`,
+      problems.map((p) => ({ itemId: p.propertyName, message: p.details, validatorName: 'EnhancedFinancialsParameters' })),
+    );
+  return { ...(lastMonth !== undefined ? { lastMonth } : {}), numberOfPeriods };
+}

@@ -149,6 +149,9 @@ export async function expectLikeHledger(server: TestServer, client: TestClient, 
   const enhancedBs = await enhanced('enhancedBalanceSheet');
   // Every journal here posts to the balance sheet: the comparison below is over items, not over nothing.
   expect(enhancedBs.size, `${file}: enhanced balance sheet months`).toBeGreaterThan(0);
+  // And no item falls in a month hledger does not report.
+  const hledgerMonths = new Set(months.map((m) => m.slice(0, 7)));
+  for (const month of [...enhancedPl.keys(), ...enhancedBs.keys()]) expect(hledgerMonths.has(month), `${file}: ${month}`).toBe(true);
   const sumOf = (byMonth: Map<string, Map<string, bigint[]>>, month: string, top: string) =>
     unitsNumber((byMonth.get(month)?.get(top) ?? []).reduce((a, b) => a + b, 0n));
   for (let m = 0; m < months.length; m++) {

@@ -161,9 +161,20 @@ describe('recategorising an account', () => {
 
     const del = await http(server, 'DELETE', url, { auth: client.auth });
     expect(del.status, del.text).toBe(200);
-    expect(del.body.accountCategory.status).toBe('Suggested');
-    expect(del.body.accountCategory.levels[0].levelName).toBe('Income');
-    expect((await get(path)).reportItems).toEqual(before.map((i) => ({ ...i })));
+    // The suggestion, exactly as the reports show it.
+    expect(del.body).toEqual({ accountId: income.accountId, accountCategory: income.accountCategory });
+    expect((await get(path)).reportItems).toEqual(before);
+
+    // Dropping a confirmation that is not there changes nothing and sends nothing.
+    const events = () => receiver.received.map((d) => verifySigned(secret, d)).filter((e) => e.eventType === 'accountCategories.updated');
+    const deadlineTwo = Date.now() + 10_000;
+    while (events().length < 2 && Date.now() < deadlineTwo) await new Promise((r) => setTimeout(r, 25));
+    expect(events()).toHaveLength(2);
+    const again = await http(server, 'DELETE', url, { auth: client.auth });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toEqual(del.body);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(events()).toHaveLength(2);
   });
 
   it('answers 400 for a path not in the taxonomy, 404 for an unknown account or connection', async () => {
@@ -176,7 +187,7 @@ describe('recategorising an account', () => {
       expect(JSON.stringify(body)).toContain('category');
     }
     const missing = await http(server, 'PUT', `${base}/no-such-account/category`, { auth: client.auth, body: { category: 'Expense' } });
-    expectErrorBody(missing, 404, { service: 'Sandbox' });
+    expectErrorBody(missing, 404);
     const otherConnection = `/companies/${linked.companyId}/connections/${crypto.randomUUID()}/accounts/${accountId}/category`;
     expectErrorBody(await http(server, 'PUT', otherConnection, { auth: client.auth, body: { category: 'Expense' } }), 404);
     expectErrorBody(await http(server, 'DELETE', otherConnection, { auth: client.auth }), 404);
@@ -207,6 +218,9 @@ describe('before the inputs have synced, and for companies not the caller’s', 
     }
     const category = `/companies/${theirs.companyId}/connections/${theirs.connectionId}/accounts/x/category`;
     expectErrorBody(await http(server, 'PUT', category, { auth: client.auth, body: { category: 'Expense' } }), 403);
+    // Ownership is checked before the body: another client's company is 403 whatever the category.
+    expectErrorBody(await http(server, 'PUT', category, { auth: client.auth, body: { category: 'Nonsense' } }), 403);
+    expectErrorBody(await http(server, 'DELETE', category, { auth: client.auth }), 403);
   });
 });
 

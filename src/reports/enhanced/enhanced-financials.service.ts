@@ -11,6 +11,8 @@ import { negateDecimal } from '../../lib/decimal.js';
 import type { RecordReader } from '../../records/record-reader.js';
 import type { Database } from '../../storage/schema.js';
 import { recordEvent } from '../../webhooks/events.js';
+import { lockClient } from '../../clients/clients.store.js';
+import { connectionOfCompany } from '../../connections/connections.store.js';
 import { confirmCategory, confirmedCategories, dropCategory } from '../categories/account-categories.store.js';
 import { suggestCategory, type AccountFacts, type SuggestedCategory } from '../categories/account-categorizer.js';
 import { categoryPath } from '../categories/account-taxonomy.js';
@@ -97,7 +99,10 @@ export interface EnhancedReport {
 interface ConnectionFacts {
   connectionId: string;
   lines: AccountLine[];
-  /** Each account's suggestion, by account id (accounts of the chart, and accounts only the statements name). */
+  /**
+   * Each account's suggestion, by account id and the class of the statement part it is in (`suggestionKey`): accounts
+   * of the chart, and accounts only the statements name.
+   */
   suggestions: Map<string, SuggestedCategory>;
 }
 
@@ -122,7 +127,7 @@ export interface EnhancedFinancialsDeps {
     ): Promise<({ connectionId: string; version: number }[] | undefined)[]>;
     get(client: Client, companyId: string, dataType: DataType, recordId: string, connectionId?: string): Promise<string>;
   };
-  records: Pick<RecordReader, 'allLive'>;
+  records: Pick<RecordReader, 'allLive' | 'byId'>;
 }
 
 const suggested = (s: SuggestedCategory): AccountCategory => ({
@@ -135,6 +140,12 @@ const confirmed = (path: string): AccountCategory => ({
   levels: path.split('.').map((levelName) => ({ levelName })),
 });
 
+const notFoundConnection = (connectionId: string) => new ApiError(404, `Data connection ${connectionId} not found`);
+const notFoundAccount = (accountId: string, connectionId: string) =>
+  new ApiError(404, `No account with ID ${accountId} was found in connection ${connectionId}`);
+
+const suggestionKey = (accountId: string, part: StatementPart) => `${accountId}\u0000${CLASS_OF_PART[part]}`;
+
 /** The account as the mapper reads it: the chart's record, its class the statement's where they disagree. */
 function factsOf(record: AccountFacts | undefined, line: AccountLine): AccountFacts {
   const type = CLASS_OF_PART[line.part];
@@ -146,8 +157,18 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
   // A company's statements are a few hundred lines a month at most; 64 MiB keeps thousands of companies' worth.
   const kept = boundedCache<StatementFacts>({
     bytes: 64 * 1024 * 1024,
-    valueBytes: (f) => 512 + f.connections.reduce((n, c) => n + c.lines.length * 160 + c.suggestions.size * 256, 0),
+    valueBytes: (f) =>
+      512 +
+      f.connections.reduce(
+        (n, c) =>
+          n +
+          c.lines.reduce((m, l) => m + 96 + 2 * (l.accountId.length + l.accountName.length + l.value.length), 0) +
+          c.suggestions.size * 256,
+        0,
+      ),
   });
+  // Two first requests for the same versions read the statements once.
+  const reading = new Map<string, Promise<StatementFacts>>();
 
   async function readFacts(
     report: EnhancedReportName,
@@ -165,6 +186,25 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
     ].join(' ');
     const cached = kept.get(key);
     if (cached) return cached;
+    let pending = reading.get(key);
+    if (!pending) {
+      pending = readStatements(report, statements, accounts, companyInfo)
+        .then((facts) => {
+          kept.set(key, facts);
+          return facts;
+        })
+        .finally(() => reading.delete(key));
+      reading.set(key, pending);
+    }
+    return pending;
+  }
+
+  async function readStatements(
+    report: EnhancedReportName,
+    statements: { connectionId: string; version: number }[],
+    accounts: { connectionId: string; version: number }[],
+    companyInfo: { connectionId: string; version: number }[] | undefined,
+  ): Promise<StatementFacts> {
     const parts = ENHANCED_REPORTS[report].parts;
     const connections: ConnectionFacts[] = [];
     let lastMonth: number | undefined;
@@ -190,14 +230,47 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
       }
       const suggestions = new Map<string, SuggestedCategory>();
       for (const line of lines) {
-        if (!suggestions.has(line.accountId)) suggestions.set(line.accountId, suggestCategory(factsOf(chart.get(line.accountId), line)));
+        const key = suggestionKey(line.accountId, line.part);
+        if (!suggestions.has(key)) suggestions.set(key, suggestCategory(factsOf(chart.get(line.accountId), line)));
         if (lastMonth === undefined || line.month > lastMonth) lastMonth = line.month;
       }
       connections.push({ connectionId: set.connectionId, lines, suggestions });
     }
-    const facts: StatementFacts = { connections, ...(lastMonth !== undefined ? { lastMonth } : {}), ...(currency ? { currency } : {}) };
-    kept.set(key, facts);
-    return facts;
+    return { connections, ...(lastMonth !== undefined ? { lastMonth } : {}), ...(currency ? { currency } : {}) };
+  }
+
+  /**
+   * The suggestion reports show for an account of a connection: from its statement lines (the profit and loss's, then
+   * the balance sheet's), else from the chart of accounts; undefined when neither names it. 404 for a connection not
+   * the company's; 409 before the chart of accounts has synced.
+   */
+  async function suggestionOf(client: Client, companyId: string, connectionId: string, accountId: string) {
+    if (!(await connectionOfCompany(deps.db, client.id, companyId, connectionId))) throw notFoundConnection(connectionId);
+    const [profitAndLoss, balanceSheet, accounts, companyInfo] = await deps.dataSets.syncedByConnection(client, companyId, [
+      'profitAndLoss',
+      'balanceSheet',
+      ACCOUNTS,
+      COMPANY_INFO,
+    ]);
+    const chart = accounts?.filter((a) => a.connectionId === connectionId);
+    if (!chart || chart.length === 0) throw new ApiError(409, `DataNotSyncedException: accountCategories needs ${ACCOUNTS} synced first`);
+    for (const [report, statements] of [
+      ['enhancedProfitAndLoss', profitAndLoss],
+      ['enhancedBalanceSheet', balanceSheet],
+    ] as const) {
+      const mine = statements?.filter((x) => x.connectionId === connectionId);
+      if (!mine || mine.length === 0) continue;
+      const facts = await readFacts(report, mine, chart, companyInfo);
+      for (const part of ENHANCED_REPORTS[report].parts) {
+        const found = facts.connections[0]?.suggestions.get(suggestionKey(accountId, part));
+        if (found) return found;
+      }
+    }
+    const doc = await deps.records.byId(
+      chart.map((c) => c.version),
+      accountId,
+    );
+    return doc === undefined ? undefined : suggestCategory(JSON.parse(doc) as AccountFacts);
   }
 
   /** The category an account shows: the client's where confirmed, else the suggestion. */
@@ -232,13 +305,18 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
         (await confirmedCategories(deps.db, client.id, companyId)).map((o) => [`${o.connectionId}\u0000${o.accountId}`, o.category]),
       );
       const last = parameters.lastMonth ?? facts.lastMonth;
-      const items: (EnhancedItem & { path: string })[] = [];
+      const items: (EnhancedItem & { path: string; connectionId: string })[] = [];
       if (last !== undefined) {
         const first = last - parameters.numberOfPeriods + 1;
         for (const c of facts.connections) {
           for (const line of c.lines) {
             if (line.month < first || line.month > last) continue;
-            const accountCategory = categoryOf(overrides, c.connectionId, line.accountId, c.suggestions.get(line.accountId)!);
+            const accountCategory = categoryOf(
+              overrides,
+              c.connectionId,
+              line.accountId,
+              c.suggestions.get(suggestionKey(line.accountId, line.part))!,
+            );
             const top = accountCategory.levels[0]?.levelName ?? '';
             // Positive in the category's normal direction: a line stated the other way round is turned over.
             const value = NATURE[top] === undefined || NATURE[top] === STATEMENT_PARTS[line.part] ? line.value : negateDecimal(line.value);
@@ -249,6 +327,7 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
               accountId: line.accountId,
               accountCategory,
               path: accountCategory.levels.map((l) => l.levelName).join('.'),
+              connectionId: c.connectionId,
             });
           }
         }
@@ -258,7 +337,8 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
           (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
           (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
           (a.accountName < b.accountName ? -1 : a.accountName > b.accountName ? 1 : 0) ||
-          (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0),
+          (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0) ||
+          (a.connectionId < b.connectionId ? -1 : a.connectionId > b.connectionId ? 1 : 0),
       );
       return {
         reportInfo: {
@@ -267,13 +347,13 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
           ...(facts.currency ? { currency: facts.currency } : {}),
           generatedDate: now.toISOString(),
         },
-        reportItems: items.map(({ path: _path, ...item }) => item),
+        reportItems: items.map(({ path: _path, connectionId: _connection, ...item }) => item),
       };
     },
 
     /**
      * Confirms an account's category (`category` a taxonomy path) or, with `category` null, drops the confirmation;
-     * answers the category reports now show for it, and sends `accountCategories.updated`.
+     * answers the category reports now show for it, and sends `accountCategories.updated` when something changed.
      */
     async setCategory(
       client: Client,
@@ -282,6 +362,7 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
       accountId: string,
       category: string | null,
     ): Promise<{ accountId: string; accountCategory: AccountCategory }> {
+      await deps.companies.owned(client, companyId);
       let path: string | undefined;
       if (category !== null) {
         path = categoryPath(category)?.join('.');
@@ -294,24 +375,21 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
             },
           ]);
       }
-      // The account must be one of the connection's: 404 for an unknown connection or account, 409 before the chart of
-      // accounts has synced (the company's ownership is checked on the way).
-      let record: AccountFacts;
-      try {
-        record = JSON.parse(await deps.dataSets.get(client, companyId, ACCOUNTS, accountId, connectionId)) as AccountFacts;
-      } catch (error) {
-        if (error instanceof ApiError && error.statusCode === 409)
-          throw new ApiError(409, `DataNotSyncedException: accountCategories needs ${ACCOUNTS} synced first`);
-        throw error;
-      }
+      const suggestion = await suggestionOf(client, companyId, connectionId, accountId);
+      // An account neither the statements nor the chart know any more can still lose a confirmation it kept.
+      if (suggestion === undefined && path !== undefined) throw notFoundAccount(accountId, connectionId);
       const now = clockFor({ clientId: client.id, companyId }).now().toISOString();
-      const accountCategory = path !== undefined ? confirmed(path) : suggested(suggestCategory(record));
-      await deps.db.transaction().execute(async (trx) => {
-        const changed =
+      const accountCategory = path !== undefined ? confirmed(path) : suggested(suggestion ?? suggestCategory({ id: accountId }));
+      const changed = await deps.db.transaction().execute(async (trx) => {
+        // Serialised with deleting the connection or the company (which lock the client too): no confirmation is left
+        // behind for a connection deleted meanwhile.
+        await lockClient(trx, client.id);
+        if (!(await connectionOfCompany(trx, client.id, companyId, connectionId))) throw notFoundConnection(connectionId);
+        const done =
           path !== undefined
             ? (await confirmCategory(trx, client.id, { companyId, connectionId, accountId, category: path, modified: now }), true)
             : await dropCategory(trx, client.id, connectionId, accountId);
-        if (!changed) return;
+        if (!done) return false;
         const company = await companyReference(trx, client.id, companyId, deps.publicUrl());
         await recordEvent(trx, deps.jobs, {
           clientId: client.id,
@@ -325,8 +403,10 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
             accounts: [{ accountId, accountCategory }],
           },
         });
+        return true;
       });
-      deps.wakeJobs();
+      if (suggestion === undefined && !changed) throw notFoundAccount(accountId, connectionId);
+      if (changed) deps.wakeJobs();
       return { accountId, accountCategory };
     },
   };

@@ -27,14 +27,19 @@ export function monthEndDay(m: number): string {
   return `${String(last.getUTCFullYear()).padStart(4, '0')}-${last.toISOString().slice(5, 10)}`;
 }
 
+/** A time of day after the date, which changes nothing (the whole day, and its month, is meant). */
+const TIME = '(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2})?)?';
+const DAY_FIRST = new RegExp(`^(\\d{2})-(\\d{2})-(\\d{4})${TIME}$`);
+const ISO_DAY = new RegExp(`^(\\d{4}-\\d{2}-\\d{2})${TIME}$`);
+
 /**
  * `reportDate` as Codat's example writes it (`dd-MM-yyyy`) or as its older docs did (`yyyy-MM-dd`), either with a
  * time of day after a `T` (the whole day is meant); `undefined` for anything else.
  */
 export function reportDay(raw: string): string | undefined {
   const text = raw.trim();
-  const dayFirst = /^(\d{2})-(\d{2})-(\d{4})$/.exec(text);
-  const iso = /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+  const dayFirst = DAY_FIRST.exec(text);
+  const iso = ISO_DAY.exec(text);
   const day = dayFirst ? `${dayFirst[3]}-${dayFirst[2]}-${dayFirst[1]}` : iso?.[1];
   return day !== undefined && isCalendarDate(day) && day >= '0001-01-01' ? day : undefined;
 }

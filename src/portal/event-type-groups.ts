@@ -12,7 +12,7 @@ export interface EventTypeGroup {
 const WRITE = /^(.+)\.write\.(successful|unsuccessful)$/;
 
 /**
- * The event types by family: companies, connections, reads, rate limits, then writes (two per accounting data type,
+ * The event types by family: companies, connections, reads, rate limits, account categories, then writes (two per accounting data type,
  * the bulk of the list). Every event type is in exactly one group; one that no family names (added later to
  * EVENT_TYPES) lands in "Other" rather than off the form.
  */
@@ -22,6 +22,7 @@ export function eventTypeGroups(eventTypes: readonly string[] = EVENT_TYPES): Ev
     { key: 'connection', title: 'Connections', hint: 'A connection is created, linked, unlinked or deleted.' },
     { key: 'read', title: 'Reads (syncs)', hint: 'A data type finished syncing; "initial" for its first sync only.' },
     { key: 'client', title: 'Rate limits', hint: 'The daily quota is used up, or starts again.' },
+    { key: 'accountCategories', title: 'Account categories', hint: "An account's category is confirmed, changed or dropped." },
     { key: 'write.successful', title: 'Writes that succeeded', hint: 'A push to the platform was made, per data type.' },
     { key: 'write.unsuccessful', title: 'Writes that failed', hint: 'A push to the platform was refused or failed, per data type.' },
   ];

@@ -375,7 +375,15 @@ describe.skipIf(!hasChromium)('Portal pages in a browser', { timeout: 180_000 },
     await setWidth(1280);
     await expect(page.locator('select[multiple]').count()).resolves.toBe(0);
     const groups = await page.locator('fieldset.event-group > legend').allTextContents();
-    expect(groups).toEqual(['Companies', 'Connections', 'Reads (syncs)', 'Rate limits', 'Writes that succeeded', 'Writes that failed']);
+    expect(groups).toEqual([
+      'Companies',
+      'Connections',
+      'Reads (syncs)',
+      'Rate limits',
+      'Account categories',
+      'Writes that succeeded',
+      'Writes that failed',
+    ]);
     const boxes = await page
       .locator('input[type=checkbox][name=eventTypes]')
       .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value));

@@ -191,7 +191,11 @@ function enumerate(openapi: OpenApiDoc): Endpoint[] {
       const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       const requiredQuery = parameters
         .filter((p) => p.in === 'query' && p.required)
-        .map((p) => ({ name: p.name, schema: resolve(p.schema) }));
+        .map((p) => {
+          // A parameter's example (OpenAPI puts a query schema's `examples` on the parameter) is its simplest valid value.
+          const example = p.example ?? (p.examples ? (Object.values(p.examples)[0] as any)?.value : undefined);
+          return { name: p.name, schema: example !== undefined ? { ...resolve(p.schema), examples: [example] } : resolve(p.schema) };
+        });
       const content = op.requestBody?.content?.['application/json'];
       const bodySchema = ['POST', 'PUT', 'PATCH'].includes(method.toUpperCase()) ? (content?.schema ?? { type: 'object' }) : undefined;
       const body = bodySchema ? sampleOf(bodySchema) : undefined;
@@ -220,6 +224,7 @@ function sampleOf(input: JsonSchema, depth = 0): unknown {
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[0];
   if ('default' in schema && schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   for (const key of ['anyOf', 'oneOf']) {
     if (Array.isArray(schema[key])) {
       const option = schema[key].find((s: JsonSchema) => resolve(s).type !== 'null') ?? schema[key][0];
@@ -349,10 +354,14 @@ function fill(template: string, ids: Ids): string {
 
 /**
  * The list a path parameter indexes: the template up to that parameter (`.../data/invoices` for `{recordId}`); a
- * write's or its options' `bankAccounts/{accountId}` indexes the connection's bank accounts.
+ * write's or its options' `bankAccounts/{accountId}` indexes the connection's bank accounts; an account's category
+ * (`connections/{connectionId}/accounts/{accountId}`) the company's accounts.
  */
 function listTemplateOf(template: string, name: string): string {
-  return template.slice(0, template.indexOf(`/{${name}}`)).replace(/\/(push|options)\/bankAccounts$/, '/data/bankAccounts');
+  return template
+    .slice(0, template.indexOf(`/{${name}}`))
+    .replace(/\/(push|options)\/bankAccounts$/, '/data/bankAccounts')
+    .replace(/\/connections\/\{connectionId\}\/accounts$/, '/data/accounts');
 }
 
 const firstIds = new Map<string, Promise<string>>();

@@ -61,10 +61,11 @@ function reportSchema(name: EnhancedReportName) {
 const ReportQuery = (name: EnhancedReportName) =>
   Type.Object({
     reportDate: ENHANCED_REPORTS[name].dateRequired
-      ? Type.String({ description: 'A day of the last month to report, `dd-MM-yyyy` or `yyyy-MM-dd`. Required.' })
+      ? Type.String({ description: 'A day of the last month to report, `dd-MM-yyyy` or `yyyy-MM-dd`. Required.', examples: ['29-09-2020'] })
       : Type.Optional(
           Type.String({
             description: 'A day of the last month to report, `dd-MM-yyyy` or `yyyy-MM-dd`. Default: the last month with data.',
+            examples: ['29-09-2020'],
           }),
         ),
     numberOfPeriods: Type.Optional(
@@ -119,7 +120,11 @@ export function registerEnhancedFinancialsRoutes(app: FastifyInstance, deps: { e
         tags: ['Lending reports'],
         params: CategoryParams,
         body: Type.Object({
-          category: Type.String({ maxLength: 500, description: 'A taxonomy path, dot-joined, e.g. `Expense.Operating.Travel`.' }),
+          category: Type.String({
+            maxLength: 500,
+            description: 'A taxonomy path, dot-joined, e.g. `Expense.Operating.Travel`.',
+            examples: ['Expense.Operating.Travel'],
+          }),
         }),
         response: { 200: CategoryAnswer, ...errorResponses(404, 409) },
       },

@@ -288,6 +288,8 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
     /** The report; 400 naming a bad parameter, 404 for an unknown company, 409 before its inputs have synced. */
     async report(client: Client, companyId: string, name: EnhancedReportName, query: Record<string, unknown>): Promise<EnhancedReport> {
       const spec = ENHANCED_REPORTS[name];
+      // Whose company it is comes first: another client's is 403 whatever the parameters.
+      const company = JSON.parse((await deps.companies.owned(client, companyId)).doc) as { name?: string };
       const parameters = enhancedParameters(query, spec.dateRequired);
       const now = clockFor({ clientId: client.id, companyId }).now();
       const [statements, accounts, companyInfo] = await deps.dataSets.syncedByConnection(client, companyId, [
@@ -299,7 +301,6 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
         (t) => t !== undefined,
       );
       if (missing.length > 0) throw new ApiError(409, `DataNotSyncedException: ${name} needs ${missing.join(', ')} synced first`);
-      const company = JSON.parse((await deps.companies.owned(client, companyId)).doc) as { name?: string };
       const facts = await readFacts(name, statements!, accounts!, companyInfo);
       const overrides = new Map(
         (await confirmedCategories(deps.db, client.id, companyId)).map((o) => [`${o.connectionId}\u0000${o.accountId}`, o.category]),

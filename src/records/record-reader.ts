@@ -50,14 +50,9 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
   // Postgres: the page reads every request makes run as prepared statements (storage/prepared.ts).
   const pool = store.pgPool;
   const KEPT_ROW = 'SELECT r.record_id, r.f_kept FROM record_index r WHERE r.version = ? AND r.is_deleted = 0';
-  // A batch's tuples joined into one text (`null` for a record with none), its last id and its size.
-  const joined = (rows: string) => `SELECT group_concat(k, ','), max(id), count(*) FROM (${rows})`;
-  const KEPT_IDS = "SELECT r.record_id AS id, coalesce(r.f_kept, 'null') AS k FROM record_index r WHERE r.version = ? AND r.is_deleted = 0";
   const keptBatch = store.sqlite && {
     first: store.sqlite.prepare(`${KEPT_ROW} ORDER BY r.record_id LIMIT ?`).raw(true),
     next: store.sqlite.prepare(`${KEPT_ROW} AND r.record_id > ? ORDER BY r.record_id LIMIT ?`).raw(true),
-    firstJoined: store.sqlite.prepare(joined(`${KEPT_IDS} ORDER BY r.record_id LIMIT ?`)).raw(true),
-    nextJoined: store.sqlite.prepare(joined(`${KEPT_IDS} AND r.record_id > ? ORDER BY r.record_id LIMIT ?`)).raw(true),
   };
   /** The documents of some records of a version, by record id: one query for a batch's records without a tuple. */
   async function docsOf(version: number, recordIds: string[]): Promise<Map<string, string>> {
@@ -220,40 +215,22 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
         const docs = missing.length > 0 ? await docsOf(version, missing) : undefined;
         rows.forEach(([id], i) => visit(tuples[i] ?? keptTuple(fields, JSON.parse(docs?.get(id) ?? '{}'))));
       };
-      /**
-       * A batch's tuples as the store joined them (`null` for a record with none), decoded in one parse, which costs
-       * far less than a parse and a row per record; false, having visited nothing, when any record needs its document
-       * (the batch is then read row by row by `decode`).
-       */
-      const visitJoined = (joined: string | null): boolean => {
-        if (joined === null) return true;
-        const tuples = JSON.parse(`[${joined}]`) as (unknown[] | null)[];
-        for (const tuple of tuples) if (tuple === null || tuple[tuple.length - 1] !== layout) return false;
-        for (const tuple of tuples) {
-          tuple!.pop();
-          visit(tuple!);
-        }
-        return true;
-      };
       for (const version of versions) {
         if (keptBatch) {
           // SQLite: in key order (the index table's primary key, version then record id), a batch at a time from the
-          // last id: the rows are stored in that order, so a batch is one sequential read, its tuples joined by SQLite.
+          // last id: the rows are stored in that order, so a batch is one sequential read. A prepared statement
+          // answers arrays (a million rows make a million objects fewer).
+          // (Joined into one text a batch by the store and parsed at once, the same tuples took 1.6 times as long
+          // here, and 2.7 times on Postgres, whose string_agg sorts: bench/kept-read.mjs, docs/benchmarks.md.)
           let after: string | null = null;
           for (;;) {
-            const [joined, last, count] = (
-              after === null ? keptBatch.firstJoined.get(version, batch) : keptBatch.nextJoined.get(version, after, batch)
-            ) as [string | null, string | null, number];
-            if (!visitJoined(joined)) {
-              // A prepared statement answering arrays (a million rows make a million objects fewer).
-              const rows = (after === null ? keptBatch.first.all(version, batch) : keptBatch.next.all(version, after, batch)) as [
-                string,
-                string | null,
-              ][];
-              await decode(version, rows);
-            }
-            if (count < batch || last === null) break;
-            after = last;
+            const rows = (after === null ? keptBatch.first.all(version, batch) : keptBatch.next.all(version, after, batch)) as [
+              string,
+              string | null,
+            ][];
+            await decode(version, rows);
+            if (rows.length < batch) break;
+            after = rows[rows.length - 1][0];
             // Other requests run between batches: better-sqlite3 reads on this thread.
             await new Promise<void>((resolve) => setImmediate(resolve));
           }
@@ -261,28 +238,22 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
         }
         // Postgres: by ranges of positions, each a bounded read whatever the planner's statistics say (an open-ended
         // `record_id >` with stale statistics after a large sync is planned as a scan and sort of the rest of the
-        // version, for every batch), its tuples joined by the server into one text (no row object per record). The
-        // next batch is asked for while this one is decoded, so the server reads while this process works.
+        // version, for every batch). The next batch is asked for while this one is decoded, so the server reads while
+        // this process works.
         const { size } = await cachedVersionInfo(version);
-        const joinedPage = (from: number) =>
-          sql<{ kept: string | null }>`SELECT string_agg(coalesce(r.f_kept, 'null'), ',' ORDER BY r.position) AS kept
-            FROM record_index r WHERE r.version = ${version} AND r.position >= ${from} AND r.position < ${from + batch}
-            AND r.is_deleted = 0`.execute(db);
         const page = (from: number) =>
           sql<{ record_id: string; kept: string | null }>`SELECT r.record_id, r.f_kept AS kept FROM record_index r
             WHERE r.version = ${version} AND r.position >= ${from} AND r.position < ${from + batch} AND r.is_deleted = 0
             ORDER BY r.position`.execute(db);
-        let pending: ReturnType<typeof joinedPage> | undefined = size > 0 ? joinedPage(0) : undefined;
+        let pending: ReturnType<typeof page> | undefined = size > 0 ? page(0) : undefined;
         for (let from = 0; pending; from += batch) {
           const { rows } = await pending;
-          pending = from + batch < size ? joinedPage(from + batch) : undefined;
+          pending = from + batch < size ? page(from + batch) : undefined;
           // Should decoding this batch throw, the batch asked for ahead must not fail unheard.
           pending?.catch(() => {});
-          if (visitJoined(rows[0]?.kept ?? null)) continue;
-          const { rows: each } = await page(from);
           await decode(
             version,
-            each.map((row) => [row.record_id, row.kept]),
+            rows.map((row) => [row.record_id, row.kept]),
           );
         }
       }

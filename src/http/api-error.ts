@@ -31,6 +31,7 @@ export type ApiErrorCode =
   | 'DatasetAlreadyInProgress'
   | 'ConnectionNotLinked'
   | 'NoLinkedConnection'
+  | 'ConnectionGone'
   | 'IntegrationUnavailable'
   | 'ApiKeyLimit'
   | 'ConnectionLimit'

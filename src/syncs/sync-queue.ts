@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { ApiError } from '../http/api-error.js';
+import { connectionOfCompany } from '../connections/connections.store.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { createSyncsStore, deleteOperation, insertOperation, oldestOperationIn, operationIn, unfinishedOperation } from './syncs.store.js';
 import { lockClient } from '../clients/clients.store.js';
@@ -22,6 +23,16 @@ export interface QueueTarget {
 }
 
 /**
+ * The connection (and so its company) as it stands once the client is locked: a caller looked it up before, and a
+ * deletion (which locks the client too) may have taken it since. What is gone answers 404, never an operation
+ * pointing at nothing (a foreign-key violation, a 500, on Postgres).
+ */
+async function stillThere(trx: Kysely<Database>, target: QueueTarget): Promise<void> {
+  if (!(await connectionOfCompany(trx, target.clientId, target.companyId, target.connectionId)))
+    throw new ApiError(404, `Data connection ${target.connectionId} not found`, { code: 'ConnectionGone' });
+}
+
+/**
  * Creates a Queued pull operation and its job in the caller's transaction. Throws 400
  * `DatasetAlreadyInProgressException` when that type is already syncing on that connection.
  * Returns the operation's document.
@@ -31,6 +42,7 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: Q
   // queue the same type take turns, so the second sees the first's operation instead of a unique violation.
   // It also moves the client's companies version, which keys the cached view of its data sets.
   await lockClient(trx, target.clientId, true);
+  await stillThere(trx, target);
   const running = await unfinishedOperation(trx, target.clientId, target.connectionId, target.dataType);
   if (running) throw alreadyInProgress(target, running.id);
 
@@ -46,6 +58,7 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: Q
  */
 export async function openOperation(trx: Kysely<Database>, target: QueueTarget, now: Date): Promise<{ id: string; doc: string }> {
   await lockClient(trx, target.clientId, true);
+  await stillThere(trx, target);
   const id = randomUUID();
   const doc = await insertOperation(trx, target.clientId, { ...opOf(target), id, status: 'Initial', requested: now.toISOString() });
   return { id, doc };
@@ -124,12 +137,15 @@ export async function queueFirstLinkSyncs(
   }
 }
 
-/** Queues a sync unless that type is already syncing on that connection; returns the new operation's document, if any. */
+/**
+ * Queues a sync unless that type is already syncing on that connection, or the connection is gone (deleted while a
+ * sync ran, or since the caller looked); returns the new operation's document, if any.
+ */
 export async function queueSyncIfIdle(trx: Kysely<Database>, jobs: JobQueue, target: QueueTarget, now: Date): Promise<string | undefined> {
   try {
     return await queueSync(trx, jobs, target, now);
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'DatasetAlreadyInProgress') return undefined;
+    if (err instanceof ApiError && (err.code === 'DatasetAlreadyInProgress' || err.code === 'ConnectionGone')) return undefined;
     throw err;
   }
 }

@@ -1,4 +1,5 @@
 import { addFigures } from '../lib/decimal.js';
+import { monthEndDay, monthIndex, monthText } from '../lib/calendar-date.js';
 
 /**
  * Financial statements served from monthly statement records (one record per month, id `YYYY-MM`), grouped into
@@ -23,14 +24,6 @@ export interface PeriodRequest {
 }
 
 const IGNORED = new Set(['id', 'fromDate', 'toDate', 'date', 'modifiedDate', 'sourceModifiedDate', 'metadata', 'supplementalData']);
-
-function monthIndex(id: string): number {
-  return Number(id.slice(0, 4)) * 12 + Number(id.slice(5, 7)) - 1;
-}
-
-function monthId(index: number): string {
-  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
-}
 
 function isReportLine(value: unknown): value is ReportLine {
   return typeof value === 'object' && value !== null && typeof (value as ReportLine).value === 'number';
@@ -100,12 +93,11 @@ export function buildPeriods(records: MonthRecord[], request: PeriodRequest, kin
     const end = start + request.periodLength - 1;
     const months = indexes.filter((i) => i >= start && i <= end).map((i) => byMonth.get(i) as MonthRecord);
     if (months.length === 0) continue;
-    const fromDate = `${monthId(start)}-01T00:00:00`;
-    const lastDay = new Date(Date.UTC(Math.floor(end / 12), (end % 12) + 1, 0)).getUTCDate();
-    const toDate = `${monthId(end)}-${String(lastDay).padStart(2, '0')}T00:00:00`;
+    const fromDate = `${monthText(start)}-01T00:00:00`;
+    const toDate = `${monthEndDay(end)}T00:00:00`;
     if (kind === 'position') reports.push(strip(months[months.length - 1]));
     else reports.push({ fromDate, toDate, ...sumMonths(months) });
   }
   reports.reverse();
-  return { reports, earliest: `${monthId(indexes[0])}-01T00:00:00`, latest: `${monthId(latest)}-01T00:00:00` };
+  return { reports, earliest: `${monthText(indexes[0])}-01T00:00:00`, latest: `${monthText(latest)}-01T00:00:00` };
 }

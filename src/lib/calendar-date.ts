@@ -28,3 +28,26 @@ export function dayOfNumber(days: number): string {
   const date = new Date(days * DAY_MS);
   return `${String(date.getUTCFullYear()).padStart(4, '0')}-${date.toISOString().slice(5, 10)}`;
 }
+
+/*
+ * Calendar months as whole numbers (year × 12 + month − 1), for counting months without dates: the statements'
+ * month ids and periods, the enhanced reports' months.
+ */
+
+/** The month of `YYYY-MM…` (a month id or any date or date-time in it). */
+export function monthIndex(isoMonth: string): number {
+  return Number(isoMonth.slice(0, 4)) * 12 + Number(isoMonth.slice(5, 7)) - 1;
+}
+
+/** A month's id, `YYYY-MM` (the year in four digits, years below 1000 too). */
+export function monthText(month: number): string {
+  return `${String(Math.floor(month / 12)).padStart(4, '0')}-${String((month % 12) + 1).padStart(2, '0')}`;
+}
+
+/** A month's last day, `YYYY-MM-DD`. */
+export function monthEndDay(month: number): string {
+  // Day 0 of the next month; setUTCFullYear, not Date.UTC, which reads years below 100 as 19xx.
+  const last = new Date(0);
+  last.setUTCFullYear(Math.floor((month + 1) / 12), (month + 1) % 12, 0);
+  return `${String(last.getUTCFullYear()).padStart(4, '0')}-${last.toISOString().slice(5, 10)}`;
+}

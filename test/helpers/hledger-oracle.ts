@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { http, type TestClient, type TestServer } from './test-server.js';
 import { hledgerJson, hledgerText } from './hledger-web.js';
+import { addDecimals, plainDecimal } from '../../src/lib/decimal.js';
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs } from './sandbox.js';
 
 /** The data types a journal's company is synced with for the comparison below. */
@@ -127,7 +128,7 @@ export async function expectLikeHledger(server: TestServer, client: TestClient, 
   const bs = hledgerJson(journal, 'bs', '-M', '-B');
   expect(bs.cbrDates).toEqual(bse.cbrDates);
   const enhanced = async (report: string) => {
-    const byMonth = new Map<string, Map<string, bigint[]>>();
+    const byMonth = new Map<string, Map<string, string[]>>();
     // At most 120 months a request: one request per 120 months, each dated in the last month it covers.
     for (let end = months.length - 1; end >= 0; end -= 120) {
       const count = Math.min(120, end + 1);
@@ -136,9 +137,10 @@ export async function expectLikeHledger(server: TestServer, client: TestClient, 
       for (const item of body.reportItems) {
         const month = item.date.slice(0, 7);
         const top = item.accountCategory.levels[0].levelName;
-        const sums = byMonth.get(month) ?? new Map<string, bigint[]>();
+        const sums = byMonth.get(month) ?? new Map<string, string[]>();
         const list = sums.get(top) ?? [];
-        list.push(exactUnits(item.balance));
+        // Each figure as the decimal it is written as, summed exactly.
+        list.push(plainDecimal(item.balance));
         sums.set(top, list);
         byMonth.set(month, sums);
       }
@@ -152,8 +154,8 @@ export async function expectLikeHledger(server: TestServer, client: TestClient, 
   // And no item falls in a month hledger does not report.
   const hledgerMonths = new Set(months.map((m) => m.slice(0, 7)));
   for (const month of [...enhancedPl.keys(), ...enhancedBs.keys()]) expect(hledgerMonths.has(month), `${file}: ${month}`).toBe(true);
-  const sumOf = (byMonth: Map<string, Map<string, bigint[]>>, month: string, top: string) =>
-    unitsNumber((byMonth.get(month)?.get(top) ?? []).reduce((a, b) => a + b, 0n));
+  const sumOf = (byMonth: Map<string, Map<string, string[]>>, month: string, top: string) =>
+    Number(addDecimals(byMonth.get(month)?.get(top) ?? ['0'])) || 0;
   for (let m = 0; m < months.length; m++) {
     const month = months[m].slice(0, 7);
     const got = {
@@ -172,26 +174,4 @@ export async function expectLikeHledger(server: TestServer, client: TestClient, 
     };
     expect(got, `${file}, ${month} enhanced statements by top category (in ${base})`).toEqual(want);
   }
-}
-
-/** Exact sums of served figures: each number taken as the decimal it is written as, at 20 places. */
-const PLACES = 20;
-function exactUnits(n: number): bigint {
-  const text = n.toFixed(PLACES);
-  const negative = text.startsWith('-');
-  const [whole, fraction] = text.replace('-', '').split('.');
-  // toFixed may show binary noise past the digits the number was written with: take them from its shortest form.
-  const shortest = String(Math.abs(n));
-  if (!/e/.test(shortest)) {
-    const [w, f = ''] = shortest.split('.');
-    const units = BigInt(w + f.padEnd(PLACES, '0'));
-    return negative ? -units : units;
-  }
-  const units = BigInt(whole + fraction);
-  return negative ? -units : units;
-}
-function unitsNumber(units: bigint): number {
-  const digits = (units < 0n ? -units : units).toString().padStart(PLACES + 1, '0');
-  const text = `${digits.slice(0, -PLACES)}.${digits.slice(-PLACES)}`;
-  return Number(units < 0n ? `-${text}` : text) || 0;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { enhancedParameters, monthEndDay, monthIndex, monthText, reportDay } from '../../src/reports/enhanced/enhanced-parameters.js';
+import { enhancedParameters, reportDay } from '../../src/reports/enhanced/enhanced-parameters.js';
+import { monthEndDay, monthIndex, monthText } from '../../src/lib/calendar-date.js';
 import { PROFIT_AND_LOSS_PARTS, statementLines } from '../../src/reports/enhanced/statement-lines.js';
 
 /*

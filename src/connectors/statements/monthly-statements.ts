@@ -1,6 +1,7 @@
 import { ConnectorError } from '../connector-error.js';
 import type { SourceRecord } from '../connector.js';
 import { rescale, scaledNumber, type ScaledDecimal } from '../../lib/decimal.js';
+import { monthEndDay, monthIndex, monthText } from '../../lib/calendar-date.js';
 
 /**
  * Monthly financial statements derived from any platform's chart of accounts and journal postings, for the
@@ -55,14 +56,8 @@ function group(name: string, items: Exact[]): Exact {
   return { name, units: items.reduce((sum, item) => sum + item.units, 0n), items };
 }
 
-/** Month index (year * 12 + month - 1) of a `YYYY-MM-DD` date, and back. */
-const monthOf = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
-const monthId = (m: number) => `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
-const monthStart = (m: number) => `${monthId(m)}-01T00:00:00`;
-function monthEnd(m: number): string {
-  const next = new Date(Date.UTC(Math.floor((m + 1) / 12), (m + 1) % 12, 1) - 86_400_000);
-  return `${next.toISOString().slice(0, 10)}T00:00:00`;
-}
+const monthStart = (m: number) => `${monthText(m)}-01T00:00:00`;
+const monthEnd = (m: number) => `${monthEndDay(m)}T00:00:00`;
 
 /** A century of months: a posting dated year 1 beside one dated 9999 is a typo, not a statement to allocate. */
 const MAX_MONTHS = 1200;
@@ -94,12 +89,12 @@ export function monthlyStatements(
   let latest = -Infinity;
   let scale = 0;
   for (const p of postings) {
-    const month = monthOf(p.date);
+    const month = monthIndex(p.date);
     if (month < first) first = month;
     if (month > latest) latest = month;
     if (p.amount.places > scale) scale = p.amount.places;
   }
-  const last = lastMonth ? monthOf(`${lastMonth}-01`) : latest;
+  const last = lastMonth ? monthIndex(`${lastMonth}-01`) : latest;
   const months = last - first + 1;
   // Also when `lastMonth` is no month (NaN): nothing to state, never an array of NaN length.
   if (!(months > 0)) return out;
@@ -124,7 +119,7 @@ export function monthlyStatements(
   const offSheet = zeros();
   const sheet = new Set<AccountClass>(['Asset', 'Liability', 'Equity']);
   for (const p of postings) {
-    const m = monthOf(p.date) - first;
+    const m = monthIndex(p.date) - first;
     if (m < 0 || m >= months) continue;
     const units = rescale(p.amount, scale);
     const type = byId.get(p.accountId)?.type;
@@ -143,7 +138,7 @@ export function monthlyStatements(
     for (const p of list) {
       const account = byId.get(p.accountId);
       if (account?.isCash) {
-        const m = monthOf(p.date) - first;
+        const m = monthIndex(p.date) - first;
         if (m >= 0 && m < months) net.set(m, (net.get(m) ?? 0n) + rescale(p.amount, scale));
       } else if (account?.type === 'Income') income = true;
       else if (account?.type === 'Expense') expense = true;
@@ -170,7 +165,7 @@ export function monthlyStatements(
   const expenses = ofType('Expense');
   const empty = (name: string) => serve(group(name, []));
   for (let m = 0; m < months; m++) {
-    const id = monthId(first + m);
+    const id = monthText(first + m);
     const moved = (a: LedgerAccount) => movement.get(a.id)?.[m] ?? 0n;
     for (const a of live) balance.set(a.id, (balance.get(a.id) ?? 0n) + moved(a));
 

@@ -1,6 +1,6 @@
 import type { Client } from '../../clients/clients.store.js';
 import type { DataType } from '../../codat-model/data-types.js';
-import { ApiError } from '../../http/api-error.js';
+import { notSynced } from '../report-requests.js';
 import { boundedCache } from '../../lib/bounded-cache.js';
 import { clockFor } from '../../lib/clock.js';
 import type { RecordReader } from '../../records/record-reader.js';
@@ -105,7 +105,7 @@ export function createAgedReportsService(deps: AgedReportsDeps) {
       const now = clockFor({ clientId: client.id, companyId }).now();
       const parameters = agingParameters(query, now.toISOString().slice(0, 10));
       const { byRole, missing } = await inputsOf(client, companyId, name);
-      if (missing.length > 0) throw new ApiError(409, `DataNotSyncedException: ${name} needs ${missing.join(', ')} synced first`);
+      if (missing.length > 0) throw notSynced(name, missing);
       const facts = await factsOf(name, byRole);
       return {
         generated: now.toISOString(),

@@ -1,4 +1,4 @@
-import { validationError } from '../../http/api-error.js';
+import { parameterError, wholeNumber, type ParameterProblem } from '../report-requests.js';
 import { addDays, daysBetween, isCalendarDate } from '../../lib/calendar-date.js';
 
 /*
@@ -35,7 +35,7 @@ export interface AgingPeriod {
  * send a date-time), or a count out of its bounds, is a 400 naming the parameter.
  */
 export function agingParameters(query: Readonly<Record<string, unknown>>, today: string): AgingParameters {
-  const problems: { propertyName: string; details: string }[] = [];
+  const problems: ParameterProblem[] = [];
   // Codat's Lending SDK 4.x sends the report date as `date` (its generated client predates the name `reportDate`).
   const given = query.reportDate ?? query.date;
   const reportDate = dateParameter(given, today);
@@ -46,21 +46,17 @@ export function agingParameters(query: Readonly<Record<string, unknown>>, today:
   const count = (name: keyof typeof AGING_BOUNDS): number => {
     const raw = query[name];
     if (raw === undefined || raw === '') return AGING_DEFAULTS[name];
-    const value = typeof raw === 'number' ? raw : /^\s*[+-]?\d+\s*$/.test(String(raw)) ? Number(raw) : NaN;
-    const { min, max } = AGING_BOUNDS[name];
-    if (!Number.isSafeInteger(value) || value < min || value > max) {
-      problems.push({ propertyName: name, details: `${name} must be a whole number from ${min} to ${max}.` });
-      return AGING_DEFAULTS[name];
-    }
-    return value;
+    const value = wholeNumber(raw, AGING_BOUNDS[name]);
+    if (value === undefined)
+      problems.push({
+        propertyName: name,
+        details: `${name} must be a whole number from ${AGING_BOUNDS[name].min} to ${AGING_BOUNDS[name].max}.`,
+      });
+    return value ?? AGING_DEFAULTS[name];
   };
   const numberOfPeriods = count('numberOfPeriods');
   const periodLengthDays = count('periodLengthDays');
-  if (problems.length > 0)
-    throw validationError(
-      `ValidationException: ${problems.map((p) => p.propertyName).join(', ')} ${problems.length > 1 ? 'are' : 'is'} not valid.`,
-      problems.map((p) => ({ itemId: p.propertyName, message: p.details, validatorName: 'AgingParameters' })),
-    );
+  if (problems.length > 0) throw parameterError(problems, 'AgingParameters');
   return { reportDate: reportDate!, numberOfPeriods, periodLengthDays };
 }
 

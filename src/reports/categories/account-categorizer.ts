@@ -33,6 +33,8 @@ interface CompiledRule {
   platform?: RegExp;
   within?: RegExp;
   unless?: RegExp;
+  /** A class's last resort: no condition of its own. */
+  fallback: boolean;
 }
 
 const compile = (source: string | undefined) => (source === undefined ? undefined : new RegExp(source, 'iu'));
@@ -49,8 +51,12 @@ const COMPILED: readonly CompiledRule[] = CATEGORY_RULES.map((rule) => {
     platform: compile(rule.platform),
     within: compile(rule.within),
     unless: compile(rule.unless),
+    fallback: rule.words === undefined && rule.platform === undefined && rule.bank === undefined,
   };
 });
+
+/** A field read as text: a record is a platform's, and a field of another type (or none) is no words. */
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** The class a platform's account type names, if it is one. */
 function classOf(type: string | undefined): CategoryClass | undefined {
@@ -68,16 +74,16 @@ const CLASS_WORDS: [RegExp, CategoryClass][] = [
 
 /** The account's words: its name, and the segments of a colon-separated full name below the top-level one. */
 function wordsOf(account: AccountFacts): { words: string; top?: string } {
-  const full = account.fullyQualifiedName ?? '';
+  const full = text(account.fullyQualifiedName);
   const segments = full.includes(':') ? full.split(':') : [];
-  const name = account.name ?? segments.at(-1) ?? '';
+  const name = text(account.name) || (segments.at(-1) ?? '');
   const parents = segments.length > 1 ? segments.slice(1, -1) : [];
   return { words: [...parents, name].join(' ').replace(/[_\-/]+/g, ' '), top: segments[0] };
 }
 
 /** What the platform says of the account beyond its class: `fullyQualifiedCategory` without its first segment. */
 function platformOf(account: AccountFacts): string {
-  const parts = (account.fullyQualifiedCategory ?? '').split('.');
+  const parts = text(account.fullyQualifiedCategory).split('.');
   return parts.slice(1).join(' ');
 }
 
@@ -85,8 +91,7 @@ function holds(compiled: CompiledRule, words: string, platform: string, bank: bo
   const { rule } = compiled;
   if (compiled.unless?.test(words)) return false;
   if (compiled.within && !compiled.within.test(platform)) return false;
-  const conditions = compiled.words !== undefined || compiled.platform !== undefined || rule.bank !== undefined;
-  if (!conditions) return true;
+  if (compiled.fallback) return true;
   return (compiled.words?.test(words) ?? false) || (compiled.platform?.test(platform) ?? false) || (rule.bank === true && bank);
 }
 
@@ -112,8 +117,7 @@ export function suggestCategory(account: AccountFacts): SuggestedCategory {
     for (const compiled of COMPILED) {
       if (!compiled.rule.classes.includes(cls)) continue;
       // With no class stated, only a rule that matched something of the account may choose (never a fallback).
-      const fallback = compiled.words === undefined && compiled.platform === undefined && compiled.rule.bank === undefined;
-      if (!stated && fallback) continue;
+      if (!stated && compiled.fallback) continue;
       if (!holds(compiled, words, platform, bank)) continue;
       const confidence = stated ? compiled.rule.confidence : Math.min(compiled.rule.confidence, 0.5);
       return {

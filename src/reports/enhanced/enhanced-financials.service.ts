@@ -3,7 +3,7 @@ import type { Client } from '../../clients/clients.store.js';
 import type { DataType } from '../../codat-model/data-types.js';
 import type { CompaniesService } from '../../companies/companies.service.js';
 import { companyReference } from '../../companies/company-reference.js';
-import { ApiError, validationError } from '../../http/api-error.js';
+import { ApiError } from '../../http/api-error.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { boundedCache } from '../../lib/bounded-cache.js';
 import { clockFor } from '../../lib/clock.js';
@@ -16,11 +16,13 @@ import { connectionOfCompany } from '../../connections/connections.store.js';
 import { confirmCategory, confirmedCategories, dropCategory } from '../categories/account-categories.store.js';
 import { suggestCategory, type AccountFacts, type SuggestedCategory } from '../categories/account-categorizer.js';
 import { categoryPath } from '../categories/account-taxonomy.js';
-import { enhancedParameters, monthEndDay } from './enhanced-parameters.js';
+import { notSynced, parameterError } from '../report-requests.js';
+import { enhancedParameters } from './enhanced-parameters.js';
+import { monthEndDay } from '../../lib/calendar-date.js';
 import {
   BALANCE_SHEET_PARTS,
   PROFIT_AND_LOSS_PARTS,
-  STATEMENT_PARTS,
+  CLASS_OF_PART,
   statementLines,
   type AccountLine,
   type StatementPart,
@@ -53,18 +55,6 @@ export type EnhancedReportName = keyof typeof ENHANCED_REPORTS;
 
 const ACCOUNTS: DataType = 'chartOfAccounts';
 const COMPANY_INFO: DataType = 'company';
-
-/** The account class a statement part holds. */
-const CLASS_OF_PART: Record<StatementPart, string> = {
-  income: 'Income',
-  otherIncome: 'Income',
-  costOfSales: 'Expense',
-  expenses: 'Expense',
-  otherExpenses: 'Expense',
-  assets: 'Asset',
-  liabilities: 'Liability',
-  equity: 'Equity',
-};
 
 /** The direction a top-level category's balance is positive in. */
 const NATURE: Record<string, 'debit' | 'credit'> = {
@@ -125,16 +115,11 @@ export interface EnhancedFinancialsDeps {
       companyId: string,
       dataTypes: readonly DataType[],
     ): Promise<({ connectionId: string; version: number }[] | undefined)[]>;
-    get(client: Client, companyId: string, dataType: DataType, recordId: string, connectionId?: string): Promise<string>;
   };
   records: Pick<RecordReader, 'allLive' | 'byId'>;
 }
 
-const suggested = (s: SuggestedCategory): AccountCategory => ({
-  status: 'Suggested',
-  levels: s.levels.map((l) => ({ levelName: l.levelName, confidence: l.confidence })),
-  ruleId: s.ruleId,
-});
+const suggested = (s: SuggestedCategory): AccountCategory => ({ status: 'Suggested', levels: s.levels, ruleId: s.ruleId });
 const confirmed = (path: string): AccountCategory => ({
   status: 'Confirmed',
   levels: path.split('.').map((levelName) => ({ levelName })),
@@ -143,6 +128,9 @@ const confirmed = (path: string): AccountCategory => ({
 const notFoundConnection = (connectionId: string) => new ApiError(404, `Data connection ${connectionId} not found`);
 const notFoundAccount = (accountId: string, connectionId: string) =>
   new ApiError(404, `No account with ID ${accountId} was found in connection ${connectionId}`);
+
+/** How items are ordered: by date, then category path, then account name; ties by account and connection. */
+const ORDER = ['date', 'path', 'accountName', 'accountId', 'connectionId'] as const;
 
 const suggestionKey = (accountId: string, part: StatementPart) => `${accountId}\u0000${CLASS_OF_PART[part]}`;
 
@@ -253,7 +241,7 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
       COMPANY_INFO,
     ]);
     const chart = accounts?.filter((a) => a.connectionId === connectionId);
-    if (!chart || chart.length === 0) throw new ApiError(409, `DataNotSyncedException: accountCategories needs ${ACCOUNTS} synced first`);
+    if (!chart || chart.length === 0) throw notSynced('accountCategories', [ACCOUNTS]);
     for (const [report, statements] of [
       ['enhancedProfitAndLoss', profitAndLoss],
       ['enhancedBalanceSheet', balanceSheet],
@@ -300,7 +288,7 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
       const missing = [statements === undefined ? spec.statement : undefined, accounts === undefined ? ACCOUNTS : undefined].filter(
         (t) => t !== undefined,
       );
-      if (missing.length > 0) throw new ApiError(409, `DataNotSyncedException: ${name} needs ${missing.join(', ')} synced first`);
+      if (missing.length > 0) throw notSynced(name, missing);
       const facts = await readFacts(name, statements!, accounts!, companyInfo);
       const overrides = new Map(
         (await confirmedCategories(deps.db, client.id, companyId)).map((o) => [`${o.connectionId}\u0000${o.accountId}`, o.category]),
@@ -320,7 +308,8 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
             );
             const top = accountCategory.levels[0]?.levelName ?? '';
             // Positive in the category's normal direction: a line stated the other way round is turned over.
-            const value = NATURE[top] === undefined || NATURE[top] === STATEMENT_PARTS[line.part] ? line.value : negateDecimal(line.value);
+            const value =
+              NATURE[top] === undefined || NATURE[top] === NATURE[CLASS_OF_PART[line.part]] ? line.value : negateDecimal(line.value);
             items.push({
               date: `${monthEndDay(line.month)}T00:00:00`,
               balance: Number(value) || 0,
@@ -333,14 +322,10 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
           }
         }
       }
-      items.sort(
-        (a, b) =>
-          (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
-          (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
-          (a.accountName < b.accountName ? -1 : a.accountName > b.accountName ? 1 : 0) ||
-          (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0) ||
-          (a.connectionId < b.connectionId ? -1 : a.connectionId > b.connectionId ? 1 : 0),
-      );
+      items.sort((a, b) => {
+        for (const key of ORDER) if (a[key] !== b[key]) return a[key] < b[key] ? -1 : 1;
+        return 0;
+      });
       return {
         reportInfo: {
           reportName: spec.reportName,
@@ -368,13 +353,15 @@ export function createEnhancedFinancialsService(deps: EnhancedFinancialsDeps) {
       if (category !== null) {
         path = categoryPath(category)?.join('.');
         if (path === undefined)
-          throw validationError('ValidationException: category is not valid.', [
-            {
-              itemId: 'category',
-              message: `category must be a path of Codat's v3 account categories, e.g. Expense.Operating.Travel (got ${JSON.stringify(category.slice(0, 200))}).`,
-              validatorName: 'AccountCategory',
-            },
-          ]);
+          throw parameterError(
+            [
+              {
+                propertyName: 'category',
+                details: `category must be a path of Codat's v3 account categories, e.g. Expense.Operating.Travel (got ${JSON.stringify(category.slice(0, 200))}).`,
+              },
+            ],
+            'AccountCategory',
+          );
       }
       const suggestion = await suggestionOf(client, companyId, connectionId, accountId);
       // An account neither the statements nor the chart know any more can still lose a confirmation it kept.

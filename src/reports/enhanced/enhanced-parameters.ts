@@ -1,5 +1,5 @@
-import { validationError } from '../../http/api-error.js';
-import { isCalendarDate } from '../../lib/calendar-date.js';
+import { parameterError, wholeNumber, type ParameterProblem } from '../report-requests.js';
+import { isCalendarDate, monthIndex } from '../../lib/calendar-date.js';
 
 /*
  * The parameters of the enhanced profit and loss and balance sheet (docs/lending/enhanced-financials.md): the month
@@ -13,18 +13,6 @@ export interface EnhancedParameters {
   /** The last month, as a month index (year × 12 + month − 1); undefined: the last month with data (the P&L only). */
   lastMonth?: number;
   numberOfPeriods: number;
-}
-
-/** Month index of `YYYY-MM…`. */
-export const monthIndex = (isoMonth: string) => Number(isoMonth.slice(0, 4)) * 12 + Number(isoMonth.slice(5, 7)) - 1;
-/** `YYYY-MM` of a month index. */
-export const monthText = (m: number) => `${String(Math.floor(m / 12)).padStart(4, '0')}-${String((m % 12) + 1).padStart(2, '0')}`;
-/** The last day of a month index, `YYYY-MM-DD`. */
-export function monthEndDay(m: number): string {
-  const next = m + 1;
-  const last = new Date(Date.UTC(2000, 0, 1));
-  last.setUTCFullYear(Math.floor(next / 12), next % 12, 0);
-  return `${String(last.getUTCFullYear()).padStart(4, '0')}-${last.toISOString().slice(5, 10)}`;
 }
 
 /** A time of day after the date, which changes nothing (the whole day, and its month, is meant). */
@@ -49,7 +37,7 @@ export function reportDay(raw: string): string | undefined {
  * balance sheet); a missing or malformed one, or a count out of bounds, is a 400 naming the parameter.
  */
 export function enhancedParameters(query: Readonly<Record<string, unknown>>, dateRequired: boolean): EnhancedParameters {
-  const problems: { propertyName: string; details: string }[] = [];
+  const problems: ParameterProblem[] = [];
   const given = query.reportDate;
   let lastMonth: number | undefined;
   if (given === undefined || given === '') {
@@ -63,16 +51,12 @@ export function enhancedParameters(query: Readonly<Record<string, unknown>>, dat
   let numberOfPeriods: number = ENHANCED_DEFAULTS.numberOfPeriods;
   const raw = query.numberOfPeriods;
   if (raw !== undefined && raw !== '') {
-    const value = typeof raw === 'number' ? raw : /^\s*[+-]?\d+\s*$/.test(String(raw)) ? Number(raw) : NaN;
     const { min, max } = ENHANCED_BOUNDS.numberOfPeriods;
-    if (!Number.isSafeInteger(value) || value < min || value > max)
+    const value = wholeNumber(raw, ENHANCED_BOUNDS.numberOfPeriods);
+    if (value === undefined)
       problems.push({ propertyName: 'numberOfPeriods', details: `numberOfPeriods must be a whole number from ${min} to ${max}.` });
     else numberOfPeriods = value;
   }
-  if (problems.length > 0)
-    throw validationError(
-      `ValidationException: ${problems.map((p) => p.propertyName).join(', ')} ${problems.length > 1 ? 'are' : 'is'} not valid.`,
-      problems.map((p) => ({ itemId: p.propertyName, message: p.details, validatorName: 'EnhancedFinancialsParameters' })),
-    );
+  if (problems.length > 0) throw parameterError(problems, 'EnhancedFinancialsParameters');
   return { ...(lastMonth !== undefined ? { lastMonth } : {}), numberOfPeriods };
 }

@@ -1,5 +1,5 @@
 import { addDecimals, negateDecimal, plainDecimal } from '../../lib/decimal.js';
-import { monthIndex } from './enhanced-parameters.js';
+import { monthIndex } from '../../lib/calendar-date.js';
 
 /*
  * The account lines of a company's monthly statements (the `profitAndLoss` and `balanceSheet` data types, one
@@ -8,19 +8,22 @@ import { monthIndex } from './enhanced-parameters.js';
  * account, and `hledger bs` shows it apart from equity in the same way.
  */
 
-/** The part of a statement a line is in, and the direction its value is positive in there. */
-export const STATEMENT_PARTS = {
-  income: 'credit',
-  otherIncome: 'credit',
-  costOfSales: 'debit',
-  expenses: 'debit',
-  otherExpenses: 'debit',
-  assets: 'debit',
-  liabilities: 'credit',
-  equity: 'credit',
+/**
+ * The parts of a statement and the class of account each holds. A line's value is positive in its class's normal
+ * direction (income credit-positive, expenses debit-positive, …), as every platform's statements state it.
+ */
+export const CLASS_OF_PART = {
+  income: 'Income',
+  otherIncome: 'Income',
+  costOfSales: 'Expense',
+  expenses: 'Expense',
+  otherExpenses: 'Expense',
+  assets: 'Asset',
+  liabilities: 'Liability',
+  equity: 'Equity',
 } as const;
 
-export type StatementPart = keyof typeof STATEMENT_PARTS;
+export type StatementPart = keyof typeof CLASS_OF_PART;
 export const PROFIT_AND_LOSS_PARTS: readonly StatementPart[] = ['income', 'costOfSales', 'expenses', 'otherIncome', 'otherExpenses'];
 export const BALANCE_SHEET_PARTS: readonly StatementPart[] = ['assets', 'liabilities', 'equity'];
 

@@ -64,6 +64,7 @@ import { createDataSetsService } from './data/data-sets.service.js';
 import { registerDataSetRoutes } from './data/data-sets.routes.js';
 import { registerFinancialsRoutes } from './data/financials.routes.js';
 import { createAgedReportsService } from './reports/aged/aged-reports.service.js';
+import { createAgedReadingThreads } from './reports/aged/aged-reading-threads.js';
 import { createEnhancedFinancialsService } from './reports/enhanced/enhanced-financials.service.js';
 import { registerEnhancedFinancialsRoutes } from './reports/enhanced/enhanced-financials.routes.js';
 import { deleteCategoriesStep } from './reports/categories/account-categories.store.js';
@@ -124,6 +125,11 @@ export interface AppOptions {
     scheduleEveryMs?: number;
     /** Threads that write synced data (0: write on the main thread). Defaults to `concurrency`. */
     writerThreads?: number;
+  };
+  /** Lenders' reports. */
+  reports?: {
+    /** From how many payments an aged report's first computation reads them on a thread of their own (tests: 0). */
+    threadFrom?: number;
   };
   /** Writes (push operations). */
   push?: {
@@ -325,7 +331,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const dataSets = createDataSetsService({ db, dialect, lists, companies, records });
   registerDataSetRoutes(server, { dataSets });
   registerFinancialsRoutes(server, { dataSets });
-  registerAgedReportRoutes(server, { agedReports: createAgedReportsService({ dataSets, records }) });
+  const agedThreads = createAgedReadingThreads(store.url);
+  server.addHook('onClose', async () => agedThreads?.close());
+  registerAgedReportRoutes(server, {
+    agedReports: createAgedReportsService({ dataSets, records, threads: agedThreads, threadFrom: options.reports?.threadFrom }),
+  });
   registerEnhancedFinancialsRoutes(server, {
     enhanced: createEnhancedFinancialsService({ db, jobs, wakeJobs, publicUrl: urls.publicUrl, companies, dataSets, records }),
   });

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Store } from '../storage/database.js';
+import { openStore, type Store } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import type { PageRequest } from '../http/paging.js';
-import { compileFilter, compileOrdering, countRows, type ListContext } from '../query/list-engine.js';
+import { compileFilter, compileOrdering, countRows, createListContext, type ListContext } from '../query/list-engine.js';
 import type { QueryableResource } from '../query/properties.js';
 import { recordKey, versionKeyRange } from './record-key.js';
 import { keptLayout, keptTuple, type KeptField } from './record-fields.js';
@@ -192,6 +192,13 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
       return rows[0]?.doc;
     },
 
+    /** How many records the versions hold (their sizes as registered: what a reader of all of them goes through). */
+    async sizeOf(versions: number[]): Promise<number> {
+      let size = 0;
+      for (const version of versions) size += (await cachedVersionInfo(version)).size;
+      return size;
+    },
+
     /**
      * The kept tuple (KEPT_FIELDS of its data type, record-fields.ts) of every live record of the versions, handed to
      * `visit` one by one, `batch` positions of a version at a time: the tuple written with the version, so a report
@@ -269,6 +276,12 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
 }
 
 export type RecordReader = ReturnType<typeof createRecordReader>;
+
+/** A reader over a connection of its own to the store at `url`: for a thread that reads while another answers requests. */
+export async function openRecordReader(url: string): Promise<{ reader: RecordReader; close(): Promise<void> }> {
+  const store = await openStore(url, { poolSize: 2 });
+  return { reader: createRecordReader(store, createListContext(store.db, store.dialect)), close: () => store.close() };
+}
 
 /** Whether a version holds a (not deleted) record with this id. */
 export async function hasRecord(db: Kysely<Database>, version: number, recordId: string): Promise<boolean> {

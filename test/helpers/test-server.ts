@@ -35,6 +35,7 @@ export async function startTestServer(
     /** Collects the server's log (JSON lines, info and above) here instead of discarding it. */
     logLines?: string[];
     trustProxy?: AppOptions['trustProxy'];
+    reports?: AppOptions['reports'];
   } = {},
 ): Promise<TestServer> {
   const testStore = await createTestStore();
@@ -50,6 +51,7 @@ export async function startTestServer(
     connectors: options.connectors,
     metrics: options.metrics,
     trustProxy: options.trustProxy,
+    reports: options.reports,
     // Test receivers listen on loopback, which production refuses (WEBHOOKS_ALLOW_PRIVATE).
     webhooks: { allowPrivate: true, ...options.webhooks },
   });

@@ -61,7 +61,8 @@ export interface AgedFacts {
   places: number;
   parties: { id: string; name?: string }[];
   currencies: string[];
-  recordId: string[];
+  /** Each amount's record id: `text` from the previous entry's end (0 for the first) to `ends[i]` (see recordIdOf). */
+  recordIds: { text: string; ends: Int32Array };
   detail: Uint8Array;
   day: Int32Array;
   party: Int32Array;
@@ -95,12 +96,44 @@ const placesIn = (amount: Collected) =>
   typeof amount === 'number' ? 2 : amount.includes('.') ? amount.length - amount.indexOf('.') - 1 : 0;
 
 /**
+ * Where a counterparty's name is taken from, best first: its own record in the customers (suppliers) data set, then
+ * the first payment, document or credit note that names it (each read in id order). Ranked rather than taken in
+ * reading order, so the name is the same whichever thread read which records first.
+ */
+const NAMED_BY = { counterparty: 0, payment: 1, document: 2, credit: 3, none: 4 } as const;
+
+/**
+ * What one builder collected of some of a report's inputs (agedFactsBuilder's `part`), for another to take in
+ * (`absorb`): the inputs can be read on two threads at once. Plain lists and typed arrays, as a thread's message
+ * carries them; indexes are the part's own.
+ */
+export interface AgedPart {
+  parties: { id: string; name?: string; rank: number }[];
+  currencies: string[];
+  amounts: {
+    recordId: string[];
+    detail: Uint8Array;
+    day: Int32Array;
+    party: Int32Array;
+    currency: Int32Array;
+    amount: Collected[];
+    /** The slot whose record the amount is (−1: money on account, which nothing reduces). */
+    slot: Int32Array;
+  };
+  /** The records reductions target (or are), by kind: their ids. */
+  slots: { id: string[]; kind: Uint8Array };
+  /** Reductions not dropped for a better source of the same maker, in the order they were made. */
+  reductions: { maker: string[]; day: Int32Array; amount: Collected[]; source: Int32Array; slot: Int32Array };
+}
+
+/**
  * Collects the facts record by record, in any order (records are read in batches): `counterparty` for the
- * customers or suppliers data set, `document`, `credit` and `payment` for the side's three data types.
+ * customers or suppliers data set, `document`, `credit` and `payment` for the side's three data types; `absorb`
+ * takes in what another builder collected (its `part`), so that the data types can be read on two threads at once.
  */
 export function agedFactsBuilder(side: AgedSide) {
   const names = SIDES[side];
-  const parties: { id: string; name?: string; named: boolean }[] = [];
+  const parties: { id: string; name?: string; rank: number }[] = [];
   const partyIndex = new Map<string, number>();
   const currencies: string[] = [];
   const currencyIndex = new Map<string, number>();
@@ -118,6 +151,7 @@ export function agedFactsBuilder(side: AgedSide) {
    * Payments are read first, so a slot is often made by a reduction before its record arrives.
    */
   const slotOf = [new Map<string, number>(), new Map<string, number>()];
+  const slotId: string[] = [];
   const slotTarget = new GrowingArray(Int32Array);
   const slotHead = new GrowingArray(Int32Array);
   const slotKind = new GrowingArray(Uint8Array);
@@ -126,6 +160,7 @@ export function agedFactsBuilder(side: AgedSide) {
     if (slot === undefined) {
       slot = slotTarget.push(-1);
       slotOf[kind].set(id, slot);
+      slotId.push(id);
       slotHead.push(-1);
       slotKind.push(kind);
     }
@@ -141,18 +176,20 @@ export function agedFactsBuilder(side: AgedSide) {
   const source = new GrowingArray(Int32Array);
   const reducedSlot = new GrowingArray(Int32Array);
 
-  const partyOf = (id: string, name: unknown, fromDataSet: boolean): number => {
+  /** The counterparty's index; `name` as the record of rank `rank` (NAMED_BY) gives it. */
+  const partyOf = (id: string, name: unknown, rank: number): number => {
     let index = partyIndex.get(id);
     if (index === undefined) {
       index = parties.length;
       partyIndex.set(id, index);
-      parties.push({ id, named: false });
+      parties.push({ id, rank: NAMED_BY.none });
     }
     const entry = parties[index];
-    // The customers' (suppliers') own record names the counterparty; a reference's name is only a fallback.
-    if (typeof name === 'string' && (fromDataSet || (!entry.named && entry.name === undefined))) {
+    // The customers' (suppliers') own record names the counterparty (the last one read, should two); a reference's
+    // name is only a fallback, the first of the best-ranked kind of record.
+    if (typeof name === 'string' && (rank < entry.rank || rank === NAMED_BY.counterparty)) {
       entry.name = name;
-      entry.named ||= fromDataSet;
+      entry.rank = rank;
     }
     return index;
   };
@@ -166,16 +203,19 @@ export function agedFactsBuilder(side: AgedSide) {
     }
     return index;
   };
-  /** One amount of a document, credit or payment: its record, counterparty (id and name as referenced) and currency. */
-  const add = (id: unknown, ref: unknown, refName: unknown, code: unknown, kind: number, on: number, value: Collected): number => {
-    recordId.push(String(id ?? ''));
+  /** One amount of a document, credit or payment: its record, counterparty and currency (indexes), day and value. */
+  const addAmount = (id: string, partyAt: number, currencyAt: number, kind: number, on: number, value: Collected): number => {
+    recordId.push(id);
     detail.push(kind);
     day.push(on);
-    party.push(partyOf(String(ref ?? ''), refName, false));
-    currency.push(currencyOf(code));
+    party.push(partyAt);
+    currency.push(currencyAt);
     amount.push(value);
     return recordId.length - 1;
   };
+  /** The same, with the counterparty as the record references it (id and name, of rank `rank`) and its currency code. */
+  const add = (id: unknown, ref: unknown, refName: unknown, rank: number, code: unknown, kind: number, on: number, value: Collected) =>
+    addAmount(String(id ?? ''), partyOf(String(ref ?? ''), refName, rank), currencyOf(code), kind, on, value);
   /**
    * `by` reduced the record of `slot` on day `on` by `value` (as it reduces), as `from` says. Several reductions by one
    * maker from one source add up (two lines of a payment, two part-allocations of a credit note); a better source
@@ -224,7 +264,8 @@ export function agedFactsBuilder(side: AgedSide) {
     const id = String(t[D.id]);
     const value = kind === DOCUMENT ? total : negate(total);
     const slot = slotFor(kind, id);
-    slotTarget.set(slot, add(id, t[D.ref], t[D.refName], t[D.currency], kind, issued, value));
+    const rank = kind === DOCUMENT ? NAMED_BY.document : NAMED_BY.credit;
+    slotTarget.set(slot, add(id, t[D.ref], t[D.refName], rank, t[D.currency], kind, issued, value));
     allocationsOf(t[D.allocations], slot, kind, id);
   };
 
@@ -232,7 +273,7 @@ export function agedFactsBuilder(side: AgedSide) {
     /** A kept customer (supplier): its own record names it. */
     counterparty(t: unknown[]): void {
       const C = KEPT_AT.counterparty;
-      if (typeof t[C.id] === 'string') partyOf(t[C.id] as string, t[C.name], true);
+      if (typeof t[C.id] === 'string') partyOf(t[C.id] as string, t[C.name], NAMED_BY.counterparty);
     },
     /** A kept invoice (bill). */
     document(t: unknown[]): void {
@@ -268,11 +309,63 @@ export function agedFactsBuilder(side: AgedSide) {
         }
         // Money on account: a line that settles nothing, or says it is on account, as at the payment's date.
         const value = collect(line[L.amount]);
-        if (!settles && !Number.isNaN(value)) add(by, t[P.ref], t[P.refName], t[P.currency], ON_ACCOUNT, paid, negate(value));
+        if (!settles && !Number.isNaN(value))
+          add(by, t[P.ref], t[P.refName], NAMED_BY.payment, t[P.currency], ON_ACCOUNT, paid, negate(value));
       }
+    },
+    /** What was collected so far, for another builder to `absorb` (see AgedPart). */
+    part(): AgedPart {
+      const amountSlot = new Int32Array(recordId.length).fill(-1);
+      for (let slot = 0; slot < slotTarget.length; slot++) if (slotTarget.get(slot) >= 0) amountSlot[slotTarget.get(slot)] = slot;
+      const kept: number[] = [];
+      for (let r = 0; r < maker.length; r++) if (source.get(r) !== DROPPED) kept.push(r);
+      // Almost always none was dropped: the lists go as they are.
+      const all = kept.length === maker.length;
+      return {
+        parties: parties.map(({ id, name, rank }) => (name === undefined ? { id, rank } : { id, name, rank })),
+        currencies,
+        amounts: {
+          recordId,
+          detail: detail.toArray(),
+          day: day.toArray(),
+          party: party.toArray(),
+          currency: currency.toArray(),
+          amount,
+          slot: amountSlot,
+        },
+        slots: { id: slotId, kind: slotKind.toArray() },
+        reductions: all
+          ? { maker, day: reductionDay.toArray(), amount: reductionAmount, source: source.toArray(), slot: reducedSlot.toArray() }
+          : {
+              maker: kept.map((r) => maker[r]),
+              day: Int32Array.from(kept, (r) => reductionDay.get(r)),
+              amount: kept.map((r) => reductionAmount[r]),
+              source: Int32Array.from(kept, (r) => source.get(r)),
+              slot: Int32Array.from(kept, (r) => reducedSlot.get(r)),
+            },
+      };
+    },
+    /** Takes in what another builder collected: the same facts as if this one had read those records itself. */
+    absorb(part: AgedPart): void {
+      const partyAt = part.parties.map(({ id, name, rank }) => partyOf(id, name, rank));
+      const currencyAt = part.currencies.map(currencyOf);
+      const slotAt = new Int32Array(part.slots.id.length);
+      for (let s = 0; s < slotAt.length; s++) slotAt[s] = slotFor(part.slots.kind[s], part.slots.id[s]);
+      const a = part.amounts;
+      for (let i = 0; i < a.recordId.length; i++) {
+        const index = addAmount(a.recordId[i], partyAt[a.party[i]], currencyAt[a.currency[i]], a.detail[i], a.day[i], a.amount[i]);
+        if (a.slot[i] >= 0) slotTarget.set(slotAt[a.slot[i]], index);
+      }
+      const r = part.reductions;
+      for (let k = 0; k < r.maker.length; k++) reduce(r.maker[k], slotAt[r.slot[k]], r.day[k], r.amount[k], r.source[k]);
     },
     /** The facts, every amount at one scale; reductions of records not in the report (left out, unknown) dropped. */
     finish(): AgedFacts {
+      const recordEnds = () => {
+        const ends = new Int32Array(recordId.length);
+        for (let i = 0, end = 0; i < recordId.length; i++) ends[i] = end += recordId[i].length;
+        return ends;
+      };
       const count = recordId.length;
       // Each reduction's amount, signed as it changes the served amount: a document's reduction lowers what is owed;
       // a credit's used-up part lowers the (negative) credit.
@@ -357,7 +450,8 @@ export function agedFactsBuilder(side: AgedSide) {
         places: cents && exact ? 2 : places,
         parties: parties.map(({ id, name }) => (name === undefined ? { id } : { id, name })),
         currencies,
-        recordId,
+        // One text rather than a million strings: what a thread hands over in one copy, and one object to keep.
+        recordIds: { text: recordId.join(''), ends: recordEnds() },
         detail: detail.toArray(),
         day: day.toArray(),
         party: partyOf,
@@ -379,6 +473,9 @@ export const AGED_INPUTS = {
   creditors: { counterparties: 'suppliers', documents: 'bills', credits: 'billCreditNotes', payments: 'billPayments' },
 } as const;
 
+/** A report's inputs, by what they are to it. */
+export type AgedRole = keyof (typeof AGED_INPUTS)[AgedSide];
+
 /** The facts of records at hand, as platforms serve them (tests, small companies): kept, then collected. */
 export function agedFacts(
   side: AgedSide,
@@ -393,8 +490,19 @@ export function agedFacts(
   return builder.finish();
 }
 
+/** The record id of amount `index`. */
+export function recordIdOf(facts: AgedFacts, index: number): string {
+  const { text, ends } = facts.recordIds;
+  return text.slice(index === 0 ? 0 : ends[index - 1], ends[index]);
+}
+
 /** A rough size of the facts in memory, for the cache that keeps them. */
 export function agedFactsBytes(facts: AgedFacts): number {
   const reductions = facts.reductionDay.length;
-  return facts.recordId.length * (facts.big ? 140 : 110) + reductions * (facts.big ? 56 : 12) + facts.parties.length * 96;
+  return (
+    facts.recordIds.text.length * 2 +
+    facts.day.length * (facts.big ? 100 : 40) +
+    reductions * (facts.big ? 56 : 12) +
+    facts.parties.length * 96
+  );
 }

@@ -1,7 +1,7 @@
 import { dayNumber, dayOfNumber } from '../../lib/calendar-date.js';
 import { scaledText } from '../../lib/decimal.js';
 import { agingPeriods, type AgingParameters, type AgingPeriod } from './aging-periods.js';
-import { AGED_DETAILS, type AgedFacts, type AgedSide } from './aged-facts.js';
+import { AGED_DETAILS, recordIdOf, type AgedFacts, type AgedSide } from './aged-facts.js';
 
 /*
  * An aged report at a date, from the facts of a company's records (aged-facts.ts), and how it groups what is
@@ -125,7 +125,7 @@ export function outstandingAmounts(facts: AgedFacts, reportDate: string): AgedAm
   const names = AGED_DETAILS[facts.side];
   eachOutstanding(facts, dayNumber(reportDate), (i, units) =>
     out.push({
-      recordId: facts.recordId[i],
+      recordId: recordIdOf(facts, i),
       counterpartyId: facts.parties[facts.party[i]].id,
       currency: facts.currencies[facts.currency[i]],
       date: dayOfNumber(facts.day[i]),
@@ -137,15 +137,31 @@ export function outstandingAmounts(facts: AgedFacts, reportDate: string): AgedAm
 }
 
 /**
- * The report's rows: a counterparty and currency appear when something of theirs is outstanding (a non-zero amount
- * dated on or before the report date); rows by counterparty name (case-insensitively), then id; currencies by code.
+ * A report's figures as at a date, before they are written out: per row of the report (a counterparty and currency),
+ * the exact sums of each period's details. The JSON is written straight from it (aged-reports.routes.ts), with no
+ * object per period: a report of tens of thousands of counterparties is mostly zeros.
  */
-export function agedRows(facts: AgedFacts, parameters: AgingParameters): AgedRow[] {
+export interface AgedTable {
+  periods: AgingPeriod[];
+  details: readonly string[];
+  /** The report's entries in order: a counterparty, and its rows (cells of the facts) by currency code. */
+  entries: { counterpartyId: string; counterpartyName?: string; rows: { currency: string; cell: number }[] }[];
+  /** Whether nothing is outstanding in a row's period. */
+  isEmpty(cell: number, period: number): boolean;
+  /** A period's amount as served (the exact sum of its details, rounded once), or one detail's. */
+  amount(cell: number, period: number, detail?: number): number;
+}
+
+/**
+ * The report's table: a counterparty and currency appear when something of theirs is outstanding (a non-zero amount
+ * dated on or before the report date); entries by counterparty name (case-insensitively), then id; rows by currency.
+ */
+export function agedTable(facts: AgedFacts, parameters: AgingParameters): AgedTable {
   const periods = agingPeriods(parameters);
-  const names: readonly string[] = AGED_DETAILS[facts.side];
+  const details: readonly string[] = AGED_DETAILS[facts.side];
   const reportDay = dayNumber(parameters.reportDate);
   const { periodLengthDays, numberOfPeriods } = parameters;
-  const width = names.length;
+  const width = details.length;
   const stride = numberOfPeriods * width;
   // Per row of the report (cell), the period-by-detail sums, period-major; a row is listed when anything in it is not
   // zero.
@@ -157,41 +173,46 @@ export function agedRows(facts: AgedFacts, parameters: AgingParameters): AgedRow
     sums.add(cell[i] * stride + period * width + detail[i], units);
     used[cell[i]] = 1;
   });
-  const isEmpty = (row: number, period: number) => {
-    for (let d = 0, at = row * stride + period * width; d < width; d++, at++) if (!sums.isZero(at)) return false;
-    return true;
-  };
-  // Most periods of most rows hold nothing: each such period is one shared object (a report is written out as JSON
-  // once, so sharing is invisible), which keeps a report of many rows and periods cheap to build.
-  const zeroDetails = names.map((name) => ({ name, amount: 0 }));
-  const zeroPeriods = periods.map((period) => ({ ...period, amount: 0, details: zeroDetails }));
-  const byParty = new Map<number, AgedRow['currencies']>();
+  const byParty = new Map<number, { currency: string; cell: number }[]>();
   for (let row = 0; row < cells.length; row++) {
     if (!used[row]) continue;
     const { party, currency } = cells[row];
     let list = byParty.get(party);
     if (!list) byParty.set(party, (list = []));
-    list.push({
-      currency: facts.currencies[currency],
-      periods: periods.map((period, p) =>
-        isEmpty(row, p)
-          ? zeroPeriods[p]
-          : {
-              ...period,
-              amount: sums.served(row * stride + p * width, width),
-              details: names.map((name, d) => ({ name, amount: sums.served(row * stride + p * width + d, 1) })),
-            },
-      ),
-    });
+    list.push({ currency: facts.currencies[currency], cell: row });
   }
-  return [...byParty]
+  const entries = [...byParty]
     .sort(([a], [b]) => facts.partyRank[a] - facts.partyRank[b])
-    .map(([partyAt, list]) => {
+    .map(([partyAt, rows]) => {
       const { id, name } = facts.parties[partyAt];
-      return {
-        counterpartyId: id,
-        ...(name !== undefined ? { counterpartyName: name } : {}),
-        currencies: list.sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)),
-      };
+      rows.sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
+      return { counterpartyId: id, ...(name !== undefined ? { counterpartyName: name } : {}), rows };
     });
+  return {
+    periods,
+    details,
+    entries,
+    isEmpty(row, period) {
+      for (let d = 0, at = row * stride + period * width; d < width; d++, at++) if (!sums.isZero(at)) return false;
+      return true;
+    },
+    amount: (row, period, d) =>
+      d === undefined ? sums.served(row * stride + period * width, width) : sums.served(row * stride + period * width + d, 1),
+  };
+}
+
+/** The report's rows as objects (what the JSON says), from its table. */
+export function agedRows(facts: AgedFacts, parameters: AgingParameters): AgedRow[] {
+  const table = agedTable(facts, parameters);
+  return table.entries.map(({ rows, ...counterparty }) => ({
+    ...counterparty,
+    currencies: rows.map(({ currency, cell }) => ({
+      currency,
+      periods: table.periods.map((period, p) => ({
+        ...period,
+        amount: table.amount(cell, p),
+        details: table.details.map((name, d) => ({ name, amount: table.amount(cell, p, d) })),
+      })),
+    })),
+  }));
 }

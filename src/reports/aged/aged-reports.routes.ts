@@ -75,23 +75,29 @@ const CHUNK = 64 * 1024;
  */
 function* servedJson(name: AgedReportName, report: AgedReport): Generator<string> {
   const who = AGED_REPORTS[name].side === 'debtors' ? 'customer' : 'supplier';
-  const dates = report.periods.map((p) => `"fromDate":"${midnight(p.fromDate)}","toDate":"${midnight(p.toDate)}"`);
-  const emptyDetails = JSON.stringify(report.details.map((detail) => ({ name: detail, amount: 0 })));
+  const { table } = report;
+  const dates = table.periods.map((p) => `"fromDate":"${midnight(p.fromDate)}","toDate":"${midnight(p.toDate)}"`);
+  const emptyDetails = JSON.stringify(table.details.map((detail) => ({ name: detail, amount: 0 })));
   const empty = dates.map((period) => `{${period},"amount":0,"details":${emptyDetails}}`);
+  // A detail's text up to its amount. Amounts are finite numbers, which JSON writes as String does.
+  const detailHeads = table.details.map((detail, d) => `${d > 0 ? ',' : ''}{"name":${JSON.stringify(detail)},"amount":`);
+  const periodText = (cell: number, p: number): string => {
+    if (table.isEmpty(cell, p)) return empty[p];
+    let text = `{${dates[p]},"amount":${String(table.amount(cell, p))},"details":[`;
+    for (let d = 0; d < detailHeads.length; d++) text += `${detailHeads[d]}${String(table.amount(cell, p, d))}}`;
+    return `${text}]}`;
+  };
   let buffer = `{"generated":${JSON.stringify(report.generated)},"reportDate":"${midnight(report.parameters.reportDate)}","data":[`;
   let first = true;
-  for (const row of report.rows) {
-    buffer += `${first ? '' : ','}{"${who}Id":${JSON.stringify(row.counterpartyId)}`;
+  for (const entry of table.entries) {
+    buffer += `${first ? '' : ','}{"${who}Id":${JSON.stringify(entry.counterpartyId)}`;
     first = false;
-    if (row.counterpartyName !== undefined) buffer += `,"${who}Name":${JSON.stringify(row.counterpartyName)}`;
+    if (entry.counterpartyName !== undefined) buffer += `,"${who}Name":${JSON.stringify(entry.counterpartyName)}`;
     buffer += ',"agedCurrencyOutstanding":[';
-    row.currencies.forEach(({ currency, periods }, c) => {
-      const amounts = periods.map((period, p) =>
-        period.amount === 0 && period.details.every((d) => d.amount === 0)
-          ? empty[p]
-          : `{${dates[p]},"amount":${JSON.stringify(period.amount)},"details":${JSON.stringify(period.details)}}`,
-      );
-      buffer += `${c > 0 ? ',' : ''}{"currency":${JSON.stringify(currency)},"agedOutstandingAmounts":[${amounts.join(',')}]}`;
+    entry.rows.forEach(({ currency, cell }, c) => {
+      buffer += `${c > 0 ? ',' : ''}{"currency":${JSON.stringify(currency)},"agedOutstandingAmounts":[`;
+      for (let p = 0; p < dates.length; p++) buffer += `${p > 0 ? ',' : ''}${periodText(cell, p)}`;
+      buffer += ']}';
     });
     buffer += ']}';
     // Pieces are pulled as the socket drains: the whole answer is never held at once.

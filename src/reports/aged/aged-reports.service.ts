@@ -5,9 +5,10 @@ import { boundedCache } from '../../lib/bounded-cache.js';
 import { clockFor } from '../../lib/clock.js';
 import type { RecordReader } from '../../records/record-reader.js';
 import { KEPT_FIELDS } from '../../records/record-fields.js';
-import { AGED_DETAILS, AGED_INPUTS, agedFactsBuilder, agedFactsBytes, type AgedFacts, type AgedSide } from './aged-facts.js';
-import { agedRows, type AgedRow } from './aged-grouping.js';
-import { agingParameters, agingPeriods, type AgingParameters, type AgingPeriod } from './aging-periods.js';
+import { AGED_INPUTS, agedFactsBuilder, agedFactsBytes, type AgedFacts, type AgedRole as Role, type AgedSide } from './aged-facts.js';
+import { agedTable, type AgedTable } from './aged-grouping.js';
+import type { AgedReadingThreads } from './aged-reading-threads.js';
+import { agingParameters, type AgingParameters } from './aging-periods.js';
 
 /*
  * Aged debtors and aged creditors over a company's synced records (docs/lending/aged-reports.md). The records are read
@@ -22,16 +23,30 @@ export interface SyncedDataSets {
 
 export interface AgedReportsDeps {
   dataSets: SyncedDataSets;
-  records: Pick<RecordReader, 'eachKept'>;
+  records: Pick<RecordReader, 'eachKept' | 'sizeOf'>;
   /** Bytes of facts kept across reports (least recently used dropped first). */
   cacheBytes?: number;
+  /** Threads that make the facts of large inputs (none: all read on this thread). */
+  threads?: AgedReadingThreads;
+  /** From how many records (all inputs) the facts are made on those threads. Default THREAD_FROM. */
+  threadFrom?: number;
 }
+
+/**
+ * Below this many records threads are not worth starting: reading them here takes less than starting two (tens of
+ * milliseconds each) and opening their store connections. Millions take seconds either way; on the threads, the two
+ * cores share them and this thread keeps answering requests (docs/benchmarks.md).
+ */
+const THREAD_FROM = 100_000;
 
 /** Each report's inputs: the counterparties, the documents, the credit notes and the payments, by data type. */
 export const AGED_REPORTS = {
   agedDebtor: { side: 'debtors', ...AGED_INPUTS.debtors },
   agedCreditor: { side: 'creditors', ...AGED_INPUTS.creditors },
-} as const satisfies Record<string, { side: AgedSide } & Record<'counterparties' | 'documents' | 'credits' | 'payments', DataType>>;
+} as const satisfies Record<string, { side: AgedSide } & Record<Role, DataType>>;
+
+/** A report's inputs by what they are to it, in the order they are named in a cache key. */
+const ROLES = ['counterparties', 'documents', 'credits', 'payments'] as const satisfies readonly Role[];
 
 export type AgedReportName = keyof typeof AGED_REPORTS;
 
@@ -42,10 +57,8 @@ const REQUIRED = ['documents', 'counterparties', 'payments'] as const;
 export interface AgedReport {
   generated: string;
   parameters: AgingParameters;
-  /** Every period, newest first, and the details each lists (Codat's names, in order). */
-  periods: AgingPeriod[];
-  details: readonly string[];
-  rows: AgedRow[];
+  /** Its figures: every period, newest first, and the details each lists (Codat's names, in order), per row. */
+  table: AgedTable;
 }
 
 export function createAgedReportsService(deps: AgedReportsDeps) {
@@ -56,36 +69,44 @@ export function createAgedReportsService(deps: AgedReportsDeps) {
   /** The versions of each input, or the names of the required inputs that have not synced. */
   async function inputsOf(client: Client, companyId: string, name: AgedReportName) {
     const report = AGED_REPORTS[name];
-    const roles = ['counterparties', 'documents', 'credits', 'payments'] as const;
     const versions = await deps.dataSets.synced(
       client,
       companyId,
-      roles.map((role) => report[role]),
+      ROLES.map((role) => report[role]),
     );
-    const byRole = Object.fromEntries(roles.map((role, i) => [role, versions[i]])) as Record<(typeof roles)[number], number[] | undefined>;
+    const byRole = Object.fromEntries(ROLES.map((role, i) => [role, versions[i]])) as Record<Role, number[] | undefined>;
     const missing = REQUIRED.filter((role) => byRole[role] === undefined).map((role) => report[role]);
     return { byRole, missing };
   }
 
-  async function factsOf(name: AgedReportName, byRole: Record<string, number[] | undefined>): Promise<AgedFacts> {
+  /**
+   * The facts of the inputs' versions: many records on two threads of their own (aged-reading-threads.ts); few here,
+   * payments first: where a document lists a payment that the payment's own link already gave, the document's copy is
+   * then dropped at once instead of being kept until the link replaces it. The facts are the same either way.
+   */
+  async function makeFacts(report: (typeof AGED_REPORTS)[AgedReportName], byRole: Record<Role, number[] | undefined>): Promise<AgedFacts> {
+    const records = await deps.records.sizeOf(ROLES.flatMap((role) => byRole[role] ?? []));
+    if (deps.threads !== undefined && records >= (deps.threadFrom ?? THREAD_FROM)) return deps.threads.facts(report.side, byRole);
+    const builder = agedFactsBuilder(report.side);
+    // What the facts are made of is kept narrow with each version of the inputs (KEPT_FIELDS, records/).
+    const read = (role: Role, add: (tuple: unknown[]) => void) =>
+      deps.records.eachKept(byRole[role] ?? [], KEPT_FIELDS[report[role]] ?? [], add);
+    await read('counterparties', builder.counterparty);
+    await read('payments', builder.payment);
+    await read('documents', builder.document);
+    await read('credits', builder.credit);
+    return builder.finish();
+  }
+
+  async function factsOf(name: AgedReportName, byRole: Record<Role, number[] | undefined>): Promise<AgedFacts> {
     const report = AGED_REPORTS[name];
-    const key = `${name} ${['counterparties', 'documents', 'credits', 'payments'].map((role) => (byRole[role] ?? []).join(',')).join(' ')}`;
+    const key = `${name} ${ROLES.map((role) => (byRole[role] ?? []).join(',')).join(' ')}`;
     const cached = kept.get(key);
     if (cached) return cached;
     let pending = reading.get(key);
     if (!pending) {
       pending = (async () => {
-        const builder = agedFactsBuilder(report.side);
-        // What the facts are made of is kept narrow with each version of the inputs (KEPT_FIELDS, records/).
-        const read = async (role: 'counterparties' | 'documents' | 'credits' | 'payments', add: (record: any) => void) =>
-          deps.records.eachKept(byRole[role] ?? [], KEPT_FIELDS[report[role]] ?? [], add);
-        // Payments first: where a document lists a payment that the payment's own link already gave, the document's
-        // copy is dropped at once instead of being kept until the link replaces it.
-        await read('counterparties', builder.counterparty);
-        await read('payments', builder.payment);
-        await read('documents', builder.document);
-        await read('credits', builder.credit);
-        const facts = builder.finish();
+        const facts = await makeFacts(report, byRole);
         kept.set(key, facts);
         return facts;
       })().finally(() => reading.delete(key));
@@ -110,9 +131,7 @@ export function createAgedReportsService(deps: AgedReportsDeps) {
       return {
         generated: now.toISOString(),
         parameters,
-        periods: agingPeriods(parameters),
-        details: AGED_DETAILS[AGED_REPORTS[name].side],
-        rows: agedRows(facts, parameters),
+        table: agedTable(facts, parameters),
       };
     },
   };

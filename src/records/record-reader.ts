@@ -8,7 +8,7 @@ import { recordKey, versionKeyRange } from './record-key.js';
 import { keptLayout, keptTuple, type KeptField } from './record-fields.js';
 import { PositionListCache } from './position-lists.js';
 import { versionInfo } from './record-versions.js';
-import { queryPrepared } from '../storage/prepared.js';
+import { queryPrepared, queryPreparedArrays } from '../storage/prepared.js';
 
 /** A read of one data type's complete versions: which versions, how its records are queried, any narrowing. */
 export interface RecordListRequest {
@@ -29,6 +29,8 @@ const BY_POSITIONS = `SELECT r.position AS pos, d.doc FROM record_index r JOIN r
 
 /** Joins each narrow row to its document; the document is read only when a condition or order needs it. */
 const FROM = sql`record_index r LEFT JOIN record_docs d ON d.key = r.doc_key`;
+/** Postgres: batches of kept tuples asked for ahead of the one being decoded. */
+const KEPT_AHEAD = 2;
 
 /**
  * Pages of stored records without walking skipped rows:
@@ -213,14 +215,22 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
        * batch's in one query.
        */
       const decode = async (version: number, rows: [string, string | null][]) => {
-        const tuples = rows.map(([, kept]) => {
-          if (kept === null) return undefined;
-          const tuple = JSON.parse(kept) as unknown[];
-          return tuple.pop() === layout ? tuple : undefined;
-        });
-        const missing = rows.filter((_, i) => tuples[i] === undefined).map(([id]) => id);
-        const docs = missing.length > 0 ? await docsOf(version, missing) : undefined;
-        rows.forEach(([id], i) => visit(tuples[i] ?? keptTuple(fields, JSON.parse(docs?.get(id) ?? '{}'))));
+        // Loops rather than maps: a million rows make no array each.
+        const tuples: (unknown[] | undefined)[] = new Array(rows.length);
+        let missing: string[] | undefined;
+        for (let i = 0; i < rows.length; i++) {
+          const kept = rows[i][1];
+          if (kept !== null) {
+            const tuple = JSON.parse(kept) as unknown[];
+            if (tuple.pop() === layout) {
+              tuples[i] = tuple;
+              continue;
+            }
+          }
+          (missing ??= []).push(rows[i][0]);
+        }
+        const docs = missing ? await docsOf(version, missing) : undefined;
+        for (let i = 0; i < rows.length; i++) visit(tuples[i] ?? keptTuple(fields, JSON.parse(docs?.get(rows[i][0]) ?? '{}')));
       };
       for (const version of versions) {
         if (keptBatch) {
@@ -245,23 +255,33 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
         }
         // Postgres: by ranges of positions, each a bounded read whatever the planner's statistics say (an open-ended
         // `record_id >` with stale statistics after a large sync is planned as a scan and sort of the rest of the
-        // version, for every batch). The next batch is asked for while this one is decoded, so the server reads while
-        // this process works.
+        // version, for every batch). Two batches are asked for ahead while one is decoded, so the server reads while
+        // this process works; rows come as arrays from a prepared statement (no object per row).
         const { size } = await cachedVersionInfo(version);
         const page = (from: number) =>
-          sql<{ record_id: string; kept: string | null }>`SELECT r.record_id, r.f_kept AS kept FROM record_index r
-            WHERE r.version = ${version} AND r.position >= ${from} AND r.position < ${from + batch} AND r.is_deleted = 0
-            ORDER BY r.position`.execute(db);
-        let pending: ReturnType<typeof page> | undefined = size > 0 ? page(0) : undefined;
-        for (let from = 0; pending; from += batch) {
-          const { rows } = await pending;
-          pending = from + batch < size ? page(from + batch) : undefined;
-          // Should decoding this batch throw, the batch asked for ahead must not fail unheard.
-          pending?.catch(() => {});
-          await decode(
-            version,
-            rows.map((row) => [row.record_id, row.kept]),
+          queryPreparedArrays<[string, string | null]>(
+            pool!,
+            'kept-batch',
+            `SELECT r.record_id, r.f_kept FROM record_index r
+              WHERE r.version = $1 AND r.position >= $2 AND r.position < $3 AND r.is_deleted = 0 ORDER BY r.position`,
+            [version, from, from + batch],
           );
+        const ahead: ReturnType<typeof page>[] = [];
+        let asked = 0;
+        const askAhead = () => {
+          while (ahead.length < KEPT_AHEAD && asked < size) {
+            const next = page(asked);
+            // Should decoding a batch throw, the batches asked for ahead must not fail unheard.
+            next.catch(() => {});
+            ahead.push(next);
+            asked += batch;
+          }
+        };
+        askAhead();
+        while (ahead.length > 0) {
+          const rows = await ahead.shift()!;
+          askAhead();
+          await decode(version, rows);
         }
       }
     },

@@ -15,3 +15,13 @@ export async function queryPrepared<Row extends pg.QueryResultRow>(
 ): Promise<Row[]> {
   return (await pool.query<Row>({ name, text, values })).rows;
 }
+
+/** The same, each row an array of its columns in order (no object per row: for reads of millions of rows). */
+export async function queryPreparedArrays<Row extends unknown[]>(
+  pool: pg.Pool,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<Row[]> {
+  return (await pool.query<Row>({ name, text, values, rowMode: 'array' })).rows;
+}

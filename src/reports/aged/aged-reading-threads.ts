@@ -55,21 +55,37 @@ export function createAgedReadingThreads(storeUrl: string): AgedReadingThreads |
     return { worker, answer };
   }
 
+  // One computation at a time: two threads already take both cores, and each holds a large company's records in its
+  // heap. Others wait their turn (first come, first served).
+  let turn: Promise<unknown> = Promise.resolve();
+
+  let closed = false;
+
+  async function compute(side: AgedSide, versions: Partial<Record<AgedRole, number[]>>): Promise<AgedFacts> {
+    if (closed) throw new Error("the aged reports' reading threads are stopped");
+    // The documents on one thread (the most work a record: a counterparty, a slot, allocations); everything else on
+    // the other, which has finished by the time the documents are read.
+    const { documents, ...rest } = versions;
+    const channel = new MessageChannel();
+    const sender = start({ side, versions: rest, send: channel.port1 }, [channel.port1]);
+    const maker = start({ side, versions: { documents }, receive: channel.port2 }, [channel.port2]);
+    // Should one thread fail, the other is stopped: the thread waiting for its sibling's part would wait for ever, and
+    // the other's work is of no use.
+    sender.answer.catch(() => void maker.worker.terminate());
+    maker.answer.catch(() => void sender.worker.terminate());
+    const [, made] = await Promise.all([sender.answer, maker.answer]);
+    if (!made.facts) throw new Error("an aged report's reading thread answered without the facts");
+    return made.facts;
+  }
+
   return {
-    async facts(side, versions) {
-      // The documents on one thread (the most work a record: a counterparty, a slot, allocations); everything else on
-      // the other, which has finished by the time the documents are read.
-      const { documents, ...rest } = versions;
-      const channel = new MessageChannel();
-      const sender = start({ side, versions: rest, send: channel.port1 }, [channel.port1]);
-      const maker = start({ side, versions: { documents }, receive: channel.port2 }, [channel.port2]);
-      // Should the payments' thread fail, the other would wait for them for ever: it is stopped.
-      sender.answer.catch(() => void maker.worker.terminate());
-      const [, made] = await Promise.all([sender.answer, maker.answer]);
-      if (!made.facts) throw new Error("an aged report's reading thread answered without the facts");
-      return made.facts;
+    facts(side, versions) {
+      const facts = turn.then(() => compute(side, versions));
+      turn = facts.catch(() => undefined);
+      return facts;
     },
     async close() {
+      closed = true;
       await Promise.all([...running].map((worker) => worker.terminate()));
     },
   };

@@ -128,7 +128,7 @@ export interface AppOptions {
   };
   /** Lenders' reports. */
   reports?: {
-    /** From how many payments an aged report's first computation reads them on a thread of their own (tests: 0). */
+    /** From how many records (all its inputs) an aged report's first computation runs on reading threads (tests: 0). */
     threadFrom?: number;
   };
   /** Writes (push operations). */

@@ -120,8 +120,8 @@ export interface AgedPart {
     /** The slot whose record the amount is (−1: money on account, which nothing reduces). */
     slot: Int32Array;
   };
-  /** The records reductions target (or are), by kind: their ids. */
-  slots: { id: string[]; kind: Uint8Array };
+  /** The records reductions target (or are), by kind: their ids; the document slots in id order, when asked for. */
+  slots: { id: string[]; kind: Uint8Array; documentOrder?: Int32Array };
   /** Reductions not dropped for a better source of the same maker, in the order they were made. */
   reductions: { maker: string[]; day: Int32Array; amount: Collected[]; source: Int32Array; slot: Int32Array };
 }
@@ -155,15 +155,37 @@ export function agedFactsBuilder(side: AgedSide) {
   const slotTarget = new GrowingArray(Int32Array);
   const slotHead = new GrowingArray(Int32Array);
   const slotKind = new GrowingArray(Uint8Array);
+  const newSlot = (kind: number, id: string): number => {
+    slotId.push(id);
+    slotHead.push(-1);
+    slotKind.push(kind);
+    return slotTarget.push(-1);
+  };
+  /**
+   * Documents read before anything has looked a document up, in strictly increasing id order (a version's records
+   * come in id order), are given slots without entering the id → slot map: a million insertions saved where nothing
+   * else reads the documents (the documents' reading thread), since a part's references can be matched to them by a
+   * merge of sorted ids (absorb). Their slots enter the map when anything first looks a document up.
+   */
+  let unmapped: number[] = [];
+  const mapUnmapped = () => {
+    for (const slot of unmapped) slotOf[DOCUMENT].set(slotId[slot], slot);
+    unmapped = [];
+  };
   const slotFor = (kind: number, id: string): number => {
+    if (kind === DOCUMENT && unmapped.length > 0) mapUnmapped();
     let slot = slotOf[kind].get(id);
     if (slot === undefined) {
-      slot = slotTarget.push(-1);
+      slot = newSlot(kind, id);
       slotOf[kind].set(id, slot);
-      slotId.push(id);
-      slotHead.push(-1);
-      slotKind.push(kind);
     }
+    return slot;
+  };
+  const documentSlot = (id: string): number => {
+    const last = unmapped.length > 0 ? slotId[unmapped[unmapped.length - 1]] : undefined;
+    if (slotOf[DOCUMENT].size > 0 || (last !== undefined && !(id > last))) return slotFor(DOCUMENT, id);
+    const slot = newSlot(DOCUMENT, id);
+    unmapped.push(slot);
     return slot;
   };
   // Reductions in parallel lists, chained per record reduced (from its slot's head, then `next`). Of the reductions
@@ -263,10 +285,37 @@ export function agedFactsBuilder(side: AgedSide) {
     if (issued === null || Number.isNaN(total) || LEFT_OUT.has(t[D.status] as string)) return;
     const id = String(t[D.id]);
     const value = kind === DOCUMENT ? total : negate(total);
-    const slot = slotFor(kind, id);
+    const slot = kind === DOCUMENT ? documentSlot(id) : slotFor(kind, id);
     const rank = kind === DOCUMENT ? NAMED_BY.document : NAMED_BY.credit;
     slotTarget.set(slot, add(id, t[D.ref], t[D.refName], rank, t[D.currency], kind, issued, value));
     allocationsOf(t[D.allocations], slot, kind, id);
+  };
+
+  /** The document slots in id order. */
+  const documentOrder = (): Int32Array => {
+    const slots: number[] = [];
+    for (let slot = 0; slot < slotId.length; slot++) if (slotKind.get(slot) === DOCUMENT) slots.push(slot);
+    return Int32Array.from(slots.sort((a, b) => (slotId[a] < slotId[b] ? -1 : slotId[a] > slotId[b] ? 1 : 0)));
+  };
+  /**
+   * For each slot of a part, this builder's slot of the same document where a merge of the part's documents (in id
+   * order) with this builder's unmapped ones finds it; −1 for every other slot (and for all, when there is nothing to
+   * merge, or the part's order is not strictly increasing after all: then the map finds them).
+   */
+  const matchedDocuments = (slots: AgedPart['slots']): { slotAt: Int32Array; merged: boolean } => {
+    const slotAt = new Int32Array(slots.id.length).fill(-1);
+    const order = slots.documentOrder;
+    if (!order || unmapped.length === 0) return { slotAt, merged: false };
+    let at = 0;
+    let previous: string | undefined;
+    for (const s of order) {
+      const id = slots.id[s];
+      if (previous !== undefined && !(id > previous)) return { slotAt: slotAt.fill(-1), merged: false };
+      previous = id;
+      while (at < unmapped.length && slotId[unmapped[at]] < id) at++;
+      if (at < unmapped.length && slotId[unmapped[at]] === id) slotAt[s] = unmapped[at];
+    }
+    return { slotAt, merged: true };
   };
 
   return {
@@ -313,8 +362,11 @@ export function agedFactsBuilder(side: AgedSide) {
           add(by, t[P.ref], t[P.refName], NAMED_BY.payment, t[P.currency], ON_ACCOUNT, paid, negate(value));
       }
     },
-    /** What was collected so far, for another builder to `absorb` (see AgedPart). */
-    part(): AgedPart {
+    /**
+     * What was collected so far, for another builder to `absorb` (see AgedPart); `sorted`: with the documents' slots
+     * in id order, which a builder that read the documents matches to its own by a merge instead of a map.
+     */
+    part(options: { sorted?: boolean } = {}): AgedPart {
       const amountSlot = new Int32Array(recordId.length).fill(-1);
       for (let slot = 0; slot < slotTarget.length; slot++) if (slotTarget.get(slot) >= 0) amountSlot[slotTarget.get(slot)] = slot;
       const kept: number[] = [];
@@ -333,7 +385,7 @@ export function agedFactsBuilder(side: AgedSide) {
           amount,
           slot: amountSlot,
         },
-        slots: { id: slotId, kind: slotKind.toArray() },
+        slots: { id: slotId, kind: slotKind.toArray(), ...(options.sorted ? { documentOrder: documentOrder() } : {}) },
         reductions: all
           ? { maker, day: reductionDay.toArray(), amount: reductionAmount, source: source.toArray(), slot: reducedSlot.toArray() }
           : {
@@ -349,8 +401,18 @@ export function agedFactsBuilder(side: AgedSide) {
     absorb(part: AgedPart): void {
       const partyAt = part.parties.map(({ id, name, rank }) => partyOf(id, name, rank));
       const currencyAt = part.currencies.map(currencyOf);
-      const slotAt = new Int32Array(part.slots.id.length);
-      for (let s = 0; s < slotAt.length; s++) slotAt[s] = slotFor(part.slots.kind[s], part.slots.id[s]);
+      const { slotAt, merged } = matchedDocuments(part.slots);
+      for (let s = 0; s < slotAt.length; s++) {
+        if (slotAt[s] >= 0) continue;
+        const kind = part.slots.kind[s];
+        const id = part.slots.id[s];
+        // A document of the part's that the merge found none of this builder's unmapped ones to be: its own slot,
+        // mapped at once, the unmapped left as they are.
+        if (kind === DOCUMENT && merged) {
+          slotAt[s] = newSlot(DOCUMENT, id);
+          slotOf[DOCUMENT].set(id, slotAt[s]);
+        } else slotAt[s] = slotFor(kind, id);
+      }
       const a = part.amounts;
       for (let i = 0; i < a.recordId.length; i++) {
         const index = addAmount(a.recordId[i], partyAt[a.party[i]], currencyAt[a.currency[i]], a.detail[i], a.day[i], a.amount[i]);

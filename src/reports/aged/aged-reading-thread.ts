@@ -39,7 +39,8 @@ try {
     await close();
   }
   if (task.send) {
-    const part = builder.part();
+    // In id order, the documents it references are matched to the documents read there by a merge (aged-facts.ts).
+    const part = builder.part({ sorted: true });
     const { amounts, slots, reductions } = part;
     task.send.postMessage(part, buffersOf([...Object.values(amounts), ...Object.values(slots), ...Object.values(reductions)]));
     task.send.close();
@@ -50,7 +51,7 @@ try {
       task.receive!.close();
     }
     const facts: AgedFacts = builder.finish();
-    port.postMessage({ facts }, buffersOf([...Object.values(facts), ...Object.values(facts.exact ?? {})]));
+    port.postMessage({ facts }, buffersOf([...Object.values(facts), ...Object.values(facts.exact ?? {}), facts.recordIds.ends]));
   }
 } catch (err) {
   port.postMessage({ error: err instanceof Error ? err.message : String(err) });

@@ -1,5 +1,6 @@
 import { MessageChannel, type Worker } from 'node:worker_threads';
 import { startSourceWorker } from '../../lib/source-worker.js';
+import { isPostgresUrl, sqliteFilePath } from '../../storage/database.js';
 import type { AgedFacts, AgedRole, AgedSide } from './aged-facts.js';
 
 /** Makes an aged report's facts on two threads of their own (aged-reading-thread.ts). */
@@ -18,6 +19,13 @@ export interface AgedReadingThreads {
 const READER_YOUNG_MB = 96;
 
 /**
+ * How long a computation may take before its threads are stopped and its report fails: a million invoices take
+ * seconds; a read that stalls (a store that stops answering) must not hold the queue of the computations behind it
+ * for ever.
+ */
+const DEADLINE_MS = 10 * 60 * 1000;
+
+/**
  * Two threads a computation, ended when it has answered: the payments, credit notes and counterparties are read on one
  * while the documents are read on the other, which then takes the rest in and makes the facts. The decoding of
  * millions of tuples then runs on both cores, in heaps of their own, and the thread answering requests only receives
@@ -25,8 +33,9 @@ const READER_YOUNG_MB = 96;
  * milliseconds) costs nothing worth keeping them for, and their heaps go back at once. undefined where the store
  * cannot be opened twice (in-memory SQLite).
  */
-export function createAgedReadingThreads(storeUrl: string): AgedReadingThreads | undefined {
-  if (storeUrl === ':memory:') return undefined;
+export function createAgedReadingThreads(storeUrl: string, options: { deadlineMs?: number } = {}): AgedReadingThreads | undefined {
+  if (!isPostgresUrl(storeUrl) && sqliteFilePath(storeUrl) === ':memory:') return undefined;
+  const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
   const running = new Set<Worker>();
 
   function start(task: Record<string, unknown>, transfer: Transferable[]): { worker: Worker; answer: Promise<{ facts?: AgedFacts }> } {
@@ -52,6 +61,8 @@ export function createAgedReadingThreads(storeUrl: string): AgedReadingThreads |
         if (!answered) reject(new Error(`an aged report's reading thread stopped (exit code ${code})`));
       });
     });
+    // Whoever awaits it hears of its failure; until then, it must not be an unhandled rejection.
+    answer.catch(() => {});
     return { worker, answer };
   }
 
@@ -68,14 +79,33 @@ export function createAgedReadingThreads(storeUrl: string): AgedReadingThreads |
     const { documents, ...rest } = versions;
     const channel = new MessageChannel();
     const sender = start({ side, versions: rest, send: channel.port1 }, [channel.port1]);
-    const maker = start({ side, versions: { documents }, receive: channel.port2 }, [channel.port2]);
+    let maker: ReturnType<typeof start>;
+    try {
+      maker = start({ side, versions: { documents }, receive: channel.port2 }, [channel.port2]);
+    } catch (err) {
+      await sender.worker.terminate();
+      throw err;
+    }
+    const stop = () => Promise.all([sender.worker.terminate(), maker.worker.terminate()]);
     // Should one thread fail, the other is stopped: the thread waiting for its sibling's part would wait for ever, and
-    // the other's work is of no use.
-    sender.answer.catch(() => void maker.worker.terminate());
-    maker.answer.catch(() => void sender.worker.terminate());
-    const [, made] = await Promise.all([sender.answer, maker.answer]);
-    if (!made.facts) throw new Error("an aged report's reading thread answered without the facts");
-    return made.facts;
+    // the other's work is of no use. Past the deadline, both are.
+    sender.answer.catch(stop);
+    maker.answer.catch(stop);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        void stop();
+        reject(new Error(`an aged report's reading threads took longer than ${deadlineMs} ms`));
+      }, deadlineMs);
+      timer.unref();
+    });
+    try {
+      const [, made] = await Promise.race([Promise.all([sender.answer, maker.answer]), deadline]);
+      if (!made.facts) throw new Error("an aged report's reading thread answered without the facts");
+      return made.facts;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   return {

@@ -44,7 +44,11 @@ function reportSchema(name: AgedReportName) {
       data: Type.Array(
         Type.Object({
           [`${who}Id`]: Type.String({ description: `The ${who}'s id.` }),
-          [`${who}Name`]: Type.Optional(Type.String({ description: `The ${who}'s name (from its own record, else the documents').` })),
+          [`${who}Name`]: Type.Optional(
+            Type.String({
+              description: `The ${who}'s name (from its own record, else the first payment, document or credit note naming it).`,
+            }),
+          ),
           agedCurrencyOutstanding: Type.Array(CurrencySchema, { description: 'One entry per currency, by code.' }),
         }),
         { description: `One entry per ${who} with something outstanding, by name.` },
@@ -79,12 +83,14 @@ function* servedJson(name: AgedReportName, report: AgedReport): Generator<string
   const dates = table.periods.map((p) => `"fromDate":"${midnight(p.fromDate)}","toDate":"${midnight(p.toDate)}"`);
   const emptyDetails = JSON.stringify(table.details.map((detail) => ({ name: detail, amount: 0 })));
   const empty = dates.map((period) => `{${period},"amount":0,"details":${emptyDetails}}`);
-  // A detail's text up to its amount. Amounts are finite numbers, which JSON writes as String does.
+  // A detail's text up to its amount. A finite number is written as JSON writes it (String's text); a sum beyond the
+  // largest double (10^308 and more) as JSON.stringify writes it too, null.
+  const number = (amount: number) => (Number.isFinite(amount) ? String(amount) : 'null');
   const detailHeads = table.details.map((detail, d) => `${d > 0 ? ',' : ''}{"name":${JSON.stringify(detail)},"amount":`);
   const periodText = (cell: number, p: number): string => {
     if (table.isEmpty(cell, p)) return empty[p];
-    let text = `{${dates[p]},"amount":${String(table.amount(cell, p))},"details":[`;
-    for (let d = 0; d < detailHeads.length; d++) text += `${detailHeads[d]}${String(table.amount(cell, p, d))}}`;
+    let text = `{${dates[p]},"amount":${number(table.amount(cell, p))},"details":[`;
+    for (let d = 0; d < detailHeads.length; d++) text += `${detailHeads[d]}${number(table.amount(cell, p, d))}}`;
     return `${text}]}`;
   };
   let buffer = `{"generated":${JSON.stringify(report.generated)},"reportDate":"${midnight(report.parameters.reportDate)}","data":[`;

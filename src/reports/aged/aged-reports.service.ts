@@ -39,6 +39,9 @@ export interface AgedReportsDeps {
  */
 const THREAD_FROM = 100_000;
 
+/** How many times a report reads its inputs when syncs keep superseding the versions it read (see factsOf). */
+const READS = 3;
+
 /** Each report's inputs: the counterparties, the documents, the credit notes and the payments, by data type. */
 export const AGED_REPORTS = {
   agedDebtor: { side: 'debtors', ...AGED_INPUTS.debtors },
@@ -64,7 +67,7 @@ export interface AgedReport {
 export function createAgedReportsService(deps: AgedReportsDeps) {
   const kept = boundedCache<AgedFacts>({ bytes: deps.cacheBytes ?? 512 * 1024 * 1024, valueBytes: agedFactsBytes });
   // Two first requests for the same versions read the records once.
-  const reading = new Map<string, Promise<AgedFacts>>();
+  const reading = new Map<string, Promise<{ facts: AgedFacts; current: boolean }>>();
 
   /** The versions of each input, or the names of the required inputs that have not synced. */
   async function inputsOf(client: Client, companyId: string, name: AgedReportName) {
@@ -98,17 +101,30 @@ export function createAgedReportsService(deps: AgedReportsDeps) {
     return builder.finish();
   }
 
-  async function factsOf(name: AgedReportName, byRole: Record<Role, number[] | undefined>): Promise<AgedFacts> {
-    const report = AGED_REPORTS[name];
-    const key = `${name} ${ROLES.map((role) => (byRole[role] ?? []).join(',')).join(' ')}`;
+  const keyOf = (name: AgedReportName, byRole: Record<Role, number[] | undefined>) =>
+    `${name} ${ROLES.map((role) => (byRole[role] ?? []).join(',')).join(' ')}`;
+
+  /**
+   * The facts of the versions, and whether they are still the company's current ones once read. A version superseded
+   * by a sync while it was read (or while its computation waited its turn) is deleted a while later (syncs/): what was
+   * read of it may then be short, so such facts are not kept, and the caller reads the current versions instead.
+   */
+  async function factsOf(
+    client: Client,
+    companyId: string,
+    name: AgedReportName,
+    byRole: Record<Role, number[] | undefined>,
+  ): Promise<{ facts: AgedFacts; current: boolean }> {
+    const key = keyOf(name, byRole);
     const cached = kept.get(key);
-    if (cached) return cached;
+    if (cached) return { facts: cached, current: true };
     let pending = reading.get(key);
     if (!pending) {
       pending = (async () => {
-        const facts = await makeFacts(report, byRole);
-        kept.set(key, facts);
-        return facts;
+        const facts = await makeFacts(AGED_REPORTS[name], byRole);
+        const current = keyOf(name, (await inputsOf(client, companyId, name)).byRole) === key;
+        if (current) kept.set(key, facts);
+        return { facts, current };
       })().finally(() => reading.delete(key));
       reading.set(key, pending);
     }
@@ -125,9 +141,14 @@ export function createAgedReportsService(deps: AgedReportsDeps) {
     async report(client: Client, companyId: string, name: AgedReportName, query: Record<string, unknown>): Promise<AgedReport> {
       const now = clockFor({ clientId: client.id, companyId }).now();
       const parameters = agingParameters(query, now.toISOString().slice(0, 10));
-      const { byRole, missing } = await inputsOf(client, companyId, name);
-      if (missing.length > 0) throw notSynced(name, missing);
-      const facts = await factsOf(name, byRole);
+      let facts: AgedFacts | undefined;
+      // Syncs landing one after another could supersede each read: after a few, the last facts read are served.
+      for (let attempt = 1; !facts; attempt++) {
+        const { byRole, missing } = await inputsOf(client, companyId, name);
+        if (missing.length > 0) throw notSynced(name, missing);
+        const made = await factsOf(client, companyId, name, byRole);
+        if (made.current || attempt === READS) facts = made.facts;
+      }
       return {
         generated: now.toISOString(),
         parameters,

@@ -1,4 +1,6 @@
 import { expect } from 'vitest';
+import { http, type TestClient, type TestServer } from './test-server.js';
+import { authorize, companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs } from './sandbox.js';
 
 /*
  * Aged debtors and creditors worked out in the test, in whole cents, from the records a company's platform serves
@@ -142,4 +144,29 @@ export function platformOwn(records: AgedRecords, name: ReportName): Map<string,
   for (const document of records[side.types.documents]) add(document, 0, document.amountDue ?? 0);
   for (const credit of records[side.types.credits]) add(credit, 1, -(credit.remainingCredit ?? 0));
   return new Map([...own].filter(([, cells]) => cells.some((c) => c !== 0)));
+}
+
+/**
+ * A Sandbox company of the client's linked with every input of both reports synced, and the records the API serves
+ * for it, by data type (every page): what the reports' tests compare the served figures with.
+ */
+export async function syncedSandbox(server: TestServer, client: TestClient): Promise<{ companyId: string; records: AgedRecords }> {
+  const linked = await companyWithConnection(server, client);
+  await fetchOnFirstLinkOnly(server, client, linked.companyId, ALL_TYPES);
+  await authorize(server, client, linked);
+  await waitForSyncs(server, client, linked.companyId);
+  const records: AgedRecords = {};
+  for (const type of ALL_TYPES) {
+    const all: Data[] = [];
+    for (let page = 1; ; page++) {
+      const res = await http(server, 'GET', `/companies/${linked.companyId}/data/${type}?page=${page}&pageSize=5000`, {
+        auth: client.auth,
+      });
+      expect(res.status, res.text).toBe(200);
+      all.push(...res.body.results);
+      if (all.length >= res.body.totalResults) break;
+    }
+    records[type] = all;
+  }
+  return { companyId: linked.companyId, records };
 }

@@ -4,7 +4,7 @@ import { RFCDate } from '@codat/lending/dist/sdk/types/index.js';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { fetchOnFirstLinkOnly, linkedSandbox, companyWithConnection, authorize, waitForSyncs } from '../helpers/sandbox.js';
 import { expectErrorBody } from '../helpers/error-body.js';
-import { ALL_TYPES, dayOf, expected, platformOwn, served, SIDES, type ReportName } from '../helpers/aged-oracle.js';
+import { dayOf, expected, platformOwn, served, SIDES, type ReportName, syncedSandbox, type AgedRecords } from '../helpers/aged-oracle.js';
 
 /*
  * The aged debtors and creditors reports over HTTP, on both stores (docs/lending/aged-reports.md): each figure equals
@@ -18,27 +18,12 @@ type Data = Record<string, any>;
 let server: TestServer;
 let client: TestClient;
 let companyId: string;
-const records: Record<string, Data[]> = {};
-
-async function allOf(dataType: string): Promise<Data[]> {
-  const out: Data[] = [];
-  for (let page = 1; ; page++) {
-    const res = await http(server, 'GET', `/companies/${companyId}/data/${dataType}?page=${page}&pageSize=5000`, { auth: client.auth });
-    expect(res.status, res.text).toBe(200);
-    out.push(...res.body.results);
-    if (out.length >= res.body.totalResults) return out;
-  }
-}
+let records: AgedRecords;
 
 beforeAll(async () => {
   server = await startTestServer();
   client = await server.newClient({ name: 'Aged reports' });
-  const linked = await companyWithConnection(server, client);
-  companyId = linked.companyId;
-  await fetchOnFirstLinkOnly(server, client, companyId, ALL_TYPES);
-  await authorize(server, client, linked);
-  await waitForSyncs(server, client, companyId);
-  for (const type of ALL_TYPES) records[type] = await allOf(type);
+  ({ companyId, records } = await syncedSandbox(server, client));
 }, 120_000);
 afterAll(() => server?.close());
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
-import { fetchOnFirstLinkOnly, companyWithConnection, authorize, waitForSyncs } from '../helpers/sandbox.js';
-import { ALL_TYPES, dayOf, expected, served, SIDES, type ReportName } from '../helpers/aged-oracle.js';
+import { dayOf, expected, served, SIDES, type ReportName, syncedSandbox, type AgedRecords } from '../helpers/aged-oracle.js';
 
 /*
  * A large company's aged reports are made on two threads of their own (src/reports/aged/aged-reading-threads.ts): the
@@ -11,32 +10,15 @@ import { ALL_TYPES, dayOf, expected, served, SIDES, type ReportName } from '../h
  * calling thread do (aged-reports.test.ts).
  */
 
-type Data = Record<string, any>;
-
 let server: TestServer;
 let client: TestClient;
 let companyId: string;
-const records: Record<string, Data[]> = {};
-
-async function allOf(dataType: string): Promise<Data[]> {
-  const out: Data[] = [];
-  for (let page = 1; ; page++) {
-    const res = await http(server, 'GET', `/companies/${companyId}/data/${dataType}?page=${page}&pageSize=5000`, { auth: client.auth });
-    expect(res.status, res.text).toBe(200);
-    out.push(...res.body.results);
-    if (out.length >= res.body.totalResults) return out;
-  }
-}
+let records: AgedRecords;
 
 beforeAll(async () => {
   server = await startTestServer({ reports: { threadFrom: 0 } });
   client = await server.newClient({ name: 'Aged reports on threads' });
-  const linked = await companyWithConnection(server, client);
-  companyId = linked.companyId;
-  await fetchOnFirstLinkOnly(server, client, companyId, ALL_TYPES);
-  await authorize(server, client, linked);
-  await waitForSyncs(server, client, companyId);
-  for (const type of ALL_TYPES) records[type] = await allOf(type);
+  ({ companyId, records } = await syncedSandbox(server, client));
 }, 120_000);
 afterAll(() => server?.close());
 

@@ -48,6 +48,11 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
   return { ...store, url };
 }
 
+/** Whether the store at `url` lives in this connection's memory (SQLite `:memory:`, however spelled): another thread cannot open it. */
+export function isInMemoryStore(url: string): boolean {
+  return !isPostgresUrl(url) && sqliteFilePath(url) === ':memory:';
+}
+
 export function sqliteFilePath(url: string): string {
   if (url.startsWith('sqlite://')) return url.slice('sqlite://'.length);
   if (url.startsWith('sqlite:')) return url.slice('sqlite:'.length);

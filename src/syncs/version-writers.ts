@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startSourceWorker } from '../lib/source-worker.js';
-import type { Store } from '../storage/database.js';
+import { isInMemoryStore, type Store } from '../storage/database.js';
 import { runVersionTask, type VersionResult, type VersionTask } from './version-task.js';
 import { ConnectorError, isConnectorError, type ConnectorErrorKind } from '../connectors/connector-error.js';
 import type { TokenSource } from '../connectors/connector.js';
@@ -48,7 +48,7 @@ interface Thread {
  * connections, so it (and `threads: 0`) writes on the calling thread.
  */
 export function createVersionWriters(store: Store, options: { threads: number }): VersionWriters {
-  if (options.threads <= 0 || store.url === ':memory:') {
+  if (options.threads <= 0 || isInMemoryStore(store.url)) {
     return { write: (task, onProgress, tokens) => runVersionTask(store, task, onProgress, tokens), close: async () => {} };
   }
   const threads: Thread[] = [];

@@ -1,6 +1,6 @@
 import { MessageChannel, type Worker } from 'node:worker_threads';
 import { startSourceWorker } from '../../lib/source-worker.js';
-import { isPostgresUrl, sqliteFilePath } from '../../storage/database.js';
+import { isInMemoryStore } from '../../storage/database.js';
 import type { AgedFacts, AgedRole, AgedSide } from './aged-facts.js';
 
 /** Makes an aged report's facts on two threads of their own (aged-reading-thread.ts). */
@@ -34,7 +34,7 @@ const DEADLINE_MS = 10 * 60 * 1000;
  * cannot be opened twice (in-memory SQLite).
  */
 export function createAgedReadingThreads(storeUrl: string, options: { deadlineMs?: number } = {}): AgedReadingThreads | undefined {
-  if (!isPostgresUrl(storeUrl) && sqliteFilePath(storeUrl) === ':memory:') return undefined;
+  if (isInMemoryStore(storeUrl)) return undefined;
   const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
   const running = new Set<Worker>();
 

@@ -65,6 +65,7 @@ import { registerDataSetRoutes } from './data/data-sets.routes.js';
 import { registerFinancialsRoutes } from './data/financials.routes.js';
 import { createAgedReportsService } from './reports/aged/aged-reports.service.js';
 import { createAgedReadingThreads } from './reports/aged/aged-reading-threads.js';
+import { agedVersionDigests } from './reports/aged/aged-version-digests.js';
 import { createEnhancedFinancialsService } from './reports/enhanced/enhanced-financials.service.js';
 import { registerEnhancedFinancialsRoutes } from './reports/enhanced/enhanced-financials.routes.js';
 import { deleteCategoriesStep } from './reports/categories/account-categories.store.js';
@@ -269,9 +270,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const writers = createVersionWriters(store, { threads: runsJobs ? (jobOptions.writerThreads ?? jobOptions.concurrency ?? 2) : 0 });
   const credentials = createCredentialsStore(secretKeys);
   const allowPrivate = options.connectors?.allowPrivate ?? false;
+  // Aged reports' inputs are read on threads of their own; their digests are made as each version is written.
+  const agedThreads = createAgedReadingThreads(store.url);
+  server.addHook('onClose', async () => agedThreads?.close());
+  const records = createRecordReader(store, lists);
   const syncJob = createSyncJob({
     store,
     writers,
+    digests: agedVersionDigests(agedThreads, store),
     jobs,
     credentials,
     allowPrivate,
@@ -327,12 +333,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const syncs = createSyncsService({ db, dialect, lists, jobs, wakeJobs, companies });
   registerSyncRoutes(server, { syncs });
   registerSyncSettingsRoutes(server, { db, companies });
-  const records = createRecordReader(store, lists);
   const dataSets = createDataSetsService({ db, dialect, lists, companies, records });
   registerDataSetRoutes(server, { dataSets });
   registerFinancialsRoutes(server, { dataSets });
-  const agedThreads = createAgedReadingThreads(store.url);
-  server.addHook('onClose', async () => agedThreads?.close());
   registerAgedReportRoutes(server, {
     agedReports: createAgedReportsService({ dataSets, records, threads: agedThreads, threadFrom: options.reports?.threadFrom }),
   });

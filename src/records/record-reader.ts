@@ -9,6 +9,7 @@ import { keptLayout, keptTuple, type KeptField } from './record-fields.js';
 import { PositionListCache } from './position-lists.js';
 import { versionInfo } from './record-versions.js';
 import { queryPrepared, queryPreparedArrays } from '../storage/prepared.js';
+import { digestedVersions, readVersionDigest } from './version-digests.js';
 
 /** A read of one data type's complete versions: which versions, how its records are queried, any narrowing. */
 export interface RecordListRequest {
@@ -286,6 +287,16 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
       }
     },
 
+    /** A version's digest of a kind (version-digests.ts), in its stored pieces; undefined when it has none. */
+    digestOf(version: number, kind: string): Promise<Uint8Array[] | undefined> {
+      return readVersionDigest(store, version, kind);
+    },
+
+    /** Which of the versions have a digest of the kind. */
+    digested(versions: number[], kind: string): Promise<Set<number>> {
+      return digestedVersions(db, versions, kind);
+    },
+
     /** Every live record of the versions, in id order (report-like types, a few hundred records). */
     async allLive(versions: number[]): Promise<string[]> {
       const { rows } = await sql<{ doc: string }>`SELECT d.doc FROM ${FROM}
@@ -296,6 +307,14 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
 }
 
 export type RecordReader = ReturnType<typeof createRecordReader>;
+
+/**
+ * A reader with caches of its own, for one read of a version that is not complete yet (a sync's digest): what it
+ * learns of that version (its size) must not outlive the read, since a run that takes the sync over writes it again.
+ */
+export function transientRecordReader(store: Store): RecordReader {
+  return createRecordReader(store, createListContext(store.db, store.dialect));
+}
 
 /** A reader over a connection of its own to the store at `url`: for a thread that reads while another answers requests. */
 export async function openRecordReader(url: string): Promise<{ reader: RecordReader; close(): Promise<void> }> {

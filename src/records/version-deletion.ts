@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Store } from '../storage/database.js';
 import { DOC_KEY_TEXT, docKey, versionKeyRange } from './record-key.js';
+import { deleteVersionDigests } from './version-digests.js';
 
 const SLICE = 5000;
 
@@ -122,5 +123,6 @@ export async function deleteVersion(store: Store, version: number, tick: () => P
       await tick();
     }
   }
+  await deleteVersionDigests(db, version);
   await db.deleteFrom('record_versions').where('version', '=', version).execute();
 }

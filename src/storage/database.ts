@@ -132,7 +132,17 @@ function openPostgres(url: string, options: StoreOptions): Omit<Store, 'url'> {
   // An idle connection the server drops (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  return { db, dialect: createSqlDialect('postgres'), pgPool: pool, close: () => db.destroy() };
+  return {
+    db,
+    dialect: createSqlDialect('postgres'),
+    pgPool: pool,
+    close: async () => {
+      await db.destroy();
+      // Kysely ends the pool only if a query went through it: a store used only through `pgPool` (a COPY, a prepared
+      // read) would otherwise keep its connections open until they idle out, and the process or thread alive with them.
+      if (!pool.ending) await pool.end();
+    },
+  };
 }
 
 /** Whether the store answers a query (the readiness probe). */

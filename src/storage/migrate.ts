@@ -16,6 +16,7 @@ import * as tokenRefresh from './migrations/0012-token-refresh.js';
 import * as portal from './migrations/0013-portal.js';
 import * as keptFields from './migrations/0014-kept-fields.js';
 import * as accountCategories from './migrations/0015-account-categories.js';
+import * as versionDigests from './migrations/0016-version-digests.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0013-portal': portal,
   '0014-kept-fields': keptFields,
   '0015-account-categories': accountCategories,
+  '0016-version-digests': versionDigests,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

@@ -7,7 +7,7 @@ import type {
   IntegrationsTable,
 } from './schema/companies.js';
 import type { PullOperationsTable, DataSetsTable } from './schema/syncs.js';
-import type { RecordDocsTable, RecordIndexTable, RecordVersionsTable, RecordStagingTable } from './schema/records.js';
+import type { RecordDocsTable, RecordIndexTable, RecordVersionsTable, RecordStagingTable, VersionDigestsTable } from './schema/records.js';
 import type { PushOperationsTable, PlatformWritesTable } from './schema/push.js';
 import type { WebhookConsumersTable, WebhookEventsTable, WebhookDeliveriesTable } from './schema/webhooks.js';
 import type {
@@ -46,6 +46,7 @@ export interface Database {
   record_index: RecordIndexTable;
   record_versions: RecordVersionsTable;
   record_staging: RecordStagingTable;
+  version_digests: VersionDigestsTable;
   connection_credentials: ConnectionCredentialsTable;
   oauth_states: OAuthStatesTable;
   uploads: UploadsTable;

@@ -20,6 +20,7 @@ import { reportReadIfIdle } from './read-completed.js';
 import { keptSince, markKept, type KeptMark } from '../platform-data/kept-data.js';
 import { deleteVersion } from '../records/version-deletion.js';
 import { completeVersion, openVersion, versionInfo } from '../records/record-versions.js';
+import { saveVersionDigest } from '../records/version-digests.js';
 import { isConnectorError } from '../connectors/connector-error.js';
 import { deauthorizeConnection } from '../connections/deauthorize.js';
 import { companyReferenceReader } from '../companies/company-reference.js';
@@ -28,11 +29,22 @@ import { oauthTokenSource } from '../connections/oauth-tokens.js';
 import type { Metrics } from '../operations/metrics.js';
 import { clockFor } from '../lib/clock.js';
 
+/**
+ * What reports keep with a version they read (its digests, records/version-digests.ts), made once it is written:
+ * handed in by the composition root (reports/ is on this floor).
+ */
+export interface VersionDigests {
+  /** The digests of a written, not yet complete version of the data type, of `size` records (none for a type no report digests). */
+  of(version: number, dataType: string, size: number): Promise<{ kind: string; bytes: Uint8Array }[]>;
+}
+
 export interface SyncJobOptions {
   store: Store;
   jobs: JobQueue;
   /** Where versions are written (writing threads, or this one). */
   writers: VersionWriters;
+  /** What reports keep with each version written (none: nothing). */
+  digests?: VersionDigests;
   /**
    * How long a superseded version stays before its records are deleted, in ms: a reader that looked up the
    * old version just before the switch can still finish its page.
@@ -263,7 +275,30 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       if (isConnectorError(err)) return; // Retried by the connector already: the operation's failure is the outcome.
       throw err; // Recorded above; thrown on so the job's log has it.
     }
+    await keepDigests(op, runner, result.count, context);
     await complete(op, runner, previousVersion, connection.company_id, connection.client_id, { ...result, kept: kept.mark });
+  }
+
+  /**
+   * What reports keep with the version written (options.digests), stored as its rows are: only while this run holds
+   * the operation. A digest that cannot be made is left out, with a warning: the reports then read the version's
+   * records instead, as they do for a version from before digests.
+   */
+  async function keepDigests(op: PullOperationRow, runner: string, size: number, context: JobContext): Promise<void> {
+    if (!options.digests) return;
+    const version = Number(op.seq);
+    let digests: { kind: string; bytes: Uint8Array }[];
+    try {
+      digests = await options.digests.of(version, op.data_type, size);
+    } catch (err) {
+      options.log?.warn(
+        { version, dataType: op.data_type, err: err instanceof Error ? err.message : String(err) },
+        "a version's digest could not be made; reports read its records instead",
+      );
+      return;
+    }
+    await context.heartbeat();
+    for (const { kind, bytes } of digests) await saveVersionDigest(dataStore, version, kind, bytes, { pullOperationId: op.id, runner });
   }
 
   /** Deletes a version's rows and the documents no other version uses (see version-deletion.ts). */

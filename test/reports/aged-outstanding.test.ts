@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agedFacts } from '../../src/reports/aged/aged-facts.js';
+import { agedFacts } from '../../src/reports/aged/aged-combine.js';
 import { agedRows, outstandingAmounts } from '../../src/reports/aged/aged-grouping.js';
 
 type Inputs = Parameters<typeof agedFacts>[1];

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { agedFactsBuilder, type AgedFacts } from '../../src/reports/aged/aged-facts.js';
+import { agedFactsBuilder, type AgedFacts, type AgedPart, type AgedRole } from '../../src/reports/aged/aged-facts.js';
+import { combineParts } from '../../src/reports/aged/aged-combine.js';
+import { idAt } from '../../src/reports/aged/id-lists.js';
+import { AGED_DIGEST_FORMAT, decodeAgedPart, encodeAgedPart } from '../../src/reports/aged/aged-digest.js';
 import { agedRows, outstandingAmounts } from '../../src/reports/aged/aged-grouping.js';
 import { KEPT_FIELDS, keptTuple } from '../../src/records/record-fields.js';
 
 /*
- * A large company's facts are collected on two threads (src/reports/aged/aged-reading-threads.ts): one reads the
- * payments, credit notes and counterparties, the other the documents, then takes in the first one's part
- * (`absorb`). Here, on generated books (payments on invoices and credit notes, credit notes applied, money on
+ * A report's facts are each input version's part (what a builder collects of that version alone, kept as the
+ * version's digest: src/reports/aged/aged-digest.ts, or read from its tuples, on whichever thread) put together by a
+ * merge (`combine`). Here, on generated books (payments on invoices and credit notes, credit notes applied, money on
  * account, drafts and voids, references to records that are not there, counterparties named only by their records,
- * differently, amounts with three places), the facts made that way, with the part passed through structuredClone as
- * a thread's message carries it, answer exactly what one builder reading everything answers: every row and figure,
+ * differently, amounts with three places), the facts made that way, each part passed through its digest's bytes
+ * (in pieces, as stored) or through structuredClone as a thread's message carries it, answer exactly what one builder reading everything answers: every row and figure,
  * every amount with its record, every name.
  */
 
@@ -81,32 +84,61 @@ function books(seed: number, places: number) {
 
 const kept = (type: string, record: Data) => keptTuple(KEPT_FIELDS[type] ?? [], record);
 
-/** One builder reading every record, in the order the calling thread reads them. */
+/** One builder reading every record (one part, whose reductions that builder matched to records by id itself). */
 function onOneThread(b: ReturnType<typeof books>): AgedFacts {
   const builder = agedFactsBuilder('debtors');
   b.customers.forEach((r) => builder.counterparty(kept('customers', r)));
   b.payments.forEach((r) => builder.payment(kept('payments', r)));
   b.documents.forEach((r) => builder.document(kept('invoices', r)));
   b.credits.forEach((r) => builder.credit(kept('creditNotes', r)));
-  return builder.finish();
+  return combineParts('debtors', [builder.part()]);
+}
+
+const side = 'debtors';
+
+/** A part of some records of one role, as a builder reading them alone collects it. */
+function partOf(role: AgedRole, records: Data[]): AgedPart {
+  const type = { counterparties: 'customers', documents: 'invoices', credits: 'creditNotes', payments: 'payments' }[role];
+  const method = ({ counterparties: 'counterparty', documents: 'document', credits: 'credit', payments: 'payment' } as const)[role];
+  const builder = agedFactsBuilder(side);
+  records.forEach((r) => builder[method](kept(type, r)));
+  return builder.part();
+}
+
+/** A part through its digest's bytes, cut in pieces of `piece` bytes as if stored in chunks. */
+function throughDigest(part: AgedPart, role: AgedRole, piece: number): AgedPart {
+  const bytes = encodeAgedPart(part, { side, role });
+  const pieces: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += piece) pieces.push(bytes.slice(at, at + piece));
+  const decoded = decodeAgedPart(pieces, { side, role });
+  if (!decoded) throw new Error('the digest was not read back');
+  return decoded;
 }
 
 /**
- * Two builders, as the reading threads split the inputs; the part crosses as a message would. The threads' way: the
- * documents in id order and the part's documents sorted, matched by a merge; `shuffled` documents (or an unsorted
- * part) take the map instead.
+ * Each input's records as a version of its own, its part made apart and put together in reading order. `digest`: each
+ * part through its digest's bytes (else as a thread's message); `split`: the documents as two versions (two connections);
+ * `shuffled`: documents out of id order (their part then sorts its slots).
  */
-function onTwoThreads(b: ReturnType<typeof books>, way: { sorted?: boolean; shuffled?: boolean } = {}): AgedFacts {
-  const first = agedFactsBuilder('debtors');
-  b.customers.forEach((r) => first.counterparty(kept('customers', r)));
-  b.payments.forEach((r) => first.payment(kept('payments', r)));
-  b.credits.forEach((r) => first.credit(kept('creditNotes', r)));
-  const second = agedFactsBuilder('debtors');
+function fromParts(b: ReturnType<typeof books>, way: { digest?: boolean; split?: boolean; shuffled?: boolean } = {}): AgedFacts {
   const documents = [...b.documents].sort((x, y) => (x.id < y.id ? -1 : 1));
   if (way.shuffled) documents.push(documents.shift()!);
-  documents.forEach((r) => second.document(kept('invoices', r)));
-  second.absorb(structuredClone(first.part({ sorted: way.sorted ?? true })));
-  return second.finish();
+  const inputs: [AgedRole, Data[]][] = [
+    ['counterparties', b.customers],
+    ['payments', b.payments],
+    ...(way.split
+      ? ([
+          ['documents', documents.filter((_, i) => i % 2 === 0)],
+          ['documents', documents.filter((_, i) => i % 2 === 1)],
+        ] as [AgedRole, Data[]][])
+      : ([['documents', documents]] as [AgedRole, Data[]][])),
+    ['credits', b.credits],
+  ];
+  const parts = inputs.map(([role, records], i) => {
+    const part = partOf(role, records);
+    return way.digest ? throughDigest(part, role, 7 + i * 1000) : structuredClone(part);
+  });
+  return combineParts(side, parts);
 }
 
 const byRecord = (facts: AgedFacts, date: string) =>
@@ -114,7 +146,7 @@ const byRecord = (facts: AgedFacts, date: string) =>
     .map((a) => JSON.stringify(a))
     .sort();
 
-describe('facts collected on two threads and put together', () => {
+describe('facts of parts put together', () => {
   it.each([
     [1, 2],
     [7, 2],
@@ -122,7 +154,8 @@ describe('facts collected on two threads and put together', () => {
   ])('equal one builder reading everything (seed %i, %i places)', (seed, places) => {
     const b = books(seed, places);
     const one = onOneThread(b);
-    for (const two of [onTwoThreads(b), onTwoThreads(b, { sorted: false }), onTwoThreads(b, { shuffled: true })]) {
+    const ways = [{}, { digest: true }, { digest: true, split: true }, { shuffled: true }, { digest: true, shuffled: true, split: true }];
+    for (const two of ways.map((way) => fromParts(b, way))) {
       for (const reportDate of ['2024-02-15', '2024-05-31', '2024-12-31']) {
         for (const [numberOfPeriods, periodLengthDays] of [
           [4, 30],
@@ -165,11 +198,63 @@ describe('facts collected on two threads and put together', () => {
       status: 'Submitted',
     });
     const nameIn = (facts: AgedFacts) => facts.parties.find((p) => p.id === party)?.name;
-    expect(nameIn(onTwoThreads(b))).toBe('by payment');
+    expect(nameIn(fromParts(b, { digest: true }))).toBe('by payment');
     expect(nameIn(onOneThread(b))).toBe('by payment');
     b.payments.pop();
     const withoutPayment = { ...b, payments: b.payments.filter((p) => p.customerRef.id !== party) };
-    expect(nameIn(onTwoThreads(withoutPayment))).toBe('by invoice');
+    expect(nameIn(fromParts(withoutPayment, { digest: true }))).toBe('by invoice');
     expect(nameIn(onOneThread(withoutPayment))).toBe('by invoice');
+  });
+
+  it('reads a digest back only as the format, side and role it was made for', () => {
+    const b = books(5, 2);
+    const bytes = encodeAgedPart(partOf('payments', b.payments), { side, role: 'payments' });
+    expect(decodeAgedPart([bytes], { side, role: 'payments' })).toBeDefined();
+    expect(decodeAgedPart([bytes], { side, role: 'documents' })).toBeUndefined();
+    expect(decodeAgedPart([bytes], { side: 'creditors', role: 'payments' })).toBeUndefined();
+    // Another format: the header's number changed in place.
+    const length = new DataView(bytes.buffer).getUint32(0, true);
+    const header = Buffer.from(bytes.subarray(8, 8 + length)).toString('utf8');
+    const other = header.replace(`"format":${AGED_DIGEST_FORMAT}`, `"format":${AGED_DIGEST_FORMAT + 1}`);
+    expect(other).not.toBe(header);
+    const changed = bytes.slice();
+    changed.set(Buffer.from(other, 'utf8'), 8);
+    expect(decodeAgedPart([changed], { side, role: 'payments' })).toBeUndefined();
+    expect(decodeAgedPart([bytes.subarray(0, 4)], { side, role: 'payments' })).toBeUndefined();
+  });
+
+  it('keeps record ids and names of any characters, and amounts with more places, through a digest', () => {
+    const b = books(9, 3);
+    b.documents[0].id = 'inv-é-😀';
+    b.documents[0].customerRef = { id: 'c0', companyName: 'Zoë 😀 Ltd' };
+    b.documents[0].status = 'Submitted';
+    const part = partOf('documents', b.documents);
+    const back = throughDigest(part, 'documents', 5);
+    expect(back.ownIds).toEqual(part.ownIds);
+    expect(back.slots.ids).toEqual(part.slots.ids);
+    expect(back.reductions.makers).toEqual(part.reductions.makers);
+    expect(Array.from(back.amounts.slot, (slot) => (slot >= 0 ? idAt(back.slots.ids, slot) : ''))).toContain('inv-é-😀');
+    expect(back.amounts.amount).toEqual(part.amounts.amount);
+    expect(back.parties).toEqual(part.parties);
+    expect(Array.from(back.slots.order)).toEqual(Array.from(part.slots.order));
+  });
+
+  it('refuses parts whose slots are out of order, or not each once', () => {
+    const b = books(11, 2);
+    const payments = partOf('payments', b.payments);
+    expect(payments.slots.order.length).toBeGreaterThan(2);
+    const reversed = structuredClone(payments);
+    reversed.slots.order.reverse();
+    expect(() => combineParts(side, [reversed])).toThrow(/out of order/);
+    const twice = structuredClone(payments);
+    twice.slots.order[1] = twice.slots.order[0];
+    expect(() => combineParts(side, [twice])).toThrow(/out of order/);
+  });
+
+  it('tells a damaged digest from a digest', () => {
+    const b = books(13, 2);
+    const bytes = encodeAgedPart(partOf('documents', b.documents), { side, role: 'documents' });
+    expect(decodeAgedPart([bytes.subarray(0, bytes.length - 64)], { side, role: 'documents' })).toBeUndefined();
+    expect(decodeAgedPart([bytes.subarray(0, 12)], { side, role: 'documents' })).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agedRows } from '../../src/reports/aged/aged-grouping.js';
-import { agedFacts } from '../../src/reports/aged/aged-facts.js';
+import { agedFacts } from '../../src/reports/aged/aged-combine.js';
 import { agingParameters, agingPeriods, periodIndex } from '../../src/reports/aged/aging-periods.js';
 import { ApiError } from '../../src/http/api-error.js';
 

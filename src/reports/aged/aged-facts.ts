@@ -1,6 +1,7 @@
-import { plainDecimal, rescale, wholeCents } from '../../lib/decimal.js';
-import { KEPT_AT, KEPT_FIELDS, keptTuple } from '../../records/record-fields.js';
+import { plainDecimal, wholeCents } from '../../lib/decimal.js';
+import { KEPT_AT } from '../../records/record-fields.js';
 import { GrowingArray } from '../../lib/growing-array.js';
+import { idListOf, type IdList } from './id-lists.js';
 
 /*
  * What an aged report needs from a company's records, read once per set of data-set versions and kept
@@ -9,8 +10,6 @@ import { GrowingArray } from '../../lib/growing-array.js';
  * it with the day it was made. None of this depends on the report date, so a report at any date, with any periods,
  * is one pass over these arrays: no record is read again.
  */
-
-type Data = Record<string, any>;
 
 export type AgedSide = 'debtors' | 'creditors';
 
@@ -42,9 +41,6 @@ const ON_ACCOUNT_LINKS = new Set(['PaymentOnAccount', 'Unlinked']);
 /** The currency served for a record that names none: ISO 4217's code for "no currency". */
 export const NO_CURRENCY = 'XXX';
 
-/** Counterparties' order in a report: by name, case and accents aside. */
-const BY_NAME = new Intl.Collator('en', { sensitivity: 'base' });
-
 /** What is left out as at any date: a document not issued (Draft) or cancelled (Void). */
 const LEFT_OUT = new Set(['Draft', 'Void']);
 
@@ -61,8 +57,11 @@ export interface AgedFacts {
   places: number;
   parties: { id: string; name?: string }[];
   currencies: string[];
-  /** Each amount's record id: `text` from the previous entry's end (0 for the first) to `ends[i]` (see recordIdOf). */
-  recordIds: { text: string; ends: Int32Array };
+  /**
+   * Each amount's record id: `texts[text[i]]` from `starts[i]` to `ends[i]` (see recordIdOf), ranges of the few texts
+   * the parts' ids came in rather than a million strings: what a thread hands over in a few copies, and few objects to keep.
+   */
+  recordIds: { texts: string[]; text: Int32Array; starts: Int32Array; ends: Int32Array };
   detail: Uint8Array;
   day: Int32Array;
   party: Int32Array;
@@ -84,15 +83,15 @@ export interface AgedFacts {
  * An amount as collected: a whole number of cents (what almost every amount is, read without text or bigints), or
  * the exact decimal text of one with more places. NaN: no amount.
  */
-type Collected = number | string;
+export type Collected = number | string;
 const NO_AMOUNT = NaN;
 function collect(value: unknown): Collected {
   if (typeof value !== 'number' || !Number.isFinite(value)) return NO_AMOUNT;
   return wholeCents(value) ?? plainDecimal(value);
 }
-const negate = (amount: Collected): Collected =>
+export const negate = (amount: Collected): Collected =>
   typeof amount === 'number' ? (amount === 0 ? 0 : -amount) : amount.startsWith('-') ? amount.slice(1) : `-${amount}`;
-const placesIn = (amount: Collected) =>
+export const placesIn = (amount: Collected) =>
   typeof amount === 'number' ? 2 : amount.includes('.') ? amount.length - amount.indexOf('.') - 1 : 0;
 
 /**
@@ -100,36 +99,40 @@ const placesIn = (amount: Collected) =>
  * the first payment, document or credit note that names it (each read in id order). Ranked rather than taken in
  * reading order, so the name is the same whichever thread read which records first.
  */
-const NAMED_BY = { counterparty: 0, payment: 1, document: 2, credit: 3, none: 4 } as const;
+export const NAMED_BY = { counterparty: 0, payment: 1, document: 2, credit: 3, none: 4 } as const;
 
 /**
- * What one builder collected of some of a report's inputs (agedFactsBuilder's `part`), for another to take in
- * (`absorb`): the inputs can be read on two threads at once. Plain lists and typed arrays, as a thread's message
- * carries them; indexes are the part's own.
+ * What one builder collected of some of a report's inputs (agedFactsBuilder's `part`): of one data-set version, as its
+ * digest keeps it (aged-digest.ts), or read from its tuples on another thread. Parts are put together into a report's
+ * facts by a merge of their slots (aged-combine.ts). Typed arrays and lists of ids as one text (id-lists.ts), as a
+ * thread's message carries them and a digest stores them; indexes are the part's own.
  */
 export interface AgedPart {
   parties: { id: string; name?: string; rank: number }[];
   currencies: string[];
   amounts: {
-    recordId: string[];
     detail: Uint8Array;
     day: Int32Array;
     party: Int32Array;
     currency: Int32Array;
-    amount: Collected[];
-    /** The slot whose record the amount is (−1: money on account, which nothing reduces). */
+    /** Read back from a digest, doubles when every amount is a whole number of cents. */
+    amount: ArrayLike<Collected>;
+    /** The slot whose record the amount is, and whose id is its record's (−1: money on account, which nothing reduces). */
     slot: Int32Array;
+    /** For an amount without a slot, its record id's index in `ownIds` (−1 for the others). */
+    ownId: Int32Array;
   };
-  /** The records reductions target (or are), by kind: their ids; the document slots in id order, when asked for. */
-  slots: { id: string[]; kind: Uint8Array; documentOrder?: Int32Array };
-  /** Reductions not dropped for a better source of the same maker, in the order they were made. */
-  reductions: { maker: string[]; day: Int32Array; amount: Collected[]; source: Int32Array; slot: Int32Array };
+  ownIds: IdList;
+  /** The records reductions target (or are): their ids and kinds, and every slot by kind, then id (`order`). */
+  slots: { ids: IdList; kind: Uint8Array; order: Int32Array };
+  /** Reductions not dropped for a better source of the same maker, in the order they were made; `makers` their makers' ids. */
+  reductions: { makers: IdList; day: Int32Array; amount: ArrayLike<Collected>; source: Int32Array; slot: Int32Array };
 }
 
 /**
  * Collects the facts record by record, in any order (records are read in batches): `counterparty` for the
- * customers or suppliers data set, `document`, `credit` and `payment` for the side's three data types; `absorb`
- * takes in what another builder collected (its `part`), so that the data types can be read on two threads at once.
+ * customers or suppliers data set, `document`, `credit` and `payment` for the side's three data types; `part` is what
+ * it collected, for aged-combine.ts to put together with other parts into a report's facts.
  */
 export function agedFactsBuilder(side: AgedSide) {
   const names = SIDES[side];
@@ -164,10 +167,11 @@ export function agedFactsBuilder(side: AgedSide) {
   /**
    * Documents read before anything has looked a document up, in strictly increasing id order (a version's records
    * come in id order), are given slots without entering the id → slot map: a million insertions saved where nothing
-   * else reads the documents (the documents' reading thread), since a part's references can be matched to them by a
-   * merge of sorted ids (absorb). Their slots enter the map when anything first looks a document up.
+   * else reads the documents (a part of the documents alone: parts are put together by a merge of sorted ids,
+   * combine). Their slots enter the map when anything first looks a document up.
    */
   let unmapped: number[] = [];
+
   const mapUnmapped = () => {
     for (const slot of unmapped) slotOf[DOCUMENT].set(slotId[slot], slot);
     unmapped = [];
@@ -291,33 +295,23 @@ export function agedFactsBuilder(side: AgedSide) {
     allocationsOf(t[D.allocations], slot, kind, id);
   };
 
-  /** The document slots in id order. */
-  const documentOrder = (): Int32Array => {
-    const slots: number[] = [];
-    for (let slot = 0; slot < slotId.length; slot++) if (slotKind.get(slot) === DOCUMENT) slots.push(slot);
-    return Int32Array.from(slots.sort((a, b) => (slotId[a] < slotId[b] ? -1 : slotId[a] > slotId[b] ? 1 : 0)));
-  };
   /**
-   * For each slot of a part, this builder's slot of the same document where a merge of the part's documents (in id
-   * order) with this builder's unmapped ones finds it; −1 for every other slot (and for all, when there is nothing to
-   * merge, or the part's order is not strictly increasing after all: then the map finds them).
+   * Every slot, documents' then credits', each kind's in id order (a version's documents are read in id order, so
+   * theirs usually are already): what a merge of several parts' slots walks (combine).
    */
-  const matchedDocuments = (slots: AgedPart['slots']): { slotAt: Int32Array; merged: boolean } => {
-    const slotAt = new Int32Array(slots.id.length).fill(-1);
-    const order = slots.documentOrder;
-    if (!order || unmapped.length === 0) return { slotAt, merged: false };
-    let at = 0;
-    let previous: string | undefined;
-    for (const s of order) {
-      const id = slots.id[s];
-      if (previous !== undefined && !(id > previous)) return { slotAt: slotAt.fill(-1), merged: false };
-      previous = id;
-      while (at < unmapped.length && slotId[unmapped[at]] < id) at++;
-      if (at < unmapped.length && slotId[unmapped[at]] === id) slotAt[s] = unmapped[at];
+  const slotOrder = (): Int32Array => {
+    const byKind: number[][] = [[], []];
+    for (let slot = 0; slot < slotId.length; slot++) byKind[slotKind.get(slot)].push(slot);
+    for (const slots of byKind) {
+      let sorted = true;
+      for (let i = 1; sorted && i < slots.length; i++) sorted = slotId[slots[i - 1]] < slotId[slots[i]];
+      if (!sorted) slots.sort((a, b) => (slotId[a] < slotId[b] ? -1 : slotId[a] > slotId[b] ? 1 : 0));
     }
-    return { slotAt, merged: true };
+    const order = new Int32Array(slotId.length);
+    order.set(byKind[DOCUMENT]);
+    order.set(byKind[CREDIT], byKind[DOCUMENT].length);
+    return order;
   };
-
   return {
     /** A kept customer (supplier): its own record names it. */
     counterparty(t: unknown[]): void {
@@ -362,13 +356,15 @@ export function agedFactsBuilder(side: AgedSide) {
           add(by, t[P.ref], t[P.refName], NAMED_BY.payment, t[P.currency], ON_ACCOUNT, paid, negate(value));
       }
     },
-    /**
-     * What was collected so far, for another builder to `absorb` (see AgedPart); `sorted`: with the documents' slots
-     * in id order, which a builder that read the documents matches to its own by a merge instead of a map.
-     */
-    part(options: { sorted?: boolean } = {}): AgedPart {
-      const amountSlot = new Int32Array(recordId.length).fill(-1);
+    /** What was collected so far (see AgedPart). */
+    part(): AgedPart {
+      const count = recordId.length;
+      const amountSlot = new Int32Array(count).fill(-1);
       for (let slot = 0; slot < slotTarget.length; slot++) if (slotTarget.get(slot) >= 0) amountSlot[slotTarget.get(slot)] = slot;
+      // An amount whose record has a slot is that slot's record (its id kept once, with the slot); the others' ids apart.
+      const ownId = new Int32Array(count).fill(-1);
+      const own: string[] = [];
+      for (let i = 0; i < count; i++) if (amountSlot[i] < 0) ownId[i] = own.push(recordId[i]) - 1;
       const kept: number[] = [];
       for (let r = 0; r < maker.length; r++) if (source.get(r) !== DROPPED) kept.push(r);
       // Almost always none was dropped: the lists go as they are.
@@ -377,153 +373,31 @@ export function agedFactsBuilder(side: AgedSide) {
         parties: parties.map(({ id, name, rank }) => (name === undefined ? { id, rank } : { id, name, rank })),
         currencies,
         amounts: {
-          recordId,
           detail: detail.toArray(),
           day: day.toArray(),
           party: party.toArray(),
           currency: currency.toArray(),
           amount,
           slot: amountSlot,
+          ownId,
         },
-        slots: { id: slotId, kind: slotKind.toArray(), ...(options.sorted ? { documentOrder: documentOrder() } : {}) },
+        ownIds: idListOf(own),
+        slots: { ids: idListOf(slotId), kind: slotKind.toArray(), order: slotOrder() },
         reductions: all
-          ? { maker, day: reductionDay.toArray(), amount: reductionAmount, source: source.toArray(), slot: reducedSlot.toArray() }
+          ? {
+              makers: idListOf(maker),
+              day: reductionDay.toArray(),
+              amount: reductionAmount,
+              source: source.toArray(),
+              slot: reducedSlot.toArray(),
+            }
           : {
-              maker: kept.map((r) => maker[r]),
+              makers: idListOf(kept.map((r) => maker[r])),
               day: Int32Array.from(kept, (r) => reductionDay.get(r)),
               amount: kept.map((r) => reductionAmount[r]),
               source: Int32Array.from(kept, (r) => source.get(r)),
               slot: Int32Array.from(kept, (r) => reducedSlot.get(r)),
             },
-      };
-    },
-    /** Takes in what another builder collected: the same facts as if this one had read those records itself. */
-    absorb(part: AgedPart): void {
-      const partyAt = part.parties.map(({ id, name, rank }) => partyOf(id, name, rank));
-      const currencyAt = part.currencies.map(currencyOf);
-      const { slotAt, merged } = matchedDocuments(part.slots);
-      for (let s = 0; s < slotAt.length; s++) {
-        if (slotAt[s] >= 0) continue;
-        const kind = part.slots.kind[s];
-        const id = part.slots.id[s];
-        // A document of the part's that the merge found none of this builder's unmapped ones to be: its own slot,
-        // mapped at once, the unmapped left as they are.
-        if (kind === DOCUMENT && merged) {
-          slotAt[s] = newSlot(DOCUMENT, id);
-          slotOf[DOCUMENT].set(id, slotAt[s]);
-        } else slotAt[s] = slotFor(kind, id);
-      }
-      const a = part.amounts;
-      for (let i = 0; i < a.recordId.length; i++) {
-        const index = addAmount(a.recordId[i], partyAt[a.party[i]], currencyAt[a.currency[i]], a.detail[i], a.day[i], a.amount[i]);
-        if (a.slot[i] >= 0) slotTarget.set(slotAt[a.slot[i]], index);
-      }
-      const r = part.reductions;
-      for (let k = 0; k < r.maker.length; k++) reduce(r.maker[k], slotAt[r.slot[k]], r.day[k], r.amount[k], r.source[k]);
-    },
-    /** The facts, every amount at one scale; reductions of records not in the report (left out, unknown) dropped. */
-    finish(): AgedFacts {
-      const recordEnds = () => {
-        const ends = new Int32Array(recordId.length);
-        for (let i = 0, end = 0; i < recordId.length; i++) ends[i] = end += recordId[i].length;
-        return ends;
-      };
-      const count = recordId.length;
-      // Each reduction's amount, signed as it changes the served amount: a document's reduction lowers what is owed;
-      // a credit's used-up part lowers the (negative) credit.
-      const owner: number[] = [];
-      const reductionStart = new Int32Array(count + 1);
-      for (let r = 0; r < maker.length; r++) {
-        const index = source.get(r) === DROPPED ? -1 : slotTarget.get(reducedSlot.get(r));
-        owner.push(index);
-        if (index >= 0) reductionStart[index + 1]++;
-      }
-      for (let i = 0; i < count; i++) reductionStart[i + 1] += reductionStart[i];
-      const fill = reductionStart.slice(0, count);
-      const placed = reductionStart[count];
-      const placedDay = new Int32Array(placed);
-      const placedAmount: Collected[] = new Array(placed);
-      for (let r = 0; r < maker.length; r++) {
-        if (owner[r] < 0) continue;
-        const place = fill[owner[r]]++;
-        placedDay[place] = reductionDay.get(r);
-        placedAmount[place] = slotKind.get(reducedSlot.get(r)) === DOCUMENT ? negate(reductionAmount[r]) : reductionAmount[r];
-      }
-
-      // One scale for all: two places unless some amount has more.
-      let places = 0;
-      let cents = true;
-      for (const list of [amount, placedAmount])
-        for (const value of list) {
-          const p = placesIn(value);
-          if (p > places) places = p;
-          if (typeof value !== 'number') cents = false;
-        }
-      let exact: AgedFacts['exact'];
-      let big: AgedFacts['big'];
-      if (cents) {
-        let magnitude = 0;
-        for (const value of amount) magnitude += Math.abs(value as number);
-        for (const value of placedAmount) magnitude += Math.abs(value as number);
-        // Adding non-negative integers: exact up to 2^53, and never back below it once past.
-        if (magnitude <= Number.MAX_SAFE_INTEGER)
-          exact = { amount: Float64Array.from(amount as number[]), adjustment: Float64Array.from(placedAmount as number[]) };
-      }
-      if (!exact) {
-        const scaled = (value: Collected) =>
-          typeof value === 'number'
-            ? BigInt(value) * 10n ** BigInt(places - 2)
-            : rescale({ units: BigInt(value.replace('.', '')), places: placesIn(value) }, places);
-        const bigAmount = amount.map(scaled);
-        const bigAdjustment = placedAmount.map(scaled);
-        let magnitude = 0n;
-        for (const value of bigAmount) magnitude += value < 0n ? -value : value;
-        for (const value of bigAdjustment) magnitude += value < 0n ? -value : value;
-        // Served as units over 10^places: that power of ten is an exact double only up to 10^22.
-        if (magnitude <= BigInt(Number.MAX_SAFE_INTEGER) && places <= 22)
-          exact = { amount: Float64Array.from(bigAmount, Number), adjustment: Float64Array.from(bigAdjustment, Number) };
-        else big = { amount: bigAmount, adjustment: bigAdjustment };
-      }
-
-      const partyOf = party.toArray();
-      const currencyOf = currency.toArray();
-      const cellOf = new Map<number, number>();
-      const cells: { party: number; currency: number }[] = [];
-      const cell = new Int32Array(count);
-      for (let i = 0; i < count; i++) {
-        const key = partyOf[i] * currencies.length + currencyOf[i];
-        let row = cellOf.get(key);
-        if (row === undefined) {
-          cellOf.set(key, (row = cells.length));
-          cells.push({ party: partyOf[i], currency: currencyOf[i] });
-        }
-        cell[i] = row;
-      }
-      const partyRank = new Int32Array(parties.length);
-      parties
-        .map((entry, index) => ({ entry, index }))
-        .sort(
-          (a, b) =>
-            BY_NAME.compare(a.entry.name ?? '', b.entry.name ?? '') || (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0),
-        )
-        .forEach(({ index }, rank) => (partyRank[index] = rank));
-      return {
-        side,
-        places: cents && exact ? 2 : places,
-        parties: parties.map(({ id, name }) => (name === undefined ? { id } : { id, name })),
-        currencies,
-        // One text rather than a million strings: what a thread hands over in one copy, and one object to keep.
-        recordIds: { text: recordId.join(''), ends: recordEnds() },
-        detail: detail.toArray(),
-        day: day.toArray(),
-        party: partyOf,
-        currency: currencyOf,
-        reductionStart,
-        reductionDay: placedDay,
-        ...(exact ? { exact } : { big }),
-        cell,
-        cells,
-        partyRank,
       };
     },
   };
@@ -538,32 +412,18 @@ export const AGED_INPUTS = {
 /** A report's inputs, by what they are to it. */
 export type AgedRole = keyof (typeof AGED_INPUTS)[AgedSide];
 
-/** The facts of records at hand, as platforms serve them (tests, small companies): kept, then collected. */
-export function agedFacts(
-  side: AgedSide,
-  records: { counterparties?: Iterable<Data>; documents: Iterable<Data>; credits: Iterable<Data>; payments: Iterable<Data> },
-): AgedFacts {
-  const builder = agedFactsBuilder(side);
-  const kept = (role: keyof (typeof AGED_INPUTS)[AgedSide], record: Data) => keptTuple(KEPT_FIELDS[AGED_INPUTS[side][role]] ?? [], record);
-  for (const record of records.counterparties ?? []) builder.counterparty(kept('counterparties', record));
-  for (const record of records.documents) builder.document(kept('documents', record));
-  for (const record of records.credits) builder.credit(kept('credits', record));
-  for (const record of records.payments) builder.payment(kept('payments', record));
-  return builder.finish();
-}
-
 /** The record id of amount `index`. */
 export function recordIdOf(facts: AgedFacts, index: number): string {
-  const { text, ends } = facts.recordIds;
-  return text.slice(index === 0 ? 0 : ends[index - 1], ends[index]);
+  const { texts, text, starts, ends } = facts.recordIds;
+  return texts[text[index]].slice(starts[index], ends[index]);
 }
 
 /** A rough size of the facts in memory, for the cache that keeps them. */
 export function agedFactsBytes(facts: AgedFacts): number {
   const reductions = facts.reductionDay.length;
   return (
-    facts.recordIds.text.length * 2 +
-    facts.day.length * (facts.big ? 100 : 40) +
+    facts.recordIds.texts.reduce((sum, text) => sum + text.length * 2, 0) +
+    facts.day.length * (facts.big ? 112 : 52) +
     reductions * (facts.big ? 56 : 12) +
     facts.parties.length * 96
   );

@@ -1,23 +1,23 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { openRecordReader } from '../../records/record-reader.js';
-import { KEPT_FIELDS } from '../../records/record-fields.js';
-import { AGED_INPUTS, agedFactsBuilder, type AgedFacts, type AgedPart, type AgedRole } from './aged-facts.js';
+import type { AgedFacts, AgedPart, AgedRole, AgedSide } from './aged-facts.js';
+import { agedDigestOf, agedFactsOfVersions, inputsInOrder, partFromRecords, type AgedVersions } from './aged-inputs.js';
 
 /*
- * A thread that reads some inputs of an aged report over its own store connection (aged-reading-threads.ts): either
- * it hands what it read to its sibling (`send`) and ends, or it takes in what its sibling read (`receive`), makes the
- * report's facts and hands them to the thread that asked. One message out to the parent: `{ facts }`, `{ sent: true }`
- * or `{ error }`.
+ * A thread that reads an aged report's inputs over its own store connection (aged-reading-threads.ts). One of:
+ * - `digest`: the digest of one version a sync has just written; answers `{ digest }` (bytes, or null for a data type
+ *   no aged report reads);
+ * - `parts`: the parts of some versions, read from their kept tuples, sent to its sibling; answers `{ sent: true }`;
+ * - `facts`: the facts of every input version (digests where it has them, the sibling's parts for the versions it
+ *   reads), answers `{ facts }`.
+ * Or `{ error }`.
  */
-interface Task {
-  url: string;
-  side: 'debtors' | 'creditors';
-  versions: Partial<Record<AgedRole, number[]>>;
-  send?: MessagePort;
-  receive?: MessagePort;
-}
+type Task = { url: string } & (
+  | { do: 'digest'; version: number; dataType: string }
+  | { do: 'parts'; side: AgedSide; versions: AgedVersions; send: MessagePort }
+  | { do: 'facts'; side: AgedSide; versions: AgedVersions; digested: number[]; fromSibling: number[]; receive?: MessagePort }
+);
 
-const METHOD = { counterparties: 'counterparty', documents: 'document', credits: 'credit', payments: 'payment' } as const;
 const task = workerData as Task;
 const port = parentPort!;
 
@@ -25,33 +25,43 @@ const port = parentPort!;
 const buffersOf = (values: unknown[]) =>
   values.filter((value): value is ArrayBufferView => ArrayBuffer.isView(value)).map((view) => view.buffer as ArrayBuffer);
 
+const partBuffers = (part: AgedPart) =>
+  buffersOf([...Object.values(part.amounts), ...Object.values(part.slots), ...Object.values(part.reductions)]);
+
 try {
-  // The sibling's part, listened for at once: a message to a port without a listener waits, but only as long as the port lives.
-  const received = task.receive && new Promise<AgedPart>((resolve) => task.receive!.once('message', resolve));
+  // The sibling's parts, listened for at once: a message to a port without a listener waits, but only as long as the port lives.
+  const received =
+    task.do === 'facts' && task.receive
+      ? new Promise<Map<number, AgedPart>>((resolve) =>
+          task.receive!.once('message', (parts: [number, AgedPart][]) => resolve(new Map(parts))),
+        )
+      : undefined;
   const { reader, close } = await openRecordReader(task.url);
-  const builder = agedFactsBuilder(task.side);
   try {
-    for (const role of Object.keys(METHOD) as AgedRole[]) {
-      const versions = task.versions[role];
-      if (versions) await reader.eachKept(versions, KEPT_FIELDS[AGED_INPUTS[task.side][role]] ?? [], builder[METHOD[role]]);
+    if (task.do === 'digest') {
+      const digest = await agedDigestOf(reader, task.version, task.dataType);
+      port.postMessage({ digest: digest ?? null }, digest ? [digest.buffer as ArrayBuffer] : []);
+    } else if (task.do === 'parts') {
+      const parts: [number, AgedPart][] = [];
+      for (const { role, version } of inputsInOrder(task.versions))
+        parts.push([version, await partFromRecords(reader, task.side, role as AgedRole, version)]);
+      // Buffers shared by several arrays are listed once.
+      task.send.postMessage(parts, [...new Set(parts.flatMap(([, part]) => partBuffers(part)))]);
+      task.send.close();
+      port.postMessage({ sent: true });
+    } else {
+      const facts: AgedFacts = await agedFactsOfVersions(reader, task.side, task.versions, {
+        digested: new Set(task.digested),
+        ...(received ? { given: { versions: new Set(task.fromSibling), parts: received } } : {}),
+      });
+      task.receive?.close();
+      port.postMessage(
+        { facts },
+        buffersOf([...Object.values(facts), ...Object.values(facts.exact ?? {}), ...Object.values(facts.recordIds)]),
+      );
     }
   } finally {
     await close();
-  }
-  if (task.send) {
-    // In id order, the documents it references are matched to the documents read there by a merge (aged-facts.ts).
-    const part = builder.part({ sorted: true });
-    const { amounts, slots, reductions } = part;
-    task.send.postMessage(part, buffersOf([...Object.values(amounts), ...Object.values(slots), ...Object.values(reductions)]));
-    task.send.close();
-    port.postMessage({ sent: true });
-  } else {
-    if (received) {
-      builder.absorb(await received);
-      task.receive!.close();
-    }
-    const facts: AgedFacts = builder.finish();
-    port.postMessage({ facts }, buffersOf([...Object.values(facts), ...Object.values(facts.exact ?? {}), facts.recordIds.ends]));
   }
 } catch (err) {
   port.postMessage({ error: err instanceof Error ? err.message : String(err) });

@@ -1,13 +1,19 @@
 import { MessageChannel, type Worker } from 'node:worker_threads';
 import { startSourceWorker } from '../../lib/source-worker.js';
 import { isInMemoryStore } from '../../storage/database.js';
-import type { AgedFacts, AgedRole, AgedSide } from './aged-facts.js';
+import type { AgedFacts, AgedSide } from './aged-facts.js';
+import type { AgedVersions } from './aged-inputs.js';
 
-/** Makes an aged report's facts on two threads of their own (aged-reading-thread.ts). */
+/** Reads aged reports' inputs on threads of their own (aged-reading-thread.ts). */
 export interface AgedReadingThreads {
-  /** The facts of a side's inputs, the versions of each (the documents on one thread, the rest on the other). */
-  facts(side: AgedSide, versions: Partial<Record<AgedRole, number[]>>): Promise<AgedFacts>;
-  /** Stops the threads still reading (their reports fail). */
+  /**
+   * The facts of a side's inputs, the versions of each: the `digested` ones from their digests and the documents'
+   * other versions on one thread, the rest of the other versions from their tuples on a second one.
+   */
+  facts(side: AgedSide, versions: AgedVersions, digested: ReadonlySet<number>): Promise<AgedFacts>;
+  /** The aged digest of a version just written (null for a data type no aged report reads). */
+  digest(version: number, dataType: string): Promise<Uint8Array | null>;
+  /** Stops the threads still reading (their reports and digests fail). */
   close(): Promise<void>;
 }
 
@@ -26,28 +32,31 @@ const READER_YOUNG_MB = 96;
 const DEADLINE_MS = 10 * 60 * 1000;
 
 /**
- * Two threads a computation, ended when it has answered: the payments, credit notes and counterparties are read on one
- * while the documents are read on the other, which then takes the rest in and makes the facts. The decoding of
- * millions of tuples then runs on both cores, in heaps of their own, and the thread answering requests only receives
- * the facts. A report's first computation over a large company is rare and seconds long: starting two threads (tens of
- * milliseconds) costs nothing worth keeping them for, and their heaps go back at once. undefined where the store
- * cannot be opened twice (in-memory SQLite).
+ * Threads of their own for the reports' reads, each ended when it has answered (their heaps go back at once; starting
+ * one takes tens of milliseconds, nothing worth keeping them for):
+ * - a report's first computation over a large company: one thread reads each input version's digest (aged-digest.ts)
+ *   and puts the parts together; the versions without one (written before digests) are read from their tuples, the
+ *   documents' on that thread and the rest on a second, so that decoding millions of tuples runs on both cores. The
+ *   thread answering requests only receives the facts;
+ * - a large version's digest, as its sync writes it (aged-version-digests.ts).
+ * undefined where the store cannot be opened twice (in-memory SQLite).
  */
 export function createAgedReadingThreads(storeUrl: string, options: { deadlineMs?: number } = {}): AgedReadingThreads | undefined {
   if (isInMemoryStore(storeUrl)) return undefined;
   const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
   const running = new Set<Worker>();
 
-  function start(task: Record<string, unknown>, transfer: Transferable[]): { worker: Worker; answer: Promise<{ facts?: AgedFacts }> } {
+  type Answer = { facts?: AgedFacts; digest?: Uint8Array | null };
+  function start(task: Record<string, unknown>, transfer: Transferable[]): { worker: Worker; answer: Promise<Answer> } {
     const worker = startSourceWorker(import.meta.url, './aged-reading-thread', {
       workerData: { ...task, url: storeUrl },
       transferList: transfer as never,
       resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB },
     });
     running.add(worker);
-    const answer = new Promise<{ facts?: AgedFacts }>((resolve, reject) => {
+    const answer = new Promise<Answer>((resolve, reject) => {
       let answered = false;
-      worker.on('message', (message: { facts?: AgedFacts; sent?: boolean; error?: string }) => {
+      worker.on('message', (message: Answer & { sent?: boolean; error?: string }) => {
         answered = true;
         if (message.error !== undefined) reject(new Error(`reading an aged report's inputs on a thread failed: ${message.error}`));
         else resolve(message);
@@ -72,48 +81,74 @@ export function createAgedReadingThreads(storeUrl: string, options: { deadlineMs
 
   let closed = false;
 
-  async function compute(side: AgedSide, versions: Partial<Record<AgedRole, number[]>>): Promise<AgedFacts> {
-    if (closed) throw new Error("the aged reports' reading threads are stopped");
-    // The documents on one thread (the most work a record: a counterparty, a slot, allocations); everything else on
-    // the other, which has finished by the time the documents are read.
-    const { documents, ...rest } = versions;
-    const channel = new MessageChannel();
-    const sender = start({ side, versions: rest, send: channel.port1 }, [channel.port1]);
-    let maker: ReturnType<typeof start>;
-    try {
-      maker = start({ side, versions: { documents }, receive: channel.port2 }, [channel.port2]);
-    } catch (err) {
-      await sender.worker.terminate();
-      throw err;
-    }
-    const stop = () => Promise.all([sender.worker.terminate(), maker.worker.terminate()]);
-    // Should one thread fail, the other is stopped: the thread waiting for its sibling's part would wait for ever, and
-    // the other's work is of no use. Past the deadline, both are.
-    sender.answer.catch(stop);
-    maker.answer.catch(stop);
+  /** Runs until `answer` settles or the deadline passes, then stops `workers` (all of them, should one fail). */
+  async function within<T>(workers: { worker: Worker; answer: Promise<unknown> }[], answer: Promise<T>, what: string): Promise<T> {
+    const stop = () => Promise.all(workers.map(({ worker }) => worker.terminate()));
+    // Should one thread fail, the others are stopped: a thread waiting for its sibling's parts would wait for ever, and
+    // the others' work is of no use. Past the deadline, all are.
+    for (const { answer: each } of workers) each.catch(stop);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         void stop();
-        reject(new Error(`an aged report's reading threads took longer than ${deadlineMs} ms`));
+        reject(new Error(`${what} took longer than ${deadlineMs} ms`));
       }, deadlineMs);
       timer.unref();
     });
     try {
-      const [, made] = await Promise.race([Promise.all([sender.answer, maker.answer]), deadline]);
-      if (!made.facts) throw new Error("an aged report's reading thread answered without the facts");
-      return made.facts;
+      return await Promise.race([answer, deadline]);
     } finally {
       clearTimeout(timer);
     }
   }
 
+  async function compute(side: AgedSide, versions: AgedVersions, digested: ReadonlySet<number>): Promise<AgedFacts> {
+    if (closed) throw new Error("the aged reports' reading threads are stopped");
+    // Versions without a digest are read from their tuples: the documents' on the thread that makes the facts (the
+    // most work a record), the rest on a second thread, which has finished by the time the documents are read.
+    const { documents, ...rest } = versions;
+    const elsewhere: AgedVersions = Object.fromEntries(
+      Object.entries(rest).map(([role, list]) => [role, (list ?? []).filter((version) => !digested.has(version))]),
+    );
+    const fromSibling = Object.values(elsewhere).flat();
+    const task = { do: 'facts', side, versions: { documents, ...rest }, digested: [...digested], fromSibling };
+    if (fromSibling.length === 0) {
+      const maker = start(task, []);
+      const made = await within([maker], maker.answer, "an aged report's reading thread");
+      if (!made.facts) throw new Error("an aged report's reading thread answered without the facts");
+      return made.facts;
+    }
+    const channel = new MessageChannel();
+    const sender = start({ do: 'parts', side, versions: elsewhere, send: channel.port1 }, [channel.port1]);
+    let maker: ReturnType<typeof start>;
+    try {
+      maker = start({ ...task, receive: channel.port2 }, [channel.port2]);
+    } catch (err) {
+      await sender.worker.terminate();
+      throw err;
+    }
+    const [, made] = await within([sender, maker], Promise.all([sender.answer, maker.answer]), "an aged report's reading threads");
+    if (!made.facts) throw new Error("an aged report's reading thread answered without the facts");
+    return made.facts;
+  }
+
+  async function digestOf(version: number, dataType: string): Promise<Uint8Array | null> {
+    if (closed) throw new Error("the aged reports' reading threads are stopped");
+    const thread = start({ do: 'digest', version, dataType }, []);
+    const made = await within([thread], thread.answer, "an aged digest's thread");
+    if (made.digest === undefined) throw new Error("an aged digest's thread answered without the digest");
+    return made.digest;
+  }
+
   return {
-    facts(side, versions) {
-      const facts = turn.then(() => compute(side, versions));
+    facts(side, versions, digested) {
+      const facts = turn.then(() => compute(side, versions, digested));
       turn = facts.catch(() => undefined);
       return facts;
     },
+    // Digests are not queued behind reports nor each other: a sync waits for its own version's only, and the syncs a
+    // process runs at once are already as many as its job slots.
+    digest: digestOf,
     async close() {
       closed = true;
       await Promise.all([...running].map((worker) => worker.terminate()));

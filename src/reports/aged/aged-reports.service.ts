@@ -4,8 +4,9 @@ import { notSynced } from '../report-requests.js';
 import { boundedCache } from '../../lib/bounded-cache.js';
 import { clockFor } from '../../lib/clock.js';
 import type { RecordReader } from '../../records/record-reader.js';
-import { KEPT_FIELDS } from '../../records/record-fields.js';
-import { AGED_INPUTS, agedFactsBuilder, agedFactsBytes, type AgedFacts, type AgedRole as Role, type AgedSide } from './aged-facts.js';
+import { AGED_INPUTS, agedFactsBytes, type AgedFacts, type AgedRole as Role, type AgedSide } from './aged-facts.js';
+import { AGED_DIGEST_KIND } from './aged-digest.js';
+import { agedFactsOfVersions, type AgedVersions } from './aged-inputs.js';
 import { agedTable, type AgedTable } from './aged-grouping.js';
 import type { AgedReadingThreads } from './aged-reading-threads.js';
 import { agingParameters, type AgingParameters } from './aging-periods.js';
@@ -23,7 +24,7 @@ export interface SyncedDataSets {
 
 export interface AgedReportsDeps {
   dataSets: SyncedDataSets;
-  records: Pick<RecordReader, 'eachKept' | 'sizeOf'>;
+  records: Pick<RecordReader, 'eachKept' | 'sizeOf' | 'digestOf' | 'digested'>;
   /** Bytes of facts kept across reports (least recently used dropped first). */
   cacheBytes?: number;
   /** Threads that make the facts of large inputs (none: all read on this thread). */
@@ -83,22 +84,18 @@ export function createAgedReportsService(deps: AgedReportsDeps) {
   }
 
   /**
-   * The facts of the inputs' versions: many records on two threads of their own (aged-reading-threads.ts); few here,
-   * payments first: where a document lists a payment that the payment's own link already gave, the document's copy is
-   * then dropped at once instead of being kept until the link replaces it. The facts are the same either way.
+   * The facts of the inputs' versions, each version's part from the digest its sync kept with it where it has one
+   * (aged-inputs.ts): many records on threads of their own (aged-reading-threads.ts), few here. The facts are the
+   * same either way.
    */
   async function makeFacts(report: (typeof AGED_REPORTS)[AgedReportName], byRole: Record<Role, number[] | undefined>): Promise<AgedFacts> {
-    const records = await deps.records.sizeOf(ROLES.flatMap((role) => byRole[role] ?? []));
-    if (deps.threads !== undefined && records >= (deps.threadFrom ?? THREAD_FROM)) return deps.threads.facts(report.side, byRole);
-    const builder = agedFactsBuilder(report.side);
-    // What the facts are made of is kept narrow with each version of the inputs (KEPT_FIELDS, records/).
-    const read = (role: Role, add: (tuple: unknown[]) => void) =>
-      deps.records.eachKept(byRole[role] ?? [], KEPT_FIELDS[report[role]] ?? [], add);
-    await read('counterparties', builder.counterparty);
-    await read('payments', builder.payment);
-    await read('documents', builder.document);
-    await read('credits', builder.credit);
-    return builder.finish();
+    const versions: AgedVersions = Object.fromEntries(ROLES.map((role) => [role, byRole[role] ?? []]));
+    const all = ROLES.flatMap((role) => byRole[role] ?? []);
+    const records = await deps.records.sizeOf(all);
+    const digested = await deps.records.digested(all, AGED_DIGEST_KIND);
+    if (deps.threads !== undefined && records >= (deps.threadFrom ?? THREAD_FROM))
+      return deps.threads.facts(report.side, versions, digested);
+    return agedFactsOfVersions(deps.records, report.side, versions, { digested });
   }
 
   const keyOf = (name: AgedReportName, byRole: Record<Role, number[] | undefined>) =>

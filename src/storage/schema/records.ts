@@ -45,6 +45,15 @@ export interface RecordVersionsTable {
   dense: number;
 }
 
+/** What a report keeps of one complete version (its digest, records/version-digests.ts), in pieces. */
+export interface VersionDigestsTable {
+  version: number;
+  /** Whose digest: 'aged' (the aged reports'). */
+  kind: string;
+  chunk: number;
+  bytes: Uint8Array;
+}
+
 /** Narrow rows of a version being written from records in any order or from changes, before they are ordered. */
 export interface RecordStagingTable extends RecordFieldColumns {
   version: number;

@@ -131,6 +131,8 @@ export interface AppOptions {
   reports?: {
     /** From how many records (all its inputs) an aged report's first computation runs on reading threads (tests: 0). */
     threadFrom?: number;
+    /** From how many records a version's aged digest is made on a thread of its own (tests: 0). */
+    digestThreadFrom?: number;
   };
   /** Writes (push operations). */
   push?: {
@@ -277,7 +279,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const syncJob = createSyncJob({
     store,
     writers,
-    digests: agedVersionDigests(agedThreads, store),
+    digests: agedVersionDigests(agedThreads, store, { threadFrom: options.reports?.digestThreadFrom }),
     jobs,
     credentials,
     allowPrivate,

@@ -75,6 +75,7 @@ const COPY_SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 async function copiedDigest(pool: pg.Pool, version: number, kind: string): Promise<Uint8Array[] | undefined> {
   if (!Number.isSafeInteger(version)) throw new Error(`not a version: ${version}`);
   const client = await pool.connect();
+  let broken: Error | undefined;
   try {
     const { rows } = await client.query<{ pieces: number; bytes: string }>(
       'SELECT count(*)::integer AS pieces, coalesce(sum(octet_length(bytes)), 0)::text AS bytes FROM version_digests WHERE version = $1 AND kind = $2',
@@ -92,8 +93,12 @@ async function copiedDigest(pool: pg.Pool, version: number, kind: string): Promi
     for await (const data of stream) reader.add(data as Buffer);
     // Pieces 0 to n − 1, none missing, filling the digest exactly: anything else is no digest.
     return reader.pieces() === pieces && reader.filled() ? [whole] : undefined;
+  } catch (err) {
+    // A COPY stopped half-way leaves the connection mid-answer: the pool must discard it, not lend it again.
+    broken = err instanceof Error ? err : new Error(String(err));
+    throw err;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }
 
@@ -112,14 +117,16 @@ function copyReader(whole: Uint8Array) {
   let dataLeft = 0;
   let rows = 0;
   let inOrder = true;
+  let overflow = false;
   return {
     add(data: Buffer) {
       let at = 0;
       while (at < data.length && state !== 'end') {
         if (state === 'data') {
           const n = Math.min(dataLeft, data.length - at);
-          if (filledTo + n > whole.length) throw new Error("a digest's pieces are longer than the digest");
-          whole.set(data.subarray(at, at + n), filledTo);
+          // More than the size asked first (a digest replaced in between): read to the end, then no digest.
+          if (filledTo + n > whole.length) overflow = true;
+          else whole.set(data.subarray(at, at + n), filledTo);
           filledTo += n;
           dataLeft -= n;
           at += n;
@@ -159,6 +166,7 @@ function copyReader(whole: Uint8Array) {
           if (head.readInt32BE(4) !== rows) inOrder = false;
           rows++;
           dataLeft = head.readInt32BE(8);
+          if (dataLeft < 0) throw new Error("a digest's piece came without bytes");
           state = 'data';
           if (dataLeft === 0) {
             state = 'row';
@@ -169,7 +177,7 @@ function copyReader(whole: Uint8Array) {
     },
     /** How many pieces came, numbered 0, 1, … in order; −1 if not in order or not ended. */
     pieces: () => (inOrder && state === 'end' ? rows : -1),
-    filled: () => filledTo === whole.length,
+    filled: () => !overflow && filledTo === whole.length,
   };
 }
 

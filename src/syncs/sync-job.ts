@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../storage/database.js';
-import { JobHandedBack, type JobHandler, type JobContext } from '../jobs/job-queue.js';
+import { JobHandedBack, withHeartbeat, type JobHandler, type JobContext } from '../jobs/job-queue.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { ACTIVE_STATUSES, type DatasetStatus } from './pull-operation.js';
 import { lockClient } from '../clients/clients.store.js';
@@ -21,6 +21,7 @@ import { keptSince, markKept, type KeptMark } from '../platform-data/kept-data.j
 import { deleteVersion } from '../records/version-deletion.js';
 import { completeVersion, openVersion, versionInfo } from '../records/record-versions.js';
 import { saveVersionDigest } from '../records/version-digests.js';
+import { TAKEN_OVER } from '../records/record-sink.js';
 import { isConnectorError } from '../connectors/connector-error.js';
 import { deauthorizeConnection } from '../connections/deauthorize.js';
 import { companyReferenceReader } from '../companies/company-reference.js';
@@ -281,24 +282,34 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
 
   /**
    * What reports keep with the version written (options.digests), stored as its rows are: only while this run holds
-   * the operation. A digest that cannot be made is left out, with a warning: the reports then read the version's
-   * records instead, as they do for a version from before digests.
+   * the operation. A digest that cannot be made or stored is left out, with a warning: the reports then read the
+   * version's records instead, as they do for a version from before digests. Heartbeats go on while it is made.
    */
   async function keepDigests(op: PullOperationRow, runner: string, size: number, context: JobContext): Promise<void> {
     if (!options.digests) return;
+    const digests = options.digests;
     const version = Number(op.seq);
-    let digests: { kind: string; bytes: Uint8Array }[];
-    try {
-      digests = await options.digests.of(version, op.data_type, size);
-    } catch (err) {
+    const warn = (err: unknown) =>
       options.log?.warn(
         { version, dataType: op.data_type, err: err instanceof Error ? err.message : String(err) },
-        "a version's digest could not be made; reports read its records instead",
+        "a version's digest could not be kept; reports read its records instead",
       );
-      return;
+    let made: { kind: string; bytes: Uint8Array }[];
+    try {
+      made = await withHeartbeat(context, () => digests.of(version, op.data_type, size));
+    } catch (err) {
+      if (err instanceof JobHandedBack) throw err;
+      return warn(err);
     }
-    await context.heartbeat();
-    for (const { kind, bytes } of digests) await saveVersionDigest(dataStore, version, kind, bytes, { pullOperationId: op.id, runner });
+    for (const { kind, bytes } of made) {
+      try {
+        await saveVersionDigest(dataStore, version, kind, bytes, { pullOperationId: op.id, runner });
+      } catch (err) {
+        // Taken over: the run that holds the operation now writes the version again, digests and all.
+        if (err instanceof Error && err.message === TAKEN_OVER) throw err;
+        warn(err);
+      }
+    }
   }
 
   /** Deletes a version's rows and the documents no other version uses (see version-deletion.ts). */

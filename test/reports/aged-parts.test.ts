@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agedFactsBuilder, type AgedFacts, type AgedPart, type AgedRole } from '../../src/reports/aged/aged-facts.js';
 import { combineParts } from '../../src/reports/aged/aged-combine.js';
 import { idAt } from '../../src/reports/aged/id-lists.js';
+import { expected, served } from '../helpers/aged-oracle.js';
 import { AGED_DIGEST_FORMAT, decodeAgedPart, encodeAgedPart } from '../../src/reports/aged/aged-digest.js';
 import { agedRows, outstandingAmounts } from '../../src/reports/aged/aged-grouping.js';
 import { KEPT_FIELDS, keptTuple } from '../../src/records/record-fields.js';
@@ -33,6 +34,8 @@ function books(seed: number, places: number) {
   const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
   const day = () => `2024-0${1 + Math.floor(next() * 9)}-1${Math.floor(next() * 9)}T00:00:00`;
   const amount = () => Math.round(next() * 10 ** (3 + places)) / 10 ** places;
+  // A share of an amount, still of `places` places.
+  const share = (by: number) => Math.round((amount() / by) * 10 ** places) / 10 ** places;
   const customers = Array.from({ length: 12 }, (_, i) => ({ id: `c${i}`, customerName: `Customer ${i}` }));
   // Counterparties 12 to 15 have no record of their own: their names come from the records that name them.
   const parties = Array.from({ length: 16 }, (_, i) => `c${i}`);
@@ -47,25 +50,26 @@ function books(seed: number, places: number) {
     paymentAllocations: [] as Data[],
   }));
   const credits: Data[] = Array.from({ length: 12 }, (_, i) => {
+    const status = pick(['Submitted', 'PartiallyPaid', 'Draft']);
     const applied = pick(documents);
-    const allocation = { totalAmount: amount() / 4, allocatedOnDate: day() };
-    // The Sandbox's way, most of the time: both records list the application.
-    if (next() < 0.7) applied.paymentAllocations.push({ payment: { id: `cn${i}` }, allocation });
+    const allocation = { totalAmount: share(4), allocatedOnDate: day() };
+    // The Sandbox's way, most of the time: both records list the application (a draft is applied to nothing).
+    if (status !== 'Draft' && next() < 0.7) applied.paymentAllocations.push({ payment: { id: `cn${i}` }, allocation });
     return {
       id: `cn${i}`,
       customerRef: ref(pick(parties), 'credited'),
       currency: 'GBP',
       issueDate: day(),
       totalAmount: amount(),
-      status: pick(['Submitted', 'PartiallyPaid', 'Draft']),
-      paymentAllocations: next() < 0.8 ? [{ payment: { id: applied.id }, allocation }] : [],
+      status,
+      paymentAllocations: status !== 'Draft' && next() < 0.8 ? [{ payment: { id: applied.id }, allocation }] : [],
     };
   });
   const payments: Data[] = Array.from({ length: 50 }, (_, i) => {
     const id = `p${String(i).padStart(3, '0')}`;
     const date = day();
     const lines = Array.from({ length: 1 + Math.floor(next() * 2) }, () => {
-      const value = amount() / 2;
+      const value = share(2);
       const kind = next();
       if (kind < 0.6) {
         const target = next() < 0.9 ? pick(documents) : { id: 'inv-missing', paymentAllocations: [] as Data[] };
@@ -141,6 +145,18 @@ function fromParts(b: ReturnType<typeof books>, way: { digest?: boolean; split?:
   return combineParts(side, parts);
 }
 
+/** The report's figures as the oracle (test/helpers/aged-oracle.ts) reads a served answer: cents per row and period. */
+function figures(facts: AgedFacts, parameters: { reportDate: string; numberOfPeriods: number; periodLengthDays: number }) {
+  const data = agedRows(facts, parameters).map((row) => ({
+    customerId: row.counterpartyId,
+    agedCurrencyOutstanding: row.currencies.map((c) => ({
+      currency: c.currency,
+      agedOutstandingAmounts: c.periods.map((period) => ({ amount: period.amount, details: period.details })),
+    })),
+  }));
+  return served('agedDebtor', { data });
+}
+
 const byRecord = (facts: AgedFacts, date: string) =>
   outstandingAmounts(facts, date)
     .map((a) => JSON.stringify(a))
@@ -150,6 +166,7 @@ describe('facts of parts put together', () => {
   it.each([
     [1, 2],
     [7, 2],
+    [23, 2],
     [42, 3],
   ])('equal one builder reading everything (seed %i, %i places)', (seed, places) => {
     const b = books(seed, places);
@@ -163,6 +180,12 @@ describe('facts of parts put together', () => {
         ]) {
           const parameters = { reportDate, numberOfPeriods, periodLengthDays };
           expect(agedRows(two, parameters)).toEqual(agedRows(one, parameters));
+          // And both equal the aging worked out without the service's code (test/helpers/aged-oracle.ts, in cents:
+          // books of two places).
+          if (places === 2) {
+            const records = { customers: b.customers, invoices: b.documents, creditNotes: b.credits, payments: b.payments };
+            expect(figures(two, parameters)).toEqual(expected(records, 'agedDebtor', reportDate, numberOfPeriods, periodLengthDays));
+          }
         }
         expect(byRecord(two, reportDate)).toEqual(byRecord(one, reportDate));
       }
@@ -251,10 +274,33 @@ describe('facts of parts put together', () => {
     expect(() => combineParts(side, [twice])).toThrow(/out of order/);
   });
 
-  it('tells a damaged digest from a digest', () => {
+  it('tells a damaged digest from a digest, and reads it as none', () => {
     const b = books(13, 2);
-    const bytes = encodeAgedPart(partOf('documents', b.documents), { side, role: 'documents' });
-    expect(decodeAgedPart([bytes.subarray(0, bytes.length - 64)], { side, role: 'documents' })).toBeUndefined();
-    expect(decodeAgedPart([bytes.subarray(0, 12)], { side, role: 'documents' })).toBeUndefined();
+    const of = { side, role: 'payments' } as const;
+    const bytes = encodeAgedPart(partOf('payments', b.payments), of);
+    expect(decodeAgedPart([bytes], of)).toBeDefined();
+    expect(decodeAgedPart([bytes.subarray(0, bytes.length - 64)], of)).toBeUndefined();
+    expect(decodeAgedPart([bytes.subarray(0, 12)], of)).toBeUndefined();
+    // One value of a section changed in place: an index out of range, ids that end past their text, an amount that is
+    // no amount, slots out of order.
+    const length = new DataView(bytes.buffer).getUint32(0, true);
+    const header = JSON.parse(Buffer.from(bytes.subarray(8, 8 + length)).toString('utf8'));
+    const start = 8 + Math.ceil(length / 8) * 8;
+    const damaged = (section: string, write: (view: DataView, at: number, size: number) => void) => {
+      const copy = bytes.slice();
+      const [, offset, size] = header.sections[section];
+      write(new DataView(copy.buffer), start + offset, size);
+      return decodeAgedPart([copy], of);
+    };
+    expect(damaged('amounts.party', (v, at) => v.setInt32(at, 1_000_000, true))).toBeUndefined();
+    expect(damaged('reductions.slot', (v, at) => v.setInt32(at, -5, true))).toBeUndefined();
+    expect(
+      damaged('reductions.makers.ends', (v, at, size) => v.setInt32(at + size - 4, v.getInt32(at + size - 4, true) + 1, true)),
+    ).toBeUndefined();
+    expect(damaged('amounts.amount', (v, at) => v.setFloat64(at, NaN, true))).toBeUndefined();
+    expect(damaged('amounts.amount', (v, at) => v.setFloat64(at, 0.5, true))).toBeUndefined();
+    expect(damaged('slots.order', (v, at) => v.setInt32(at, v.getInt32(at + 4, true), true))).toBeUndefined();
+    // The same bytes rewritten unchanged are read.
+    expect(damaged('amounts.party', (v, at) => v.setInt32(at, v.getInt32(at, true), true))).toBeDefined();
   });
 });

@@ -5,14 +5,15 @@ import { dayOf, expected, served, SIDES, type ReportName, syncedSandbox, type Ag
 import { AGED_DIGEST_FORMAT, AGED_DIGEST_KIND } from '../../src/reports/aged/aged-digest.js';
 
 /*
- * A large company's aged reports are made on threads of their own (src/reports/aged/aged-reading-threads.ts), each over
- * its own store connection, from the digests each sync kept with its version (src/reports/aged/aged-digest.ts) and,
- * for a version without one, from its kept tuples: the documents' on the thread that puts the parts together, the
- * others' on a second thread. Here every company is large (`threadFrom: 0`), on both stores, and each report is made
- * three ways: every version digested (and its records then not read at all: their index rows are deleted); the payments' and documents' digests gone (a store from before digests: both
- * threads read tuples); every digest of a format this code does not read (read as absent). Each time the figures
- * and the counterparties' names equal an aging worked out from the records the API serves, as the reports made on
- * the calling thread do (aged-reports.test.ts).
+ * A large company's aged reports are made on threads of their own (src/reports/aged/aged-reading-threads.ts), each
+ * over its own store connection, from the digests each sync kept with its version (src/reports/aged/aged-digest.ts;
+ * made on threads of their own here too, `digestThreadFrom: 0`) and, for a version without one, from its kept tuples:
+ * the documents' on the thread that puts the parts together, the others' on a second thread. Here every company is
+ * large (`threadFrom: 0`), on both stores, and each report is made three ways: every version digested (and its
+ * records then not read at all: their index rows are deleted); the payments' and documents' digests gone (a store
+ * from before digests: both threads read tuples); every digest of a format this code does not read (read as absent).
+ * Each time the figures and the counterparties' names equal an aging worked out from the records the API serves, as
+ * the reports made on the calling thread do (aged-reports.test.ts).
  */
 
 let server: TestServer;
@@ -34,7 +35,7 @@ async function versionsOf(companyId: string, types: string[]): Promise<number[]>
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ reports: { threadFrom: 0 } });
+  server = await startTestServer({ reports: { threadFrom: 0, digestThreadFrom: 0 } });
   client = await server.newClient({ name: 'Aged reports on threads' });
   for (const way of WAYS) companies[way] = await syncedSandbox(server, client);
   const db = server.store.db;

@@ -84,19 +84,20 @@ export function combineParts(side: AgedSide, parts: readonly AgedPart[]): AgedFa
   const slotTarget = new Int32Array(slots).fill(-1);
   // Each amount's record id as a range of one of the parts' texts (only the texts some amount's id is in are kept).
   const texts: string[] = [];
-  const textOf = new Map<string, number>();
+  const textOf = new Map<IdList, number>();
   const idText = new Int32Array(count);
   const idStarts = new Int32Array(count);
   const idEnds = new Int32Array(count);
   const textIndex = (list: IdList) => {
-    let index = textOf.get(list.text);
-    if (index === undefined) textOf.set(list.text, (index = texts.push(list.text) - 1));
+    let index = textOf.get(list);
+    if (index === undefined) textOf.set(list, (index = texts.push(list.text) - 1));
     return index;
   };
   let at = 0;
   parts.forEach((part, p) => {
     const a = part.amounts;
-    const slotText = a.slot.length > 0 ? textIndex(part.slots.ids) : -1;
+    // Only the texts an amount's id is in are kept with the facts (not a payments part's million referenced ids).
+    let slotText = -1;
     let ownText = -1;
     for (let i = 0; i < a.slot.length; i++, at++) {
       detail[at] = a.detail[i];
@@ -107,6 +108,7 @@ export function combineParts(side: AgedSide, parts: readonly AgedPart[]): AgedFa
       const slot = a.slot[i];
       if (slot >= 0) {
         slotTarget[slotAt[p][slot]] = at;
+        if (slotText < 0) slotText = textIndex(part.slots.ids);
         idText[at] = slotText;
         idStarts[at] = idStart(part.slots.ids, slot);
         idEnds[at] = part.slots.ids.ends[slot];

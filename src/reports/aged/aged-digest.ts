@@ -1,6 +1,6 @@
 import { endianness } from 'node:os';
 import { AGED_INPUTS, type AgedPart, type AgedRole, type AgedSide } from './aged-facts.js';
-import type { IdList } from './id-lists.js';
+import { compareIds, type IdList } from './id-lists.js';
 
 /*
  * An aged report's part of one data-set version (what a builder collects of that version alone: aged-facts.ts), as
@@ -131,20 +131,59 @@ export function decodeAgedPart(pieces: Uint8Array[], of: { side: AgedSide; role:
   }
 }
 
-/** Whether a part's parallel columns have one length each (what a damaged digest would not have). */
+/**
+ * Whether a part read back is one a builder could have made: parallel columns of one length, every index in range,
+ * every code one there is, each list of ids ending where its text does, the slots' order a permutation by kind then
+ * strictly increasing id, and every amount a whole number of cents or an exact decimal. A damaged digest is then read
+ * as absent rather than put together into wrong figures or failing the report.
+ */
 function consistent(part: AgedPart): boolean {
   const a = part.amounts;
   const r = part.reductions;
   const n = a.slot.length;
   const m = r.slot.length;
   const slots = part.slots.kind.length;
-  return (
+  const owns = part.ownIds.ends.length;
+  const lengths =
     [a.detail, a.day, a.party, a.currency, a.amount, a.ownId].every((column) => column.length === n) &&
     [r.day, r.amount, r.source, r.makers.ends].every((column) => column.length === m) &&
     part.slots.ids.ends.length === slots &&
-    part.slots.order.length === slots
-  );
+    part.slots.order.length === slots;
+  if (!lengths || ![part.ownIds, part.slots.ids, r.makers].every(wellEnded)) return false;
+  const within = (value: number, end: number) => Number.isInteger(value) && value >= 0 && value < end;
+  for (let i = 0; i < n; i++) {
+    if (!within(a.detail[i], 3) || !within(a.party[i], part.parties.length) || !within(a.currency[i], part.currencies.length)) return false;
+    if (a.slot[i] === -1 ? !within(a.ownId[i], owns) : !within(a.slot[i], slots)) return false;
+    if (!collectedAmount(a.amount[i])) return false;
+  }
+  for (let k = 0; k < m; k++) if (!within(r.slot[k], slots) || !within(r.source[k], 3) || !collectedAmount(r.amount[k])) return false;
+  const { kind, order, ids } = part.slots;
+  const seen = new Uint8Array(slots);
+  for (let i = 0; i < slots; i++) {
+    const slot = order[i];
+    if (!within(slot, slots) || seen[slot] === 1 || !within(kind[slot], 2)) return false;
+    seen[slot] = 1;
+    if (i > 0) {
+      const before = order[i - 1];
+      if (kind[before] > kind[slot] || (kind[before] === kind[slot] && compareIds(ids, before, ids, slot) >= 0)) return false;
+    }
+  }
+  return true;
 }
+
+/** Ends that never go back and stop where the text does. */
+const wellEnded = (list: IdList) => {
+  let end = 0;
+  for (const next of list.ends) {
+    if (next < end) return false;
+    end = next;
+  }
+  return end === list.text.length;
+};
+
+/** A whole number of cents (a double), or an exact decimal's text. */
+const collectedAmount = (value: number | string) =>
+  typeof value === 'number' ? Number.isSafeInteger(value) : /^-?\d+(\.\d+)?$/.test(value);
 
 function decoded(pieces: Uint8Array[], of: { side: AgedSide; role: AgedRole }): AgedPart | undefined {
   const total = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
@@ -174,6 +213,7 @@ function decoded(pieces: Uint8Array[], of: { side: AgedSide; role: AgedRole }): 
   // A list of ids stays one text: no string is made per id (id-lists.ts).
   const ids = (name: string): IdList => {
     const [encoding, offset, length] = header.sections[`${name}.text`];
+    if (encoding !== 'latin1' && encoding !== 'utf16le') throw new Error(`an aged digest's ${name} is in ${encoding}`);
     return {
       text: Buffer.from(bytes.buffer as ArrayBuffer, start + offset, length).toString(encoding as BufferEncoding),
       ends: numbers(`${name}.ends`, 'i32'),

@@ -15,12 +15,12 @@ const THREAD_FROM = 10_000;
  * a large version's made on a reading thread, a small one's (and every one's where there are no threads: in-memory
  * SQLite) on the calling thread.
  */
-export function agedVersionDigests(threads: AgedReadingThreads | undefined, store: Store) {
+export function agedVersionDigests(threads: AgedReadingThreads | undefined, store: Store, options: { threadFrom?: number } = {}) {
   return {
     async of(version: number, dataType: string, size: number): Promise<{ kind: string; bytes: Uint8Array }[]> {
       if (!agedInputOf(dataType)) return [];
       const bytes =
-        threads !== undefined && size >= THREAD_FROM
+        threads !== undefined && size >= (options.threadFrom ?? THREAD_FROM)
           ? await threads.digest(version, dataType)
           : await agedDigestOf(transientRecordReader(store), version, dataType);
       return bytes ? [{ kind: AGED_DIGEST_KIND, bytes }] : [];

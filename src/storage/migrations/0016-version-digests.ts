@@ -3,10 +3,10 @@ import type { DialectName } from '../dialect.js';
 
 /**
  * `version_digests`: what a report keeps of one data-set version, made when the sync writes it (`kind` names whose:
- * 'aged', the aged reports' part of that version, docs/lending/aged-reports.md), as bytes in pieces of a few
+ * 'aged', the aged reports' part of that version, docs/lending/aged-reports.md), as bytes in pieces of a
  * megabyte (`chunk` 0, 1, …). Deleted with its version. On Postgres the bytes are stored as they are, not compressed
- * (`STORAGE EXTERNAL`): a digest is mostly numbers and ids that compress little, and compressing them took nine
- * tenths of the time a digest took to store.
+ * (`STORAGE EXTERNAL`): a digest is mostly numbers and random ids, and compressing a million-invoice company's took
+ * seconds to write and to read back (docs/benchmarks.md).
  */
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const bytes = sql.raw(dialect === 'postgres' ? 'bytea' : 'blob');

@@ -319,7 +319,7 @@ export function transientRecordReader(store: Store): RecordReader {
 /** A reader over a connection of its own to the store at `url`: for a thread that reads while another answers requests. */
 export async function openRecordReader(url: string): Promise<{ reader: RecordReader; close(): Promise<void> }> {
   const store = await openStore(url, { poolSize: 2 });
-  return { reader: createRecordReader(store, createListContext(store.db, store.dialect)), close: () => store.close() };
+  return { reader: transientRecordReader(store), close: () => store.close() };
 }
 
 /** Whether a version holds a (not deleted) record with this id. */

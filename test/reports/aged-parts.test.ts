@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agedFactsBuilder, type AgedFacts, type AgedPart, type AgedRole } from '../../src/reports/aged/aged-facts.js';
 import { combineParts } from '../../src/reports/aged/aged-combine.js';
-import { idAt } from '../../src/reports/aged/id-lists.js';
+import { idStart, type IdList } from '../../src/reports/aged/id-lists.js';
 import { expected, served } from '../helpers/aged-oracle.js';
 import { AGED_DIGEST_FORMAT, decodeAgedPart, encodeAgedPart } from '../../src/reports/aged/aged-digest.js';
 import { agedRows, outstandingAmounts } from '../../src/reports/aged/aged-grouping.js';
@@ -85,6 +85,9 @@ function books(seed: number, places: number) {
   });
   return { customers, documents, credits, payments };
 }
+
+/** Id `i` of a list. */
+const idAt = (list: IdList, i: number) => list.text.slice(idStart(list, i), list.ends[i]);
 
 const kept = (type: string, record: Data) => keptTuple(KEPT_FIELDS[type] ?? [], record);
 

@@ -4,9 +4,10 @@ import {
   AGED_INPUTS,
   CREDIT,
   DOCUMENT,
-  NAMED_BY,
   agedFactsBuilder,
+  firstSeen,
   negate,
+  partyRegister,
   placesIn,
   type AgedFacts,
   type AgedPart,
@@ -37,38 +38,13 @@ const DROPPED = -1;
  * dropped.
  */
 export function combineParts(side: AgedSide, parts: readonly AgedPart[]): AgedFacts {
-  // Counterparties and currencies, by the same rules as a builder's (aged-facts.ts, NAMED_BY).
-  const parties: { id: string; name?: string; rank: number }[] = [];
-  const partyIndex = new Map<string, number>();
-  const partyAt = parts.map((part) =>
-    part.parties.map(({ id, name, rank }) => {
-      let index = partyIndex.get(id);
-      if (index === undefined) {
-        index = parties.length;
-        partyIndex.set(id, index);
-        parties.push({ id, rank: NAMED_BY.none });
-      }
-      const entry = parties[index];
-      if (name !== undefined && (rank < entry.rank || rank === NAMED_BY.counterparty)) {
-        entry.name = name;
-        entry.rank = rank;
-      }
-      return index;
-    }),
-  );
-  const currencies: string[] = [];
-  const currencyIndex = new Map<string, number>();
-  const currencyAt = parts.map((part) =>
-    part.currencies.map((code) => {
-      let index = currencyIndex.get(code);
-      if (index === undefined) {
-        index = currencies.length;
-        currencyIndex.set(code, index);
-        currencies.push(code);
-      }
-      return index;
-    }),
-  );
+  // Counterparties and currencies, by the same rules as a builder's (aged-facts.ts, partyRegister).
+  const register = partyRegister();
+  const parties = register.parties;
+  const partyAt = parts.map((part) => part.parties.map(({ id, name, rank }) => register.of(id, name, rank)));
+  const currencyIndex = firstSeen();
+  const currencies = currencyIndex.list;
+  const currencyAt = parts.map((part) => part.currencies.map(currencyIndex.of));
 
   const { slotAt, slotKind } = mergedSlots(parts);
   const slots = slotKind.length;

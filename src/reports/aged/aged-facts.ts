@@ -102,6 +102,47 @@ export const placesIn = (amount: Collected) =>
 export const NAMED_BY = { counterparty: 0, payment: 1, document: 2, credit: 3, none: 4 } as const;
 
 /**
+ * Counterparties by id, in the order first met, each named by its best-ranked record (NAMED_BY): its own record in the
+ * customers (suppliers) data set, the last one read should two; else the first record of the best-ranked kind that
+ * names it. One rule for a builder reading records and for parts put together (aged-combine.ts).
+ */
+export function partyRegister() {
+  const parties: { id: string; name?: string; rank: number }[] = [];
+  const index = new Map<string, number>();
+  return {
+    parties,
+    /** The counterparty's index; `name` as the record of rank `rank` gives it. */
+    of(id: string, name: unknown, rank: number): number {
+      let at = index.get(id);
+      if (at === undefined) {
+        at = parties.push({ id, rank: NAMED_BY.none }) - 1;
+        index.set(id, at);
+      }
+      const entry = parties[at];
+      if (typeof name === 'string' && (rank < entry.rank || rank === NAMED_BY.counterparty)) {
+        entry.name = name;
+        entry.rank = rank;
+      }
+      return at;
+    },
+  };
+}
+
+/** Texts (currency codes) in the order first met, each with its index. */
+export function firstSeen() {
+  const list: string[] = [];
+  const index = new Map<string, number>();
+  return {
+    list,
+    of(text: string): number {
+      let at = index.get(text);
+      if (at === undefined) index.set(text, (at = list.push(text) - 1));
+      return at;
+    },
+  };
+}
+
+/**
  * What one builder collected of some of a report's inputs (agedFactsBuilder's `part`): of one data-set version, as its
  * digest keeps it (aged-digest.ts), or read from its tuples on another thread. Parts are put together into a report's
  * facts by a merge of their slots (aged-combine.ts). Typed arrays and lists of ids as one text (id-lists.ts), as a
@@ -136,10 +177,10 @@ export interface AgedPart {
  */
 export function agedFactsBuilder(side: AgedSide) {
   const names = SIDES[side];
-  const parties: { id: string; name?: string; rank: number }[] = [];
-  const partyIndex = new Map<string, number>();
-  const currencies: string[] = [];
-  const currencyIndex = new Map<string, number>();
+  const register = partyRegister();
+  const parties = register.parties;
+  const currencyIndex = firstSeen();
+  const currencies = currencyIndex.list;
   // One entry per amount, in parallel lists (a million records make no object each).
   const recordId: string[] = [];
   // Numbers in typed columns: a million entries the garbage collector need not walk.
@@ -202,33 +243,8 @@ export function agedFactsBuilder(side: AgedSide) {
   const source = new GrowingArray(Int32Array);
   const reducedSlot = new GrowingArray(Int32Array);
 
-  /** The counterparty's index; `name` as the record of rank `rank` (NAMED_BY) gives it. */
-  const partyOf = (id: string, name: unknown, rank: number): number => {
-    let index = partyIndex.get(id);
-    if (index === undefined) {
-      index = parties.length;
-      partyIndex.set(id, index);
-      parties.push({ id, rank: NAMED_BY.none });
-    }
-    const entry = parties[index];
-    // The customers' (suppliers') own record names the counterparty (the last one read, should two); a reference's
-    // name is only a fallback, the first of the best-ranked kind of record.
-    if (typeof name === 'string' && (rank < entry.rank || rank === NAMED_BY.counterparty)) {
-      entry.name = name;
-      entry.rank = rank;
-    }
-    return index;
-  };
-  const currencyOf = (code: unknown): number => {
-    const text = typeof code === 'string' && code !== '' ? code : NO_CURRENCY;
-    let index = currencyIndex.get(text);
-    if (index === undefined) {
-      index = currencies.length;
-      currencyIndex.set(text, index);
-      currencies.push(text);
-    }
-    return index;
-  };
+  const partyOf = register.of;
+  const currencyOf = (code: unknown): number => currencyIndex.of(typeof code === 'string' && code !== '' ? code : NO_CURRENCY);
   /** One amount of a document, credit or payment: its record, counterparty and currency (indexes), day and value. */
   const addAmount = (id: string, partyAt: number, currencyAt: number, kind: number, on: number, value: Collected): number => {
     recordId.push(id);

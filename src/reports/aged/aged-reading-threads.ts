@@ -106,12 +106,12 @@ export function createAgedReadingThreads(storeUrl: string, options: { deadlineMs
     if (closed) throw new Error("the aged reports' reading threads are stopped");
     // Versions without a digest are read from their tuples: the documents' on the thread that makes the facts (the
     // most work a record), the rest on a second thread, which has finished by the time the documents are read.
-    const { documents, ...rest } = versions;
+    const { documents: _documents, ...rest } = versions;
     const elsewhere: AgedVersions = Object.fromEntries(
       Object.entries(rest).map(([role, list]) => [role, (list ?? []).filter((version) => !digested.has(version))]),
     );
     const fromSibling = Object.values(elsewhere).flat();
-    const task = { do: 'facts', side, versions: { documents, ...rest }, digested: [...digested], fromSibling };
+    const task = { do: 'facts', side, versions, digested: [...digested], fromSibling };
     if (fromSibling.length === 0) {
       const maker = start(task, []);
       const made = await within([maker], maker.answer, "an aged report's reading thread");

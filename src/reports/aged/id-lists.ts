@@ -13,9 +13,6 @@ export interface IdList {
 /** Where id `i` of a list starts in its text. */
 export const idStart = (list: IdList, i: number): number => (i === 0 ? 0 : list.ends[i - 1]);
 
-/** Id `i` of a list, as a string of its own. */
-export const idAt = (list: IdList, i: number): string => list.text.slice(idStart(list, i), list.ends[i]);
-
 /** A list of these ids. */
 export function idListOf(ids: readonly string[]): IdList {
   const ends = new Int32Array(ids.length);

@@ -70,6 +70,8 @@ import { createEnhancedFinancialsService } from './reports/enhanced/enhanced-fin
 import { registerEnhancedFinancialsRoutes } from './reports/enhanced/enhanced-financials.routes.js';
 import { deleteCategoriesStep } from './reports/categories/account-categories.store.js';
 import { registerAgedReportRoutes } from './reports/aged/aged-reports.routes.js';
+import { registerDataIntegrityRoutes } from './reports/integrity/data-integrity.routes.js';
+import { createDataIntegrityService } from './reports/integrity/data-integrity.service.js';
 import { createRecordReader } from './records/record-reader.js';
 import { registerLinkRoutes } from './link/link.routes.js';
 import { registerWebhooks } from './webhooks/webhooks.routes.js';
@@ -341,6 +343,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerAgedReportRoutes(server, {
     agedReports: createAgedReportsService({ dataSets, records, threads: agedThreads, threadFrom: options.reports?.threadFrom }),
   });
+  registerDataIntegrityRoutes(server, { dataIntegrity: createDataIntegrityService({ dataSets, records }) });
   registerEnhancedFinancialsRoutes(server, {
     enhanced: createEnhancedFinancialsService({ db, jobs, wakeJobs, publicUrl: urls.publicUrl, companies, dataSets, records }),
   });

@@ -1,12 +1,12 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { SqlDialect } from '../storage/dialect.js';
-import { ApiError } from '../http/api-error.js';
 import type { PageRequest } from '../http/paging.js';
 import { createCountCache, type CountCache } from './count-cache.js';
 import type { QueryableResource } from './properties.js';
-import { parseQuery, QuerySyntaxError } from './query-parser.js';
-import { compileQuery, QuerySemanticError } from './query-compiler.js';
+import { parseQuery } from './query-parser.js';
+import { compileQuery } from './query-compiler.js';
 import { compileOrderBy } from './order-by.js';
+import { queryError } from './row-query.js';
 
 /** One listable collection: where its rows are, who may see them, and how a row is served. */
 export interface ListSource {
@@ -126,11 +126,4 @@ export function compileOrdering(orderBy: string, resource: QueryableResource): R
   } catch (err) {
     throw queryError(err, 'orderBy');
   }
-}
-
-function queryError(err: unknown, parameter: string): unknown {
-  if (!(err instanceof QuerySyntaxError) && !(err instanceof QuerySemanticError)) return err;
-  return new ApiError(400, `Error parsing ${parameter} - ${err.message}`, {
-    validation: [{ itemId: parameter, message: err.message, validatorName: parameter === 'orderBy' ? 'OrderByParser' : 'QueryParser' }],
-  });
 }

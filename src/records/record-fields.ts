@@ -59,6 +59,30 @@ export const KEPT_FIELDS: Readonly<Partial<Record<string, readonly KeptField[]>>
   bills: documentFields(COUNTERPARTY.suppliers),
   billCreditNotes: documentFields(COUNTERPARTY.suppliers),
   billPayments: paymentFields(COUNTERPARTY.suppliers),
+  // Data integrity and enhanced invoices (src/reports/integrity/): both sides' bank movements and accounts.
+  accountTransactions: [
+    'id',
+    'bankAccountRef.id',
+    'currency',
+    'date',
+    { day: 'date' },
+    'totalAmount',
+    'note',
+    { list: 'lines', of: ['description', 'recordRef.id', 'recordRef.dataType'] },
+  ],
+  'banking-transactions': [
+    'id',
+    'accountId',
+    'currency',
+    'postedDate',
+    { day: 'postedDate' },
+    'authorizedDate',
+    { day: 'authorizedDate' },
+    'amount',
+    'description',
+  ],
+  bankAccounts: ['id', 'accountName', 'institution', 'iBan', 'sortCode', 'accountNumber', 'currency'],
+  'banking-accounts': ['id', 'name', 'institution.name', 'identifiers.iban', 'identifiers.bankCode', 'identifiers.number', 'currency'],
 };
 
 /** Where each field of a kept tuple is, for the readers (the counterparty's `ref` and `name` whichever side). */
@@ -69,6 +93,20 @@ export const KEPT_AT = {
   payment: { id: 0, day: 1, currency: 2, ref: 3, refName: 4, lines: 5 },
   line: { amount: 0, day: 1, links: 2 },
   link: { type: 0, id: 1, amount: 2 },
+  accountTransaction: { id: 0, account: 1, currency: 2, date: 3, day: 4, amount: 5, note: 6, lines: 7 },
+  accountTransactionLine: { description: 0, id: 1, dataType: 2 },
+  bankingTransaction: {
+    id: 0,
+    account: 1,
+    currency: 2,
+    posted: 3,
+    postedDay: 4,
+    authorized: 5,
+    authorizedDay: 6,
+    amount: 7,
+    description: 8,
+  },
+  bankAccount: { id: 0, name: 1, institution: 2, iban: 3, sortCode: 4, number: 5, currency: 6 },
 } as const;
 
 function at(data: unknown, path: string): unknown {

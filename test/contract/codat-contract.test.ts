@@ -191,6 +191,9 @@ function dataTypesRead(operations: SharedOperation[]): string[] {
     const statement = /\/data\/financials\/([^/]+)$/.exec(template)?.[1];
     if (statement && isDataType(statement)) types.add(statement);
     if (template.endsWith('/bankTransactions')) types.add('bankTransactions');
+    // Data integrity matches both sides' bank movements and accounts.
+    if (template.includes('/dataIntegrity/'))
+      for (const type of ['accountTransactions', 'bankAccounts', 'banking-transactions', 'banking-accounts']) types.add(type);
   }
   return [...types];
 }
@@ -230,7 +233,7 @@ async function idsIn(op: SharedOperation, owner: { companyId: string; connection
   for (const name of op.pathParams) {
     if (name === 'companyId' || name === 'connectionId') ids[name] = owner[name];
     else if (name === 'platformKey') ids[name] = SANDBOX_PLATFORMS.accounting;
-    else if (name === 'dataType') ids[name] = 'invoices';
+    else if (name === 'dataType') ids[name] = op.template.includes('/dataIntegrity/') ? 'accountTransactions' : 'invoices';
     else if (name === 'pushOperationKey') ids[name] = pushKeyA;
     else {
       // A write model's `options/bankAccounts/{accountId}` names one of the connection's bank accounts.
@@ -381,6 +384,29 @@ const WRITES: Record<string, (op: SharedOperation) => Promise<Success>> = {
 
 /** Error cases particular to one operation, beside the generic ones of `casesOf`. */
 const EXTRA_CASES: Record<string, (success: Success) => Promise<Case[]>> = {
+  ...Object.fromEntries(
+    ['status', 'summaries', 'details'].map((part) => [
+      `GET /data/companies/{companyId}/assess/dataTypes/{dataType}/dataIntegrity/${part}`,
+      async (success: Success) => [
+        // The other three data types (the success case asks for account transactions).
+        ...['banking-transactions', 'bankAccounts', 'banking-accounts'].map((dataType) => ({
+          name: `${dataType} matched`,
+          ...success,
+          ids: { ...success.ids, dataType },
+          auth: clientA.auth,
+          status: 200,
+        })),
+        // Nothing synced: Codat's answer is a status of DoesNotExist and empty summaries and details, never 409.
+        {
+          name: 'inputs never synced',
+          ...success,
+          ids: { ...success.ids, companyId: unsynced.companyId },
+          auth: clientA.auth,
+          status: 200,
+        },
+      ],
+    ]),
+  ),
   'GET /companies': async (success) => [
     { name: 'pageSize out of range', ...success, query: 'pageSize=0', auth: clientA.auth, status: 400 },
     { name: 'malformed orderBy', ...success, query: 'orderBy=name%20desc', auth: clientA.auth, status: 400 },

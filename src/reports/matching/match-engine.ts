@@ -97,6 +97,32 @@ export function matchMovements(input: MatchInput): MatchResult {
     push(byCurrency, t.currency, b);
     push(byAmount, `${t.currency} ${t.amount}`, b);
   }
+  // And by currency and day, each day's in amount order: passes 3 and 4 look at a few days' amounts in a range.
+  const byDayAmount = new Map<string, Map<number, number[]>>();
+  for (const b of bankOrder) {
+    const t = banking[b];
+    let days = byDayAmount.get(t.currency);
+    if (!days) byDayAmount.set(t.currency, (days = new Map()));
+    push(days, t.day, b);
+  }
+  for (const days of byDayAmount.values()) for (const list of days.values()) list.sort((x, y) => banking[x].amount - banking[y].amount);
+  /** Each banking transaction of `a`'s currency within `window` days of it whose amount is in [low, high]. */
+  const inWindow = (a: Movement, window: number, low: number, high: number, visit: (b: number) => void) => {
+    const days = byDayAmount.get(a.currency);
+    if (!days) return;
+    for (let day = a.day - window; day <= a.day + window; day++) {
+      const list = days.get(day);
+      if (!list) continue;
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (banking[list[mid]].amount < low) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let k = lo; k < list.length && banking[list[k]].amount <= high; k++) visit(list[k]);
+    }
+  };
   const texts = new Map<number, string>();
   const bankText = (b: number) => {
     let text = texts.get(b);
@@ -137,25 +163,33 @@ export function matchMovements(input: MatchInput): MatchResult {
     [
       3,
       (a) => {
-        const tolerance = Math.max(Math.abs(a.amount) / 100, UNIT);
         const text = comparableText(a.description);
-        const fits = (b: number) =>
-          Math.abs(banking[b].amount - a.amount) <= tolerance && jaroWinkler(text, bankText(b)) >= SIMILARITY_THRESHOLD;
-        return one(text === '' ? -1 : closest(a, byCurrency.get(a.currency), DATE_WINDOW.loose, fits));
+        if (text === '') return null;
+        const tolerance = Math.max(Math.abs(a.amount) / 100, UNIT);
+        let best = -1;
+        let bestGap = Infinity;
+        inWindow(a, DATE_WINDOW.loose, a.amount - tolerance, a.amount + tolerance, (b) => {
+          const distance = Math.abs(banking[b].day - a.day);
+          if (!open(a, b)) return;
+          if (distance > bestGap || (distance === bestGap && textOrder(banking[b].id, banking[best].id) > 0)) return;
+          if (jaroWinkler(text, bankText(b)) < SIMILARITY_THRESHOLD) return;
+          best = b;
+          bestGap = distance;
+        });
+        return one(best);
       },
     ],
-    [4, (a) => partsMaking(a, byCurrency.get(a.currency))],
+    [4, (a) => partsMaking(a)],
   ];
 
-  function partsMaking(a: Movement, list: number[] | undefined): number[] | null {
-    if (!list) return null;
+  function partsMaking(a: Movement): number[] | null {
     const target = Math.abs(a.amount);
     const candidates: number[] = [];
-    for (let k = lowerBound(list, banking, a.day - DATE_WINDOW.loose); k < list.length; k++) {
-      const b = list[k];
-      if (banking[b].day - a.day > DATE_WINDOW.loose) break;
-      if (open(a, b) && Math.abs(banking[b].amount) < target) candidates.push(b);
-    }
+    // Same side, each smaller than the whole.
+    const [low, high] = a.amount > 0 ? [1, a.amount - 1] : [a.amount + 1, -1];
+    inWindow(a, DATE_WINDOW.loose, low, high, (b) => {
+      if (open(a, b)) candidates.push(b);
+    });
     if (candidates.length < 2) return null;
     candidates.sort(
       (x, y) => Math.abs(banking[x].day - a.day) - Math.abs(banking[y].day - a.day) || textOrder(banking[x].id, banking[y].id),
@@ -184,9 +218,15 @@ export function matchMovements(input: MatchInput): MatchResult {
  */
 export function smallestSubsetMaking(values: readonly number[], target: number): number[] | null {
   const n = values.length;
-  // The largest value at or after each rank: with it, a branch that cannot reach the target is cut.
-  const largestFrom = new Float64Array(n + 1);
-  for (let r = n - 1; r >= 0; r--) largestFrom[r] = Math.max(values[r], largestFrom[r + 1]);
+  // For each rank, the least and the most that k values at or after it can make (k up to MAX_PARTS - 1): a branch
+  // whose rest cannot make what is left is cut.
+  const least: Float64Array[] = [];
+  const most: Float64Array[] = [];
+  for (let r = 0; r <= n; r++) {
+    const rest = values.slice(r).sort((x, y) => x - y);
+    least.push(Float64Array.from({ length: MAX_PARTS }, (_, k) => (k <= rest.length ? sum(rest.slice(0, k)) : Infinity)));
+    most.push(Float64Array.from({ length: MAX_PARTS }, (_, k) => (k <= rest.length ? sum(rest.slice(rest.length - k)) : -Infinity)));
+  }
   // For the last member: each value's ranks, ascending.
   const ranksOf = new Map<number, number[]>();
   values.forEach((v, r) => push(ranksOf, v, r));
@@ -200,10 +240,10 @@ export function smallestSubsetMaking(values: readonly number[], target: number):
       return true;
     }
     for (let r = from; r <= n - size; r++) {
-      const v = values[r];
-      if (v >= left || largestFrom[r] * size < left) continue;
+      const rest = left - values[r];
+      if (rest <= 0 || rest < least[r + 1][size - 1] || rest > most[r + 1][size - 1]) continue;
       picked.push(r);
-      if (search(r + 1, left - v, size - 1)) return true;
+      if (search(r + 1, rest, size - 1)) return true;
       picked.pop();
     }
     return false;
@@ -214,6 +254,8 @@ export function smallestSubsetMaking(values: readonly number[], target: number):
   }
   return null;
 }
+
+const sum = (list: readonly number[]) => list.reduce((s, v) => s + v, 0);
 
 /** Accounting account → which banking accounts its transactions may match (see `MatchInput.accountPairs`). */
 function accountRule(input: MatchInput): (accountingAccount: string, bankingAccount: string) => boolean {

@@ -1,0 +1,229 @@
+import { KEPT_AT, KEPT_FIELDS } from '../../records/record-fields.js';
+import type { RecordReader } from '../../records/record-reader.js';
+import { pairAccounts, type AccountIdentity } from '../matching/account-pairing.js';
+import { engineAmount, matchMovements, type MatchPass, type Movement } from '../matching/match-engine.js';
+
+/*
+ * What data integrity and enhanced invoices read of a company (docs/lending/data-integrity.md): both sides' bank
+ * movements and bank accounts, per connection, and the matches the engine (../matching/) finds in each pool: one
+ * accounting connection against one banking connection, each banking connection on its own.
+ */
+
+export const INTEGRITY_TYPES = ['accountTransactions', 'banking-transactions', 'bankAccounts', 'banking-accounts'] as const;
+export type IntegrityType = (typeof INTEGRITY_TYPES)[number];
+
+/** The data type each is matched against. */
+export const COUNTERPART: Record<IntegrityType, IntegrityType> = {
+  accountTransactions: 'banking-transactions',
+  'banking-transactions': 'accountTransactions',
+  bankAccounts: 'banking-accounts',
+  'banking-accounts': 'bankAccounts',
+};
+
+export interface TransactionEntry {
+  /** As data integrity names it: `{accountId}_{id}` for account transactions, the record's id for banking ones. */
+  id: string;
+  recordId: string;
+  connectionId: string;
+  /** The record's date as it has it (accounting `date`; banking `postedDate`, else `authorizedDate`). */
+  date: string | undefined;
+  /** That date's day number (NaN when it has none: such a movement matches nothing). */
+  day: number;
+  /** The amount as the record has it (signed, money in positive). */
+  amount: number | undefined;
+  /** The amount in the engine's unit (ten-thousandths); null when it cannot be compared exactly. */
+  units: number | null;
+  currency: string;
+  description: string;
+  account: string;
+  /** For account transactions: the records each line settles (payments, bill payments, transfers…), by id. */
+  settles: { id: string; dataType: string }[];
+  /** The other side's entries it matched, by index, with the pass that matched them. */
+  matches: { entry: number; pass: MatchPass }[];
+}
+
+export interface AccountEntry {
+  id: string;
+  connectionId: string;
+  accountName: string | undefined;
+  institution: string | undefined;
+  identity: AccountIdentity;
+  matches: { entry: number }[];
+}
+
+export interface Side {
+  /** The connections whose transactions (and, for accounts, accounts) are read, in order. */
+  transactionConnections: string[];
+  accountConnections: string[];
+  transactions: TransactionEntry[];
+  accounts: AccountEntry[];
+}
+
+export interface IntegrityFacts {
+  accounting: Side;
+  banking: Side;
+  /** When the matching ran (business time). */
+  matchedAt: string;
+}
+
+/** The synced versions read, per connection, for each of the four data types. */
+export type IntegrityVersions = Record<IntegrityType, { connectionId: string; version: number }[]>;
+
+type Reader = Pick<RecordReader, 'eachKept'>;
+
+const T = KEPT_AT.accountTransaction;
+const L = KEPT_AT.accountTransactionLine;
+const B = KEPT_AT.bankingTransaction;
+const A = KEPT_AT.bankAccount;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const number = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+async function readTransactions(reader: Reader, versions: IntegrityVersions, type: 'accountTransactions' | 'banking-transactions') {
+  const entries: TransactionEntry[] = [];
+  for (const { connectionId, version } of versions[type]) {
+    await reader.eachKept([version], KEPT_FIELDS[type] ?? [], (tuple) => {
+      if (type === 'accountTransactions') {
+        const lines = (Array.isArray(tuple[T.lines]) ? tuple[T.lines] : []) as unknown[][];
+        const account = text(tuple[T.account]) ?? '';
+        const amount = number(tuple[T.amount]);
+        const described = lines.map((line) => text(line[L.description])).find((d) => d !== undefined && d.trim() !== '');
+        entries.push({
+          id: `${account}_${String(tuple[T.id])}`,
+          recordId: String(tuple[T.id]),
+          connectionId,
+          date: text(tuple[T.date]),
+          day: typeof tuple[T.day] === 'number' ? (tuple[T.day] as number) : NaN,
+          amount,
+          units: engineAmount(amount),
+          currency: text(tuple[T.currency]) ?? '',
+          description: described ?? text(tuple[T.note]) ?? '',
+          account,
+          settles: lines.flatMap((line) =>
+            text(line[L.id]) !== undefined ? [{ id: text(line[L.id])!, dataType: text(line[L.dataType]) ?? '' }] : [],
+          ),
+          matches: [],
+        });
+        return;
+      }
+      const posted = typeof tuple[B.postedDay] === 'number';
+      const amount = number(tuple[B.amount]);
+      entries.push({
+        id: String(tuple[B.id]),
+        recordId: String(tuple[B.id]),
+        connectionId,
+        date: text(posted ? tuple[B.posted] : tuple[B.authorized]),
+        day: posted
+          ? (tuple[B.postedDay] as number)
+          : typeof tuple[B.authorizedDay] === 'number'
+            ? (tuple[B.authorizedDay] as number)
+            : NaN,
+        amount,
+        units: engineAmount(amount),
+        currency: text(tuple[B.currency]) ?? '',
+        description: text(tuple[B.description]) ?? '',
+        account: text(tuple[B.account]) ?? '',
+        settles: [],
+        matches: [],
+      });
+    });
+  }
+  return entries;
+}
+
+async function readAccounts(reader: Reader, versions: IntegrityVersions, type: 'bankAccounts' | 'banking-accounts') {
+  const entries: AccountEntry[] = [];
+  for (const { connectionId, version } of versions[type]) {
+    await reader.eachKept([version], KEPT_FIELDS[type] ?? [], (tuple) => {
+      const id = String(tuple[A.id]);
+      entries.push({
+        id,
+        connectionId,
+        accountName: text(tuple[A.name]),
+        institution: text(tuple[A.institution]),
+        identity: {
+          id,
+          iban: text(tuple[A.iban]),
+          sortCode: text(tuple[A.sortCode]),
+          number: text(tuple[A.number]),
+          currency: text(tuple[A.currency]),
+        },
+        matches: [],
+      });
+    });
+  }
+  return entries;
+}
+
+const connectionsOf = (list: { connectionId: string }[]) => [...new Set(list.map((v) => v.connectionId))];
+
+/** Reads both sides and matches every pool. */
+export async function integrityFacts(reader: Reader, versions: IntegrityVersions, matchedAt: () => string): Promise<IntegrityFacts> {
+  const accounting: Side = {
+    transactionConnections: connectionsOf(versions.accountTransactions),
+    accountConnections: connectionsOf(versions.bankAccounts),
+    transactions: await readTransactions(reader, versions, 'accountTransactions'),
+    accounts: await readAccounts(reader, versions, 'bankAccounts'),
+  };
+  const banking: Side = {
+    transactionConnections: connectionsOf(versions['banking-transactions']),
+    accountConnections: connectionsOf(versions['banking-accounts']),
+    transactions: await readTransactions(reader, versions, 'banking-transactions'),
+    accounts: await readAccounts(reader, versions, 'banking-accounts'),
+  };
+  const ofConnection = <E extends { connectionId: string }>(list: E[], connectionId: string) =>
+    list.flatMap((entry, index) => (entry.connectionId === connectionId ? [index] : []));
+
+  const accountingConnections = new Set([...accounting.transactionConnections, ...accounting.accountConnections]);
+  const bankingConnections = new Set([...banking.transactionConnections, ...banking.accountConnections]);
+  for (const left of accountingConnections) {
+    const leftAccounts = ofConnection(accounting.accounts, left);
+    const leftMoves = ofConnection(accounting.transactions, left);
+    for (const right of bankingConnections) {
+      const rightAccounts = ofConnection(banking.accounts, right);
+      const pairs = pairAccounts(
+        leftAccounts.map((i) => accounting.accounts[i].identity),
+        rightAccounts.map((i) => banking.accounts[i].identity),
+      );
+      const accountIndex = (list: AccountEntry[], indexes: number[]) => new Map(indexes.map((i) => [list[i].id, i]));
+      const leftIndex = accountIndex(accounting.accounts, leftAccounts);
+      const rightIndex = accountIndex(banking.accounts, rightAccounts);
+      for (const [a, b] of pairs) {
+        accounting.accounts[leftIndex.get(a)!].matches.push({ entry: rightIndex.get(b)! });
+        banking.accounts[rightIndex.get(b)!].matches.push({ entry: leftIndex.get(a)! });
+      }
+
+      const rightMoves = ofConnection(banking.transactions, right);
+      if (leftMoves.length === 0 || rightMoves.length === 0) continue;
+      // Claims and ties go by the records' own ids.
+      const movement = (entry: TransactionEntry): Movement => ({
+        id: entry.recordId,
+        account: entry.account,
+        currency: entry.currency,
+        day: entry.day,
+        amount: entry.units ?? 0,
+        description: entry.description,
+      });
+      const result = matchMovements({
+        accounting: leftMoves.map((i) => movement(accounting.transactions[i])),
+        banking: rightMoves.map((i) => movement(banking.transactions[i])),
+        accountPairs: pairs,
+      });
+      for (const match of result.matches) {
+        const a = leftMoves[match.accounting];
+        for (const k of match.banking) {
+          const b = rightMoves[k];
+          accounting.transactions[a].matches.push({ entry: b, pass: match.pass });
+          banking.transactions[b].matches.push({ entry: a, pass: match.pass });
+        }
+      }
+    }
+  }
+  return { accounting, banking, matchedAt: matchedAt() };
+}
+
+/** About how many bytes the facts hold, for the cache's bound. */
+export function integrityFactsBytes(facts: IntegrityFacts): number {
+  const side = (s: Side) => s.transactions.length * 400 + s.accounts.length * 300;
+  return side(facts.accounting) + side(facts.banking) + 1024;
+}

@@ -71,7 +71,9 @@ import { registerEnhancedFinancialsRoutes } from './reports/enhanced/enhanced-fi
 import { deleteCategoriesStep } from './reports/categories/account-categories.store.js';
 import { registerAgedReportRoutes } from './reports/aged/aged-reports.routes.js';
 import { registerDataIntegrityRoutes } from './reports/integrity/data-integrity.routes.js';
-import { createDataIntegrityService } from './reports/integrity/data-integrity.service.js';
+import { registerEnhancedInvoicesRoutes } from './reports/enhanced-invoices/enhanced-invoices.routes.js';
+import { createEnhancedInvoicesService } from './reports/enhanced-invoices/enhanced-invoices.service.js';
+import { createDataIntegrityService, type DataIntegrityService } from './reports/integrity/data-integrity.service.js';
 import { createRecordReader } from './records/record-reader.js';
 import { registerLinkRoutes } from './link/link.routes.js';
 import { registerWebhooks } from './webhooks/webhooks.routes.js';
@@ -278,9 +280,20 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const agedThreads = createAgedReadingThreads(store.url);
   server.addHook('onClose', async () => agedThreads?.close());
   const records = createRecordReader(store, lists);
+  // Data integrity matches a company's books and banks after every sync of its inputs; the service is made with its
+  // routes below (it reads through the data sets).
+  let dataIntegrity: DataIntegrityService | undefined;
   const syncJob = createSyncJob({
     store,
     writers,
+    afterComplete: (sync) => {
+      void (async () => {
+        const client = await clients.get(sync.clientId);
+        if (client && dataIntegrity) await dataIntegrity.afterSync(client, sync.companyId, sync.dataType);
+      })().catch((error: unknown) =>
+        server.log.warn({ err: error, companyId: sync.companyId }, 'data integrity: matching after a sync failed'),
+      );
+    },
     digests: agedVersionDigests(agedThreads, store, { threadFrom: options.reports?.digestThreadFrom }),
     jobs,
     credentials,
@@ -343,7 +356,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerAgedReportRoutes(server, {
     agedReports: createAgedReportsService({ dataSets, records, threads: agedThreads, threadFrom: options.reports?.threadFrom }),
   });
-  registerDataIntegrityRoutes(server, { dataIntegrity: createDataIntegrityService({ dataSets, records }) });
+  dataIntegrity = createDataIntegrityService({ dataSets, records });
+  registerDataIntegrityRoutes(server, { dataIntegrity });
+  registerEnhancedInvoicesRoutes(server, {
+    enhancedInvoices: createEnhancedInvoicesService({ dataSets, records, companies, integrity: dataIntegrity }),
+  });
   registerEnhancedFinancialsRoutes(server, {
     enhanced: createEnhancedFinancialsService({ db, jobs, wakeJobs, publicUrl: urls.publicUrl, companies, dataSets, records }),
   });

@@ -228,7 +228,13 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       let result: LinkResult;
       try {
         const current = row.settings ? (JSON.parse(row.settings) as Record<string, unknown>) : null;
-        result = await connector.link(body, { connectionId: row.id, current, now: now(), allowPrivate: deps.allowPrivate ?? false });
+        result = await connector.link(body, {
+          connectionId: row.id,
+          companyId: row.company_id,
+          current,
+          now: now(),
+          allowPrivate: deps.allowPrivate ?? false,
+        });
       } catch (err) {
         if (!isConnectorError(err)) throw err;
         // The platform refused the attempt: the connection stays as it was, and the client hears of it.

@@ -100,6 +100,8 @@ export interface OrganisationChoice {
 /** What linking is given. */
 export interface LinkContext {
   connectionId: string;
+  /** The company the connection belongs to (the Sandboxes seed a company's data from it: one company, one story). */
+  companyId: string;
   /** The settings the connection kept from an earlier link, if any. */
   current: Record<string, unknown> | null;
   now: Date;

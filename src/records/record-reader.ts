@@ -187,6 +187,24 @@ export function createRecordReader(store: Store, lists: ListContext, options: { 
       return rows[0]?.doc;
     },
 
+    /**
+     * Live records by id from the versions (for each id, the first version holding it), as their stored JSON: one
+     * query per 500 ids (a report's page of invoices looking up their payments).
+     */
+    async byIds(versions: number[], recordIds: readonly string[]): Promise<Map<string, string>> {
+      const out = new Map<string, string>();
+      if (versions.length === 0) return out;
+      const wanted = [...new Set(recordIds)];
+      for (let i = 0; i < wanted.length; i += 500) {
+        const ids = wanted.slice(i, i + 500);
+        const { rows } = await sql<{ record_id: string; doc: string }>`SELECT r.record_id, d.doc FROM ${FROM}
+          WHERE r.version IN (${sql.join(versions)}) AND r.record_id IN (${sql.join(ids)}) AND r.is_deleted = 0
+          ORDER BY r.version`.execute(db);
+        for (const row of rows) if (!out.has(row.record_id)) out.set(row.record_id, row.doc);
+      }
+      return out;
+    },
+
     /** The first record of the newest version (single-record data types). */
     async first(versions: number[]): Promise<string | undefined> {
       const newest = Math.max(...versions);

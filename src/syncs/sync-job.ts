@@ -47,6 +47,11 @@ export interface SyncJobOptions {
   /** What reports keep with each version written (none: nothing). */
   digests?: VersionDigests;
   /**
+   * Told of each sync that completes, once readers see its version (reports that work ahead, such as data
+   * integrity's matching: handed in by the composition root). It must not throw; it is not awaited.
+   */
+  afterComplete?: (sync: { clientId: string; companyId: string; dataType: string }) => void;
+  /**
    * How long a superseded version stays before its records are deleted, in ms: a reader that looked up the
    * old version just before the switch can still finish its page.
    */
@@ -385,6 +390,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       await reportReadIfIdle(trx, jobs, { clientId, companyId, publicUrl: options.publicUrl() });
     });
     await ended(op, 'Complete', completed, outcome.count);
+    options.afterComplete?.({ clientId, companyId, dataType: op.data_type });
   }
 
   return {

@@ -96,16 +96,26 @@ afterAll(() => server?.close());
 
 describe('data integrity', () => {
   it('is DoesNotExist with empty summaries and details before any bank is connected', async () => {
-    const status = await get(`${base()}/accountTransactions/dataIntegrity/status`);
-    expect(status.metadata).toHaveLength(1);
-    expect(status.metadata[0]).toMatchObject({
-      type: 'banking-transactions',
-      statusInfo: { currentStatus: 'DoesNotExist' },
-      connectionIds: { source: [accountingId], target: [] },
-    });
-    expect(await get(`${base()}/accountTransactions/dataIntegrity/summaries`)).toEqual({ summaries: [] });
-    const details = await get(`${base()}/banking-transactions/dataIntegrity/details`);
-    expect(details).toMatchObject({ results: [], totalResults: 0, pageNumber: 1 });
+    const counterparts = {
+      accountTransactions: 'banking-transactions',
+      bankAccounts: 'banking-accounts',
+      'banking-transactions': 'accountTransactions',
+      'banking-accounts': 'bankAccounts',
+    };
+    for (const [type, counterpart] of Object.entries(counterparts)) {
+      const status = await get(`${base()}/${type}/dataIntegrity/status`);
+      expect(status.metadata).toHaveLength(1);
+      const accounting = type === 'accountTransactions' || type === 'bankAccounts';
+      expect(status.metadata[0]).toMatchObject({
+        type: counterpart,
+        statusInfo: { currentStatus: 'DoesNotExist' },
+        connectionIds: accounting ? { source: [accountingId], target: [] } : { source: [], target: [accountingId] },
+      });
+      expect(status.metadata[0].statusInfo.lastMatched).toBeUndefined();
+      expect(await get(`${base()}/${type}/dataIntegrity/summaries`)).toEqual({ summaries: [] });
+      const details = await get(`${base()}/${type}/dataIntegrity/details`);
+      expect(details).toMatchObject({ results: [], totalResults: 0, pageNumber: 1 });
+    }
   });
 
   it('matches exactly the bank lines written for the books, each by its pass', async () => {
@@ -121,7 +131,9 @@ describe('data integrity', () => {
     const candidates = movements.filter((m) => clear(m) && Math.abs(m.totalAmount) >= 20).sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(candidates.length).toBeGreaterThan(20);
     const lines: { id: string; date: string; amount: number; name: string }[] = [];
-    const words = (m: Data) => m.lines?.[0]?.description ?? m.note ?? '';
+    // The movement's description as the matching rules read it: its first line's that is not blank, else its note.
+    const words = (m: Data) =>
+      (m.lines ?? []).map((l: Data) => l.description).find((d: unknown) => typeof d === 'string' && d.trim()) ?? m.note ?? '';
     candidates.slice(0, 24).forEach((m, i) => {
       const kind = i % 6;
       const id = `LINE${i}`;
@@ -239,7 +251,9 @@ describe('data integrity', () => {
       expect(summary.byAmount.matched).toBeCloseTo(sum(matched), 6);
       expect(summary.byAmount.total).toBeCloseTo(sum(records), 6);
       expect(summary.byAmount.unmatched).toBeCloseTo(sum(records) - sum(matched), 6);
-      expect(summary.byAmount.matchPercentage).toBe((summary.byAmount.matched / summary.byAmount.total) * 100);
+      expect(summary.byAmount.matchPercentage).toBeCloseTo((sum(matched) / sum(records)) * 100, 9);
+      const currencies = new Set(records.map((r) => r.currency));
+      expect(summary.byAmount.currency).toBe(currencies.size === 1 ? [...currencies][0] : undefined);
     };
     const whole = await get(`${base()}/accountTransactions/dataIntegrity/summaries`);
     expect(whole.summaries).toHaveLength(1);
@@ -281,7 +295,13 @@ describe('data integrity', () => {
     const accountingDays = all.map((r) => day(r.date)).sort();
     expect(status.dates.minDate).toBe(`${accountingDays[0]}T00:00:00Z`);
     expect(status.dates.maxDate).toBe(`${accountingDays.at(-1)}T00:00:00Z`);
-    expect(day(status.dates.minOverlappingDate) >= accountingDays[0]).toBe(true);
+    const bankDays = (await allRecords(server, client.auth, { companyId, connectionId: bankId }, 'banking-transactions'))
+      .map((r) => day(r.postedDate))
+      .sort();
+    const later = (x: string, y: string) => (x > y ? x : y);
+    const earlier = (x: string, y: string) => (x < y ? x : y);
+    expect(status.dates.minOverlappingDate).toBe(`${later(accountingDays[0], bankDays[0])}T00:00:00Z`);
+    expect(status.dates.maxOverlappingDate).toBe(`${earlier(accountingDays.at(-1)!, bankDays.at(-1)!)}T00:00:00Z`);
 
     const sdk = new CodatLending({ serverURL: server.url, security: { authHeader: client.auth } });
     const viaSdk = await sdk.dataIntegrity.summaries({ companyId, dataType: 'accountTransactions' as never });
@@ -302,5 +322,122 @@ describe('data integrity', () => {
       auth: client.auth,
     });
     expectErrorBody(company, 404);
+  });
+});
+
+/*
+ * On a Sandbox company (accounting and banking Sandboxes of one company: docs/sandbox-banking-commerce.md), data
+ * integrity finds exactly what the Sandbox planted, worked out here from the records the API serves: a bank line is a
+ * movement's when it is on the same account (by IBAN, else number and currency), of the same amount, 0 to 3 days
+ * later, and its description ends with the movement's own; every other line is the bank's, every other movement the
+ * books' alone.
+ */
+describe('data integrity on a Sandbox company', () => {
+  let sandbox: { companyId: string; accounting: string; banking: string };
+  const INPUTS = ['accountTransactions', 'bankAccounts', 'banking-transactions', 'banking-accounts'];
+
+  beforeAll(async () => {
+    const books = await companyWithConnection(server, client, 'mqjo');
+    await fetchOnFirstLinkOnly(server, client, books.companyId, INPUTS);
+    const bank = await companyWithConnection(server, client, 'bsbx', books.companyId);
+    await authorize(server, client, books);
+    await authorize(server, client, bank);
+    await waitForSyncs(server, client, books.companyId);
+    sandbox = { companyId: books.companyId, accounting: books.connectionId, banking: bank.connectionId };
+  }, 120_000);
+
+  it('matches exactly the pairs the Sandbox planted, and the summaries are the formula over them', async () => {
+    const { companyId } = sandbox;
+    const of = (connectionId: string, type: string) => allRecords(server, client.auth, { companyId, connectionId }, type);
+    const moves = await of(sandbox.accounting, 'accountTransactions');
+    const bookAccounts = await of(sandbox.accounting, 'bankAccounts');
+    const lines = await of(sandbox.banking, 'banking-transactions');
+    const bankAccounts = await of(sandbox.banking, 'banking-accounts');
+    const squash = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, '').toUpperCase();
+    const bookOf = new Map(
+      bankAccounts.map((a) => [
+        a.id,
+        bookAccounts.find((b) =>
+          a.identifiers.iban
+            ? squash(a.identifiers.iban) === squash(b.iBan)
+            : a.identifiers.number === b.accountNumber && a.currency === b.currency,
+        )?.id,
+      ]),
+    );
+    const dayNumber = (text: string) => Date.parse(`${day(text)}T00:00:00Z`) / 86_400_000;
+    const words = (m: Data) =>
+      (m.lines ?? []).map((l: Data) => l.description).find((d: unknown) => typeof d === 'string' && d.trim()) ?? m.note ?? '';
+    // The planted pairs, by the rule above; a line is used once.
+    const plantedLine = new Map<string, string>();
+    const taken = new Set<string>();
+    for (const m of [...moves].sort((x, y) => dayNumber(x.date) - dayNumber(y.date) || (x.id < y.id ? -1 : 1))) {
+      const own = lines.filter(
+        (t) =>
+          !taken.has(t.id) &&
+          bookOf.get(t.accountId) === m.bankAccountRef.id &&
+          cents(t.amount) === cents(m.totalAmount) &&
+          dayNumber(t.postedDate) - dayNumber(m.date) >= 0 &&
+          dayNumber(t.postedDate) - dayNumber(m.date) <= 3 &&
+          t.description.endsWith(` ${words(m).toUpperCase()}`),
+      );
+      if (own.length === 0) continue;
+      taken.add(own[0].id);
+      plantedLine.set(m.id, own[0].id);
+    }
+    expect(plantedLine.size).toBeGreaterThan(100);
+    // Both sides have deliberately unmatched items.
+    expect(moves.length - plantedLine.size).toBeGreaterThan(10);
+    expect(lines.length - plantedLine.size).toBeGreaterThan(5);
+
+    const details = await allDetails('accountTransactions');
+    expect(details).toHaveLength(moves.length);
+    const byId = new Map(details.map((d) => [d.id, d]));
+    for (const m of moves) {
+      const detail = byId.get(`${m.bankAccountRef.id}_${m.id}`)!;
+      const line = plantedLine.get(m.id);
+      expect(
+        detail.matches.map((x: Data) => x.id),
+        `${m.id} ${words(m)} ${m.totalAmount} ${m.date}`,
+      ).toEqual(line ? [line] : []);
+    }
+    const bankDetails = await allDetails('banking-transactions');
+    const matchedLines = new Set(plantedLine.values());
+    for (const d of bankDetails) expect(d.matches.length > 0, d.id).toBe(matchedLines.has(d.id));
+
+    // Summaries: the formula over the served records.
+    const summary = (await get(`${base()}/accountTransactions/dataIntegrity/summaries`)).summaries[0];
+    const matchedMoves = moves.filter((m) => plantedLine.has(m.id));
+    const sum = (list: Data[], field: string) => list.reduce((s, r) => s + Math.abs(cents(r[field])), 0) / 100;
+    expect(summary.byCount).toEqual({
+      matched: matchedMoves.length,
+      unmatched: moves.length - matchedMoves.length,
+      total: moves.length,
+      matchPercentage: (matchedMoves.length / moves.length) * 100,
+    });
+    expect(summary.byAmount.matched).toBeCloseTo(sum(matchedMoves, 'totalAmount'), 6);
+    expect(summary.byAmount.total).toBeCloseTo(sum(moves, 'totalAmount'), 6);
+    expect(summary.byAmount.matchPercentage).toBeCloseTo((sum(matchedMoves, 'totalAmount') / sum(moves, 'totalAmount')) * 100, 9);
+    const bankSummary = (await get(`${base()}/banking-transactions/dataIntegrity/summaries`)).summaries[0];
+    expect(bankSummary.byCount).toEqual({
+      matched: matchedLines.size,
+      unmatched: lines.length - matchedLines.size,
+      total: lines.length,
+      matchPercentage: (matchedLines.size / lines.length) * 100,
+    });
+    // Every account pairs.
+    const accountSummary = (await get(`${base()}/bankAccounts/dataIntegrity/summaries`)).summaries[0];
+    expect(accountSummary.byCount).toMatchObject({ matched: bookAccounts.length, unmatched: 0 });
+
+    function base() {
+      return `/data/companies/${companyId}/assess/dataTypes`;
+    }
+    async function allDetails(type: string) {
+      const out: Data[] = [];
+      for (let page = 1; ; page++) {
+        const body = await get(`${base()}/${type}/dataIntegrity/details?page=${page}&pageSize=2000`);
+        out.push(...body.results);
+        if (out.length >= body.totalResults) return out;
+      }
+    }
   });
 });

@@ -343,6 +343,9 @@ type Ids = Record<string, string>;
 
 /** Path parameters that name a value rather than a resource: the same in every request. */
 const VALUE_PARAMS: Ids = { platformKey: SANDBOX_PLATFORMS.accounting, dataType: 'invoices' };
+/** Data integrity names a data type it matches. */
+const valueOf = (endpoint: Endpoint, name: string) =>
+  name === 'dataType' && endpoint.template.includes('/dataIntegrity/') ? 'accountTransactions' : VALUE_PARAMS[name];
 
 /** Substitutes `{name}` in a template; every parameter must have a value. */
 function fill(template: string, ids: Ids): string {
@@ -386,7 +389,7 @@ async function sharedIds(endpoint: Endpoint): Promise<Ids> {
     else if (name === 'pushOperationKey') ids[name] = pushOfA.body.pushOperationKey;
     else if (name === 'webhookId') ids[name] = webhookOfA;
     else if (name === 'datasetId' && endpoint.template.includes('/bankStatements/upload/')) ids[name] = statementsOfA.datasetId;
-    else if (name in VALUE_PARAMS) ids[name] = VALUE_PARAMS[name];
+    else if (name in VALUE_PARAMS) ids[name] = valueOf(endpoint, name);
     else if (name === 'recordId' && isWrite(endpoint)) ids[name] = await firstId(`/companies/${ids.companyId}/data/${ids.dataType}`);
     else ids[name] = await firstId(fill(listTemplateOf(endpoint.template, name), ids));
   }
@@ -419,7 +422,7 @@ async function throwawayIds(endpoint: Endpoint): Promise<Ids> {
       if (!key) throw new Error('could not create a throwaway key');
       secrets.add(key.apiKey);
       ids[name] = key.id;
-    } else if (name in VALUE_PARAMS) ids[name] = VALUE_PARAMS[name];
+    } else if (name in VALUE_PARAMS) ids[name] = valueOf(endpoint, name);
     else if (name === 'recordId' && isWrite(endpoint))
       ids[name] = await firstIdOf(server, clientA, `/companies/${ids.companyId}/data/${ids.dataType}`);
     else if (name === 'webhookId') ids[name] = await createWebhookConsumer();

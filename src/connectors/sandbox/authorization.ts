@@ -10,10 +10,11 @@ export const MAX_SANDBOX_INVOICES = 5_000_000;
 
 /**
  * Reads a Sandbox authorisation (`{"size": "small" | "medium" | "large"}` or `{"invoices": "<count>"}`; small by
- * default) into the settings the connection keeps. The seed comes from the connection id, so each connection
- * is its own company and the same connection always generates the same data.
+ * default) into the settings the connection keeps. The seed comes from the company id, so a company's accounting,
+ * banking and commerce Sandboxes describe one company (its bank shows its books' movements: one story), another
+ * company is another story, and the same company always generates the same data.
  */
-export function sandboxSettings(connectionId: string, body: Record<string, unknown>, asOf: Date): ConnectionSettings {
+export function sandboxSettings(companyId: string, body: Record<string, unknown>, asOf: Date): ConnectionSettings {
   const size = body.size;
   const invoices = body.invoices;
   if (size !== undefined && invoices !== undefined) {
@@ -44,7 +45,7 @@ export function sandboxSettings(connectionId: string, body: Record<string, unkno
     }
     count = n;
   }
-  const seed = createHash('sha256').update(connectionId).digest().readUInt32BE(0) & 0x7fffffff;
+  const seed = createHash('sha256').update(companyId).digest().readUInt32BE(0) & 0x7fffffff;
   return { seed, invoices: count, asOf: asOf.toISOString().slice(0, 10) };
 }
 
@@ -68,6 +69,6 @@ export const SANDBOX_AUTHORIZATION: AuthorizationKind = {
 export async function linkSandbox(input: Record<string, unknown>, ctx: LinkContext): Promise<LinkResult> {
   const hasChoice = input.size !== undefined || input.invoices !== undefined;
   const settings =
-    ctx.current && !hasChoice ? ctx.current : (sandboxSettings(ctx.connectionId, input, ctx.now) as unknown as Record<string, unknown>);
+    ctx.current && !hasChoice ? ctx.current : (sandboxSettings(ctx.companyId, input, ctx.now) as unknown as Record<string, unknown>);
   return { settings, credentials: null };
 }

@@ -4,8 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses, sendJson } from '../../http/responses.js';
 import { DEFAULT_PAGE_SIZE, PagingQuery, pageOf, renderPage } from '../../http/paging.js';
 import { callerOf } from '../../clients/caller.js';
-import { ApiError } from '../../http/api-error.js';
-import { INTEGRITY_TYPES, type IntegrityType } from './integrity-facts.js';
+import { INTEGRITY_TYPES } from './integrity-facts.js';
 import type { DataIntegrityService } from './data-integrity.service.js';
 
 /*
@@ -117,12 +116,6 @@ const DetailSchema = Type.Object({
   matches: Type.Array(Match, { description: 'Empty when unmatched.' }),
 });
 
-/** The path's data type, or 404 for one data integrity does not match (as for any other unknown path value). */
-function integrityType(value: string): IntegrityType {
-  if ((INTEGRITY_TYPES as readonly string[]).includes(value)) return value as IntegrityType;
-  throw new ApiError(404, `NotFound: Data integrity matches ${INTEGRITY_TYPES.join(', ')}; not ${value}.`);
-}
-
 export function registerDataIntegrityRoutes(app: FastifyInstance, deps: { dataIntegrity: DataIntegrityService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const base = '/data/companies/:companyId/assess/dataTypes/:dataType/dataIntegrity';
@@ -138,7 +131,7 @@ export function registerDataIntegrityRoutes(app: FastifyInstance, deps: { dataIn
         response: { 200: StatusSchema, ...errorResponses(404) },
       },
     },
-    async (request) => deps.dataIntegrity.status(callerOf(request), request.params.companyId, integrityType(request.params.dataType)),
+    async (request) => deps.dataIntegrity.status(callerOf(request), request.params.companyId, request.params.dataType),
   );
   r.get(
     `${base}/summaries`,
@@ -153,12 +146,7 @@ export function registerDataIntegrityRoutes(app: FastifyInstance, deps: { dataIn
       },
     },
     async (request) =>
-      deps.dataIntegrity.summaries(
-        callerOf(request),
-        request.params.companyId,
-        integrityType(request.params.dataType),
-        request.query.query,
-      ),
+      deps.dataIntegrity.summaries(callerOf(request), request.params.companyId, request.params.dataType, request.query.query),
   );
   r.get(
     `${base}/details`,
@@ -178,7 +166,7 @@ export function registerDataIntegrityRoutes(app: FastifyInstance, deps: { dataIn
       const { results, totalResults } = await deps.dataIntegrity.details(
         callerOf(request),
         request.params.companyId,
-        integrityType(request.params.dataType),
+        request.params.dataType,
         { page, pageSize, query: request.query.query, orderBy: request.query.orderBy },
       );
       return sendJson(

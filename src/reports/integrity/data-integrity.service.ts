@@ -1,5 +1,6 @@
 import type { Client } from '../../clients/clients.store.js';
 import type { DataType } from '../../codat-model/data-types.js';
+import { ApiError } from '../../http/api-error.js';
 import type { PageRequest } from '../../http/paging.js';
 import { boundedCache } from '../../lib/bounded-cache.js';
 import { dayOfNumber } from '../../lib/calendar-date.js';
@@ -9,6 +10,7 @@ import type { RecordReader } from '../../records/record-reader.js';
 import {
   COUNTERPART,
   INTEGRITY_TYPES,
+  connectionsOf,
   integrityFacts,
   integrityFactsBytes,
   type AccountEntry,
@@ -22,8 +24,8 @@ import {
 /*
  * Data integrity (docs/lending/data-integrity.md): how much of a company's books' bank movements its banks' own
  * statements show, and the reverse; the same for bank accounts. The matches are the engine's (../matching/), made
- * once per set of input versions and kept; a sync of any input makes a new set, matched at the next read or when
- * the sync job asks (`refresh`).
+ * once per set of input versions and kept: after every sync of an input (`afterSync`, which the sync job calls), or at
+ * the first request for a set not matched yet.
  */
 
 /** What the service reads of the data sets: each data type's complete versions by connection, or undefined. */
@@ -43,6 +45,12 @@ export interface DataIntegrityDeps {
 
 const isTransactions = (type: IntegrityType) => type === 'accountTransactions' || type === 'banking-transactions';
 const isAccounting = (type: IntegrityType) => type === 'accountTransactions' || type === 'bankAccounts';
+
+/** The path's data type, or 404 for one data integrity does not match (as for any other unknown path value). */
+function integrityType(value: string): IntegrityType {
+  if ((INTEGRITY_TYPES as readonly string[]).includes(value)) return value as IntegrityType;
+  throw new ApiError(404, `NotFound: Data integrity matches ${INTEGRITY_TYPES.join(', ')}; not ${value}.`);
+}
 
 /** A detail as served: a transaction's, or an account's (with the name and institution Codat's docs show). */
 export interface TransactionDetail {
@@ -101,8 +109,14 @@ const ACCOUNT_FIELDS: RowResource<AccountEntry>['fields'] = {
 const fromUnits = (units: bigint) => Number(units) / 10_000;
 const midnight = (day: number) => `${dayOfNumber(day)}T00:00:00Z`;
 
+/** How many companies' latest matches are kept whatever their size (a large company's outgrow the byte budget). */
+const LATEST_KEPT = 16;
+
 export function createDataIntegrityService(deps: DataIntegrityDeps) {
   const kept = boundedCache<IntegrityFacts>({ bytes: deps.cacheBytes ?? 256 * 1024 * 1024, valueBytes: integrityFactsBytes });
+  // The latest matches of the companies asked about most recently, by company: paging through a large company's
+  // details reads its records once, however large.
+  const latest = new Map<string, { key: string; facts: IntegrityFacts }>();
   const making = new Map<string, Promise<IntegrityFacts>>();
 
   async function versionsOf(client: Client, companyId: string): Promise<IntegrityVersions> {
@@ -110,19 +124,30 @@ export function createDataIntegrityService(deps: DataIntegrityDeps) {
     return Object.fromEntries(INTEGRITY_TYPES.map((type, i) => [type, found[i] ?? []])) as IntegrityVersions;
   }
 
-  const keyOf = (companyId: string, versions: IntegrityVersions) =>
-    `${companyId} ${INTEGRITY_TYPES.map((t) => versions[t].map((v) => `${v.connectionId}:${v.version}`).join(',')).join(' ')}`;
+  const keyOf = (client: Client, companyId: string, versions: IntegrityVersions) =>
+    `${client.id} ${companyId} ${INTEGRITY_TYPES.map((t) => versions[t].map((v) => `${v.connectionId}:${v.version}`).join(',')).join(' ')}`;
 
-  async function factsOf(client: Client, companyId: string): Promise<IntegrityFacts> {
-    const versions = await versionsOf(client, companyId);
-    const key = keyOf(companyId, versions);
+  function remember(companyId: string, key: string, facts: IntegrityFacts) {
+    kept.set(key, facts);
+    latest.delete(companyId);
+    latest.set(companyId, { key, facts });
+    if (latest.size > LATEST_KEPT) latest.delete(latest.keys().next().value!);
+  }
+
+  async function factsOf(client: Client, companyId: string, versions: IntegrityVersions): Promise<IntegrityFacts> {
+    const key = keyOf(client, companyId, versions);
+    const last = latest.get(companyId);
+    if (last?.key === key) return last.facts;
     const cached = kept.get(key);
-    if (cached) return cached;
+    if (cached) {
+      remember(companyId, key, cached);
+      return cached;
+    }
     let pending = making.get(key);
     if (!pending) {
       pending = integrityFacts(deps.records, versions, () => clockFor({ clientId: client.id, companyId }).now().toISOString())
         .then((facts) => {
-          kept.set(key, facts);
+          remember(companyId, key, facts);
           return facts;
         })
         .finally(() => making.delete(key));
@@ -131,12 +156,26 @@ export function createDataIntegrityService(deps: DataIntegrityDeps) {
     return pending;
   }
 
-  /** The side of the URL's type and the other, and whether both have what matching needs. */
+  /**
+   * The URL type's and its counterpart's connections, from the versions alone, and the facts when both sides have
+   * something synced (read and matched then, or kept from before).
+   */
+  async function stateOf(client: Client, companyId: string, dataType: string, query?: string, known?: IntegrityVersions) {
+    // The company first (404, or 403 for another client's), then the data type (404), then the query (400).
+    const versions = known ?? (await versionsOf(client, companyId));
+    const type = integrityType(dataType);
+    const test = filterOf(type, query);
+    const counterpart = COUNTERPART[type];
+    const source = connectionsOf(versions[type]);
+    const target = connectionsOf(versions[counterpart]);
+    const ready = source.length > 0 && target.length > 0;
+    const facts = ready ? await factsOf(client, companyId, versions) : undefined;
+    return { type, test, source, target, facts, counterpart };
+  }
+
+  /** The side of the URL's type and the other. */
   function sides(facts: IntegrityFacts, type: IntegrityType) {
-    const own = isAccounting(type) ? facts.accounting : facts.banking;
-    const other = isAccounting(type) ? facts.banking : facts.accounting;
-    const connections = (side: Side) => (isTransactions(type) ? side.transactionConnections : side.accountConnections);
-    return { own, other, source: connections(own), target: connections(other) };
+    return isAccounting(type) ? { own: facts.accounting, other: facts.banking } : { own: facts.banking, other: facts.accounting };
   }
 
   function transactionDetail(type: IntegrityType, entry: TransactionEntry, other: Side): TransactionDetail {
@@ -181,23 +220,19 @@ export function createDataIntegrityService(deps: DataIntegrityDeps) {
     };
   }
 
-  /** The URL type's entries `query` selects (all without one); 400 for a bad query. */
-  function selected(type: IntegrityType, own: Side, query: string | undefined) {
-    if (isTransactions(type)) {
-      const filter = query ? rowFilter(query, { typeName: 'DataIntegrityDetail', fields: TRANSACTION_FIELDS }) : undefined;
-      return { transactions: filter ? own.transactions.filter(filter) : own.transactions, accounts: [] as AccountEntry[] };
-    }
-    const filter = query ? rowFilter(query, { typeName: 'DataIntegrityDetail', fields: ACCOUNT_FIELDS }) : undefined;
-    return { transactions: [] as TransactionEntry[], accounts: filter ? own.accounts.filter(filter) : own.accounts };
+  /** The test of `query` on the URL type's entries (none without one); 400 for a bad query, before anything is read. */
+  function filterOf(type: IntegrityType, query: string | undefined) {
+    if (!query) return undefined;
+    return isTransactions(type)
+      ? rowFilter(query, { typeName: 'DataIntegrityDetail', fields: TRANSACTION_FIELDS })
+      : rowFilter(query, { typeName: 'DataIntegrityDetail', fields: ACCOUNT_FIELDS });
   }
 
   return {
     /** The status of matching the URL's type against its counterpart; DoesNotExist while either side is missing. */
-    async status(client: Client, companyId: string, type: IntegrityType): Promise<{ metadata: IntegrityStatus[] }> {
-      const facts = await factsOf(client, companyId);
-      const { own, other, source, target } = sides(facts, type);
-      const counterpart = COUNTERPART[type];
-      if (source.length === 0 || target.length === 0) {
+    async status(client: Client, companyId: string, dataType: string): Promise<{ metadata: IntegrityStatus[] }> {
+      const { type, source, target, facts, counterpart } = await stateOf(client, companyId, dataType);
+      if (!facts) {
         const missing = [source.length === 0 ? type : undefined, target.length === 0 ? counterpart : undefined].filter(Boolean);
         return {
           metadata: [
@@ -212,6 +247,7 @@ export function createDataIntegrityService(deps: DataIntegrityDeps) {
           ],
         };
       }
+      const { own, other } = sides(facts, type);
       const status: IntegrityStatus = {
         type: counterpart,
         statusInfo: {
@@ -224,26 +260,20 @@ export function createDataIntegrityService(deps: DataIntegrityDeps) {
       if (isTransactions(type)) {
         let min = Infinity;
         let max = -Infinity;
-        const currencies = new Set<string>();
         for (const e of own.transactions) {
-          currencies.add(e.currency);
           if (e.amount === undefined) continue;
           if (e.amount < min) min = e.amount;
           if (e.amount > max) max = e.amount;
         }
+        const currency = soleCurrency(own.transactions);
         status.amounts = {
           ...(Number.isFinite(min) && { min, max }),
-          ...(currencies.size === 1 && { currency: [...currencies][0] }),
+          ...(currency !== undefined && { currency }),
         };
+        // Transactions are in date order, those without a date first.
         const span = (side: Side) => {
-          let min = Infinity;
-          let max = -Infinity;
-          for (const e of side.transactions) {
-            if (!Number.isFinite(e.day)) continue;
-            if (e.day < min) min = e.day;
-            if (e.day > max) max = e.day;
-          }
-          return { min, max };
+          const dated = side.transactions.filter((e) => Number.isFinite(e.day));
+          return dated.length === 0 ? { min: NaN, max: NaN } : { min: dated[0].day, max: dated[dated.length - 1].day };
         };
         const mine = span(own);
         const theirs = span(other);
@@ -251,86 +281,101 @@ export function createDataIntegrityService(deps: DataIntegrityDeps) {
         const overlapTo = Math.min(mine.max, theirs.max);
         status.dates = {
           ...(Number.isFinite(mine.min) && { minDate: midnight(mine.min), maxDate: midnight(mine.max) }),
-          ...(Number.isFinite(overlapFrom) &&
-            Number.isFinite(overlapTo) &&
-            overlapFrom <= overlapTo && { minOverlappingDate: midnight(overlapFrom), maxOverlappingDate: midnight(overlapTo) }),
+          ...(overlapFrom <= overlapTo && { minOverlappingDate: midnight(overlapFrom), maxOverlappingDate: midnight(overlapTo) }),
         };
       }
       return { metadata: [status] };
     },
 
     /** Matched, unmatched and total of the records `query` selects, by count and (transactions) by absolute amount. */
-    async summaries(client: Client, companyId: string, type: IntegrityType, query: string | undefined) {
-      const facts = await factsOf(client, companyId);
-      const { own, source, target } = sides(facts, type);
-      const chosen = selected(type, own, query);
-      if (source.length === 0 || target.length === 0) return { summaries: [] };
-      const entries: { matches: unknown[] }[] = isTransactions(type) ? chosen.transactions : chosen.accounts;
-      const matchedCount = entries.filter((e) => e.matches.length > 0).length;
+    async summaries(client: Client, companyId: string, dataType: string, query: string | undefined) {
+      const { type, test, facts, counterpart } = await stateOf(client, companyId, dataType, query);
+      if (!facts) return { summaries: [] };
+      const { own } = sides(facts, type);
+      const entries: { matches: unknown[] }[] = isTransactions(type) ? own.transactions : own.accounts;
+      const chosen = test ? entries.filter(test as (e: unknown) => boolean) : entries;
+      const matchedCount = chosen.filter((e) => e.matches.length > 0).length;
       const percentage = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
       const byCount = {
-        matchPercentage: percentage(matchedCount, entries.length),
+        matchPercentage: percentage(matchedCount, chosen.length),
         matched: matchedCount,
-        unmatched: entries.length - matchedCount,
-        total: entries.length,
+        unmatched: chosen.length - matchedCount,
+        total: chosen.length,
       };
-      if (!isTransactions(type)) return { summaries: [{ type: COUNTERPART[type], byCount }] };
+      if (!isTransactions(type)) return { summaries: [{ type: counterpart, byCount }] };
+      const transactions = chosen as TransactionEntry[];
       let matched = 0n;
       let unmatched = 0n;
-      const currencies = new Set<string>();
-      for (const e of chosen.transactions) {
-        currencies.add(e.currency);
+      for (const e of transactions) {
         if (e.units === null) continue;
         const size = BigInt(Math.abs(e.units));
         if (e.matches.length > 0) matched += size;
         else unmatched += size;
       }
+      const currency = soleCurrency(transactions);
       const byAmount = {
         matchPercentage: percentage(fromUnits(matched), fromUnits(matched + unmatched)),
         matched: fromUnits(matched),
         unmatched: fromUnits(unmatched),
         total: fromUnits(matched + unmatched),
-        ...(currencies.size === 1 && { currency: [...currencies][0] }),
+        ...(currency !== undefined && { currency }),
       };
-      return { summaries: [{ type: COUNTERPART[type], byAmount, byCount }] };
+      return { summaries: [{ type: counterpart, byAmount, byCount }] };
     },
 
     /** A page of the URL type's records with what each matched (empty while either side is missing). */
-    async details(client: Client, companyId: string, type: IntegrityType, page: PageRequest) {
-      const facts = await factsOf(client, companyId);
-      const { own, other, source, target } = sides(facts, type);
-      const chosen = selected(type, own, page.query);
-      const ready = source.length > 0 && target.length > 0;
+    async details(client: Client, companyId: string, dataType: string, page: PageRequest) {
+      const versions = await versionsOf(client, companyId);
+      const type = integrityType(dataType);
+      const order = page.orderBy
+        ? isTransactions(type)
+          ? rowOrder(page.orderBy, { typeName: 'DataIntegrityDetail', fields: TRANSACTION_FIELDS })
+          : rowOrder(page.orderBy, { typeName: 'DataIntegrityDetail', fields: ACCOUNT_FIELDS })
+        : undefined;
+      const { test, facts } = await stateOf(client, companyId, dataType, page.query, versions);
+      if (!facts) return { totalResults: 0, results: [] };
+      const { own, other } = sides(facts, type);
       const from = (page.page - 1) * page.pageSize;
-      if (isTransactions(type)) {
-        const list = ready ? [...chosen.transactions] : [];
-        list.sort(page.orderBy ? rowOrder(page.orderBy, { typeName: 'DataIntegrityDetail', fields: TRANSACTION_FIELDS }) : byDateThenId);
-        return {
-          totalResults: list.length,
-          results: list.slice(from, from + page.pageSize).map((e) => transactionDetail(type, e, other)),
-        };
-      }
-      const list = ready ? [...chosen.accounts] : [];
-      if (page.orderBy) list.sort(rowOrder(page.orderBy, { typeName: 'DataIntegrityDetail', fields: ACCOUNT_FIELDS }));
-      return {
-        totalResults: list.length,
-        results: list.slice(from, from + page.pageSize).map((e) => accountDetail(type, e, other)),
+      // Kept in date then id order (accounts by id): sorted again only for another order.
+      const pick = <E>(entries: E[]) => {
+        const chosen = test ? entries.filter(test as (e: E) => boolean) : entries;
+        return order ? [...chosen].sort(order as (x: E, y: E) => number) : chosen;
       };
+      if (isTransactions(type)) {
+        const list = pick(own.transactions);
+        return { totalResults: list.length, results: list.slice(from, from + page.pageSize).map((e) => transactionDetail(type, e, other)) };
+      }
+      const list = pick(own.accounts);
+      return { totalResults: list.length, results: list.slice(from, from + page.pageSize).map((e) => accountDetail(type, e, other)) };
     },
 
-    /** Makes the matches of the company's current inputs now, unless they are made already (after a sync). */
-    async refresh(client: Client, companyId: string): Promise<void> {
-      await factsOf(client, companyId);
+    /**
+     * The matches of the company's current inputs, or undefined while either side has no transactions synced
+     * (enhanced invoices follow payments through them to the bank).
+     */
+    async transactionMatches(client: Client, companyId: string): Promise<IntegrityFacts | undefined> {
+      return (await stateOf(client, companyId, 'accountTransactions')).facts;
+    },
+
+    /**
+     * Matches a company's inputs as they now are, once a sync of one of them has completed (the sync job's
+     * `afterComplete`), so the next request finds them made. Nothing runs until both sides have something synced.
+     */
+    async afterSync(client: Client, companyId: string, dataType: string): Promise<void> {
+      if (!(INTEGRITY_TYPES as readonly string[]).includes(dataType)) return;
+      const versions = await versionsOf(client, companyId);
+      const has = (types: IntegrityType[]) => types.some((t) => versions[t].length > 0);
+      if (has(['accountTransactions', 'bankAccounts']) && has(['banking-transactions', 'banking-accounts']))
+        await factsOf(client, companyId, versions);
     },
   };
 }
 
-/** Details come by date, then id, unless `orderBy` says otherwise. */
-function byDateThenId(x: TransactionEntry, y: TransactionEntry): number {
-  // A record without a date comes first, as a missing value sorts first ascending.
-  const dx = Number.isFinite(x.day) ? x.day : Number.MIN_SAFE_INTEGER;
-  const dy = Number.isFinite(y.day) ? y.day : Number.MIN_SAFE_INTEGER;
-  return dx - dy || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+/** The one currency of the transactions, or undefined when they have several (or none names one). */
+function soleCurrency(transactions: readonly TransactionEntry[]): string | undefined {
+  const currencies = new Set(transactions.map((e) => e.currency));
+  const [only] = currencies;
+  return currencies.size === 1 && only !== '' ? only : undefined;
 }
 
 export type DataIntegrityService = ReturnType<typeof createDataIntegrityService>;

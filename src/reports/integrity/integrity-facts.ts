@@ -155,58 +155,81 @@ async function readAccounts(reader: Reader, versions: IntegrityVersions, type: '
   return entries;
 }
 
-const connectionsOf = (list: { connectionId: string }[]) => [...new Set(list.map((v) => v.connectionId))];
+export const connectionsOf = (list: { connectionId: string }[]) => [...new Set(list.map((v) => v.connectionId))];
+
+/** Transactions by date then id (those without a date first), accounts by id: the order details are served in. */
+function byDateThenId(x: TransactionEntry, y: TransactionEntry): number {
+  const dx = Number.isFinite(x.day) ? x.day : Number.MIN_SAFE_INTEGER;
+  const dy = Number.isFinite(y.day) ? y.day : Number.MIN_SAFE_INTEGER;
+  return dx - dy || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+}
+const byId = (x: { id: string }, y: { id: string }) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+
+/** Each connection's entries, by index, in one pass. */
+function byConnection(list: { connectionId: string }[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  list.forEach((entry, index) => {
+    const indexes = out.get(entry.connectionId);
+    if (indexes) indexes.push(index);
+    else out.set(entry.connectionId, [index]);
+  });
+  return out;
+}
 
 /** Reads both sides and matches every pool. */
 export async function integrityFacts(reader: Reader, versions: IntegrityVersions, matchedAt: () => string): Promise<IntegrityFacts> {
   const accounting: Side = {
     transactionConnections: connectionsOf(versions.accountTransactions),
     accountConnections: connectionsOf(versions.bankAccounts),
-    transactions: await readTransactions(reader, versions, 'accountTransactions'),
-    accounts: await readAccounts(reader, versions, 'bankAccounts'),
+    transactions: (await readTransactions(reader, versions, 'accountTransactions')).sort(byDateThenId),
+    accounts: (await readAccounts(reader, versions, 'bankAccounts')).sort(byId),
   };
   const banking: Side = {
     transactionConnections: connectionsOf(versions['banking-transactions']),
     accountConnections: connectionsOf(versions['banking-accounts']),
-    transactions: await readTransactions(reader, versions, 'banking-transactions'),
-    accounts: await readAccounts(reader, versions, 'banking-accounts'),
+    transactions: (await readTransactions(reader, versions, 'banking-transactions')).sort(byDateThenId),
+    accounts: (await readAccounts(reader, versions, 'banking-accounts')).sort(byId),
   };
-  const ofConnection = <E extends { connectionId: string }>(list: E[], connectionId: string) =>
-    list.flatMap((entry, index) => (entry.connectionId === connectionId ? [index] : []));
+  // Claims and ties go by the records' own ids.
+  const movement = (entry: TransactionEntry): Movement => ({
+    id: entry.recordId,
+    account: entry.account,
+    currency: entry.currency,
+    day: entry.day,
+    amount: entry.units ?? 0,
+    description: entry.description,
+  });
+  const sideOf = (side: Side) => {
+    const accounts = byConnection(side.accounts);
+    const moves = byConnection(side.transactions);
+    const movements = new Map([...moves].map(([connection, indexes]) => [connection, indexes.map((i) => movement(side.transactions[i]))]));
+    return { accounts, moves, movements };
+  };
+  const left = sideOf(accounting);
+  const right = sideOf(banking);
+  const connections = (side: Side) => new Set([...side.transactionConnections, ...side.accountConnections]);
 
-  const accountingConnections = new Set([...accounting.transactionConnections, ...accounting.accountConnections]);
-  const bankingConnections = new Set([...banking.transactionConnections, ...banking.accountConnections]);
-  for (const left of accountingConnections) {
-    const leftAccounts = ofConnection(accounting.accounts, left);
-    const leftMoves = ofConnection(accounting.transactions, left);
-    for (const right of bankingConnections) {
-      const rightAccounts = ofConnection(banking.accounts, right);
+  for (const leftConnection of connections(accounting)) {
+    const leftAccounts = left.accounts.get(leftConnection) ?? [];
+    for (const rightConnection of connections(banking)) {
+      const rightAccounts = right.accounts.get(rightConnection) ?? [];
       const pairs = pairAccounts(
         leftAccounts.map((i) => accounting.accounts[i].identity),
         rightAccounts.map((i) => banking.accounts[i].identity),
       );
-      const accountIndex = (list: AccountEntry[], indexes: number[]) => new Map(indexes.map((i) => [list[i].id, i]));
-      const leftIndex = accountIndex(accounting.accounts, leftAccounts);
-      const rightIndex = accountIndex(banking.accounts, rightAccounts);
+      const leftIndex = new Map(leftAccounts.map((i) => [accounting.accounts[i].id, i]));
+      const rightIndex = new Map(rightAccounts.map((i) => [banking.accounts[i].id, i]));
       for (const [a, b] of pairs) {
         accounting.accounts[leftIndex.get(a)!].matches.push({ entry: rightIndex.get(b)! });
         banking.accounts[rightIndex.get(b)!].matches.push({ entry: leftIndex.get(a)! });
       }
 
-      const rightMoves = ofConnection(banking.transactions, right);
-      if (leftMoves.length === 0 || rightMoves.length === 0) continue;
-      // Claims and ties go by the records' own ids.
-      const movement = (entry: TransactionEntry): Movement => ({
-        id: entry.recordId,
-        account: entry.account,
-        currency: entry.currency,
-        day: entry.day,
-        amount: entry.units ?? 0,
-        description: entry.description,
-      });
+      const leftMoves = left.moves.get(leftConnection);
+      const rightMoves = right.moves.get(rightConnection);
+      if (!leftMoves || !rightMoves) continue;
       const result = matchMovements({
-        accounting: leftMoves.map((i) => movement(accounting.transactions[i])),
-        banking: rightMoves.map((i) => movement(banking.transactions[i])),
+        accounting: left.movements.get(leftConnection)!,
+        banking: right.movements.get(rightConnection)!,
         accountPairs: pairs,
       });
       for (const match of result.matches) {

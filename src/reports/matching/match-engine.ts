@@ -84,19 +84,14 @@ export function matchMovements(input: MatchInput): MatchResult {
 
   const order = (list: readonly Movement[]) =>
     Array.from(list.keys())
-      .filter((i) => list[i].amount !== 0 && Number.isFinite(list[i].day))
+      .filter((i) => Number.isSafeInteger(list[i].amount) && list[i].amount !== 0 && Number.isSafeInteger(list[i].day))
       .sort((x, y) => list[x].day - list[y].day || textOrder(list[x].id, list[y].id));
   const claimOrder = order(accounting);
   const bankOrder = order(banking);
 
-  // Banking transactions by currency, in (day, id) order, and by currency and exact amount, in the same order.
-  const byCurrency = new Map<string, number[]>();
+  // Banking transactions by currency and exact amount, in (day, id) order.
   const byAmount = new Map<string, number[]>();
-  for (const b of bankOrder) {
-    const t = banking[b];
-    push(byCurrency, t.currency, b);
-    push(byAmount, `${t.currency} ${t.amount}`, b);
-  }
+  for (const b of bankOrder) push(byAmount, `${banking[b].currency} ${banking[b].amount}`, b);
   // And by currency and day, each day's in amount order: passes 3 and 4 look at a few days' amounts in a range.
   const byDayAmount = new Map<string, Map<number, number[]>>();
   for (const b of bankOrder) {
@@ -106,22 +101,41 @@ export function matchMovements(input: MatchInput): MatchResult {
     push(days, t.day, b);
   }
   for (const days of byDayAmount.values()) for (const list of days.values()) list.sort((x, y) => banking[x].amount - banking[y].amount);
-  /** Each banking transaction of `a`'s currency within `window` days of it whose amount is in [low, high]. */
-  const inWindow = (a: Movement, window: number, low: number, high: number, visit: (b: number) => void) => {
+  /**
+   * The banking transactions of `a`'s currency with an amount in [low, high] that `keep` keeps, nearest days first
+   * (day `a.day`, then a day either side, and so on up to `window`), each distance's in id order; the days stop once
+   * `enough` says so after a whole distance.
+   */
+  const nearest = (
+    a: Movement,
+    window: number,
+    low: number,
+    high: number,
+    keep: (b: number) => boolean,
+    enough: (found: number[]) => boolean,
+  ): number[] => {
+    const found: number[] = [];
     const days = byDayAmount.get(a.currency);
-    if (!days) return;
-    for (let day = a.day - window; day <= a.day + window; day++) {
-      const list = days.get(day);
-      if (!list) continue;
-      let lo = 0;
-      let hi = list.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (banking[list[mid]].amount < low) lo = mid + 1;
-        else hi = mid;
+    if (!days) return found;
+    for (let distance = 0; distance <= window; distance++) {
+      const level: number[] = [];
+      for (const day of distance === 0 ? [a.day] : [a.day - distance, a.day + distance]) {
+        const list = days.get(day);
+        if (!list) continue;
+        let lo = 0;
+        let hi = list.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (banking[list[mid]].amount < low) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let k = lo; k < list.length && banking[list[k]].amount <= high; k++) if (keep(list[k])) level.push(list[k]);
       }
-      for (let k = lo; k < list.length && banking[list[k]].amount <= high; k++) visit(list[k]);
+      level.sort((x, y) => textOrder(banking[x].id, banking[y].id));
+      for (const b of level) found.push(b);
+      if (enough(found)) break;
     }
+    return found;
   };
   const texts = new Map<number, string>();
   const bankText = (b: number) => {
@@ -166,17 +180,10 @@ export function matchMovements(input: MatchInput): MatchResult {
         const text = comparableText(a.description);
         if (text === '') return null;
         const tolerance = Math.max(Math.abs(a.amount) / 100, UNIT);
-        let best = -1;
-        let bestGap = Infinity;
-        inWindow(a, DATE_WINDOW.loose, a.amount - tolerance, a.amount + tolerance, (b) => {
-          const distance = Math.abs(banking[b].day - a.day);
-          if (!open(a, b)) return;
-          if (distance > bestGap || (distance === bestGap && textOrder(banking[b].id, banking[best].id) > 0)) return;
-          if (jaroWinkler(text, bankText(b)) < SIMILARITY_THRESHOLD) return;
-          best = b;
-          bestGap = distance;
-        });
-        return one(best);
+        // The nearest distance with a candidate alike enough decides; its lowest id wins.
+        const alike = (b: number) => open(a, b) && jaroWinkler(text, bankText(b)) >= SIMILARITY_THRESHOLD;
+        const found = nearest(a, DATE_WINDOW.loose, a.amount - tolerance, a.amount + tolerance, alike, (f) => f.length > 0);
+        return found.length > 0 ? [found[0]] : null;
       },
     ],
     [4, (a) => partsMaking(a)],
@@ -184,16 +191,17 @@ export function matchMovements(input: MatchInput): MatchResult {
 
   function partsMaking(a: Movement): number[] | null {
     const target = Math.abs(a.amount);
-    const candidates: number[] = [];
-    // Same side, each smaller than the whole.
+    // Same side, each smaller than the whole; the nearest PART_CANDIDATES (whole distances are read, then cut).
     const [low, high] = a.amount > 0 ? [1, a.amount - 1] : [a.amount + 1, -1];
-    inWindow(a, DATE_WINDOW.loose, low, high, (b) => {
-      if (open(a, b)) candidates.push(b);
-    });
-    if (candidates.length < 2) return null;
-    candidates.sort(
-      (x, y) => Math.abs(banking[x].day - a.day) - Math.abs(banking[y].day - a.day) || textOrder(banking[x].id, banking[y].id),
+    const candidates = nearest(
+      a,
+      DATE_WINDOW.loose,
+      low,
+      high,
+      (b) => open(a, b),
+      (found) => found.length >= PART_CANDIDATES,
     );
+    if (candidates.length < 2) return null;
     const ranked = candidates.slice(0, PART_CANDIDATES);
     const found = smallestSubsetMaking(
       ranked.map((b) => Math.abs(banking[b].amount)),
@@ -218,14 +226,24 @@ export function matchMovements(input: MatchInput): MatchResult {
  */
 export function smallestSubsetMaking(values: readonly number[], target: number): number[] | null {
   const n = values.length;
-  // For each rank, the least and the most that k values at or after it can make (k up to MAX_PARTS - 1): a branch
-  // whose rest cannot make what is left is cut.
-  const least: Float64Array[] = [];
-  const most: Float64Array[] = [];
-  for (let r = 0; r <= n; r++) {
-    const rest = values.slice(r).sort((x, y) => x - y);
-    least.push(Float64Array.from({ length: MAX_PARTS }, (_, k) => (k <= rest.length ? sum(rest.slice(0, k)) : Infinity)));
-    most.push(Float64Array.from({ length: MAX_PARTS }, (_, k) => (k <= rest.length ? sum(rest.slice(rest.length - k)) : -Infinity)));
+  // For each rank, the least and the most that k values at or after it can make (k below MAX_PARTS): a branch whose
+  // rest cannot make what is left is cut. Built from the last rank back, keeping the values seen in order.
+  const least: Float64Array[] = new Array(n + 1);
+  const most: Float64Array[] = new Array(n + 1);
+  const seen: number[] = [];
+  for (let r = n; r >= 0; r--) {
+    if (r < n) {
+      const v = values[r];
+      let at = seen.length;
+      while (at > 0 && seen[at - 1] > v) at--;
+      seen.splice(at, 0, v);
+    }
+    least[r] = new Float64Array(MAX_PARTS);
+    most[r] = new Float64Array(MAX_PARTS);
+    for (let k = 1; k < MAX_PARTS; k++) {
+      least[r][k] = k <= seen.length ? least[r][k - 1] + seen[k - 1] : Infinity;
+      most[r][k] = k <= seen.length ? most[r][k - 1] + seen[seen.length - k] : -Infinity;
+    }
   }
   // For the last member: each value's ranks, ascending.
   const ranksOf = new Map<number, number[]>();
@@ -254,8 +272,6 @@ export function smallestSubsetMaking(values: readonly number[], target: number):
   }
   return null;
 }
-
-const sum = (list: readonly number[]) => list.reduce((s, v) => s + v, 0);
 
 /** Accounting account → which banking accounts its transactions may match (see `MatchInput.accountPairs`). */
 function accountRule(input: MatchInput): (accountingAccount: string, bankingAccount: string) => boolean {

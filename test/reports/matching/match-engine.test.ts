@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { engineAmount, matchMovements, type MatchInput, type Movement } from '../../../src/reports/matching/match-engine.js';
+import {
+  engineAmount,
+  matchMovements,
+  smallestSubsetMaking,
+  type MatchInput,
+  type Movement,
+} from '../../../src/reports/matching/match-engine.js';
 import { jaroWinkler } from '../../../src/reports/matching/jaro-winkler.js';
 import { pairAccounts, sameAccount } from '../../../src/reports/matching/account-pairing.js';
 
@@ -111,6 +117,15 @@ describe('matching passes', () => {
     ]);
   });
 
+  it('leaves a movement without a date or with an amount it cannot hold out', () => {
+    const a = mv({ id: 'a', day: Number.NaN });
+    expect(run([a], [mv({ account: 'bank' })])).toEqual([]);
+    expect(run([mv({ amount: 0.5 })], [mv({ account: 'bank', amount: 0.5 })])).toEqual([]);
+    expect(run([mv({ id: 'ok' })], [mv({ id: 'b', account: 'bank', day: Number.NaN }), mv({ id: 'c', account: 'bank' })])).toEqual([
+      { accounting: 'ok', banking: ['c'], pass: 1 },
+    ]);
+  });
+
   it('reads amounts exactly to four places', () => {
     expect(engineAmount(0.1)).toBe(1000);
     expect(engineAmount(-1234.5678)).toBe(-12345678);
@@ -131,6 +146,46 @@ describe('account pairing', () => {
     expect(sameAccount({ id: 'x', number: '12345678', currency: 'USD' }, { id: 'y', number: '12345678', currency: 'EUR' })).toBe(false);
     expect(sameAccount({ id: 'x', number: '12345678' }, { id: 'y', number: '12345678' })).toBe(false);
     expect(pairAccounts([gb, { id: 'z' }], [{ id: 'b', iban: 'GB29NWBK60161331926819' }])).toEqual([['x', 'b']]);
+  });
+});
+
+describe('pass 4: the fewest parts, first in rank order', () => {
+  /** Every combination of 2 to 5 ranks, fewest first, each size in rank order: the first that makes the target. */
+  function plainly(values: number[], target: number): number[] | null {
+    for (let size = 2; size <= 5; size++) {
+      const walk = (from: number, chosen: number[]): number[] | null => {
+        if (chosen.length === size) return chosen.reduce((s, r) => s + values[r], 0) === target ? chosen : null;
+        for (let r = from; r < values.length; r++) {
+          const hit = walk(r + 1, [...chosen, r]);
+          if (hit) return hit;
+        }
+        return null;
+      };
+      const found = walk(0, []);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  it('agrees with trying every combination, on 300 generated candidate lists up to 32 long', () => {
+    const next = random(99);
+    const sizes = new Set<number>();
+    for (let k = 0; k < 300; k++) {
+      const n = 2 + Math.floor(next() * 31);
+      // Few distinct values (repeats), some small, so that three to five parts are often needed.
+      const pool = [3, 5, 7, 11, 13, 40, 41, 97, 100, 250];
+      const values = Array.from({ length: n }, () => pool[Math.floor(next() * pool.length)]);
+      const target =
+        next() < 0.7
+          ? values.slice(0, 2 + Math.floor(next() * 4)).reduce((s, v) => s + v, 0) + (next() < 0.3 ? 1 : 0)
+          : 1 + Math.floor(next() * 600);
+      // The engine offers only candidates smaller than the whole.
+      const candidates = values.filter((v) => v < target);
+      const got = smallestSubsetMaking(candidates, target);
+      expect(got, `values ${candidates.join(',')} target ${target}`).toEqual(plainly(candidates, target));
+      if (got) sizes.add(got.length);
+    }
+    expect([...sizes].sort()).toEqual([2, 3, 4, 5]);
   });
 });
 

@@ -113,6 +113,23 @@ export const ACCOUNT_KINDS: readonly AccountKind[] = [
   },
 ];
 
+/**
+ * The books' bank accounts (the accounting Sandbox's: GBP current, GBP savings, USD current, EUR current, GBP card,
+ * then deposit accounts opened later) as kinds of account: one company's books and bank name the same accounts.
+ */
+const BOOK_KINDS = [0, 4, 2, 3, 1] as const;
+const DEPOSIT_KIND = 4;
+
+/** The kind of the books' bank account `b` (CORE_BANKS order, then deposit accounts). */
+export function bookAccountKind(b: number): AccountKind {
+  return ACCOUNT_KINDS[b < BOOK_KINDS.length ? BOOK_KINDS[b] : DEPOSIT_KIND];
+}
+
+/** The identity of the books' bank account `b`, the same in the accounting Sandbox and the Banking Sandbox. */
+export function bookAccountIdentity(seed: number, b: number): AccountIdentity {
+  return accountIdentity(seed, b < BOOK_KINDS.length ? BOOK_KINDS[b] : 1000 + b, bookAccountKind(b));
+}
+
 export function accountKind(index: number): AccountKind {
   return ACCOUNT_KINDS[index % ACCOUNT_KINDS.length];
 }
@@ -192,9 +209,11 @@ function grouped(iban: string): string {
   return iban.replace(/(.{4})/g, '$1 ').trim();
 }
 
-/** Bank, account number, sort/routing code, IBAN and BIC of an account: realistic and checksum-valid. */
-export function accountIdentity(seed: number, index: number): AccountIdentity {
-  const kind = accountKind(index);
+/**
+ * Bank, account number, sort/routing code, IBAN and BIC of an account of `kind` (by default its index's): realistic
+ * and checksum-valid, drawn from (seed, index).
+ */
+export function accountIdentity(seed: number, index: number, kind: AccountKind = accountKind(index)): AccountIdentity {
   const banks = INSTITUTIONS[kind.currency];
   const bank = banks[(h3(seed, 0xba4c, index) >>> 8) % banks.length];
   const key = h3(seed, 0xacc7, index);

@@ -1,54 +1,62 @@
 import type { SourceRecord } from '../../connector.js';
 import type { GeneratedSource, FetchContext } from '../generated-source.js';
-import { accountIdentity } from './account-kinds.js';
+import { bookAccountIdentity, bookAccountKind } from './account-kinds.js';
 import { companyName } from './kit/names.js';
 import { u3 } from './kit/fast.js';
-import { balanceAmounts, replay } from './ledger.js';
-import { BankingPlan, type AccountPlan } from './plan.js';
+import { bankAccountId } from './keys.js';
+import { bankSideOf, bookAccountLimit, bookAccountName, type BankSide } from './books.js';
 import { BankingAccount } from '../../../codat-model/banking/schemas.js';
 
-const INFORMAL_RENAMES = ['Operating account', 'Day-to-day', 'Spending', 'Reserve', 'Team card', 'Ops'];
-
-/** Day (relative to the span) an account was opened: base accounts before the span, by up to six years. */
-export function openedDay(plan: BankingPlan, a: AccountPlan): number {
-  return a.createdEpoch === 0 ? -Math.floor(30 + u3(plan.seed, a.index, 0x0be7) * 2000) : plan.cal.days - 1;
+/** Served balance amounts of the books' account `b` holding `cents`: a card's available credit, else its balance. */
+export function balanceAmounts(b: number, cents: number): { available: number; current: number; limit: number | null } {
+  const current = cents / 100;
+  const limit = bookAccountLimit(b);
+  if (bookAccountKind(b).role === 'card') return { available: Math.round(limit * 100 + cents) / 100, current, limit };
+  return { available: current, current, limit: bookAccountKind(b).role === 'savings' ? null : limit };
 }
 
-export function accountRecord(plan: BankingPlan, a: AccountPlan, cents: number, touched: number): SourceRecord {
-  const changed = Math.max(plan.accountMoves.changedAt(a.index, a.createdEpoch), touched > a.createdEpoch ? touched : 0);
-  const renamed = plan.accountMoves.changedAt(a.index, a.createdEpoch);
-  const { institution, identifiers } = accountIdentity(plan.seed, a.index);
-  const created =
-    a.createdEpoch === 0
-      ? plan.cal.created(openedDay(plan, a), Math.floor(u3(plan.seed, a.index, 0x71) * 86400))
-      : plan.cal.epochStamp(a.createdEpoch);
-  const modified = plan.cal.modified(created, changed);
-  return {
-    id: a.id,
-    sourceModifiedDate: modified,
-    data: {
-      id: a.id,
-      name: a.name,
-      informalName: renamed ? INFORMAL_RENAMES[(renamed + a.index) % INFORMAL_RENAMES.length] : a.kind.informalName,
-      holder: companyName(plan.seed).legal,
-      type: a.kind.role === 'card' ? 'Credit' : 'Debit',
-      balance: balanceAmounts(a, cents),
-      identifiers,
-      currency: a.kind.currency,
-      institution,
-      sourceModifiedDate: modified,
-    },
-  };
+/** Day (bank day, relative to the span) account `b` was opened: the books' accounts years before, later ones at their epoch. */
+export function openedDay(side: BankSide, b: number): number {
+  return side.accountCreated[b] === 0 ? -Math.floor(30 + u3(side.ctx.seed, b, 0x0be7) * 2000) : side.cal.days - 1;
 }
 
 /**
- * Accounts with their balance as of the latest epoch. Balances close each period at a closed-form target,
- * so only the transactions since the last period end are replayed (a month at most for large companies).
+ * The books' bank accounts as their bank shows them (books.ts): the same bank, number, sort code and IBAN, the
+ * bank's own name for the kind of account, and the balance of the statement at the as-of day.
  */
 function* accounts(ctx: FetchContext): Generator<SourceRecord> {
-  const plan = new BankingPlan(ctx);
-  const state = replay(plan, plan.periods - 1, () => {});
-  for (const a of plan.accounts) yield accountRecord(plan, a, state.cents[a.index], state.touched[a.index]);
+  const side = bankSideOf(ctx.settings, ctx.epoch);
+  const { cal } = side;
+  const seed = side.ctx.seed;
+  const last = cal.days - 1;
+  for (let b = 0; b < side.accounts; b++) {
+    if (!side.accountLive[b]) continue;
+    const id = bankAccountId(seed, b);
+    const kind = bookAccountKind(b);
+    const { institution, identifiers } = bookAccountIdentity(seed, b);
+    const createdEpoch = side.accountCreated[b];
+    const created =
+      createdEpoch === 0 ? cal.created(openedDay(side, b), Math.floor(u3(seed, b, 0x71) * 86400)) : cal.epochStamp(createdEpoch);
+    const changed = side.touched[b * cal.days + last];
+    const modified = cal.modified(created, changed > createdEpoch ? changed : 0);
+    yield {
+      id,
+      sourceModifiedDate: modified,
+      data: {
+        id,
+        name: b < 5 ? kind.name : bookAccountName(b),
+        informalName: b < 5 ? kind.informalName : null,
+        holder: companyName(seed).legal,
+        type: kind.role === 'card' ? 'Credit' : 'Debit',
+        balance: balanceAmounts(b, side.balance[b * cal.days + last]),
+        // A card's number is its masked number, as the books keep it.
+        identifiers: kind.role === 'card' ? { ...identifiers, number: identifiers.maskedAccountNumber } : identifiers,
+        currency: kind.currency,
+        institution,
+        sourceModifiedDate: modified,
+      },
+    };
+  }
 }
 
 export const bankingAccounts: GeneratedSource = {

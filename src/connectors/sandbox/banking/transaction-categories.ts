@@ -4,7 +4,7 @@ import { DEFAULT_RATES, Movement } from './kit/movement.js';
 import { Calendar } from './kit/calendar.js';
 import { u3 } from './kit/fast.js';
 import { BASE_CATEGORIES, CUSTOM_CATEGORY_NAMES, type CategoryNode } from './category-tree.js';
-import { KEY } from './plan.js';
+import { KEY } from './keys.js';
 import { BankingTransactionCategory } from '../../../codat-model/banking/schemas.js';
 
 /**

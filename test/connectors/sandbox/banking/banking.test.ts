@@ -65,17 +65,14 @@ describe('banking Sandbox: shape', () => {
     }
     const other = collect(source('banking-transactions'), settings(300, 12), 0);
     const mine = collect(source('banking-transactions'), settings(300), 0);
-    expect(other[0].data.description).not.toBe(mine[0].data.description);
+    const amounts = (records: typeof mine) => records.slice(0, 20).map((r) => r.data.amount);
+    expect(amounts(other)).not.toEqual(amounts(mine));
   });
 
-  it('scales with invoices: about two transactions per invoice', () => {
-    for (const invoices of [200, 1500, 6000]) {
-      const count = collect(source('banking-transactions'), settings(invoices), 0).length;
-      expect(count).toBeGreaterThanOrEqual(2 * invoices - 2);
-      expect(count).toBeLessThanOrEqual(2 * invoices + 2);
-    }
+  it("has the books' bank accounts: five, and the deposit accounts opened later", () => {
     expect(collect(source('banking-accounts'), settings(200), 0)).toHaveLength(5);
-    expect(collect(source('banking-accounts'), settings(10_000), 0)).toHaveLength(7);
+    expect(collect(source('banking-accounts'), settings(10_000), 0)).toHaveLength(5);
+    expect(collect(source('banking-accounts'), settings(200), 2)).toHaveLength(7);
   });
 
   it('looks like a bank feed: currencies, institutions, merchants, codes and categories', () => {
@@ -89,11 +86,13 @@ describe('banking Sandbox: shape', () => {
     const txns = collect(source('banking-transactions'), settings(1500), 0).map((r) => r.data as any);
     const codes = new Set(txns.map((t) => t.code));
     for (const code of ['Purchase', 'Credit', 'DirectDebit', 'Transfer', 'Payment', 'Fee']) expect(codes.has(code)).toBe(true);
-    const merchants = new Set(txns.map((t) => t.merchantName).filter(Boolean));
-    expect(merchants.size).toBeGreaterThan(30);
     expect(txns.every((t) => typeof t.description === 'string' && t.description.length > 5)).toBe(true);
-    expect(txns.filter((t) => t.code === 'Purchase').every((t) => t.amount < 0 && t.merchantName)).toBe(true);
+    // The customers and suppliers the books name.
+    expect(new Set(txns.map((t) => t.merchantName).filter(Boolean)).size).toBeGreaterThan(30);
+    expect(txns.filter((t) => t.code === 'Purchase').every((t) => t.amount < 0)).toBe(true);
     expect(txns.every((t) => t.authorizedDate <= t.postedDate)).toBe(true);
+    // Card purchases are authorised before some of them post.
+    expect(txns.some((t) => t.code === 'Purchase' && t.authorizedDate < t.postedDate)).toBe(true);
   });
 });
 
@@ -109,9 +108,11 @@ describe('banking Sandbox: epochs', () => {
         for (const id of move.added) expect(deletedEarlier.has(id)).toBe(false);
         move.deleted.forEach((id) => deletedEarlier.add(id));
         if (dataType === 'banking-transactions') {
-          expect(move.added.length).toBeGreaterThanOrEqual(25);
-          expect(move.deleted.length).toBeGreaterThanOrEqual(10);
-          expect(move.changed.length).toBeGreaterThanOrEqual(30);
+          // The books' new payments reach the bank, deleted documents' leave it, and about 2% of lines are filed
+          // under another category.
+          expect(move.added.length).toBeGreaterThanOrEqual(10);
+          expect(move.deleted.length).toBeGreaterThanOrEqual(1);
+          expect(move.changed.length).toBeGreaterThanOrEqual(20);
         }
       }
       // Deleted records never come back.

@@ -1,11 +1,12 @@
 import type { SourceRecord } from '../../../connector.js';
 import { ledgerOf } from '../core/ledger.js';
-import { CORE_ACCOUNTS, CORE_BANKS, EUR, GBP } from '../engine/chart.js';
+import { CORE_ACCOUNTS, CORE_BANKS, GBP } from '../engine/chart.js';
+import { bookAccountIdentity } from '../../banking/account-kinds.js';
 import { type Ctx, K } from '../engine/context.js';
-import { guid, r3 } from '../engine/hash.js';
+import { guid } from '../engine/hash.js';
 import { BankAccountSchema } from '../../../../codat-model/accounting/index.js';
 import { referenceRecords } from './reference.js';
-import { currencyCode, pad, record, source } from './shared.js';
+import { currencyCode, record, source } from './shared.js';
 
 /**
  * Bank accounts: the five core accounts (GBP current and savings, USD, EUR, a GBP credit card), whose balance
@@ -23,9 +24,8 @@ function* generate(ctx: Ctx, epoch: number): Generator<SourceRecord> {
       const id = guid(ctx.seed, K.bankAccounts, b);
       const core = b < CORE_BANKS.length ? CORE_BANKS[b] : undefined;
       const cur = core ? core[2] : GBP;
-      const h = r3(ctx.hs, lc.hk, b);
-      const sortCode = `${pad(20 + (h % 60), 2)}-${pad((h >>> 7) % 100, 2)}-${pad((h >>> 14) % 100, 2)}`;
-      const accountNumber = pad((h >>> 2) % 100_000_000, 8);
+      // The same account the company's Banking Sandbox serves: its bank, number, sort code and IBAN.
+      const { institution, identifiers } = bookAccountIdentity(ctx.seed, b);
       const balance = core ? ledger.bankNative[b] / 100 : 0;
       const limit = core ? core[5] : 0;
       const credit = core?.[3] === 'Credit';
@@ -34,16 +34,12 @@ function* generate(ctx: Ctx, epoch: number): Generator<SourceRecord> {
         accountName: core ? core[0] : `Deposit Account ${b - CORE_BANKS.length + 1}`,
         accountType: credit ? 'Credit' : 'Debit',
         nominalCode: core ? CORE_ACCOUNTS[core[1]].code : String(1250 + b),
-        sortCode: cur === GBP ? sortCode : undefined,
-        accountNumber: credit ? `**** **** **** ${accountNumber.slice(4)}` : accountNumber,
-        iBan: credit
-          ? undefined
-          : cur === EUR
-            ? `IE${pad(h % 100, 2)}HSBC${sortCode.replace(/-/g, '')}${accountNumber}`
-            : `GB${pad(h % 100, 2)}BARC${sortCode.replace(/-/g, '')}${accountNumber}`,
+        sortCode: cur === GBP ? (identifiers.bankCode ?? undefined) : undefined,
+        accountNumber: credit ? identifiers.maskedAccountNumber : (identifiers.number ?? undefined),
+        iBan: identifiers.iban?.replace(/\s+/g, '') ?? undefined,
         currency: currencyCode(cur),
         balance,
-        institution: core ? core[4] : 'Barclays',
+        institution: institution.name,
         availableBalance: Math.round((balance + limit) * 100) / 100,
         overdraftLimit: limit,
         status: 'Active',

@@ -8,6 +8,7 @@ import { Postings, bankOfCurrency, openingPostings } from '../core/postings.js';
 import { A, B, CORE_BANKS, GBP } from '../engine/chart.js';
 import { type Ctx, K, money, rateOf } from '../engine/context.js';
 import { guid } from '../engine/hash.js';
+import { currencyOf, partyBits, partyName } from '../engine/parties.js';
 import { countAt } from '../engine/lifecycle.js';
 import { AccountTransactionSchema, BankTransactionSchema } from '../../../../codat-model/accounting/index.js';
 import {
@@ -24,8 +25,8 @@ import { transferDescription } from './direct.js';
 import { invoiceNumber, paymentIndex } from './invoices.js';
 import { currencyCode, modifiedAt, record, source } from './shared.js';
 
-/** One movement of money through a bank account, read by account and bank transactions. */
-class Move {
+/** One movement of money through a bank account, read by account and bank transactions (and the Banking Sandbox). */
+export class Move {
   index = 0;
   code = 0;
   bank = 0;
@@ -40,10 +41,18 @@ class Move {
   childType = '';
   description = '';
   type = '';
+  /** The epoch it left the books (its document deleted), or NEVER: only yielded when `deletedToo` asks. */
+  deleted = NEVER;
+  /** The customer or supplier paid or paying, by name; '' when it names none (a transfer, bank interest). */
+  party = '';
 }
 
-/** Every movement at `epoch`, in index order (`source * 16 + code`); yields the same reused object. */
-function* moves(ctx: Ctx, epoch: number, withOpening: boolean): Generator<Move> {
+/**
+ * Every movement at `epoch`, in index order (`source * 16 + code`); yields the same reused object. With `deletedToo`,
+ * movements whose document was deleted by then come too, `deleted` set to the epoch it was (the Banking Sandbox marks
+ * what their disappearance changed).
+ */
+export function* moves(ctx: Ctx, epoch: number, withOpening: boolean, deletedToo = false): Generator<Move> {
   const m = new Move();
   const doc = new DocState();
   const cash = new CashState();
@@ -64,6 +73,13 @@ function* moves(ctx: Ctx, epoch: number, withOpening: boolean): Generator<Move> 
     m.created = created;
     m.cur = cur;
     m.rate = rate;
+    m.deleted = NEVER;
+    m.party = '';
+  };
+  /** A customer's or supplier's name, as their records have it. */
+  const nameOf = (customer: boolean, index: number) => {
+    const lc = customer ? ctx.lc.customers : ctx.lc.suppliers;
+    return index < 0 ? '' : partyName(ctx.hs, lc.hk, index, currencyOf(partyBits(ctx.hs, lc.hk, index), customer));
   };
   for (let src = 0; src < n; src++) {
     for (let part = 0; part < 2; part++) {
@@ -71,10 +87,10 @@ function* moves(ctx: Ctx, epoch: number, withOpening: boolean): Generator<Move> 
       if (src >= (sales ? counts.invoices : counts.bills)) continue;
       if (sales) loadInvoice(ctx, src, epoch, doc);
       else loadBill(ctx, src, epoch, doc);
-      if (doc.deleted <= epoch) continue;
+      if (doc.deleted <= epoch && !deletedToo) continue;
       for (let k = 0; k < 2; k++) {
         const epochOf = k === 0 ? doc.p1Epoch : doc.p2Epoch;
-        if (epochOf === NEVER) continue;
+        if (epochOf === NEVER || epochOf >= doc.deleted) continue;
         const amount = k === 0 ? doc.p1 : doc.p2;
         set(
           (sales ? C_PAYMENT_1 : C_BILL_PAYMENT_1) + k,
@@ -91,10 +107,12 @@ function* moves(ctx: Ctx, epoch: number, withOpening: boolean): Generator<Move> 
         m.childType = sales ? 'payments' : 'billPayments';
         m.description = sales ? `Receipt ${invoiceNumber(src)}` : `Supplier payment BP-${m.childIndex + 1}`;
         m.type = sales ? 'Credit' : 'Payment';
+        m.party = nameOf(sales, doc.party);
+        if (doc.deleted <= epoch) m.deleted = doc.deleted;
         yield m;
       }
     }
-    if (src < counts.costs && loadDirectCost(ctx, src, epoch, cash) && cash.deleted > epoch) {
+    if (src < counts.costs && loadDirectCost(ctx, src, epoch, cash) && (cash.deleted > epoch || deletedToo)) {
       set(C_DIRECT_COST, src, cash.bank, -cash.total, cash.day, cash.created, GBP, 1);
       m.childKey = K.directCosts;
       m.childIndex = src;
@@ -102,18 +120,22 @@ function* moves(ctx: Ctx, epoch: number, withOpening: boolean): Generator<Move> 
       m.description = cash.bank === B.Card ? `Card purchase DC-${src + 1}` : `Direct payment DC-${src + 1}`;
       m.type =
         cash.acct === A.BankCharges ? 'Fee' : cash.acct === A.InterestExpense ? 'SerChg' : cash.bank === B.Card ? 'Pos' : 'DirectDebit';
+      m.party = nameOf(false, cash.party);
+      if (cash.deleted <= epoch) m.deleted = cash.deleted;
       yield m;
     }
-    if (src < counts.incomes && loadDirectIncome(ctx, src, epoch, cash) && cash.deleted > epoch) {
+    if (src < counts.incomes && loadDirectIncome(ctx, src, epoch, cash) && (cash.deleted > epoch || deletedToo)) {
       set(C_DIRECT_INCOME, src, cash.bank, cash.total, cash.day, cash.created, GBP, 1);
       m.childKey = K.directIncomes;
       m.childIndex = src;
       m.childType = 'directIncomes';
       m.description = cash.acct === A.InterestIncome ? 'Interest paid' : `Receipt DI-${src + 1}`;
       m.type = cash.acct === A.InterestIncome ? 'Int' : 'Dep';
+      m.party = nameOf(true, cash.party);
+      if (cash.deleted <= epoch) m.deleted = cash.deleted;
       yield m;
     }
-    if (src < counts.transfers && loadTransfer(ctx, src, epoch, cash) && cash.deleted > epoch) {
+    if (src < counts.transfers && loadTransfer(ctx, src, epoch, cash) && (cash.deleted > epoch || deletedToo)) {
       for (const code of [C_TRANSFER_OUT, C_TRANSFER_IN]) {
         const out = code === C_TRANSFER_OUT;
         const bank = out ? cash.bank : cash.toBank;
@@ -124,6 +146,7 @@ function* moves(ctx: Ctx, epoch: number, withOpening: boolean): Generator<Move> 
         m.childType = 'transfers';
         m.description = transferDescription(cash);
         m.type = 'Xfer';
+        if (cash.deleted <= epoch) m.deleted = cash.deleted;
         yield m;
       }
     }

@@ -71,6 +71,8 @@ import { registerEnhancedFinancialsRoutes } from './reports/enhanced/enhanced-fi
 import { deleteCategoriesStep } from './reports/categories/account-categories.store.js';
 import { registerAgedReportRoutes } from './reports/aged/aged-reports.routes.js';
 import { registerDataIntegrityRoutes } from './reports/integrity/data-integrity.routes.js';
+import { registerCommerceMetricsRoutes } from './reports/commerce/commerce-metrics.routes.js';
+import { createCommerceMetricsService } from './reports/commerce/commerce-metrics.service.js';
 import { registerEnhancedInvoicesRoutes } from './reports/enhanced-invoices/enhanced-invoices.routes.js';
 import { createEnhancedInvoicesService } from './reports/enhanced-invoices/enhanced-invoices.service.js';
 import { createDataIntegrityService, type DataIntegrityService } from './reports/integrity/data-integrity.service.js';
@@ -358,6 +360,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   dataIntegrity = createDataIntegrityService({ dataSets, records });
   registerDataIntegrityRoutes(server, { dataIntegrity });
+  registerCommerceMetricsRoutes(server, { commerceMetrics: createCommerceMetricsService({ dataSets, records }) });
   registerEnhancedInvoicesRoutes(server, {
     enhancedInvoices: createEnhancedInvoicesService({ dataSets, records, companies, integrity: dataIntegrity }),
   });

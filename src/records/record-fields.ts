@@ -83,6 +83,18 @@ export const KEPT_FIELDS: Readonly<Partial<Record<string, readonly KeptField[]>>
   ],
   bankAccounts: ['id', 'accountName', 'institution', 'iBan', 'sortCode', 'accountNumber', 'currency'],
   'banking-accounts': ['id', 'name', 'institution.name', 'identifiers.iban', 'identifiers.bankCode', 'identifiers.number', 'currency'],
+  // Commerce metrics (src/reports/commerce/).
+  'commerce-orders': [
+    'id',
+    'currency',
+    { day: 'createdDate' },
+    'totalAmount',
+    'totalRefund',
+    'status',
+    'customerRef.id',
+    { list: 'orderLineItems', of: ['quantity', 'unitPrice'] },
+    { list: 'payments', of: ['status'] },
+  ],
 };
 
 /** Where each field of a kept tuple is, for the readers (the counterparty's `ref` and `name` whichever side). */
@@ -107,6 +119,8 @@ export const KEPT_AT = {
     description: 8,
   },
   bankAccount: { id: 0, name: 1, institution: 2, iban: 3, sortCode: 4, number: 5, currency: 6 },
+  order: { id: 0, currency: 1, day: 2, total: 3, refund: 4, status: 5, customer: 6, lines: 7, payments: 8 },
+  orderLine: { quantity: 0, unitPrice: 1 },
 } as const;
 
 function at(data: unknown, path: string): unknown {

@@ -191,6 +191,9 @@ function dataTypesRead(operations: SharedOperation[]): string[] {
     const statement = /\/data\/financials\/([^/]+)$/.exec(template)?.[1];
     if (statement && isDataType(statement)) types.add(statement);
     if (template.endsWith('/bankTransactions')) types.add('bankTransactions');
+    // Commerce metrics read the connection's orders, customers and company info.
+    if (template.includes('/commerceMetrics/'))
+      for (const type of ['commerce-orders', 'commerce-customers', 'commerce-companyInfo']) types.add(type);
     // Data integrity matches both sides' bank movements and accounts.
     if (template.includes('/dataIntegrity/'))
       for (const type of ['accountTransactions', 'bankAccounts', 'banking-transactions', 'banking-accounts']) types.add(type);
@@ -261,7 +264,13 @@ function requiredQuery(op: SharedOperation): string | undefined {
     .filter(([, isRequired]) => isRequired)
     .map(([name]) => name);
   if (required.length === 0) return undefined;
-  const values: Record<string, string> = { periodLength: '1', periodsToCompare: '2', reportDate: '31-03-2026' };
+  const values: Record<string, string> = {
+    periodLength: '1',
+    periodsToCompare: '2',
+    reportDate: '31-03-2026',
+    numberOfPeriods: '3',
+    periodUnit: 'Month',
+  };
   return required
     .map((name) => {
       if (values[name] === undefined) throw new Error(`${labelOf(op)}: no value for the required query parameter ${name}`);

@@ -15,7 +15,7 @@ export const STATEMENT_PLATFORM = 'fstm';
 export function platformFor(template: string): string {
   if (template.includes('/bankStatements/upload') || /\/connections\/\{connectionId\}\/files$/.test(template)) return STATEMENT_PLATFORM;
   if (template.includes('banking-')) return SANDBOX_PLATFORMS.banking;
-  if (template.includes('commerce-')) return SANDBOX_PLATFORMS.commerce;
+  if (template.includes('commerce-') || template.includes('/commerceMetrics/')) return SANDBOX_PLATFORMS.commerce;
   return SANDBOX_PLATFORMS.accounting;
 }
 

@@ -110,10 +110,10 @@ const fromUnits = (units: bigint) => Number(units) / 10_000;
 const midnight = (day: number) => `${dayOfNumber(day)}T00:00:00Z`;
 
 /** How many companies' latest matches are kept whatever their size (a large company's outgrow the byte budget). */
-const LATEST_KEPT = 16;
+const LATEST_KEPT = 4;
 
 export function createDataIntegrityService(deps: DataIntegrityDeps) {
-  const kept = boundedCache<IntegrityFacts>({ bytes: deps.cacheBytes ?? 256 * 1024 * 1024, valueBytes: integrityFactsBytes });
+  const kept = boundedCache<IntegrityFacts>({ bytes: deps.cacheBytes ?? 512 * 1024 * 1024, valueBytes: integrityFactsBytes });
   // The latest matches of the companies asked about most recently, by company: paging through a large company's
   // details reads its records once, however large.
   const latest = new Map<string, { key: string; facts: IntegrityFacts }>();

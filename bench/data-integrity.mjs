@@ -4,7 +4,7 @@
 // schema on DATABASE_URL). After the syncs, a new server process (nothing in memory) is asked for the summaries: the
 // time is reading both sides from the store and matching them (issue 31's target: 100,000 × 100,000 under 30 s on
 // SQLite). Then a page of details and the status, on what that read kept. It reports and never asserts.
-import { loadKnobs, SYNC_TIMEOUT_MS } from './lib/config.mjs';
+import { loadKnobs } from './lib/config.mjs';
 import { createStore } from './lib/store.mjs';
 import { createClient, freePort, readRss, startServer, waitUntilServing } from './lib/server.mjs';
 import { createApi } from './lib/api.mjs';
@@ -46,14 +46,7 @@ try {
     connections[platformKey] = connection.id;
     await api.put(`/companies/${company.id}/connections/${connection.id}/authorization`, { invoices: String(invoices) });
   }
-  for (;;) {
-    const status = await api.get(`/companies/${company.id}/dataStatus`);
-    const states = INPUTS.map((t) => status[t]?.currentStatus);
-    if (states.some((s) => s === 'FetchError')) throw new Error(`a sync failed: ${JSON.stringify(status)}`);
-    if (states.every((s) => s === 'Complete')) break;
-    if (performance.now() - syncStarted > SYNC_TIMEOUT_MS) throw new Error('the syncs did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  await api.waitForComplete(company.id, INPUTS);
   const count = async (connection, type) =>
     (await api.get(`/companies/${company.id}/connections/${connection}/data/${type}?pageSize=1`)).totalResults;
   const accounting = await count(connections.mqjo, 'accountTransactions');

@@ -76,6 +76,19 @@ export function createApi(baseUrl, apiKey) {
       return call('POST', `/companies/${companyId}/syncSettings`, { companyId, settings });
     },
 
+    /** Polls the company's data status until every one of `dataTypes` is Complete; throws on a failed sync or timeout. */
+    async waitForComplete(companyId, dataTypes) {
+      const started = performance.now();
+      for (;;) {
+        const status = await call('GET', `/companies/${companyId}/dataStatus`);
+        const states = dataTypes.map((t) => status[t]?.currentStatus);
+        if (states.some((s) => s === 'FetchError')) throw new Error(`a sync failed: ${JSON.stringify(status)}`);
+        if (states.every((s) => s === 'Complete')) return;
+        if (performance.now() - started > SYNC_TIMEOUT_MS) throw new Error('the syncs did not finish');
+        await sleep(1000);
+      }
+    },
+
     /** Polls one pull operation until it is no longer Queued/Fetching; returns it. */
     async waitForOperation(companyId, operationId, { intervalMs = 200, onProgress } = {}) {
       const deadline = Date.now() + SYNC_TIMEOUT_MS;

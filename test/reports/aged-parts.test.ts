@@ -6,6 +6,7 @@ import { expected, served } from '../helpers/aged-oracle.js';
 import { AGED_DIGEST_FORMAT, decodeAgedPart, encodeAgedPart } from '../../src/reports/aged/aged-digest.js';
 import { agedRows, outstandingAmounts } from '../../src/reports/aged/aged-grouping.js';
 import { KEPT_FIELDS, keptTuple } from '../../src/records/record-fields.js';
+import { random } from '../helpers/random.js';
 
 /*
  * A report's facts are each input version's part (what a builder collects of that version alone, kept as the
@@ -18,16 +19,6 @@ import { KEPT_FIELDS, keptTuple } from '../../src/records/record-fields.js';
  */
 
 type Data = Record<string, any>;
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function books(seed: number, places: number) {
   const next = random(seed);

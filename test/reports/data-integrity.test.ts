@@ -4,6 +4,8 @@ import { http, startTestServer, type TestClient, type TestServer } from '../help
 import { authorize, companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs } from '../helpers/sandbox.js';
 import { allRecords, uploadFiles } from '../helpers/uploads.js';
 import { expectErrorBody } from '../helpers/error-body.js';
+import { movementWords, plantedStory } from '../helpers/sandbox-story.js';
+import { ofxStatement } from '../helpers/ofx-statement.js';
 
 /*
  * Data integrity over HTTP, on both stores (docs/lending/data-integrity.md): the accounting Sandbox's books against a
@@ -31,34 +33,7 @@ const bankOnly: string[] = [];
 const cents = (n: number) => Math.round(n * 100);
 const day = (text: string) => text.slice(0, 10);
 const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-const ofxDate = (d: string) => `${d.replaceAll('-', '')}120000.000`;
 const gap = (a: string, b: string) => Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000;
-
-function ofx(lines: { id: string; date: string; amount: number; name: string }[], sortCode: string, number: string) {
-  const transactions = lines
-    .map(
-      (l) =>
-        `<STMTTRN><TRNTYPE>${l.amount < 0 ? 'DEBIT' : 'CREDIT'}<DTPOSTED>${ofxDate(l.date)}<TRNAMT>${l.amount.toFixed(2)}<FITID>${l.id}<NAME>${l.name}</STMTTRN>`,
-    )
-    .join('\n');
-  const dates = lines.map((l) => l.date).sort();
-  return `OFXHEADER:100
-DATA:OFXSGML
-VERSION:102
-SECURITY:NONE
-ENCODING:USASCII
-CHARSET:1252
-COMPRESSION:NONE
-OLDFILEUID:NONE
-NEWFILEUID:NONE
-
-<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>GBP
-<BANKACCTFROM><BANKID>${sortCode}<ACCTID>${number}<ACCTTYPE>CHECKING</BANKACCTFROM>
-<BANKTRANLIST><DTSTART>${ofxDate(dates[0])}<DTEND>${ofxDate(dates.at(-1)!)}
-${transactions}
-</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
-`;
-}
 
 async function get(path: string, status = 200) {
   const res = await http(server, 'GET', path, { auth: client.auth });
@@ -168,16 +143,14 @@ describe('data integrity', () => {
       bankOnly.push(id);
     }
     const sortCode = account.sortCode as string;
-    const file = ofx(lines, sortCode, account.accountNumber);
+    const file = ofxStatement(lines, { currency: 'GBP', bankId: sortCode, number: account.accountNumber });
     const statement = await http(server, 'POST', `/companies/${companyId}/connections`, {
       auth: client.auth,
       body: { platformKey: 'fstm' },
     });
     expect(statement.status, statement.text).toBe(200);
     bankId = statement.body.id;
-    const upload = await uploadFiles(server, client.auth, companyId, bankId, [
-      { name: 'statement.ofx', bytes: new TextEncoder().encode(file) },
-    ]);
+    const upload = await uploadFiles(server, client.auth, companyId, bankId, [{ name: 'statement.ofx', bytes: file }]);
     expect(upload.status, upload.text).toBe(200);
     await waitForSyncs(server, client, companyId);
     const bankLines = await allRecords(server, client.auth, { companyId, connectionId: bankId }, 'banking-transactions');
@@ -348,42 +321,10 @@ describe('data integrity on a Sandbox company', () => {
 
   it('matches exactly the pairs the Sandbox planted, and the summaries are the formula over them', async () => {
     const { companyId } = sandbox;
-    const of = (connectionId: string, type: string) => allRecords(server, client.auth, { companyId, connectionId }, type);
-    const moves = await of(sandbox.accounting, 'accountTransactions');
-    const bookAccounts = await of(sandbox.accounting, 'bankAccounts');
-    const lines = await of(sandbox.banking, 'banking-transactions');
-    const bankAccounts = await of(sandbox.banking, 'banking-accounts');
-    const squash = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, '').toUpperCase();
-    const bookOf = new Map(
-      bankAccounts.map((a) => [
-        a.id,
-        bookAccounts.find((b) =>
-          a.identifiers.iban
-            ? squash(a.identifiers.iban) === squash(b.iBan)
-            : a.identifiers.number === b.accountNumber && a.currency === b.currency,
-        )?.id,
-      ]),
-    );
-    const dayNumber = (text: string) => Date.parse(`${day(text)}T00:00:00Z`) / 86_400_000;
-    const words = (m: Data) =>
-      (m.lines ?? []).map((l: Data) => l.description).find((d: unknown) => typeof d === 'string' && d.trim()) ?? m.note ?? '';
-    // The planted pairs, by the rule above; a line is used once.
-    const plantedLine = new Map<string, string>();
-    const taken = new Set<string>();
-    for (const m of [...moves].sort((x, y) => dayNumber(x.date) - dayNumber(y.date) || (x.id < y.id ? -1 : 1))) {
-      const own = lines.filter(
-        (t) =>
-          !taken.has(t.id) &&
-          bookOf.get(t.accountId) === m.bankAccountRef.id &&
-          cents(t.amount) === cents(m.totalAmount) &&
-          dayNumber(t.postedDate) - dayNumber(m.date) >= 0 &&
-          dayNumber(t.postedDate) - dayNumber(m.date) <= 3 &&
-          t.description.endsWith(` ${words(m).toUpperCase()}`),
-      );
-      if (own.length === 0) continue;
-      taken.add(own[0].id);
-      plantedLine.set(m.id, own[0].id);
-    }
+    const story = await plantedStory(server, client, companyId, sandbox);
+    const { moves, bookAccounts, lines } = story;
+    const plantedLine = new Map([...story.lineOf].map(([move, line]) => [move, line.id as string]));
+    const words = movementWords;
     expect(plantedLine.size).toBeGreaterThan(100);
     // Both sides have deliberately unmatched items.
     expect(moves.length - plantedLine.size).toBeGreaterThan(10);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodatLending } from '@codat/lending';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { authorize, companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs } from '../helpers/sandbox.js';
-import { allRecords } from '../helpers/uploads.js';
+import { plantedStory } from '../helpers/sandbox-story.js';
 import { expectErrorBody } from '../helpers/error-body.js';
 
 /*
@@ -21,9 +21,6 @@ let client: TestClient;
 let companyId: string;
 let books: { companyId: string; connectionId: string };
 const INPUTS = ['invoices', 'payments', 'customers', 'accountTransactions', 'bankAccounts', 'banking-transactions', 'banking-accounts'];
-
-const cents = (n: number) => Math.round(n * 100);
-const dayNumber = (text: string) => Date.parse(`${text.slice(0, 10)}T00:00:00Z`) / 86_400_000;
 
 async function report(query = '') {
   const items: Data[] = [];
@@ -87,38 +84,13 @@ describe('enhanced invoices', () => {
     const bank = await companyWithConnection(server, client, 'bsbx', companyId);
     await authorize(server, client, bank);
     await waitForSyncs(server, client, companyId);
-    const moves = await allRecords(server, client.auth, books, 'accountTransactions');
-    const bookAccounts = await allRecords(server, client.auth, books, 'bankAccounts');
-    const lines = await allRecords(server, client.auth, bank, 'banking-transactions');
-    const bankAccounts = await allRecords(server, client.auth, bank, 'banking-accounts');
-    const squash = (t: string | null | undefined) => (t ?? '').replace(/\s+/g, '').toUpperCase();
-    const bookOf = new Map(
-      bankAccounts.map((a) => [
-        a.id,
-        bookAccounts.find((b) =>
-          a.identifiers.iban
-            ? squash(a.identifiers.iban) === squash(b.iBan)
-            : a.identifiers.number === b.accountNumber && a.currency === b.currency,
-        )?.id,
-      ]),
-    );
+    const story = await plantedStory(server, client, companyId, { accounting: books.connectionId, banking: bank.connectionId });
+    const { moves, bankAccounts } = story;
     // The planted line of each payment, by its account transaction.
     const lineOfPayment = new Map<string, Data>();
-    const taken = new Set<string>();
-    for (const m of [...moves].sort((x, y) => dayNumber(x.date) - dayNumber(y.date) || (x.id < y.id ? -1 : 1))) {
-      const words = String(m.lines[0].description).toUpperCase();
-      const line = lines.find(
-        (t) =>
-          !taken.has(t.id) &&
-          bookOf.get(t.accountId) === m.bankAccountRef.id &&
-          cents(t.amount) === cents(m.totalAmount) &&
-          dayNumber(t.postedDate) - dayNumber(m.date) >= 0 &&
-          dayNumber(t.postedDate) - dayNumber(m.date) <= 3 &&
-          t.description.endsWith(` ${words}`),
-      );
-      if (!line) continue;
-      taken.add(line.id);
-      for (const l of m.lines) if (l.recordRef?.dataType === 'payments') lineOfPayment.set(l.recordRef.id, line);
+    for (const m of moves) {
+      const line = story.lineOf.get(m.id);
+      if (line) for (const l of m.lines) if (l.recordRef?.dataType === 'payments') lineOfPayment.set(l.recordRef.id, line);
     }
     const { items } = await report();
     let verified = 0;

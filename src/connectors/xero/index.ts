@@ -12,12 +12,12 @@ import {
 } from '../../codat-model/accounting/ledger.js';
 import { CreditNoteSchema, CustomerSchema, InvoiceSchema, PaymentSchema } from '../../codat-model/accounting/sales.js';
 import { BillCreditNoteSchema, BillPaymentSchema, BillSchema, SupplierSchema } from '../../codat-model/accounting/purchases.js';
-import { BankAccountSchema, DirectCostSchema, DirectIncomeSchema } from '../../codat-model/accounting/banking.js';
+import { AccountTransactionSchema, BankAccountSchema, DirectCostSchema, DirectIncomeSchema } from '../../codat-model/accounting/banking.js';
 import { XERO_HOOKS, xeroInstant } from './xero-api.js';
 import { balanceSheetRecords, monthEndBefore, monthStartBefore, profitAndLossRecords } from './xero-reports.js';
 import { BalanceSheetSchema, ProfitAndLossSchema } from '../../codat-model/accounting/reports.js';
 import * as map from './xero-records.js';
-import { collectionSource, documentSource, journalSource } from './xero-sources.js';
+import { collectionSource, collectionsSource, documentSource, journalSource } from './xero-sources.js';
 import { xeroWrites } from './xero-writes.js';
 import { XERO } from './platform.js';
 import { platformConnector } from '../platform-connector.js';
@@ -160,6 +160,15 @@ const sources: DataTypeSource[] = [
     },
   }),
   journalSource({ dataType: 'journalEntries', typeName: 'JournalEntry', schema: JournalEntrySchema, map: map.journalEntryRecord }),
+  collectionsSource({
+    dataType: 'accountTransactions',
+    typeName: 'AccountTransaction',
+    schema: AccountTransactionSchema,
+    parts: [
+      { ...paymentLike, map: map.paymentAccountTransaction },
+      { ...bankTransactionLike, map: map.bankTransactionAccountTransaction },
+    ],
+  }),
   collectionSource({
     ...bankTransactionLike,
     dataType: 'directCosts',

@@ -321,3 +321,70 @@ export function directRecord(x: XeroRecord): Data {
     totalAmount: num(x.Total) ?? 0,
   });
 }
+
+/** Payment types that bring money into the bank account: sales receipts, and refunds a supplier makes. */
+const MONEY_IN_PAYMENTS = new Set(['ACCRECPAYMENT', 'AROVERPAYMENTPAYMENT', 'ARPREPAYMENTPAYMENT', 'APCREDITPAYMENT']);
+
+/**
+ * One movement of money through a bank account as Codat's account transaction: one line of the whole amount (money in
+ * positive), naming the record behind it.
+ */
+function bankMovement(
+  x: XeroRecord,
+  movement: {
+    id: string;
+    bank: XeroRecord | undefined;
+    currency: unknown;
+    amount: number;
+    description: string | undefined;
+    recordRef: Data;
+  },
+): Data {
+  return defined({
+    transactionId: movement.id,
+    note: str(x.Reference),
+    bankAccountRef: movement.bank?.AccountID ? defined({ id: movement.bank.AccountID, name: str(movement.bank.Name) }) : undefined,
+    date: xeroDate(x.Date) ?? `${(xeroInstant(x.UpdatedDateUTC) ?? '1970-01-01').slice(0, 10)}T00:00:00`,
+    status: x.IsReconciled === true ? 'Reconciled' : 'Unreconciled',
+    currency: str(movement.currency),
+    currencyRate: num(x.CurrencyRate),
+    lines: [defined({ description: movement.description, recordRef: movement.recordRef, amount: movement.amount })],
+    totalAmount: movement.amount,
+  });
+}
+
+/**
+ * A payment as an account transaction (→ `accountTransactions`): the movement of its amount through the bank account
+ * it was paid into or from, money in positive. Its one line names the payment (`payments` or `billPayments`).
+ */
+export function paymentAccountTransaction(x: XeroRecord): Data {
+  const document = x.Invoice ?? x.CreditNote ?? {};
+  const amount = num(x.Amount) ?? 0;
+  return bankMovement(x, {
+    id: String(x.PaymentID),
+    bank: x.Account,
+    currency: document.CurrencyCode,
+    amount: MONEY_IN_PAYMENTS.has(x.PaymentType) ? amount : -amount,
+    description: str(x.Reference) ?? str(document.InvoiceNumber) ?? str(document.CreditNoteNumber),
+    recordRef: { id: String(x.PaymentID), dataType: SALES_PAYMENT_TYPES.has(x.PaymentType) ? 'payments' : 'billPayments' },
+  });
+}
+
+/**
+ * A bank transaction as an account transaction (→ `accountTransactions`): money received (`RECEIVE…`) positive, spent
+ * (`SPEND…`) negative, transfers' two sides included. One line of its total (Xero's line items may exclude tax), named
+ * by its reference, else its first line item's description, naming the bank transaction (`directIncomes` or
+ * `directCosts`, as those data types serve it).
+ */
+export function bankTransactionAccountTransaction(x: XeroRecord): Data {
+  const inward = String(x.Type).startsWith('RECEIVE');
+  const items: XeroRecord[] = Array.isArray(x.LineItems) ? x.LineItems : [];
+  return bankMovement(x, {
+    id: String(x.BankTransactionID),
+    bank: x.BankAccount,
+    currency: x.CurrencyCode,
+    amount: (inward ? 1 : -1) * (num(x.Total) ?? 0),
+    description: str(x.Reference) ?? items.map((l) => str(l.Description)).find((d) => d !== undefined && d.trim() !== ''),
+    recordRef: { id: String(x.BankTransactionID), dataType: inward ? 'directIncomes' : 'directCosts' },
+  });
+}

@@ -168,3 +168,29 @@ export function journalSource(spec: {
     },
   };
 }
+
+/**
+ * One data type read from several of Xero's collections, one after another, in full every sync (account
+ * transactions: the payments and the bank transactions that moved money through a bank account).
+ */
+export function collectionsSource(spec: {
+  dataType: DataType;
+  typeName: string;
+  schema: TSchema;
+  parts: Omit<CollectionSpec, 'dataType' | 'typeName' | 'schema'>[];
+}): DataTypeSource {
+  const sources = spec.parts.map((part) =>
+    collectionSource({ ...part, dataType: spec.dataType, typeName: spec.typeName, schema: spec.schema }),
+  );
+  return {
+    dataType: spec.dataType,
+    typeName: spec.typeName,
+    schema: spec.schema,
+    read(ctx: ReadContext): DataTypeRead {
+      async function* pages(): AsyncIterable<RecordPage> {
+        for (const source of sources) yield* (await source.read(ctx)).pages;
+      }
+      return { mode: 'full', ordered: false, pages: pages(), nextCursor: () => null };
+    },
+  };
+}

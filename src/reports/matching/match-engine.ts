@@ -122,14 +122,8 @@ export function matchMovements(input: MatchInput): MatchResult {
       for (const day of distance === 0 ? [a.day] : [a.day - distance, a.day + distance]) {
         const list = days.get(day);
         if (!list) continue;
-        let lo = 0;
-        let hi = list.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (banking[list[mid]].amount < low) lo = mid + 1;
-          else hi = mid;
-        }
-        for (let k = lo; k < list.length && banking[list[k]].amount <= high; k++) if (keep(list[k])) level.push(list[k]);
+        for (let k = firstAtLeast(list, amountOf, low); k < list.length && banking[list[k]].amount <= high; k++)
+          if (keep(list[k])) level.push(list[k]);
       }
       level.sort((x, y) => textOrder(banking[x].id, banking[y].id));
       for (const b of level) found.push(b);
@@ -137,6 +131,8 @@ export function matchMovements(input: MatchInput): MatchResult {
     }
     return found;
   };
+  const dayOf = (b: number) => banking[b].day;
+  const amountOf = (b: number) => banking[b].amount;
   const texts = new Map<number, string>();
   const bankText = (b: number) => {
     let text = texts.get(b);
@@ -157,7 +153,7 @@ export function matchMovements(input: MatchInput): MatchResult {
     if (!list) return -1;
     let best = -1;
     let bestGap = Infinity;
-    for (let k = lowerBound(list, banking, a.day - window); k < list.length; k++) {
+    for (let k = firstAtLeast(list, dayOf, a.day - window); k < list.length; k++) {
       const b = list[k];
       const gap = banking[b].day - a.day;
       if (gap > window) break;
@@ -289,13 +285,13 @@ function accountRule(input: MatchInput): (accountingAccount: string, bankingAcco
   };
 }
 
-/** The first position of `list` (in day order) whose movement is on or after `day`. */
-function lowerBound(list: number[], movements: readonly Movement[], day: number): number {
+/** The first position of `list` (ascending by `key`) whose key is at least `value`. */
+function firstAtLeast(list: readonly number[], key: (b: number) => number, value: number): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (movements[list[mid]].day < day) lo = mid + 1;
+    if (key(list[mid]) < value) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -36,6 +36,7 @@ const TYPES = [
   'journalEntries',
   'directCosts',
   'directIncomes',
+  'accountTransactions',
   'balanceSheet',
   'profitAndLoss',
 ];

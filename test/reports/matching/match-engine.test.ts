@@ -8,6 +8,7 @@ import {
 } from '../../../src/reports/matching/match-engine.js';
 import { jaroWinkler } from '../../../src/reports/matching/jaro-winkler.js';
 import { pairAccounts, sameAccount } from '../../../src/reports/matching/account-pairing.js';
+import { random } from '../../helpers/random.js';
 
 /*
  * The matching engine against the rules as docs/lending/matching.md states them: worked cases for each pass, and on
@@ -267,15 +268,6 @@ function oracle({ accounting, banking, accountPairs }: MatchInput) {
     out.push({ accounting: a.id, banking: best.map((r) => banking[pool[r]].id), pass: 4 });
   }
   return out;
-}
-
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function pool(seed: number): MatchInput {

@@ -322,8 +322,12 @@ export function directRecord(x: XeroRecord): Data {
   });
 }
 
-/** Payment types that bring money into the bank account: sales receipts, and refunds a supplier makes. */
-const MONEY_IN_PAYMENTS = new Set(['ACCRECPAYMENT', 'AROVERPAYMENTPAYMENT', 'ARPREPAYMENTPAYMENT', 'APCREDITPAYMENT']);
+/**
+ * Payment types that bring money into the bank account: a customer paying an invoice, and a supplier refunding a
+ * credit note, an overpayment or a prepayment. (Overpayments and prepayments themselves are bank transactions; their
+ * payments are refunds: a customer's go out, a supplier's come in.)
+ */
+const MONEY_IN_PAYMENTS = new Set(['ACCRECPAYMENT', 'APCREDITPAYMENT', 'APOVERPAYMENTPAYMENT', 'APPREPAYMENTPAYMENT']);
 
 /**
  * One movement of money through a bank account as Codat's account transaction: one line of the whole amount (money in

@@ -17,8 +17,8 @@ export interface CommerceFacts {
   day: Int32Array;
   /** 1 when the order is in the base currency (its money counts), else 0. */
   base: Uint8Array;
-  /** Σ quantity × unitPrice of its lines, in 10⁻⁸ units. */
-  revenue: BigInt64Array;
+  /** Σ quantity × unitPrice of its lines, in 10⁻⁸ units (exact at any size). */
+  revenue: bigint[];
   /** `totalAmount`, in 10⁻⁴ units. */
   total: Float64Array;
   /** |`totalRefund`|, in 10⁻⁴ units (0: no refund). */
@@ -31,7 +31,11 @@ export interface CommerceFacts {
   baseCurrency: string;
 }
 
-const units4 = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 10_000) : 0);
+/** An amount in 10⁻⁴ units, exactly; 0 for none (or for one too large to scale, which no platform serves). */
+const units4 = (value: unknown) => {
+  const scaled = typeof value === 'number' ? Math.round(value * 10_000) : NaN;
+  return Number.isFinite(scaled) ? scaled : 0;
+};
 
 /**
  * The facts of an orders version. `baseCurrency` is the company info's; without one, the currency most orders are in
@@ -87,7 +91,7 @@ export async function commerceFacts(
     count: day.length,
     day: Int32Array.from(day),
     base: Uint8Array.from(currency, (c) => (c === chosen ? 1 : 0)),
-    revenue: BigInt64Array.from(revenue),
+    revenue,
     total: Float64Array.from(total),
     refund: Float64Array.from(refund),
     customer: Int32Array.from(customer),

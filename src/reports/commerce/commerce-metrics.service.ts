@@ -32,8 +32,8 @@ export function createCommerceMetricsService(deps: CommerceMetricsDeps) {
   return {
     /** A report; 400 naming a bad parameter, 404 for an unknown company or connection, 409 before its inputs have synced. */
     async report(client: Client, companyId: string, connectionId: string, name: CommerceReportName, query: Record<string, unknown>) {
-      // The company and connection first (404, or 403 for another client's), then the parameters (400), then the
-      // inputs (409).
+      // The route's schema has already refused a missing parameter (400). Then the company and connection (404, or 403
+      // for another client's), then the parameters' values (400), then the inputs (409).
       const missing: string[] = [];
       const versions: (number[] | undefined)[] = [];
       for (const dataType of INPUTS) {

@@ -41,14 +41,15 @@ export interface BankingTransactionRef {
   amount?: number;
 }
 
-/** For each record an account transaction's lines name (payments, credit notes…), the account transactions, by index. */
+/** For each payment an account transaction's lines name, the account transactions, by index. */
 const settledBy = new WeakMap<IntegrityFacts, Map<string, number[]>>();
 function accountTransactionsOf(facts: IntegrityFacts): Map<string, number[]> {
   let map = settledBy.get(facts);
   if (!map) {
     map = new Map();
     facts.accounting.transactions.forEach((entry, index) => {
-      for (const { id } of entry.settles) {
+      for (const { id, dataType } of entry.settles) {
+        if (dataType !== 'payments') continue;
         const list = map!.get(id);
         if (list) list.push(index);
         else map!.set(id, [index]);

@@ -109,8 +109,11 @@ const ACCOUNT_FIELDS: RowResource<AccountEntry>['fields'] = {
 const fromUnits = (units: bigint) => Number(units) / 10_000;
 const midnight = (day: number) => `${dayOfNumber(day)}T00:00:00Z`;
 
-/** How many companies' latest matches are kept whatever their size (a large company's outgrow the byte budget). */
-const LATEST_KEPT = 4;
+/**
+ * The latest matches of the companies asked about most recently are kept beyond the cache's budget (a large company's
+ * outgrow it), up to this many bytes together; the most recent company's always.
+ */
+const LATEST_BYTES = 1024 * 1024 * 1024;
 
 export function createDataIntegrityService(deps: DataIntegrityDeps) {
   const kept = boundedCache<IntegrityFacts>({ bytes: deps.cacheBytes ?? 512 * 1024 * 1024, valueBytes: integrityFactsBytes });
@@ -118,6 +121,8 @@ export function createDataIntegrityService(deps: DataIntegrityDeps) {
   // details reads its records once, however large.
   const latest = new Map<string, { key: string; facts: IntegrityFacts }>();
   const making = new Map<string, Promise<IntegrityFacts>>();
+  /** Companies being matched after a sync, and whether another sync asked for one more meanwhile. */
+  const rematching = new Map<string, { again: boolean; done: Promise<void> }>();
 
   async function versionsOf(client: Client, companyId: string): Promise<IntegrityVersions> {
     const found = await deps.dataSets.syncedByConnection(client, companyId, INTEGRITY_TYPES);
@@ -131,13 +136,25 @@ export function createDataIntegrityService(deps: DataIntegrityDeps) {
     kept.set(key, facts);
     latest.delete(companyId);
     latest.set(companyId, { key, facts });
-    if (latest.size > LATEST_KEPT) latest.delete(latest.keys().next().value!);
+    let bytes = 0;
+    for (const entry of latest.values()) bytes += integrityFactsBytes(entry.facts);
+    // The least recent first, while over the budget; never the one just kept.
+    for (const [company, entry] of latest) {
+      if (bytes <= LATEST_BYTES || company === companyId) break;
+      bytes -= integrityFactsBytes(entry.facts);
+      latest.delete(company);
+    }
   }
 
   async function factsOf(client: Client, companyId: string, versions: IntegrityVersions): Promise<IntegrityFacts> {
     const key = keyOf(client, companyId, versions);
     const last = latest.get(companyId);
-    if (last?.key === key) return last.facts;
+    if (last?.key === key) {
+      // The most recently asked about again.
+      latest.delete(companyId);
+      latest.set(companyId, last);
+      return last.facts;
+    }
     const cached = kept.get(key);
     if (cached) {
       remember(companyId, key, cached);
@@ -363,10 +380,28 @@ export function createDataIntegrityService(deps: DataIntegrityDeps) {
      */
     async afterSync(client: Client, companyId: string, dataType: string): Promise<void> {
       if (!(INTEGRITY_TYPES as readonly string[]).includes(dataType)) return;
-      const versions = await versionsOf(client, companyId);
-      const has = (types: IntegrityType[]) => types.some((t) => versions[t].length > 0);
-      if (has(['accountTransactions', 'bankAccounts']) && has(['banking-transactions', 'banking-accounts']))
-        await factsOf(client, companyId, versions);
+      // One matching per company at a time: syncs landing meanwhile ask for one more, of the versions then current.
+      const running = rematching.get(companyId);
+      if (running) {
+        running.again = true;
+        return running.done;
+      }
+      const state = { again: false, done: Promise.resolve() };
+      state.done = (async () => {
+        try {
+          do {
+            state.again = false;
+            const versions = await versionsOf(client, companyId);
+            const has = (types: IntegrityType[]) => types.some((t) => versions[t].length > 0);
+            if (has(['accountTransactions', 'bankAccounts']) && has(['banking-transactions', 'banking-accounts']))
+              await factsOf(client, companyId, versions);
+          } while (state.again);
+        } finally {
+          rematching.delete(companyId);
+        }
+      })();
+      rematching.set(companyId, state);
+      return state.done;
     },
   };
 }

@@ -21,6 +21,8 @@ import { u3 } from './kit/fast.js';
  *     and is never one of the unmatched: twins then pair in id order, as the matching pairs them;
  *   - the unmatched are money received, the charges money paid out: the two never meet;
  *   - a charge's amount is one no movement of its account has within 10 days.
+ * Twins and charges are decided over the base set (the movements made at epoch 0, those deleted since included), so a
+ * line never changes once made; a movement a later sync adds reaches the bank the same day, with no charge.
  * The lines' ids follow the movements' order (`index * 2`, a charge `index * 2 + 1`), so they stream in id order.
  */
 
@@ -106,6 +108,8 @@ function build(settings: ConnectionSettings, epoch: number): BankSide {
   const cents: number[] = [];
   const day: number[] = [];
   const live: boolean[] = [];
+  /** Of the base set (made at epoch 0, deleted since or not): what twins and charges are decided over. */
+  const base: boolean[] = [];
   const receipt: boolean[] = [];
   const index: number[] = [];
   const created: number[] = [];
@@ -118,6 +122,8 @@ function build(settings: ConnectionSettings, epoch: number): BankSide {
     cents.push(m.amount);
     day.push(d);
     live.push(isLive && d >= 0 && m.childType !== '');
+    // Movements just before the span count too: matching reads them, and one could take a line near the start.
+    base.push(m.created === 0 && d >= -TWIN_DAYS && m.childType !== '');
     receipt.push(m.amount > 0);
     index.push(m.index);
     created.push(m.created);
@@ -125,8 +131,10 @@ function build(settings: ConnectionSettings, epoch: number): BankSide {
   }
   const n = account.length;
 
-  // Twins: sorted by account, amount and day, neighbours of one account and amount within TWIN_DAYS.
-  const order = Int32Array.from({ length: n }, (_, i) => i).filter((i) => live[i]);
+  // Twins: sorted by account, amount and day, neighbours of one account and amount within TWIN_DAYS. Decided over the
+  // base set alone, deleted movements included, so that every later epoch decides each line the same way (a line's
+  // fate, day and charge never change; it only comes and goes with its movement).
+  const order = Int32Array.from({ length: n }, (_, i) => i).filter((i) => base[i]);
   order.sort((x, y) => account[x] - account[y] || cents[x] - cents[y] || day[x] - day[y]);
   const twin = new Uint8Array(n);
   for (let k = 1; k < order.length; k++) {
@@ -134,7 +142,7 @@ function build(settings: ConnectionSettings, epoch: number): BankSide {
     const y = order[k];
     if (account[x] === account[y] && cents[x] === cents[y] && day[y] - day[x] <= TWIN_DAYS) twin[x] = twin[y] = 1;
   }
-  /** Does any live movement of `acct` have exactly `amount` within TWIN_DAYS of `d`? (binary search of `order`) */
+  /** Does a base movement of `acct` have exactly `amount` within TWIN_DAYS of `d`? (binary search of `order`) */
   const taken = (acct: number, amount: number, d: number) => {
     let lo = 0;
     let hi = order.length;
@@ -154,14 +162,16 @@ function build(settings: ConnectionSettings, epoch: number): BankSide {
   const seed = ctx.seed;
   for (let i = 0; i < n; i++) {
     if (!live[i]) continue;
-    if (receipt[i] && !twin[i] && u3(seed, DRAW.unmatched, index[i]) < UNMATCHED_RECEIPTS) {
+    // A movement added at a later sync reaches the bank the same day, with no charge.
+    const later = created[i] > 0;
+    if (!later && receipt[i] && !twin[i] && u3(seed, DRAW.unmatched, index[i]) < UNMATCHED_RECEIPTS) {
       fate[i] = FATE.unmatched;
       continue;
     }
     fate[i] = FATE.line;
-    const lag = twin[i] ? 0 : Math.floor(u3(seed, DRAW.lag, index[i]) * (MAX_LAG_DAYS + 1));
+    const lag = twin[i] || later ? 0 : Math.floor(u3(seed, DRAW.lag, index[i]) * (MAX_LAG_DAYS + 1));
     posted[i] = Math.min(day[i] + lag, lastDay);
-    if (u3(seed, DRAW.charge, index[i]) < CHARGE_RATE) {
+    if (!later && u3(seed, DRAW.charge, index[i]) < CHARGE_RATE) {
       // A charge of 0.50 to 35.00 the account has no movement of, near it.
       let amount = -Math.round(50 + u3(seed, DRAW.fee, index[i]) * 3450);
       while (taken(account[i], amount, posted[i])) amount -= 1;

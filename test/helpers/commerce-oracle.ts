@@ -1,5 +1,4 @@
 import { expect } from 'vitest';
-import { http, type TestClient } from './test-server.js';
 
 /*
  * Commerce metrics worked out here from the orders and company info a connection serves, by the rules of
@@ -8,7 +7,6 @@ import { http, type TestClient } from './test-server.js';
  */
 
 type Data = Record<string, any>;
-type Server = { url: string };
 
 export const REPORTS = ['revenue', 'orders', 'refunds', 'customerRetention', 'lifetimeValue'] as const;
 export type Unit = 'Day' | 'Week' | 'Month' | 'Year';
@@ -26,24 +24,6 @@ function back(reportDate: string, unit: Unit, length: number, k: number): number
   const first = new Date(Date.UTC(y, m - 1 - months, 1));
   const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
   return Math.floor(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d, last)) / DAY);
-}
-
-/** Every record of a connection's list, all pages. */
-export async function served(server: Server, client: Pick<TestClient, 'auth'>, companyId: string, connectionId: string, segment: string) {
-  const out: Data[] = [];
-  for (let page = 1; ; page++) {
-    const res = await http(
-      server,
-      'GET',
-      `/companies/${companyId}/connections/${connectionId}/data/${segment}?page=${page}&pageSize=2000`,
-      {
-        auth: client.auth,
-      },
-    );
-    expect(res.status, res.text).toBe(200);
-    out.push(...res.body.results);
-    if (out.length >= res.body.totalResults) return out;
-  }
 }
 
 const counts = (o: Data) => {

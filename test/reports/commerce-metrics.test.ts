@@ -3,7 +3,8 @@ import { CodatLending } from '@codat/lending';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { authorize, companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs } from '../helpers/sandbox.js';
 import { expectErrorBody } from '../helpers/error-body.js';
-import { expectedMetrics, expectReport, REPORTS, served, type Unit } from '../helpers/commerce-oracle.js';
+import { expectedMetrics, expectReport, REPORTS, type Unit } from '../helpers/commerce-oracle.js';
+import { allRecords } from '../helpers/uploads.js';
 import { startStripeFake, type StripeFake } from '../fakes/stripe/stripe-fake.js';
 import { startSquareFake, type SquareFake } from '../fakes/square/square-fake.js';
 
@@ -64,7 +65,7 @@ async function metric(companyId: string, connectionId: string, name: string, que
 
 /** Every report, every period shape, against the oracle, ending on the day of the connection's latest order. */
 async function expectAllShapes(companyId: string, connectionId: string) {
-  const orders = await served(server, client, companyId, connectionId, 'commerce-orders');
+  const orders = await allRecords(server, client.auth, { companyId, connectionId }, 'commerce-orders');
   expect(orders.length).toBeGreaterThan(20);
   const info = await http(server, 'GET', `/companies/${companyId}/connections/${connectionId}/data/commerce-info`, { auth: client.auth });
   expect(info.status, info.text).toBe(200);

@@ -41,12 +41,13 @@ async function get(path: string, status = 200) {
   return res.body;
 }
 
-const base = () => `/data/companies/${companyId}/assess/dataTypes`;
+const base = (company = companyId) => `/data/companies/${company}/assess/dataTypes`;
 
-async function allDetails(type: string, query = '') {
+/** Every detail of a data type, all pages (of the test's company, unless another is named). */
+async function allDetails(type: string, query = '', company = companyId) {
   const out: Data[] = [];
   for (let page = 1; ; page++) {
-    const body = await get(`${base()}/${type}/dataIntegrity/details?page=${page}&pageSize=500${query}`);
+    const body = await get(`${base(company)}/${type}/dataIntegrity/details?page=${page}&pageSize=500${query}`);
     out.push(...body.results);
     if (out.length >= body.totalResults) return out;
   }
@@ -330,7 +331,7 @@ describe('data integrity on a Sandbox company', () => {
     expect(moves.length - plantedLine.size).toBeGreaterThan(10);
     expect(lines.length - plantedLine.size).toBeGreaterThan(5);
 
-    const details = await allDetails('accountTransactions');
+    const details = await allDetails('accountTransactions', '', companyId);
     expect(details).toHaveLength(moves.length);
     const byId = new Map(details.map((d) => [d.id, d]));
     for (const m of moves) {
@@ -341,12 +342,12 @@ describe('data integrity on a Sandbox company', () => {
         `${m.id} ${words(m)} ${m.totalAmount} ${m.date}`,
       ).toEqual(line ? [line] : []);
     }
-    const bankDetails = await allDetails('banking-transactions');
+    const bankDetails = await allDetails('banking-transactions', '', companyId);
     const matchedLines = new Set(plantedLine.values());
     for (const d of bankDetails) expect(d.matches.length > 0, d.id).toBe(matchedLines.has(d.id));
 
     // Summaries: the formula over the served records.
-    const summary = (await get(`${base()}/accountTransactions/dataIntegrity/summaries`)).summaries[0];
+    const summary = (await get(`${base(companyId)}/accountTransactions/dataIntegrity/summaries`)).summaries[0];
     const matchedMoves = moves.filter((m) => plantedLine.has(m.id));
     const sum = (list: Data[], field: string) => list.reduce((s, r) => s + Math.abs(cents(r[field])), 0) / 100;
     expect(summary.byCount).toEqual({
@@ -358,7 +359,7 @@ describe('data integrity on a Sandbox company', () => {
     expect(summary.byAmount.matched).toBeCloseTo(sum(matchedMoves, 'totalAmount'), 6);
     expect(summary.byAmount.total).toBeCloseTo(sum(moves, 'totalAmount'), 6);
     expect(summary.byAmount.matchPercentage).toBeCloseTo((sum(matchedMoves, 'totalAmount') / sum(moves, 'totalAmount')) * 100, 9);
-    const bankSummary = (await get(`${base()}/banking-transactions/dataIntegrity/summaries`)).summaries[0];
+    const bankSummary = (await get(`${base(companyId)}/banking-transactions/dataIntegrity/summaries`)).summaries[0];
     expect(bankSummary.byCount).toEqual({
       matched: matchedLines.size,
       unmatched: lines.length - matchedLines.size,
@@ -366,19 +367,7 @@ describe('data integrity on a Sandbox company', () => {
       matchPercentage: (matchedLines.size / lines.length) * 100,
     });
     // Every account pairs.
-    const accountSummary = (await get(`${base()}/bankAccounts/dataIntegrity/summaries`)).summaries[0];
+    const accountSummary = (await get(`${base(companyId)}/bankAccounts/dataIntegrity/summaries`)).summaries[0];
     expect(accountSummary.byCount).toMatchObject({ matched: bookAccounts.length, unmatched: 0 });
-
-    function base() {
-      return `/data/companies/${companyId}/assess/dataTypes`;
-    }
-    async function allDetails(type: string) {
-      const out: Data[] = [];
-      for (let page = 1; ; page++) {
-        const body = await get(`${base()}/${type}/dataIntegrity/details?page=${page}&pageSize=2000`);
-        out.push(...body.results);
-        if (out.length >= body.totalResults) return out;
-      }
-    }
   });
 });

@@ -134,12 +134,6 @@ export function accountKind(index: number): AccountKind {
   return ACCOUNT_KINDS[index % ACCOUNT_KINDS.length];
 }
 
-/** The account's display name: later accounts of a kind carry a number. */
-export function accountName(index: number): string {
-  const round = Math.floor(index / ACCOUNT_KINDS.length);
-  return round === 0 ? accountKind(index).name : `${accountKind(index).name} ${round + 1}`;
-}
-
 interface Institution {
   id: string;
   name: string;

@@ -37,7 +37,7 @@ export const TWIN_DAYS = 10;
 
 const DRAW = { lag: 0x1a91, unmatched: 0x0b5e, charge: 0xc4a2, fee: 0xfee5, time: 0x71e6 } as const;
 
-/** What the bank makes of the books at an epoch: the accounts' opening balances and, per movement, its fate. */
+/** What the bank makes of the books at an epoch: per movement its fate, and the accounts' balances day by day. */
 export interface BankSide {
   ctx: Ctx;
   cal: Calendar;
@@ -49,8 +49,6 @@ export interface BankSide {
   accountCreated: Int32Array;
   /** Whether each account is still in the books (a deposit account opened later may be deleted; the bank then shows it no more). */
   accountLive: Uint8Array;
-  /** Balance (cents) of each account at the end of the day before the bank's first day. */
-  opening: Float64Array;
   /** Per movement the generator yields (in its order, deleted ones included): what the bank shows of it. */
   fate: Uint8Array;
   /** The day its line posts (bank day), for lines. */
@@ -207,7 +205,7 @@ function build(settings: ConnectionSettings, epoch: number): BankSide {
       touched[b * days + d] = latest;
     }
   }
-  return { ctx, cal, startDay, accounts, accountCreated, accountLive, opening, fate, posted, charge, balance, touched };
+  return { ctx, cal, startDay, accounts, accountCreated, accountLive, fate, posted, charge, balance, touched };
 }
 
 /** The books' name of account `b` (CORE_BANKS, then deposit accounts). */

@@ -5,13 +5,14 @@ import { http, startTestServer, type TestClient, type TestServer } from '../help
 import { companyWithConnection, fetchOnFirstLinkOnly, waitForSyncs, type LinkedCompany } from '../helpers/sandbox.js';
 import { allRecords, uploadFiles } from '../helpers/uploads.js';
 import { startXeroFake, type XeroFake } from '../fakes/xero/xero-fake.js';
+import { startQboFake, type QboFake } from '../fakes/quickbooks/qbo-fake.js';
 import { ofxStatement } from '../helpers/ofx-statement.js';
 
 /*
- * Data integrity over a real platform's books (the Xero fake, every answer checked against Xero's own contract) and a
- * bank statement file for the same company, on both stores: the test writes bank lines for some of the payments and
- * bank transactions Xero holds (the same amount, a few days later), and a line of the bank's own. Exactly the
- * movements with a written line are matched, each to its line; the rest, and the bank's line, are not.
+ * Data integrity over a real platform's books (the Xero and QuickBooks fakes, every answer checked against the
+ * vendor's own contract) and a bank statement file for the same company, on both stores: the test writes bank lines
+ * for some of the movements the platform holds (the same amount, a few days later), and a line of the bank's own.
+ * Exactly the movements with a written line are matched, each to its line; the rest, and the bank's line, are not.
  */
 
 type Data = Record<string, any>;
@@ -19,6 +20,7 @@ type Data = Record<string, any>;
 let server: TestServer;
 let client: TestClient;
 let xero: XeroFake;
+let qbo: QboFake;
 let restoreEnv: () => void;
 let linked: LinkedCompany;
 /** The movements (payment or bank transaction ids) the statement shows, with their line's FITID. */
@@ -59,7 +61,10 @@ beforeAll(async () => {
     lines: [{ Description: 'Rent', UnitAmount: 950, AccountCode: '429' }],
   });
   written.set(rent.BankTransactionID, 'R0');
-  restoreEnv = setEnv(xero.env());
+  qbo = await startQboFake();
+  seedQuickBooks(qbo);
+  // Both platforms are configured before the server reads its configuration.
+  restoreEnv = setEnv({ ...xero.env(), ...qbo.env() });
   server = await startTestServer();
   client = await server.newClient({ name: 'Data integrity over Xero' });
 }, 60_000);
@@ -67,10 +72,84 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await xero?.close();
+  await qbo?.close();
   restoreEnv?.();
 });
 
 const addDays = (d: string, n: number) => new Date(Date.parse(`${d.slice(0, 10)}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A statement for the bank account, with a line for each written movement (0 to 2 days later) and one the bank adds;
+ * then every movement's matches must be exactly its own line, and the bank's fee none.
+ */
+async function statementMatchesWrittenMovements(
+  linked: LinkedCompany,
+  moves: Data[],
+  bank: Data,
+  written: ReadonlyMap<string, string>,
+): Promise<void> {
+  const lines = moves
+    .filter((m) => written.has(m.id))
+    .map((m, i) => ({
+      id: written.get(m.id)!,
+      date: addDays(m.date, i % 3),
+      amount: m.totalAmount as number,
+      name: `BANK ${written.get(m.id)}`,
+    }));
+  lines.push({ id: 'FEE', date: '2025-11-25', amount: -3.33, name: 'ACCOUNT FEE' });
+  const statement = await http(server, 'POST', `/companies/${linked.companyId}/connections`, {
+    auth: client.auth,
+    body: { platformKey: 'fstm' },
+  });
+  expect(statement.status, statement.text).toBe(200);
+  const upload = await uploadFiles(server, client.auth, linked.companyId, statement.body.id, [
+    { name: 'statement.ofx', bytes: ofxStatement(lines, { currency: bank.currency, number: bank.accountNumber }) },
+  ]);
+  expect(upload.status, upload.text).toBe(200);
+  await waitForSyncs(server, client, linked.companyId);
+  const bankLines = await allRecords(
+    server,
+    client.auth,
+    { companyId: linked.companyId, connectionId: statement.body.id },
+    'banking-transactions',
+  );
+  const lineId = (name: string) => bankLines.find((t) => t.description === name)!.id;
+
+  const details: Data[] = [];
+  for (let page = 1; ; page++) {
+    const res = await http(
+      server,
+      'GET',
+      `/data/companies/${linked.companyId}/assess/dataTypes/accountTransactions/dataIntegrity/details?page=${page}&pageSize=100`,
+      { auth: client.auth },
+    );
+    expect(res.status, res.text).toBe(200);
+    details.push(...res.body.results);
+    if (details.length >= res.body.totalResults) break;
+  }
+  for (const m of moves.filter((x) => x.bankAccountRef.id === bank.id)) {
+    const detail = details.find((d) => d.id === `${bank.id}_${m.id}`)!;
+    const fitid = written.get(m.id);
+    expect(
+      detail.matches.map((x: Data) => x.id),
+      m.id,
+    ).toEqual(fitid ? [lineId(`BANK ${fitid}`)] : []);
+  }
+  const bankSide = await http(
+    server,
+    'GET',
+    `/data/companies/${linked.companyId}/assess/dataTypes/banking-transactions/dataIntegrity/summaries`,
+    { auth: client.auth },
+  );
+  expect(bankSide.body.summaries[0].byCount).toMatchObject({ matched: written.size, unmatched: 1, total: written.size + 1 });
+  const accountsSide = await http(
+    server,
+    'GET',
+    `/data/companies/${linked.companyId}/assess/dataTypes/bankAccounts/dataIntegrity/details`,
+    { auth: client.auth },
+  );
+  expect(accountsSide.body.results.find((a: Data) => a.id === bank.id).matches).toHaveLength(1);
+}
 
 describe('data integrity over Xero and a bank statement file', () => {
   const { linkByFollowing } = connectionCalls(
@@ -92,72 +171,130 @@ describe('data integrity over Xero and a bank statement file', () => {
     // Every payment and the bank transaction, through the bank account, money in positive.
     expect(moves.map((m) => m.id).sort()).toEqual([...written.keys(), ...NOT_WRITTEN].sort());
     for (const m of moves) expect(m.bankAccountRef.id).toBe(bank.id);
+    await statementMatchesWrittenMovements(linked, moves, bank, written);
+  }, 180_000);
+});
 
-    // The statement: a line for each written movement, 0 to 2 days later, and one the bank adds.
-    const lines = moves
-      .filter((m) => written.has(m.id))
-      .map((m, i) => ({
-        id: written.get(m.id)!,
-        date: addDays(m.date, i % 3),
-        amount: m.totalAmount as number,
-        name: `BANK ${written.get(m.id)}`,
-      }));
-    lines.push({ id: 'FEE', date: '2025-11-25', amount: -3.33, name: 'ACCOUNT FEE' });
-    const statement = await http(server, 'POST', `/companies/${linked.companyId}/connections`, {
-      auth: client.auth,
-      body: { platformKey: 'fstm' },
-    });
-    expect(statement.status, statement.text).toBe(200);
-    const upload = await uploadFiles(server, client.auth, linked.companyId, statement.body.id, [
-      { name: 'statement.ofx', bytes: ofxStatement(lines, { currency: bank.currency, number: bank.accountNumber }) },
-    ]);
-    expect(upload.status, upload.text).toBe(200);
-    await waitForSyncs(server, client, linked.companyId);
-    const bankLines = await allRecords(
-      server,
-      client.auth,
-      { companyId: linked.companyId, connectionId: statement.body.id },
-      'banking-transactions',
-    );
-    const lineId = (name: string) => bankLines.find((t) => t.description === name)!.id;
+/** Account transaction ids the QuickBooks statement shows, with their line's FITID. */
+const shown = new Map<string, string>();
+/** Every account transaction QuickBooks' books make, by id: its amount (money in positive), account and record. */
+const expected = new Map<string, { amount: number; account: string; recordRef: Data }>();
 
-    const details: Data[] = [];
-    for (let page = 1; ; page++) {
-      const res = await http(
-        server,
-        'GET',
-        `/data/companies/${linked.companyId}/assess/dataTypes/accountTransactions/dataIntegrity/details?page=${page}&pageSize=100`,
-        { auth: client.auth },
-      );
-      expect(res.status, res.text).toBe(200);
-      details.push(...res.body.results);
-      if (details.length >= res.body.totalResults) break;
-    }
+/**
+ * A QuickBooks company whose money moves through its current account, its card and its savings in every way QuickBooks
+ * records it; some of the current account's movements are on the statement the test writes.
+ */
+function seedQuickBooks(qbo: QboFake): void {
+  const realm = qbo.addRealm('Teign Joinery');
+  realm.account('1000').BankNum = '41926587';
+  realm.addAccount('1050', { name: 'Company Card', classification: 'Liability', type: 'Credit Card', subType: 'CreditCard' });
+  realm.addAccount('1200', {
+    name: 'Undeposited Funds',
+    classification: 'Asset',
+    type: 'Other Current Asset',
+    subType: 'UndepositedFunds',
+  });
+  realm.addAccount('1060', { name: 'Petty Cash', classification: 'Asset', type: 'Bank', subType: 'CashOnHand' });
+  const invoices = realm.seedInvoices(6);
+  const bills = realm.seedBills(3);
+  const expect_ = (id: string, amount: number, account: string, recordRef: Data, fitid?: string) => {
+    expected.set(id, { amount, account, recordRef });
+    if (fitid) shown.set(id, fitid);
+  };
+  // Payments straight into the current account: four on the statement, one not.
+  invoices.slice(0, 5).forEach((invoice, i) => {
+    const p = realm.addPayment(invoice.Id, 100 + i * 13.57, { day: `2025-10-${String(2 + i * 3).padStart(2, '0')}` });
+    expect_(`Payment-${p.Id}`, p.TotalAmt, '1000', { id: p.Id, dataType: 'payments' }, i < 4 ? `PAY${i}` : undefined);
+  });
+  // Two payments into Undeposited Funds reach the bank as one deposit, with other money and less cash back.
+  const held = [realm.addPayment(invoices[5].Id, 61.2, { day: '2025-10-20', account: '1200' })];
+  const deposit = realm.addDeposit({
+    day: '2025-10-22',
+    account: '1000',
+    payments: held.map((p) => p.Id),
+    other: [{ amount: 40, account: '4000', description: 'Scrap timber sold' }],
+    cashBack: { amount: 5.5, account: '1060' },
+    note: 'Paying in book 12',
+  });
+  expect_(`Deposit-${deposit.Id}`, 95.7, '1000', { id: deposit.Id, dataType: 'directIncomes' }, 'DEP');
+  expect_(`Deposit-${deposit.Id}-CashBack`, 5.5, '1060', { id: deposit.Id, dataType: 'directIncomes' });
+  bills.forEach((bill, i) => {
+    const p = realm.addBillPayment(bill.Id, 75 + i * 9.11, { day: `2025-11-${String(3 + i * 4).padStart(2, '0')}` });
+    expect_(`BillPayment-${p.Id}`, -p.TotalAmt, '1000', { id: p.Id, dataType: 'billPayments' }, i < 2 ? `BP${i}` : undefined);
+  });
+  const cheque = realm.addPurchase({
+    day: '2025-11-05',
+    account: '1000',
+    amount: 212.4,
+    expense: '6100',
+    paymentType: 'Check',
+    docNumber: '100231',
+    note: 'Workshop rent',
+  });
+  expect_(`Purchase-${cheque.Id}`, -212.4, '1000', { id: cheque.Id, dataType: 'directCosts' }, 'CHQ');
+  const card = realm.addPurchase({ day: '2025-11-06', account: '1050', amount: 48.99, expense: '6000', paymentType: 'CreditCard' });
+  expect_(`Purchase-${card.Id}`, -48.99, '1050', { id: card.Id, dataType: 'directCosts' });
+  const refund = realm.addPurchase({
+    day: '2025-11-08',
+    account: '1050',
+    amount: 12.5,
+    expense: '6000',
+    paymentType: 'CreditCard',
+    credit: true,
+  });
+  expect_(`Purchase-${refund.Id}`, 12.5, '1050', { id: refund.Id, dataType: 'directIncomes' });
+  // Paying off the card: out of the current account (on the statement), into the card.
+  const transfer = realm.addTransfer({ day: '2025-11-15', from: '1000', to: '1050', amount: 36.49, note: 'Card repayment' });
+  expect_(`Transfer-${transfer.Id}-From`, -36.49, '1000', { id: transfer.Id, dataType: 'transfers' }, 'TRF');
+  expect_(`Transfer-${transfer.Id}-To`, 36.49, '1050', { id: transfer.Id, dataType: 'transfers' });
+  // Savings to current: only the current account's side is on the statement.
+  const sweep = realm.addTransfer({ day: '2025-11-17', from: '1010', to: '1000', amount: 500 });
+  expect_(`Transfer-${sweep.Id}-From`, -500, '1010', { id: sweep.Id, dataType: 'transfers' });
+  expect_(`Transfer-${sweep.Id}-To`, 500, '1000', { id: sweep.Id, dataType: 'transfers' }, 'SWP');
+  const customer = invoices[0].CustomerRef.value;
+  const sale = realm.addReceipt('SalesReceipt', { day: '2025-11-19', account: '1000', customerId: customer, amount: 88.8 });
+  expect_(`SalesReceipt-${sale.Id}`, 88.8, '1000', { id: sale.Id, dataType: 'directIncomes' }, 'SR');
+  const back = realm.addReceipt('RefundReceipt', { day: '2025-11-21', account: '1000', customerId: customer, amount: 18.8 });
+  expect_(`RefundReceipt-${back.Id}`, -18.8, '1000', { id: back.Id, dataType: 'directCosts' });
+  // Not through a bank account: a cash expense from Undeposited Funds is no account transaction.
+  realm.addPurchase({ day: '2025-11-22', account: '1200', amount: 7, expense: '6100', paymentType: 'Cash' });
+}
+
+describe('data integrity over QuickBooks Online and a bank statement file', () => {
+  let company: LinkedCompany;
+  const { linkByFollowing } = connectionCalls(
+    () => server,
+    () => client,
+    () => company,
+  );
+
+  it('serves the bank and card accounts and every movement through them, and matches exactly the lines written', async () => {
+    company = await companyWithConnection(server, client, 'qhyg');
+    await fetchOnFirstLinkOnly(server, client, company.companyId, ['accountTransactions', 'bankAccounts']);
+    await linkByFollowing('QuickBooks Online');
+    const status = await waitForSyncs(server, client, company.companyId, 120_000);
+    expect(status.accountTransactions?.currentStatus).toBe('Complete');
+    expect(status.bankAccounts?.currentStatus).toBe('Complete');
+    const accounts = await allRecords(server, client.auth, company, 'bankAccounts');
+    const byCode = new Map(accounts.map((a) => [a.nominalCode as string, a]));
+    // The current, savings, closed deposit and petty cash accounts, and the card: no other account of the chart.
+    expect([...byCode.keys()].sort()).toEqual(['1000', '1010', '1020', '1050', '1060']);
+    expect(byCode.get('1000')).toMatchObject({ accountType: 'Debit', accountNumber: '41926587', currency: 'GBP', status: 'Active' });
+    expect(byCode.get('1050')).toMatchObject({ accountType: 'Credit', status: 'Active' });
+    expect(byCode.get('1020')).toMatchObject({ status: 'Archived' });
+
+    const moves = await allRecords(server, client.auth, company, 'accountTransactions');
+    expect(moves.map((m) => m.id).sort()).toEqual([...expected.keys()].sort());
     for (const m of moves) {
-      const detail = details.find((d) => d.id === `${bank.id}_${m.id}`)!;
-      const fitid = written.get(m.id);
-      expect(
-        detail.matches.map((x: Data) => x.id),
-        m.id,
-      ).toEqual(fitid ? [lineId(`BANK ${fitid}`)] : []);
+      const want = expected.get(m.id)!;
+      expect(m, m.id).toMatchObject({
+        totalAmount: want.amount,
+        currency: 'GBP',
+        bankAccountRef: { id: byCode.get(want.account)!.id },
+        lines: [{ amount: want.amount, recordRef: want.recordRef }],
+      });
     }
-    const bankSide = await http(
-      server,
-      'GET',
-      `/data/companies/${linked.companyId}/assess/dataTypes/banking-transactions/dataIntegrity/summaries`,
-      {
-        auth: client.auth,
-      },
-    );
-    expect(bankSide.body.summaries[0].byCount).toMatchObject({ matched: written.size, unmatched: 1, total: written.size + 1 });
-    const accountsSide = await http(
-      server,
-      'GET',
-      `/data/companies/${linked.companyId}/assess/dataTypes/bankAccounts/dataIntegrity/details`,
-      {
-        auth: client.auth,
-      },
-    );
-    expect(accountsSide.body.results.find((a: Data) => a.id === bank.id).matches).toHaveLength(1);
+    expect(qbo.violations).toEqual([]);
+    await statementMatchesWrittenMovements(company, moves, byCode.get('1000')!, shown);
   }, 180_000);
 });

@@ -1,4 +1,4 @@
-import type { DataTypeSource, OAuthTokens } from '../connector.js';
+import type { DataTypeRead, DataTypeSource, OAuthTokens, ReadContext, RecordPage } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { oauthCodeFlow, revokeToken, type OAuthPlatformConfig } from '../oauth/oauth-client.js';
 import { platformRequest } from '../platform-http.js';
@@ -6,7 +6,26 @@ import { AccountSchema, CompanyInfoSchema, ItemSchema, JournalEntrySchema, TaxRa
 import { CreditNoteSchema, CustomerSchema, InvoiceSchema, PaymentSchema } from '../../codat-model/accounting/sales.js';
 import { BillCreditNoteSchema, BillPaymentSchema, BillSchema, SupplierSchema } from '../../codat-model/accounting/purchases.js';
 import { BalanceSheetSchema, ProfitAndLossSchema } from '../../codat-model/accounting/reports.js';
-import { companyUrl, QBO_HOOKS, qboGet, qboInstant, type IntuitResponse, type QboEntity, type QboRealm } from './qbo-api.js';
+import { AccountTransactionSchema, BankAccountSchema } from '../../codat-model/accounting/banking.js';
+import {
+  companyUrl,
+  QBO_HOOKS,
+  qboGet,
+  qboInstant,
+  queryPages,
+  realmOf,
+  type IntuitResponse,
+  type QboEntity,
+  type QboRealm,
+} from './qbo-api.js';
+import {
+  accountTransactionRecord,
+  BANK_ACCOUNT_TYPES,
+  bankAccountRecord,
+  MOVEMENT_ENTITIES,
+  movementSides,
+  type MovementContext,
+} from './qbo-bank-movements.js';
 import * as map from './qbo-records.js';
 import { allOf, documentSource, entitySource, sourceRecord } from './qbo-sources.js';
 import { qboWrites } from './qbo-writes.js';
@@ -94,6 +113,18 @@ const sources: DataTypeSource[] = [
       });
     },
   }),
+  // Accounts of type Bank and Credit Card, inactive ones too: a short list, read whole.
+  documentSource({
+    dataType: 'bankAccounts',
+    typeName: 'BankAccount',
+    schema: BankAccountSchema,
+    async records(realm) {
+      return (await bankAccounts(realm)).map((a) =>
+        sourceRecord(String(a.Id), qboInstant(a.MetaData?.LastUpdatedTime) ?? null, bankAccountRecord(a)),
+      );
+    },
+  }),
+  accountTransactionsSource(),
   // QuickBooks' own reports, one Money column a month over Codat's 24 months, classified by the chart of accounts.
   documentSource({
     dataType: 'balanceSheet',
@@ -129,6 +160,47 @@ const sources: DataTypeSource[] = [
     },
   }),
 ];
+
+/** The bank and credit card accounts, inactive ones too. */
+async function bankAccounts(realm: QboRealm): Promise<QboEntity[]> {
+  const types = BANK_ACCOUNT_TYPES.map((t) => `'${t}'`).join(', ');
+  return allOf(realm, 'Account', `Active IN (true, false) AND AccountType IN (${types})`);
+}
+
+/**
+ * `accountTransactions`: every payment, bill payment, deposit, purchase, transfer, sales receipt and refund receipt
+ * that moved money through a bank or credit card account, read in full each sync, page by page, one entity after
+ * another (docs/connectors/quickbooks.md).
+ */
+function accountTransactionsSource(): DataTypeSource {
+  return {
+    dataType: 'accountTransactions',
+    typeName: 'AccountTransaction',
+    schema: AccountTransactionSchema,
+    async read(ctx: ReadContext): Promise<DataTypeRead> {
+      const realm = realmOf(ctx);
+      const preferences = (await qboGet<IntuitResponse>(realm, 'preferences')).Preferences as QboEntity | undefined;
+      const company: MovementContext = {
+        bankAccounts: new Map((await bankAccounts(realm)).map((a) => [String(a.Id), a])),
+        homeCurrency: preferences?.CurrencyPrefs?.HomeCurrency?.value as string | undefined,
+      };
+      async function* pages(): AsyncIterable<RecordPage> {
+        for (const entity of MOVEMENT_ENTITIES) {
+          for await (const page of queryPages(realm, entity)) {
+            yield {
+              records: page.records.flatMap((x) =>
+                movementSides(entity, x, company).map((side) =>
+                  sourceRecord(side.id, qboInstant(x.MetaData?.LastUpdatedTime) ?? null, accountTransactionRecord(x, side, company)),
+                ),
+              ),
+            };
+          }
+        }
+      }
+      return { mode: 'full', ordered: false, pages: pages(), nextCursor: () => null };
+    },
+  };
+}
 
 /** A report by month over Codat's window (month ends from today), accrual basis. */
 async function monthlyReport(realm: QboRealm, name: 'BalanceSheet' | 'ProfitAndLoss'): Promise<QboEntity> {

@@ -35,6 +35,8 @@ const TYPES = [
   'company',
   'balanceSheet',
   'profitAndLoss',
+  'bankAccounts',
+  'accountTransactions',
 ];
 
 let fake: QboFake;

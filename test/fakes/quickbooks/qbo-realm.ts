@@ -21,6 +21,11 @@ export const ENTITIES = [
   'Item',
   'TaxCode',
   'TaxRate',
+  'Deposit',
+  'Purchase',
+  'Transfer',
+  'SalesReceipt',
+  'RefundReceipt',
 ];
 
 /** Entities a query leaves out when inactive, unless the query says otherwise (`Active IN (true, false)`). */
@@ -604,13 +609,13 @@ export class QboRealm {
   }
 
   /** A customer pays (part of) an invoice into the current account: the invoice's balance falls and it links the payment. */
-  addPayment(invoiceId: string, amount: number): QboEntity {
+  addPayment(invoiceId: string, amount: number, into: { day?: string; account?: string } = {}): QboEntity {
     const invoice = this.table('Invoice').get(invoiceId)!;
     const payment = this.create('Payment', {
-      TxnDate: invoice.TxnDate,
+      TxnDate: into.day ?? invoice.TxnDate,
       CurrencyRef: GBP,
       CustomerRef: invoice.CustomerRef,
-      DepositToAccountRef: this.ref('Account', this.account('1000')),
+      DepositToAccountRef: this.ref('Account', this.account(into.account ?? '1000')),
       PaymentRefNum: `BACS-${invoice.DocNumber}`,
       TotalAmt: amount,
       UnappliedAmt: 0,
@@ -624,14 +629,14 @@ export class QboRealm {
   }
 
   /** A bill paid by cheque from the current account. */
-  addBillPayment(billId: string, amount: number): QboEntity {
+  addBillPayment(billId: string, amount: number, from: { day?: string; account?: string } = {}): QboEntity {
     const bill = this.table('Bill').get(billId)!;
     const payment = this.create('BillPayment', {
-      TxnDate: bill.TxnDate,
+      TxnDate: from.day ?? bill.TxnDate,
       CurrencyRef: GBP,
       VendorRef: bill.VendorRef,
       PayType: 'Check',
-      CheckPayment: { BankAccountRef: this.ref('Account', this.account('1000')), PrintStatus: 'NotSet' },
+      CheckPayment: { BankAccountRef: this.ref('Account', this.account(from.account ?? '1000')), PrintStatus: 'NotSet' },
       TotalAmt: amount,
       Line: [{ Amount: amount, LinkedTxn: [{ TxnId: bill.Id, TxnType: 'Bill' }] }],
     });
@@ -639,6 +644,145 @@ export class QboRealm {
     bill.LinkedTxn = [...(bill.LinkedTxn ?? []), { TxnId: payment.Id, TxnType: 'BillPayment' }];
     this.touch(bill);
     return payment;
+  }
+
+  /** An account added to the chart (a card, Undeposited Funds, another bank account), numbered `number`. */
+  addAccount(number: string, fields: { name: string; classification: string; type: string; subType: string; bankNum?: string }): QboEntity {
+    return this.create('Account', {
+      Name: fields.name,
+      AcctNum: number,
+      SubAccount: false,
+      FullyQualifiedName: fields.name,
+      Active: true,
+      Classification: fields.classification,
+      AccountType: fields.type,
+      AccountSubType: fields.subType,
+      CurrentBalance: 0,
+      CurrentBalanceWithSubAccounts: 0,
+      CurrencyRef: GBP,
+      ...(fields.bankNum ? { BankNum: fields.bankNum } : {}),
+    });
+  }
+
+  /**
+   * A deposit into a bank account: the payments it takes from Undeposited Funds (each a line linking the payment),
+   * and other money (a line to an income account), less cash taken back. `TotalAmt` is what reached the account.
+   */
+  addDeposit(input: {
+    day: string;
+    account: string;
+    payments?: string[];
+    other?: { amount: number; account: string; description: string }[];
+    cashBack?: { amount: number; account: string };
+    note?: string;
+  }): QboEntity {
+    const paid = (input.payments ?? []).map((id) => this.table('Payment').get(id)!);
+    const lines: QboEntity[] = [
+      ...paid.map((p) => ({
+        Amount: p.TotalAmt,
+        LinkedTxn: [{ TxnId: p.Id, TxnType: 'Payment', TxnLineId: '0' }],
+      })),
+      ...(input.other ?? []).map((o) => ({
+        Amount: o.amount,
+        Description: o.description,
+        DetailType: 'DepositLineDetail',
+        DepositLineDetail: { AccountRef: this.ref('Account', this.account(o.account)) },
+      })),
+    ];
+    const gross = lines.reduce((sum, l) => sum + l.Amount, 0);
+    const cashBack = input.cashBack?.amount ?? 0;
+    return this.create('Deposit', {
+      TxnDate: input.day,
+      CurrencyRef: GBP,
+      ...(input.note ? { PrivateNote: input.note } : {}),
+      DepositToAccountRef: this.ref('Account', this.account(input.account)),
+      ...(cashBack > 0
+        ? { CashBack: { AccountRef: this.ref('Account', this.account(input.cashBack!.account)), Amount: cashBack, Memo: 'Cash back' } }
+        : {}),
+      TotalAmt: round(gross - cashBack),
+      Line: lines,
+    });
+  }
+
+  /** An expense paid from a bank account (a cheque, cash) or a card, to an expense account; `credit` is a card refund. */
+  addPurchase(input: {
+    day: string;
+    account: string;
+    amount: number;
+    expense: string;
+    paymentType: 'Cash' | 'Check' | 'CreditCard';
+    vendorId?: string;
+    credit?: boolean;
+    docNumber?: string;
+    note?: string;
+  }): QboEntity {
+    const vendor = input.vendorId ? this.named('Vendor', { value: input.vendorId }, 'EntityRef') : undefined;
+    return this.create('Purchase', {
+      TxnDate: input.day,
+      CurrencyRef: GBP,
+      ...(input.docNumber ? { DocNumber: input.docNumber } : {}),
+      ...(input.note ? { PrivateNote: input.note } : {}),
+      AccountRef: this.ref('Account', this.account(input.account)),
+      PaymentType: input.paymentType,
+      ...(vendor ? { EntityRef: { ...this.ref('Vendor', vendor), type: 'Vendor' } } : {}),
+      ...(input.credit ? { Credit: true } : {}),
+      TotalAmt: input.amount,
+      Line: [
+        {
+          Id: '1',
+          Amount: input.amount,
+          Description: input.note ?? 'Expense',
+          DetailType: 'AccountBasedExpenseLineDetail',
+          AccountBasedExpenseLineDetail: { AccountRef: this.ref('Account', this.account(input.expense)) },
+        },
+      ],
+    });
+  }
+
+  /** Money moved between two of the company's accounts. */
+  addTransfer(input: { day: string; from: string; to: string; amount: number; note?: string }): QboEntity {
+    return this.create('Transfer', {
+      TxnDate: input.day,
+      CurrencyRef: GBP,
+      ...(input.note ? { PrivateNote: input.note } : {}),
+      FromAccountRef: this.ref('Account', this.account(input.from)),
+      ToAccountRef: this.ref('Account', this.account(input.to)),
+      Amount: input.amount,
+    });
+  }
+
+  /** A sale paid on the spot into a bank account (SalesReceipt), or money handed back for one (RefundReceipt). */
+  addReceipt(
+    entity: 'SalesReceipt' | 'RefundReceipt',
+    input: { day: string; account: string; customerId: string; amount: number; reference?: string },
+  ): QboEntity {
+    const customer = this.named('Customer', { value: input.customerId }, 'CustomerRef');
+    return this.create(entity, {
+      DocNumber: `${entity === 'SalesReceipt' ? 'SR' : 'RR'}-${++this.docNumber}`,
+      TxnDate: input.day,
+      CurrencyRef: GBP,
+      CustomerRef: this.ref('Customer', customer),
+      ...(input.reference ? { PaymentRefNum: input.reference } : {}),
+      DepositToAccountRef: this.ref('Account', this.account(input.account)),
+      Line: [
+        {
+          Id: '1',
+          LineNum: 1,
+          Description: 'Consulting, paid on the day',
+          Amount: input.amount,
+          DetailType: 'SalesItemLineDetail',
+          SalesItemLineDetail: {
+            ItemRef: this.ref('Item', this.item('CONSULT')),
+            Qty: 1,
+            UnitPrice: input.amount,
+            TaxCodeRef: this.ref('TaxCode', this.taxCode('0.0% Z')),
+          },
+        },
+      ],
+      TxnTaxDetail: { TotalTax: 0 },
+      TotalAmt: input.amount,
+      Balance: 0,
+    });
   }
 
   /** A credit memo for a customer: credit QuickBooks keeps (`Balance`, `RemainingCredit`) until a payment applies it. */

@@ -41,9 +41,12 @@ export function postings(realm: QboRealm): Posting[] {
   const vat = realm.account('2200').Id;
   const itemAccount = (ref: QboEntity | undefined, field: 'IncomeAccountRef' | 'ExpenseAccountRef') =>
     ref?.value ? realm.table('Item').get(String(ref.value))?.[field]?.value : undefined;
-  /** Sales documents: AR by TotalAmt, income and tax the other way (sign +1 for an invoice, −1 for a credit memo). */
-  const sale = (x: QboEntity, sign: number) => {
-    post(x.TxnDate, ar, sign * cents(x.TotalAmt));
+  /**
+   * Sales documents: AR by TotalAmt (a sales or refund receipt: its bank account), income and tax the other way (sign
+   * +1 for an invoice or a sales receipt, −1 for a credit memo or a refund receipt).
+   */
+  const sale = (x: QboEntity, sign: number, debited = ar) => {
+    post(x.TxnDate, debited, sign * cents(x.TotalAmt));
     for (const l of x.Line ?? []) {
       if (l.DetailType !== 'SalesItemLineDetail') continue;
       const d = l.SalesItemLineDetail ?? {};
@@ -51,8 +54,11 @@ export function postings(realm: QboRealm): Posting[] {
     }
     post(x.TxnDate, vat, -sign * cents(x.TxnTaxDetail?.TotalTax));
   };
-  /** Purchase documents: expenses and tax debit, AP credit (sign +1 for a bill, −1 for a vendor credit). */
-  const purchase = (x: QboEntity, sign: number) => {
+  /**
+   * Purchase documents: expenses and tax debit, AP credit (a cheque, cash or card expense: the account paid from); sign
+   * +1 for a bill or an expense, −1 for a vendor credit or a card refund.
+   */
+  const purchase = (x: QboEntity, sign: number, credited?: string) => {
     for (const l of x.Line ?? []) {
       const account =
         l.DetailType === 'AccountBasedExpenseLineDetail'
@@ -63,7 +69,7 @@ export function postings(realm: QboRealm): Posting[] {
       post(x.TxnDate, account, sign * cents(l.Amount));
     }
     post(x.TxnDate, vat, sign * cents(x.TxnTaxDetail?.TotalTax));
-    post(x.TxnDate, x.APAccountRef?.value ?? ap, -sign * cents(x.TotalAmt));
+    post(x.TxnDate, credited ?? x.APAccountRef?.value ?? ap, -sign * cents(x.TotalAmt));
   };
   for (const x of realm.all('Invoice')) sale(x, 1);
   for (const x of realm.all('CreditMemo')) sale(x, -1);
@@ -76,6 +82,26 @@ export function postings(realm: QboRealm): Posting[] {
   for (const x of realm.all('BillPayment')) {
     post(x.TxnDate, x.APAccountRef?.value ?? ap, cents(x.TotalAmt));
     post(x.TxnDate, (x.CheckPayment?.BankAccountRef ?? x.CreditCardPayment?.CCAccountRef)?.value, -cents(x.TotalAmt));
+  }
+  for (const x of realm.all('SalesReceipt')) sale(x, 1, x.DepositToAccountRef?.value);
+  for (const x of realm.all('RefundReceipt')) sale(x, -1, x.DepositToAccountRef?.value);
+  for (const x of realm.all('Purchase')) purchase(x, x.Credit === true ? -1 : 1, x.AccountRef?.value);
+  // A deposit: the bank by what reached it, cash back by what was taken, each line's source (a payment's holding
+  // account, or the line's own account) the other way.
+  for (const x of realm.all('Deposit')) {
+    post(x.TxnDate, x.DepositToAccountRef?.value, cents(x.TotalAmt));
+    post(x.TxnDate, x.CashBack?.AccountRef?.value, cents(x.CashBack?.Amount));
+    for (const l of x.Line ?? []) {
+      const payment = (l.LinkedTxn ?? []).find((t: QboEntity) => t.TxnType === 'Payment');
+      const from = payment
+        ? realm.table('Payment').get(String(payment.TxnId))?.DepositToAccountRef?.value
+        : l.DepositLineDetail?.AccountRef?.value;
+      post(x.TxnDate, from, -cents(l.Amount));
+    }
+  }
+  for (const x of realm.all('Transfer')) {
+    post(x.TxnDate, x.ToAccountRef?.value, cents(x.Amount));
+    post(x.TxnDate, x.FromAccountRef?.value, -cents(x.Amount));
   }
   for (const x of realm.all('JournalEntry')) {
     for (const l of x.Line ?? []) {

@@ -1,0 +1,138 @@
+import { defined, num, str, type Data } from '../source-kit.js';
+import { qboDate, qboInstant, type QboEntity } from './qbo-api.js';
+import { isVoided } from './qbo-records.js';
+
+/*
+ * The money that moved through a QuickBooks company's bank and credit card accounts, as Codat's bank accounts and
+ * account transactions (docs/connectors/quickbooks.md, "Bank accounts and account transactions"). QuickBooks has no
+ * one resource for it: each kind of transaction names the bank account it moved money through in its own field.
+ */
+
+/** The account types QuickBooks keeps bank and card statements for: what Codat calls bank accounts. */
+export const BANK_ACCOUNT_TYPES = ['Bank', 'Credit Card'] as const;
+
+/** Account (of type Bank or Credit Card) → `bankAccounts`. A card is Credit, what it owes a negative balance. */
+export function bankAccountRecord(x: QboEntity): Data {
+  const card = x.AccountType === 'Credit Card';
+  const balance = num(x.CurrentBalance);
+  return defined({
+    accountName: str(x.Name),
+    accountType: card ? 'Credit' : 'Debit',
+    nominalCode: str(x.AcctNum),
+    accountNumber: str(x.BankNum),
+    currency: str(x.CurrencyRef?.value),
+    // QuickBooks keeps a card's balance as what is owed (a liability, positive): the bank's view is the opposite.
+    balance: balance === undefined ? undefined : card ? -balance : balance,
+    status: x.Active === false ? 'Archived' : 'Active',
+  });
+}
+
+/** What a reader knows of the company to place a movement: its bank accounts by Id, and the home currency. */
+export interface MovementContext {
+  bankAccounts: ReadonlyMap<string, QboEntity>;
+  homeCurrency: string | undefined;
+}
+
+/** One side of a transaction through one bank account: the Codat account transaction it is. */
+interface Side {
+  /**
+   * The account transaction's id: `{Entity}-{Id}`; a transfer's sides add `-From` and `-To`, a deposit's cash back
+   * `-CashBack`.
+   */
+  id: string;
+  account: QboEntity | undefined;
+  /** Money into the account positive, out negative. */
+  amount: number;
+  description: string | undefined;
+  recordRef: Data;
+}
+
+/** The entities read for account transactions, with how each moves money through a bank account. */
+export const MOVEMENT_ENTITIES = ['Payment', 'BillPayment', 'Deposit', 'Purchase', 'Transfer', 'SalesReceipt', 'RefundReceipt'] as const;
+export type MovementEntity = (typeof MOVEMENT_ENTITIES)[number];
+
+const first = (...texts: unknown[]): string | undefined => texts.map(str).find((t) => t !== undefined && t.trim() !== '');
+
+/**
+ * The sides of one transaction that went through a bank or credit card account (none when it went elsewhere, e.g. a
+ * payment into Undeposited Funds, which reaches the bank with the deposit that takes it there).
+ */
+export function movementSides(entity: MovementEntity, x: QboEntity, ctx: MovementContext): Side[] {
+  const id = String(x.Id);
+  const total = num(x.TotalAmt) ?? 0;
+  const bank = (reference: QboEntity | undefined) => ctx.bankAccounts.get(String(reference?.value ?? ''));
+  const side = (account: QboEntity | undefined, amount: number, description: string | undefined, dataType: string, suffix = ''): Side[] =>
+    account ? [{ id: `${entity}-${id}${suffix}`, account, amount, description, recordRef: { id, dataType } }] : [];
+  switch (entity) {
+    case 'Payment':
+      return side(bank(x.DepositToAccountRef), total, first(x.PaymentRefNum, x.PrivateNote, x.CustomerRef?.name), 'payments');
+    case 'BillPayment':
+      return side(
+        bank(x.CheckPayment?.BankAccountRef ?? x.CreditCardPayment?.CCAccountRef),
+        -total,
+        first(x.DocNumber, x.PrivateNote, x.VendorRef?.name),
+        'billPayments',
+      );
+    case 'Deposit': {
+      // TotalAmt is what reached the account: the lines less any cash taken back, which went to an account of its own
+      // (petty cash, when that is a bank account: a movement of its own).
+      const description = first(x.PrivateNote, ...lineDescriptions(x));
+      return [
+        ...side(bank(x.DepositToAccountRef), total, description, 'directIncomes'),
+        ...side(
+          bank(x.CashBack?.AccountRef),
+          num(x.CashBack?.Amount) ?? 0,
+          first(x.CashBack?.Memo) ?? description,
+          'directIncomes',
+          '-CashBack',
+        ),
+      ];
+    }
+    case 'Purchase':
+      // A cheque, cash or card expense takes money out; a card refund (`Credit`) brings it back.
+      return side(
+        bank(x.AccountRef),
+        x.Credit === true ? total : -total,
+        first(x.EntityRef?.name, x.DocNumber, x.PrivateNote, ...lineDescriptions(x)),
+        x.Credit === true ? 'directIncomes' : 'directCosts',
+      );
+    case 'SalesReceipt':
+      return side(bank(x.DepositToAccountRef), total, first(x.PaymentRefNum, x.DocNumber, x.CustomerRef?.name), 'directIncomes');
+    case 'RefundReceipt':
+      return side(bank(x.DepositToAccountRef), -total, first(x.PaymentRefNum, x.DocNumber, x.CustomerRef?.name), 'directCosts');
+    case 'Transfer': {
+      const amount = num(x.Amount) ?? 0;
+      const note = first(x.PrivateNote);
+      const from = bank(x.FromAccountRef);
+      const to = bank(x.ToAccountRef);
+      return [
+        ...side(from, -amount, note ?? first(`Transfer to ${str(x.ToAccountRef?.name) ?? ''}`.trim()), 'transfers', '-From'),
+        ...side(to, amount, note ?? first(`Transfer from ${str(x.FromAccountRef?.name) ?? ''}`.trim()), 'transfers', '-To'),
+      ];
+    }
+  }
+}
+
+function lineDescriptions(x: QboEntity): unknown[] {
+  return Array.isArray(x.Line) ? x.Line.map((l: QboEntity) => l.Description) : [];
+}
+
+/**
+ * One side as Codat's account transaction: one line of the whole amount, naming the record behind it. QuickBooks'
+ * API does not say whether a transaction is reconciled, so the status is Unknown, or Void for a voided one.
+ */
+export function accountTransactionRecord(x: QboEntity, s: Side, ctx: MovementContext): Data {
+  const date = qboDate(x.TxnDate) ?? `${(qboInstant(x.MetaData?.CreateTime) ?? '1970-01-01').slice(0, 10)}T00:00:00`;
+  const currency = str(x.CurrencyRef?.value) ?? str(s.account?.CurrencyRef?.value) ?? ctx.homeCurrency;
+  return defined({
+    transactionId: s.id,
+    note: str(x.PrivateNote),
+    bankAccountRef: defined({ id: String(s.account!.Id), name: str(s.account!.Name) }),
+    date,
+    status: isVoided(x) ? 'Void' : 'Unknown',
+    currency,
+    currencyRate: num(x.ExchangeRate),
+    lines: [defined({ description: s.description, recordRef: s.recordRef, amount: s.amount })],
+    totalAmount: s.amount,
+  });
+}

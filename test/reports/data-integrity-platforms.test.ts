@@ -151,6 +151,13 @@ async function statementMatchesWrittenMovements(
   expect(accountsSide.body.results.find((a: Data) => a.id === bank.id).matches).toHaveLength(1);
 }
 
+/** The company's bank statement file connection. */
+async function statementConnection(linked: LinkedCompany): Promise<Data> {
+  const res = await http(server, 'GET', `/companies/${linked.companyId}/connections?pageSize=100`, { auth: client.auth });
+  expect(res.status, res.text).toBe(200);
+  return res.body.results.find((c: Data) => c.platformName !== undefined && c.sourceType === 'Banking');
+}
+
 describe('data integrity over Xero and a bank statement file', () => {
   const { linkByFollowing } = connectionCalls(
     () => server,
@@ -178,7 +185,9 @@ describe('data integrity over Xero and a bank statement file', () => {
 /** Account transaction ids the QuickBooks statement shows, with their line's FITID. */
 const shown = new Map<string, string>();
 /** Every account transaction QuickBooks' books make, by id: its amount (money in positive), account and record. */
-const expected = new Map<string, { amount: number; account: string; recordRef: Data }>();
+const expected = new Map<string, { amount: number; account: string; lines: Data[] }>();
+/** Invoices by Id, with the FITIDs of the bank lines that show their payments (none: not on the statement). */
+const invoiceLines = new Map<string, string[]>();
 
 /**
  * A QuickBooks company whose money moves through its current account, its card and its savings in every way QuickBooks
@@ -197,14 +206,15 @@ function seedQuickBooks(qbo: QboFake): void {
   realm.addAccount('1060', { name: 'Petty Cash', classification: 'Asset', type: 'Bank', subType: 'CashOnHand' });
   const invoices = realm.seedInvoices(6);
   const bills = realm.seedBills(3);
-  const expect_ = (id: string, amount: number, account: string, recordRef: Data, fitid?: string) => {
-    expected.set(id, { amount, account, recordRef });
+  const expect_ = (id: string, amount: number, account: string, recordRef: Data, fitid?: string, lines?: Data[]) => {
+    expected.set(id, { amount, account, lines: lines ?? [{ amount, recordRef }] });
     if (fitid) shown.set(id, fitid);
   };
   // Payments straight into the current account: four on the statement, one not.
   invoices.slice(0, 5).forEach((invoice, i) => {
     const p = realm.addPayment(invoice.Id, 100 + i * 13.57, { day: `2025-10-${String(2 + i * 3).padStart(2, '0')}` });
     expect_(`Payment-${p.Id}`, p.TotalAmt, '1000', { id: p.Id, dataType: 'payments' }, i < 4 ? `PAY${i}` : undefined);
+    invoiceLines.set(invoice.Id, i < 4 ? [`PAY${i}`] : []);
   });
   // Two payments into Undeposited Funds reach the bank as one deposit, with other money and less cash back.
   const held = [realm.addPayment(invoices[5].Id, 61.2, { day: '2025-10-20', account: '1200' })];
@@ -216,7 +226,14 @@ function seedQuickBooks(qbo: QboFake): void {
     cashBack: { amount: 5.5, account: '1060' },
     note: 'Paying in book 12',
   });
-  expect_(`Deposit-${deposit.Id}`, 95.7, '1000', { id: deposit.Id, dataType: 'directIncomes' }, 'DEP');
+  // Its lines: the payment it takes out of Undeposited Funds (so the invoice's payment reaches the bank line), the
+  // other money, and the cash back, together what reached the bank.
+  expect_(`Deposit-${deposit.Id}`, 95.7, '1000', { id: deposit.Id, dataType: 'directIncomes' }, 'DEP', [
+    { amount: 61.2, recordRef: { id: held[0].Id, dataType: 'payments' } },
+    { amount: 40, recordRef: { id: deposit.Id, dataType: 'directIncomes' }, description: 'Scrap timber sold' },
+    { amount: -5.5, recordRef: { id: deposit.Id, dataType: 'directIncomes' } },
+  ]);
+  invoiceLines.set(invoices[5].Id, ['DEP']);
   expect_(`Deposit-${deposit.Id}-CashBack`, 5.5, '1060', { id: deposit.Id, dataType: 'directIncomes' });
   bills.forEach((bill, i) => {
     const p = realm.addBillPayment(bill.Id, 75 + i * 9.11, { day: `2025-11-${String(3 + i * 4).padStart(2, '0')}` });
@@ -270,7 +287,7 @@ describe('data integrity over QuickBooks Online and a bank statement file', () =
 
   it('serves the bank and card accounts and every movement through them, and matches exactly the lines written', async () => {
     company = await companyWithConnection(server, client, 'qhyg');
-    await fetchOnFirstLinkOnly(server, client, company.companyId, ['accountTransactions', 'bankAccounts']);
+    await fetchOnFirstLinkOnly(server, client, company.companyId, ['accountTransactions', 'bankAccounts', 'invoices', 'payments']);
     await linkByFollowing('QuickBooks Online');
     const status = await waitForSyncs(server, client, company.companyId, 120_000);
     expect(status.accountTransactions?.currentStatus).toBe('Complete');
@@ -291,10 +308,30 @@ describe('data integrity over QuickBooks Online and a bank statement file', () =
         totalAmount: want.amount,
         currency: 'GBP',
         bankAccountRef: { id: byCode.get(want.account)!.id },
-        lines: [{ amount: want.amount, recordRef: want.recordRef }],
+        lines: want.lines,
       });
     }
     expect(qbo.violations).toEqual([]);
     await statementMatchesWrittenMovements(company, moves, byCode.get('1000')!, shown);
+
+    // Enhanced invoices follow each paid invoice to the bank line that shows its payment, through a deposit too.
+    const report = await http(server, 'GET', `/companies/${company.companyId}/reports/enhancedInvoices?page=1&pageSize=500`, {
+      auth: client.auth,
+    });
+    expect(report.status, report.text).toBe(200);
+    const statementLines = await allRecords(
+      server,
+      client.auth,
+      { companyId: company.companyId, connectionId: (await statementConnection(company)).id },
+      'banking-transactions',
+    );
+    const lineOf = (fitid: string) => statementLines.find((t) => t.description === `BANK ${fitid}`)!.id;
+    for (const [invoiceId, fitids] of invoiceLines) {
+      const item = report.body.reportItems.find((r: Data) => r.id === invoiceId);
+      expect(
+        item.payments.flatMap((p: Data) => p.bankingTransactionRefs.map((r: Data) => r.id)),
+        invoiceId,
+      ).toEqual(fitids.map(lineOf));
+    }
   }, 180_000);
 });

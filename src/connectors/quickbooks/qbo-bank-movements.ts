@@ -45,6 +45,8 @@ interface Side {
   amount: number;
   description: string | undefined;
   recordRef: Data;
+  /** The lines, where the side carries more than one record (a deposit); else one line of the whole amount. */
+  lines?: Data[];
 }
 
 /** The entities read for account transactions, with how each moves money through a bank account. */
@@ -77,15 +79,12 @@ export function movementSides(entity: MovementEntity, x: QboEntity, ctx: Movemen
       // TotalAmt is what reached the account: the lines less any cash taken back, which went to an account of its own
       // (petty cash, when that is a bank account: a movement of its own).
       const description = first(x.PrivateNote, ...lineDescriptions(x));
+      const cashBack = num(x.CashBack?.Amount) ?? 0;
+      const deposited = side(bank(x.DepositToAccountRef), total, description, 'directIncomes');
+      for (const d of deposited) d.lines = depositLines(x, id, cashBack);
       return [
-        ...side(bank(x.DepositToAccountRef), total, description, 'directIncomes'),
-        ...side(
-          bank(x.CashBack?.AccountRef),
-          num(x.CashBack?.Amount) ?? 0,
-          first(x.CashBack?.Memo) ?? description,
-          'directIncomes',
-          '-CashBack',
-        ),
+        ...deposited,
+        ...side(bank(x.CashBack?.AccountRef), cashBack, first(x.CashBack?.Memo) ?? description, 'directIncomes', '-CashBack'),
       ];
     }
     case 'Purchase':
@@ -113,6 +112,28 @@ export function movementSides(entity: MovementEntity, x: QboEntity, ctx: Movemen
   }
 }
 
+/** What a deposit line that takes a held transaction (out of Undeposited Funds) names it as. */
+const HELD: Record<string, string> = { Payment: 'payments', SalesReceipt: 'directIncomes', RefundReceipt: 'directCosts' };
+
+/**
+ * A deposit's lines, one per line it holds: a payment (or receipt) it takes from Undeposited Funds names that record
+ * (so an invoice's payment reaches the bank line that shows the deposit), other money names the deposit; cash back is
+ * a line of its own, negative. They add up to what reached the account.
+ */
+function depositLines(x: QboEntity, id: string, cashBack: number): Data[] {
+  const out: Data[] = (Array.isArray(x.Line) ? x.Line : []).map((l: QboEntity) => {
+    const held = (Array.isArray(l.LinkedTxn) ? l.LinkedTxn : []).find((t: QboEntity) => HELD[t.TxnType] !== undefined);
+    return defined({
+      description: str(l.Description),
+      recordRef: held ? { id: String(held.TxnId), dataType: HELD[held.TxnType] } : { id, dataType: 'directIncomes' },
+      amount: num(l.Amount) ?? 0,
+    });
+  });
+  if (cashBack !== 0)
+    out.push(defined({ description: str(x.CashBack?.Memo), recordRef: { id, dataType: 'directIncomes' }, amount: -cashBack }));
+  return out;
+}
+
 function lineDescriptions(x: QboEntity): unknown[] {
   return Array.isArray(x.Line) ? x.Line.map((l: QboEntity) => l.Description) : [];
 }
@@ -132,7 +153,7 @@ export function accountTransactionRecord(x: QboEntity, s: Side, ctx: MovementCon
     status: isVoided(x) ? 'Void' : 'Unknown',
     currency,
     currencyRate: num(x.ExchangeRate),
-    lines: [defined({ description: s.description, recordRef: s.recordRef, amount: s.amount })],
+    lines: s.lines ?? [defined({ description: s.description, recordRef: s.recordRef, amount: s.amount })],
     totalAmount: s.amount,
   });
 }

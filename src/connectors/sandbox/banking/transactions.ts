@@ -17,6 +17,8 @@ const KINDS: Record<string, { text: string; code: string; category: string; late
   SerChg: { text: 'INTEREST CHARGED', code: 'Interest', category: 'bank-fees', later: 'bank-fees-account' },
   Int: { text: 'INTEREST PAID', code: 'Interest', category: 'income-interest', later: 'income' },
   Dep: { text: 'PAYMENT RECEIVED', code: 'Credit', category: 'income', later: 'income-sales' },
+  // The shop's card payouts (the books' DirectDep): the processor pays by Bacs.
+  DirectDep: { text: 'BANK GIRO CREDIT', code: 'Credit', category: 'income-sales', later: 'income' },
   Xfer: { text: 'ONLINE', code: 'Transfer', category: 'transfers-internal', later: 'transfers' },
 };
 const OTHER = { text: 'TRANSACTION', code: 'Other', category: 'other-general', later: 'other' };

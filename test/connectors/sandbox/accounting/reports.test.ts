@@ -88,9 +88,10 @@ describe.each([0, 1, 3])('reports at epoch %i', (epoch) => {
     for (const { data: d } of fetchAll('billCreditNotes', S, epoch))
       for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, -base(l.subTotal, d.currencyRate));
     for (const { data: d } of fetchAll('directCosts', S, epoch))
-      for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, cents(l.subTotal));
+      for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, base(l.subTotal, d.currencyRate));
+    // Direct incomes: the shop's payouts among them, in the currency they were paid out in.
     for (const { data: d } of fetchAll('directIncomes', S, epoch))
-      for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, -cents(l.subTotal));
+      for (const l of d.lineItems) post(d.issueDate, l.accountRef.id, -base(l.subTotal, d.currencyRate));
 
     const c = new Checks();
     let lines = 0;
@@ -122,9 +123,9 @@ describe.each([0, 1, 3])('reports at epoch %i', (epoch) => {
       flows.set(month(date), row);
     };
     for (const { data: p } of fetchAll('payments', S, epoch)) add(p.date, 0, base(p.totalAmount, p.currencyRate));
-    for (const { data: d } of fetchAll('directIncomes', S, epoch)) add(d.issueDate, 1, cents(d.totalAmount));
+    for (const { data: d } of fetchAll('directIncomes', S, epoch)) add(d.issueDate, 1, base(d.totalAmount, d.currencyRate));
     for (const { data: p } of fetchAll('billPayments', S, epoch)) add(p.date, 2, base(p.totalAmount, p.currencyRate));
-    for (const { data: d } of fetchAll('directCosts', S, epoch)) add(d.issueDate, 3, cents(d.totalAmount));
+    for (const { data: d } of fetchAll('directCosts', S, epoch)) add(d.issueDate, 3, base(d.totalAmount, d.currencyRate));
     const banks = new Set([...accounts].filter(([, a]) => a.isBankAccount).map(([id]) => id));
     const cash = (m: any) =>
       sum(

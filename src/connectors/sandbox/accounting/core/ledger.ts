@@ -15,12 +15,15 @@ import {
   P_INVOICE,
   P_PAYMENT_1,
   P_PAYMENT_2,
+  P_SHOP_PAYOUT,
   P_TRANSFER,
   Postings,
   cashPostings,
   documentPostings,
   openingPostings,
+  shopPostings,
 } from './postings.js';
+import { shopSales } from './shop-sales.js';
 
 export const NA = CORE_ACCOUNTS.length;
 export const NB = CORE_BANKS.length;
@@ -111,6 +114,10 @@ function compute(ctx: Ctx, epoch: number): Ledger {
       apply(ctx, L, p);
     }
   }
+  for (const sale of shopSales(ctx)) {
+    shopPostings(sale, p);
+    apply(ctx, L, p);
+  }
   for (let m = 1; m < months; m++) if (L.bsLast[m - 1] > L.bsLast[m]) L.bsLast[m] = L.bsLast[m - 1];
   return L;
 }
@@ -121,6 +128,7 @@ function cashColumn(code: number): number {
     case P_PAYMENT_2:
       return CF_CUSTOMERS;
     case P_DIRECT_INCOME:
+    case P_SHOP_PAYOUT:
       return CF_OTHER_RECEIPTS;
     case P_BILL_PAYMENT_1:
     case P_BILL_PAYMENT_2:

@@ -2,6 +2,7 @@ import { A, CORE_BANKS, GBP, J, USD, EUR } from '../engine/chart.js';
 import { type Ctx, rateOf, toBase } from '../engine/context.js';
 import { CN_NONE, type DocState, NEVER } from './doc-state.js';
 import type { CashState } from './cash-state.js';
+import type { ShopSale } from './shop-sales.js';
 
 /**
  * Double-entry postings of every source record, in base-currency cents (debit positive), with the amount in
@@ -22,6 +23,7 @@ export const P_DIRECT_COST = 8;
 export const P_DIRECT_INCOME = 9;
 export const P_TRANSFER = 10;
 export const P_OPENING = 11;
+export const P_SHOP_PAYOUT = 12;
 export const P_CODES = 16;
 
 export const MAX_POSTING_LINES = 8;
@@ -160,6 +162,23 @@ export function cashPostings(s: CashState, code: number, p: Postings): void {
   p.add(bankLedgerAccount(s.bank), -sign * s.total, -sign * s.total);
   p.party = s.party;
   p.partyIsSupplier = code === P_DIRECT_COST;
+}
+
+/**
+ * Postings of a shop payout (P_SHOP_PAYOUT): the bank of its currency by what was paid out and bank charges by the
+ * processor's fees, against product sales (the takings less their tax) and the tax. Each figure is converted to pounds
+ * once; tax, a balance sheet figure, takes what rounding leaves, so the set balances while sales, charges and the bank
+ * are each their own amount converted.
+ */
+export function shopPostings(s: ShopSale, p: Postings): void {
+  start(p, P_SHOP_PAYOUT, s.source, s.day, 0, NEVER, s.currency, s.currency === GBP ? 1 : s.rate, J.Receipts);
+  const bank = toBase(s.amount, p.rate);
+  const fees = toBase(s.fees, p.rate);
+  const sales = toBase(s.takings - s.tax, p.rate);
+  p.add(bankLedgerAccount(bankOfCurrency(s.currency)), bank, s.amount);
+  if (s.fees !== 0) p.add(A.BankCharges, fees, s.fees, 1);
+  p.add(A.SalesProducts, -sales, s.tax - s.takings, 0);
+  if (s.tax !== 0 || bank + fees !== sales) p.add(A.Vat, sales - bank - fees, -s.tax);
 }
 
 /** The opening balances journal on the first day of data. */

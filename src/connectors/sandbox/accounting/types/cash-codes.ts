@@ -10,7 +10,9 @@ export const C_DIRECT_COST = 4;
 export const C_DIRECT_INCOME = 5;
 export const C_TRANSFER_OUT = 6;
 export const C_TRANSFER_IN = 7;
-/** Opening balances of the GBP current, USD and EUR accounts (bank transactions only, source 0). */
+/** Opening balances of the GBP current, USD and EUR accounts (bank transactions only, source 0; codes 8 to 11). */
 export const C_OPENING = 8;
+/** A shop payout (its source is SHOP_BASE + its position: core/shop-sales.ts). */
+export const C_SHOP_PAYOUT = 12;
 
 export const cashIndex = (source: number, code: number): number => source * 16 + code;

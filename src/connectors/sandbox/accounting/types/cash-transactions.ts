@@ -17,13 +17,15 @@ import {
   C_DIRECT_INCOME,
   C_OPENING,
   C_PAYMENT_1,
+  C_SHOP_PAYOUT,
   C_TRANSFER_IN,
   C_TRANSFER_OUT,
   cashIndex,
 } from './cash-codes.js';
 import { transferDescription } from './direct.js';
 import { invoiceNumber, paymentIndex } from './invoices.js';
-import { currencyCode, modifiedAt, record, source } from './shared.js';
+import { currencyCode, modifiedAt, record, shopReference, source } from './shared.js';
+import { SHOP_BASE, shopSales } from '../core/shop-sales.js';
 
 /** One movement of money through a bank account, read by account and bank transactions (and the Banking Sandbox). */
 export class Move {
@@ -166,6 +168,25 @@ export function* moves(ctx: Ctx, epoch: number, withOpening: boolean, deletedToo
         yield m;
       }
     }
+  }
+  // The shop's payouts, after every other source, as they were paid (core/shop-sales.ts).
+  for (const sale of shopSales(ctx)) {
+    set(
+      C_SHOP_PAYOUT,
+      sale.source,
+      bankOfCurrency(sale.currency),
+      sale.amount,
+      sale.day,
+      0,
+      sale.currency,
+      sale.currency === GBP ? 1 : sale.rate,
+    );
+    m.childKey = K.directIncomes;
+    m.childIndex = sale.source;
+    m.childType = 'directIncomes';
+    m.description = `Shop payout ${shopReference(sale.source - SHOP_BASE)}`;
+    m.type = 'DirectDep';
+    yield m;
   }
 }
 

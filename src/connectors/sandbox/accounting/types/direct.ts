@@ -2,13 +2,15 @@ import type { SourceRecord } from '../../../connector.js';
 import { CashState, loadDirectCost, loadDirectIncome } from '../core/cash-state.js';
 import { loadTransfer } from '../core/transfers.js';
 import { bankLedgerAccount } from '../core/postings.js';
-import { A, CORE_BANKS } from '../engine/chart.js';
+import { A, CORE_BANKS, GBP } from '../engine/chart.js';
 import { type Ctx, K, money } from '../engine/context.js';
 import { guid } from '../engine/hash.js';
 import { countAt } from '../engine/lifecycle.js';
 import { DirectCostSchema, DirectIncomeSchema, TransferSchema } from '../../../../codat-model/accounting/index.js';
-import { C_DIRECT_COST, C_DIRECT_INCOME, cashIndex } from './cash-codes.js';
-import { NONE, currencyCode, lineTracking, modifiedAt, pad, record, source } from './shared.js';
+import { C_DIRECT_COST, C_DIRECT_INCOME, C_SHOP_PAYOUT, cashIndex } from './cash-codes.js';
+import { NONE, currencyCode, lineTracking, modifiedAt, pad, record, shopReference, source } from './shared.js';
+import { SHOP_BASE, shopSales, type ShopSale } from '../core/shop-sales.js';
+import { bankOfCurrency } from '../core/postings.js';
 import { DEPT_ADMIN, DEPT_SALES } from '../core/invoice-state.js';
 
 const DESCRIPTIONS: Record<number, readonly string[]> = {
@@ -79,6 +81,62 @@ function cashRecord(ctx: Ctx, s: CashState, cost: boolean): SourceRecord {
   });
 }
 
+/**
+ * A shop payout as the books have it: a direct income into the bank account of its currency, one line of the takings
+ * (product sales, with the tax in them) and one of the processor's fees taken off; its note names the payout in the
+ * Commerce Sandbox (`commerce-transactions`).
+ */
+function shopIncomeRecord(ctx: Ctx, s: ShopSale): SourceRecord {
+  const id = guid(ctx.seed, K.directIncomes, s.source);
+  const modified = modifiedAt(ctx, s.day, 0, 0, s.source);
+  const date = ctx.cal.local(s.day);
+  const currency = currencyCode(s.currency);
+  const rate = s.currency === GBP ? 1 : s.rate;
+  const sales = s.takings - s.tax;
+  const tracking = lineTracking(ctx, DEPT_SALES, 0);
+  const line = (description: string, sub: number, tax: number, account: number) => ({
+    description,
+    unitAmount: money(sub),
+    quantity: 1,
+    discountAmount: 0,
+    discountPercentage: 0,
+    subTotal: money(sub),
+    taxAmount: money(tax),
+    totalAmount: money(sub + tax),
+    accountRef: ctx.accountRefs[account],
+    trackingCategoryRefs: tracking.refs,
+  });
+  return record(id, modified, {
+    id,
+    reference: shopReference(s.source - SHOP_BASE),
+    note: `Card payout ${s.id}`,
+    issueDate: date,
+    currency,
+    currencyRate: rate,
+    lineItems: [
+      line('Shop sales (card takings less refunds)', sales, s.tax, A.SalesProducts),
+      line('Card processing fees', -s.fees, 0, A.BankCharges),
+    ],
+    paymentAllocations: [
+      {
+        payment: {
+          id: guid(ctx.seed, K.accountTransactions, cashIndex(s.source, C_SHOP_PAYOUT)),
+          accountRef: ctx.accountRefs[bankLedgerAccount(bankOfCurrency(s.currency))],
+          currency,
+          currencyRate: rate,
+          paidOnDate: date,
+          totalAmount: money(s.amount),
+        },
+        allocation: { currency, currencyRate: rate, allocatedOnDate: date, totalAmount: money(s.amount) },
+      },
+    ],
+    subTotal: money(sales - s.fees),
+    taxAmount: money(s.tax),
+    totalAmount: money(s.amount),
+    sourceModifiedDate: modified,
+  });
+}
+
 /** By transfer kind (`core/cash-state.ts`). */
 const TRANSFER_DESCRIPTIONS = [
   'Transfer to savings',
@@ -119,6 +177,8 @@ function* generate(ctx: Ctx, epoch: number, kind: 'cost' | 'income' | 'transfer'
     if (s.deleted <= epoch) continue;
     yield kind === 'transfer' ? transferRecord(ctx, s) : cashRecord(ctx, s, kind === 'cost');
   }
+  // The shop's payouts come after every other direct income (their sources start at SHOP_BASE).
+  if (kind === 'income') for (const sale of shopSales(ctx)) yield shopIncomeRecord(ctx, sale);
 }
 
 export const directCosts = source('directCosts', 'DirectCost', DirectCostSchema, (ctx, e) => generate(ctx, e, 'cost'));

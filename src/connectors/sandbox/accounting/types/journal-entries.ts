@@ -13,12 +13,15 @@ import {
   P_INVOICE,
   P_OPENING,
   P_PAYMENT_2,
+  P_SHOP_PAYOUT,
   P_TRANSFER,
   Postings,
   cashPostings,
   documentPostings,
   openingPostings,
+  shopPostings,
 } from '../core/postings.js';
+import { SHOP_BASE, shopSales } from '../core/shop-sales.js';
 import { CORE_ACCOUNTS, GBP } from '../engine/chart.js';
 import { type Ctx, K, money } from '../engine/context.js';
 import { guid } from '../engine/hash.js';
@@ -27,7 +30,7 @@ import { countAt } from '../engine/lifecycle.js';
 import { JournalEntrySchema } from '../../../../codat-model/accounting/index.js';
 import { billCreditNoteNumber } from './bills.js';
 import { creditNoteNumber, invoiceNumber, paymentIndex } from './invoices.js';
-import { currencyCode, modifiedAt, pad, record, source } from './shared.js';
+import { currencyCode, modifiedAt, pad, record, source, shopReference } from './shared.js';
 
 /** [data type, id key, index of the record for source s] per posting code. */
 const SOURCES: readonly (readonly [string, number, (s: number) => number])[] = [
@@ -43,6 +46,7 @@ const SOURCES: readonly (readonly [string, number, (s: number) => number])[] = [
   ['directIncomes', K.directIncomes, (s) => s],
   ['transfers', K.transfers, (s) => s],
   ['journalEntries', K.journalEntries, (s) => s * P_CODES + P_OPENING],
+  ['directIncomes', K.directIncomes, (s) => s],
 ];
 
 function description(p: Postings): string {
@@ -68,6 +72,8 @@ function description(p: Postings): string {
       return `Direct income DI-${pad(s + 1, 6)}`;
     case P_TRANSFER:
       return `Bank transfer TR-${pad(s + 1, 6)}`;
+    case P_SHOP_PAYOUT:
+      return `Shop payout ${shopReference(s - SHOP_BASE)}`;
     default:
       return 'Opening balances';
   }
@@ -151,6 +157,11 @@ function* generate(ctx: Ctx, epoch: number): Generator<SourceRecord> {
       openingPostings(ctx, p);
       yield journalEntryRecord(ctx, p, undefined);
     }
+  }
+  // The shop's payouts, numbered after every other source.
+  for (const sale of shopSales(ctx)) {
+    shopPostings(sale, p);
+    if (live()) yield journalEntryRecord(ctx, p, undefined);
   }
 }
 

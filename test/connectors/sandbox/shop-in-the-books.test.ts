@@ -8,10 +8,11 @@ import { payoutPeriod } from '../../../src/connectors/sandbox/commerce/transacti
 
 /*
  * The commerce side of one company's story (docs/sandbox-banking-commerce.md, "One company, one story"): every payout
- * of the Commerce Sandbox's card processor is in the accounting Sandbox's books as a sale paid into the bank account of
- * its currency, and reaches the Banking Sandbox's statement as the books' other receipts do. Each figure of the books'
- * record is worked out here from the commerce records alone: the payout, the card payments, refunds and fees of its
- * period, and each payment's share of its order's tax.
+ * of the Commerce Sandbox's card processor, and each period's takings banked, is in the accounting Sandbox's books as a
+ * sale paid into the bank account of its currency, and reaches the Banking Sandbox's statement as the books' other
+ * receipts do. Each figure of the books' record is worked out here from the commerce records alone: the payout, the
+ * card payments, refunds and fees of its period, the cash, PayPal and Klarna payments, and each payment's share of its
+ * order's tax.
  */
 
 type Data = Record<string, any>;
@@ -24,44 +25,82 @@ function all(connector: typeof accountingSandbox, dataType: string, settings: Co
   return out;
 }
 
-/** What the books should record of each payout, from the commerce records at the first sync. */
+/** Tenders paid into the bank by the period's end besides cards (docs/sandbox-banking-commerce.md). */
+const BANKED = new Set(['Cash', 'PayPal', 'Klarna']);
+
+/**
+ * What the books should record of what the shop paid in, from the commerce records at the first sync: each card
+ * payout, with its period's card payments, refunds and fees; and each period's banked takings (cash, PayPal, Klarna
+ * payments less their refunds, from `commerce-payments`), paid in on the payout's day.
+ */
 function expectedSales(settings: ConnectionSettings) {
   const transactions = all(commerceSandbox, 'commerce-transactions', settings, 0);
+  const payments = all(commerceSandbox, 'commerce-payments', settings, 0);
   const orders = all(commerceSandbox, 'commerce-orders', settings, 0);
   // A payment's order, by the payment id (`<orderId>-p1`, `-p2`, `-r1`); its tax share is the order's tax over what
   // the order came to before refunds.
   const orderOf = new Map<string, Data>();
   for (const o of orders) for (const p of o.payments ?? []) orderOf.set(p.id, o);
+  const taxOf = (paymentId: string, amount: number) => {
+    const order = orderOf.get(paymentId)!;
+    const gross = cents(order.totalAmount) - cents(order.totalRefund ?? 0);
+    return gross === 0 ? 0 : Math.round((amount * cents(order.totalTaxAmount)) / gross);
+  };
   const period = payoutPeriod(new CommercePlan({ settings, epoch: 0 }));
-  const start = day(transactions.reduce((min: string, t) => (t.createdDate < min ? t.createdDate : min), '9999'));
-  // Buckets as the Commerce Sandbox's span counts them: from the first day of its 36 months.
+  // Periods as the Commerce Sandbox counts them: from the first day of its 36 months; paid in two days after they end.
   const asOf = new Date(`${settings.asOf}T00:00:00Z`);
   const spanStart = Math.round(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth() - 35, 1) / 86_400_000);
-  expect(start).toBeGreaterThanOrEqual(spanStart);
+  const lastDay = day(settings.asOf);
+  const bucket = (date: string) => Math.floor((day(date) - spanStart) / period);
+  const paidIn = (b: number) => spanStart + (b + 1) * period - 1 + 2;
   const sums = new Map<string, { takings: number; tax: number; fees: number }>();
-  const payouts: Data[] = [];
-  for (const t of transactions) {
-    if (t.type === 'Payout') {
-      payouts.push(t);
-      continue;
-    }
-    const key = `${Math.floor((day(t.createdDate) - spanStart) / period)}|${t.currency}`;
+  const add = (key: string, takings: number, tax: number, fees: number) => {
     const sum = sums.get(key) ?? { takings: 0, tax: 0, fees: 0 };
-    if (t.type === 'PaymentFee') sum.fees -= cents(t.totalAmount);
-    else {
-      sum.takings += cents(t.totalAmount);
-      const order = orderOf.get(t.transactionSourceRef.id)!;
-      const gross = cents(order.totalAmount) - cents(order.totalRefund ?? 0);
-      if (gross !== 0) sum.tax += Math.round((cents(t.totalAmount) * cents(order.totalTaxAmount)) / gross);
-    }
+    sum.takings += takings;
+    sum.tax += tax;
+    sum.fees += fees;
     sums.set(key, sum);
+  };
+  const expected: {
+    kind: string;
+    id: string;
+    date: string;
+    currency: string;
+    amount: number;
+    takings: number;
+    tax: number;
+    fees: number;
+  }[] = [];
+  for (const t of transactions) {
+    if (t.type === 'Payout') continue;
+    const key = `card|${bucket(t.createdDate)}|${t.currency}`;
+    if (t.type === 'PaymentFee') add(key, 0, 0, -cents(t.totalAmount));
+    else add(key, cents(t.totalAmount), taxOf(t.transactionSourceRef.id, cents(t.totalAmount)), 0);
   }
-  return payouts.map((p) => {
-    const paidDay = day(p.createdDate);
-    // Paid two days after its period ends.
-    const sum = sums.get(`${Math.floor((paidDay - 2 - spanStart) / period)}|${p.currency}`)!;
-    return { id: p.id, date: p.createdDate.slice(0, 10), currency: p.currency, amount: -cents(p.totalAmount), ...sum };
-  });
+  for (const p of payments) {
+    if (p.status !== 'Paid' || !BANKED.has(p.paymentMethodRef?.name)) continue;
+    add(`banked|${bucket(p.createdDate)}|${p.currency}`, cents(p.amount), taxOf(p.id, cents(p.amount)), 0);
+  }
+  for (const t of transactions) {
+    if (t.type !== 'Payout') continue;
+    const sum = sums.get(`card|${Math.floor((day(t.createdDate) - 2 - spanStart) / period)}|${t.currency}`)!;
+    expected.push({
+      kind: 'card',
+      id: t.id,
+      date: t.createdDate.slice(0, 10),
+      currency: t.currency,
+      amount: -cents(t.totalAmount),
+      ...sum,
+    });
+  }
+  for (const [key, sum] of sums) {
+    const [kind, b, currency] = key.split('|');
+    const paid = paidIn(Number(b));
+    if (kind !== 'banked' || paid > lastDay || sum.takings <= 0) continue;
+    const date = new Date(paid * 86_400_000).toISOString().slice(0, 10);
+    expected.push({ kind, id: `${date}|${currency}`, date, currency, amount: sum.takings, ...sum });
+  }
+  return expected;
 }
 
 describe.each([
@@ -71,22 +110,27 @@ describe.each([
   const settings: ConnectionSettings = { seed: 4242, invoices, asOf: '2024-05-15' };
   const expected = expectedSales(settings);
   const incomes = all(accountingSandbox, 'directIncomes', settings, 0);
-  const shop = new Map(incomes.filter((d) => /^Card payout /.test(d.note ?? '')).map((d) => [d.note.slice('Card payout '.length), d]));
+  const keyOf = (d: Data) =>
+    d.note.startsWith('Card payout ') ? d.note.slice('Card payout '.length) : `${d.issueDate.slice(0, 10)}|${d.currency}`;
+  const isShop = (d: Data) => /^(Card payout |Takings banked)/.test(d.note ?? '');
+  const shop = new Map(incomes.filter(isShop).map((d) => [keyOf(d), d]));
 
-  it('records every payout as a sale: takings with their tax, less the fees, on the day it was paid, in its currency', () => {
-    expect(expected.length).toBeGreaterThan(invoices > 1000 ? 1000 : 100);
+  it('records every payout and the takings banked as sales: takings with their tax, less any fees, on the day paid, in the currency', () => {
+    expect(expected.filter((e) => e.kind === 'card').length).toBeGreaterThan(invoices > 1000 ? 1000 : 100);
+    expect(expected.filter((e) => e.kind === 'banked').length).toBeGreaterThan(invoices > 1000 ? 500 : 40);
     expect(shop.size).toBe(expected.length);
     for (const want of expected) {
       const income = shop.get(want.id)!;
       expect(income, want.id).toBeDefined();
       const [sales, fees] = income.lineItems;
+      expect(income.lineItems).toHaveLength(want.kind === 'card' ? 2 : 1);
       expect({
         date: income.issueDate.slice(0, 10),
         currency: income.currency,
         total: cents(income.totalAmount),
         takings: cents(sales.totalAmount),
         tax: cents(sales.taxAmount),
-        fees: -cents(fees.totalAmount),
+        fees: fees ? -cents(fees.totalAmount) : 0,
       }).toEqual({
         date: want.date,
         currency: want.currency,
@@ -132,8 +176,8 @@ describe.each([
     expect(shown).toBeLessThan(expected.length);
   });
 
-  it('keeps each payout as it was paid at later syncs', () => {
-    const later = all(accountingSandbox, 'directIncomes', settings, 2).filter((d) => /^Card payout /.test(d.note ?? ''));
+  it('keeps what was paid in as it was at later syncs', () => {
+    const later = all(accountingSandbox, 'directIncomes', settings, 2).filter(isShop);
     expect(later).toEqual([...shop.values()]);
   });
 });

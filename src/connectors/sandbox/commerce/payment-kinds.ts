@@ -10,6 +10,11 @@ export interface PaymentMethodDef {
   provider?: string;
   /** Settled through the shop's card processor: its payments, fees and refunds are commerce transactions. */
   processed: boolean;
+  /**
+   * Not through the card processor, but paid into the shop's bank by the period's end: cash (banked), PayPal and Klarna
+   * (their own payouts). The books record these takings beside the card payouts (payouts.ts).
+   */
+  banked?: boolean;
   archived?: boolean;
   /** Share of in-store and of online payments. */
   store: number;
@@ -19,12 +24,12 @@ export interface PaymentMethodDef {
 export const PAYMENT_METHODS: readonly PaymentMethodDef[] = [
   { name: 'Card (in person)', type: 'Card', provider: 'Stripe Terminal', processed: true, store: 66, online: 0 },
   { name: 'Card (online)', type: 'OnlineCard', provider: 'Stripe', processed: true, store: 0, online: 58 },
-  { name: 'Cash', type: 'Cash', processed: false, store: 18, online: 0 },
-  { name: 'PayPal', type: 'Paypal', provider: 'PayPal', processed: false, store: 0, online: 20 },
+  { name: 'Cash', type: 'Cash', processed: false, banked: true, store: 18, online: 0 },
+  { name: 'PayPal', type: 'Paypal', provider: 'PayPal', processed: false, banked: true, store: 0, online: 20 },
   { name: 'Apple Pay', type: 'Mobile', provider: 'Stripe', processed: true, store: 9, online: 9 },
   { name: 'Google Pay', type: 'Mobile', provider: 'Stripe', processed: true, store: 4, online: 3 },
   { name: 'Gift card', type: 'Prepaid', processed: false, store: 3, online: 1 },
-  { name: 'Klarna', type: 'Custom', provider: 'Klarna', processed: false, store: 0, online: 7 },
+  { name: 'Klarna', type: 'Custom', provider: 'Klarna', processed: false, banked: true, store: 0, online: 7 },
   { name: 'Bank transfer', type: 'Invoice', processed: false, store: 0, online: 2 },
   { name: 'Store credit', type: 'StoreCredit', processed: false, store: 0, online: 0 },
   { name: 'Cheque', type: 'Custom', processed: false, archived: true, store: 0, online: 0 },

@@ -5,36 +5,41 @@ import { ProductCache } from './product-model.js';
 import { feeOf, PAYOUT_BASE, payoutDay, payoutPeriod, processed } from './transactions.js';
 
 /**
- * What each of the shop's payouts carried, for the books (docs/sandbox-banking-commerce.md, "One company, one story"):
- * the accounting Sandbox records every payout as a sale paid into the bank account of its currency, and the Banking
- * Sandbox shows it arriving. The amounts are the ones `commerce-transactions` pays out (the same orders, the same
- * sums), split into what the books need: the takings (card payments less card refunds, tax included), the tax in
- * them, and the processor's fees.
+ * What reached the shop's bank from its sales, for the books (docs/sandbox-banking-commerce.md, "One company, one
+ * story"): the accounting Sandbox records each as a sale paid into the bank account of its currency, and the Banking
+ * Sandbox shows it arriving. Two kinds, per payout period and currency:
+ * - the card processor's payout: the amounts `commerce-transactions` pays out (the same orders, the same sums), split
+ *   into the takings (card payments less card refunds, tax included), the tax in them and the processor's fees;
+ * - the takings banked: cash, PayPal and Klarna payments less their refunds (`banked` tenders), paid in on the payout's
+ *   day, with no fee.
+ * Gift cards and store credit bring no money (it came when the card was sold, which the shop's data does not hold),
+ * and bank transfers (invoice payments) are not banked takings; neither is here.
  */
 export interface ShopPayout {
-  /** The payout's `commerce-transactions` id. */
+  kind: 'card' | 'banked';
+  /** A card payout's `commerce-transactions` id; '' for banked takings, which have no commerce record. */
   id: string;
-  /** Its period and currency (`period * 3 + currency`): a payout keeps it at every epoch, as it keeps its id. */
+  /** Its period, kind and currency (`(period * 3 + currency) * 2 + kind`): the same at every epoch. */
   slot: number;
   /** Day it reached the bank, `YYYY-MM-DD`. */
   date: string;
   /** 0 GBP, 1 USD, 2 EUR (the commerce and accounting Sandboxes number currencies alike). */
   currency: number;
-  /** Cents paid out: takings less fees. */
+  /** Cents paid in: takings less fees. */
   amount: number;
-  /** Cents taken: card payments less card refunds, tax included (`amount + fees`). */
+  /** Cents taken: payments less refunds, tax included (`amount + fees`). */
   takings: number;
   /** Cents of tax in the takings: each payment's share of its order's tax. */
   tax: number;
-  /** Cents the processor kept. */
+  /** Cents the processor kept (0 for banked takings). */
   fees: number;
-  /** The latest sync at which the payout's amount changed (an order it settled was deleted), else 0. */
-  changed: number;
 }
 
 const cache = new Map<string, ShopPayout[]>();
 
-/** Every payout made by `asOf`, in id order (period, then currency), at `ctx.epoch`. Cached per settings and epoch. */
+/**
+ * Everything paid in by `asOf`, in slot order (period, currency, kind), at `ctx.epoch`. Cached per settings and epoch.
+ */
 export function shopPayouts(ctx: FetchContext): ShopPayout[] {
   const { seed, invoices, asOf } = ctx.settings;
   const key = `${seed}|${invoices}|${asOf}|${ctx.epoch}`;
@@ -54,25 +59,22 @@ function compute(ctx: FetchContext): ShopPayout[] {
   const { cal } = plan;
   const period = payoutPeriod(plan);
   const buckets = Math.ceil(cal.days / period);
-  const net = new Float64Array(buckets * 3);
-  const fees = new Float64Array(buckets * 3);
-  const tax = new Float64Array(buckets * 3);
-  const touched = new Int32Array(buckets * 3);
+  // Per (period, currency) * 2 + kind (0 card, 1 banked).
+  const takings = new Float64Array(buckets * 6);
+  const fees = new Float64Array(buckets * 6);
+  const tax = new Float64Array(buckets * 6);
   for (let o = 0; o < plan.orderMoves.total; o++) {
     order.fill(o);
+    if (order.deleted) continue;
     for (let i = 0; i < order.paymentCount; i++) {
-      if (!processed(plan, order, i)) continue;
-      const bucket = Math.floor(order.paySettledDay[i] / period) * 3 + order.currency;
-      if (order.deleted) {
-        if (order.deleted > touched[bucket]) touched[bucket] = order.deleted;
-        continue;
-      }
+      const card = processed(plan, order, i);
+      if (!card && !(order.payStatus[i] === 'Paid' && plan.methods[order.payMethod[i]].def.banked)) continue;
+      const k = (Math.floor(order.paySettledDay[i] / period) * 3 + order.currency) * 2 + (card ? 0 : 1);
       const amount = order.payAmount[i];
-      const fee = feeOf(order, i);
-      net[bucket] += amount - fee;
-      fees[bucket] += fee;
+      takings[k] += amount;
+      if (card) fees[k] += feeOf(order, i);
       // A payment carries its order's tax in proportion (a refund takes its share back).
-      if (order.gross !== 0) tax[bucket] += Math.round((amount * order.tax) / order.gross);
+      if (order.gross !== 0) tax[k] += Math.round((amount * order.tax) / order.gross);
     }
   }
   const out: ShopPayout[] = [];
@@ -80,21 +82,24 @@ function compute(ctx: FetchContext): ShopPayout[] {
     const day = payoutDay(plan, b);
     if (day > cal.days - 1) break;
     for (let c = 0; c < 3; c++) {
-      const k = b * 3 + c;
-      const amount = Math.round(net[k]);
-      if (amount <= 0) continue;
-      const fee = Math.round(fees[k]);
-      out.push({
-        id: plan.ids.transactions.of(PAYOUT_BASE + b * 4 + c),
-        slot: k,
-        date: cal.day(day),
-        currency: c,
-        amount,
-        takings: amount + fee,
-        tax: Math.round(tax[k]),
-        fees: fee,
-        changed: touched[k],
-      });
+      for (const kind of ['card', 'banked'] as const) {
+        const k = (b * 3 + c) * 2 + (kind === 'card' ? 0 : 1);
+        const fee = Math.round(fees[k]);
+        const amount = Math.round(takings[k]) - fee;
+        // As `commerce-transactions`: a period whose refunds outweigh its takings pays nothing out.
+        if (amount <= 0) continue;
+        out.push({
+          kind,
+          id: kind === 'card' ? plan.ids.transactions.of(PAYOUT_BASE + b * 4 + c) : '',
+          slot: k,
+          date: cal.day(day),
+          currency: c,
+          amount,
+          takings: amount + fee,
+          tax: Math.round(tax[k]),
+          fees: fee,
+        });
+      }
     }
   }
   return out;

@@ -3,16 +3,17 @@ import { dayOf } from '../engine/calendar.js';
 import { type Ctx, rateOf } from '../engine/context.js';
 
 /**
- * The Commerce Sandbox's payouts as the books record them (docs/sandbox-banking-commerce.md, "One company, one
- * story"): the same company (seed, size and as-of day) has a shop, and each payout of its card processor is a sale
- * paid into the bank account of its currency, with the processor's fees as a bank charge. A payout is a direct income
- * (and its account transaction and journal entry) numbered after every other source, from SHOP_BASE.
+ * What the Commerce Sandbox's shop paid into the bank, as the books record it (docs/sandbox-banking-commerce.md, "One
+ * company, one story"): the same company (seed, size and as-of day) has a shop, and each payout of its card processor,
+ * and each period's takings banked (cash, PayPal, Klarna), is a sale paid into the bank account of its currency, a
+ * card payout's fees a bank charge. Each is a direct income (and its account transaction and journal entry) numbered
+ * after every other source, from SHOP_BASE.
  */
 
 /**
  * Shop payouts' source numbers start here, past any other source: invoices stop at 5,000,000 at the first sync and
  * grow 1% a sync, so SHOP_BASE leaves room for hundreds of syncs; and `source * 16 + code` stays under 2^31 (slots are
- * at most 3 a day over 36 months), which the Banking Sandbox's draws hash.
+ * at most 6 a day over 36 months), which the Banking Sandbox's draws hash.
  */
 export const SHOP_BASE = 2 ** 26;
 
@@ -28,10 +29,10 @@ export interface ShopSale extends ShopPayout {
 const cache = new WeakMap<Ctx, ShopSale[]>();
 
 /**
- * The shop's payouts as the books' sales, in source order, at every epoch: the payouts of the first sync, as they were
- * paid. Payouts are never added later (money settled after the as-of day is not paid out), and the books (like the bank)
- * keep a payout as it was paid: the Commerce Sandbox recomputes a paid payout when an order it settled is deleted at a
- * later sync, the money that arrived does not change.
+ * What the shop paid in, as the books' sales, in source order, at every epoch: as the first sync has it. Nothing is
+ * added later (money settled after the as-of day is not yet paid in), and the books (like the bank) keep what was paid
+ * in as it was: the Commerce Sandbox recomputes a paid payout when an order it settled is deleted at a later sync, the
+ * money that arrived does not change.
  */
 export function shopSales(ctx: Ctx): readonly ShopSale[] {
   let sales = cache.get(ctx);

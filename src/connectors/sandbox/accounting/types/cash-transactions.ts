@@ -169,7 +169,7 @@ export function* moves(ctx: Ctx, epoch: number, withOpening: boolean, deletedToo
       }
     }
   }
-  // The shop's payouts, after every other source, as they were paid (core/shop-sales.ts).
+  // What the shop paid in, after every other source, as it was paid (core/shop-sales.ts).
   for (const sale of shopSales(ctx)) {
     set(
       C_SHOP_PAYOUT,
@@ -184,8 +184,9 @@ export function* moves(ctx: Ctx, epoch: number, withOpening: boolean, deletedToo
     m.childKey = K.directIncomes;
     m.childIndex = sale.source;
     m.childType = 'directIncomes';
-    m.description = `Shop payout ${shopReference(sale.source - SHOP_BASE)}`;
-    m.type = 'DirectDep';
+    // A card payout comes by the processor's Bacs credit; banked takings are paid in.
+    m.description = `${sale.kind === 'card' ? 'Shop payout' : 'Shop takings'} ${shopReference(sale.source - SHOP_BASE)}`;
+    m.type = sale.kind === 'card' ? 'DirectDep' : 'Dep';
     yield m;
   }
 }

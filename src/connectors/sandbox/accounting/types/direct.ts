@@ -82,9 +82,10 @@ function cashRecord(ctx: Ctx, s: CashState, cost: boolean): SourceRecord {
 }
 
 /**
- * A shop payout as the books have it: a direct income into the bank account of its currency, one line of the takings
- * (product sales, with the tax in them) and one of the processor's fees taken off; its note names the payout in the
- * Commerce Sandbox (`commerce-transactions`).
+ * What the shop paid in, as the books have it: a direct income into the bank account of its currency. A card payout
+ * has one line of the takings (product sales, with the tax in them) and one of the processor's fees taken off, and its
+ * note names the payout in the Commerce Sandbox (`commerce-transactions`); banked takings (cash, PayPal, Klarna) have
+ * the one line of the takings.
  */
 function shopIncomeRecord(ctx: Ctx, s: ShopSale): SourceRecord {
   const id = guid(ctx.seed, K.directIncomes, s.source);
@@ -106,17 +107,20 @@ function shopIncomeRecord(ctx: Ctx, s: ShopSale): SourceRecord {
     accountRef: ctx.accountRefs[account],
     trackingCategoryRefs: tracking.refs,
   });
+  const card = s.kind === 'card';
   return record(id, modified, {
     id,
     reference: shopReference(s.source - SHOP_BASE),
-    note: `Card payout ${s.id}`,
+    note: card ? `Card payout ${s.id}` : 'Takings banked: cash, PayPal and Klarna',
     issueDate: date,
     currency,
     currencyRate: rate,
-    lineItems: [
-      line('Shop sales (card takings less refunds)', sales, s.tax, A.SalesProducts),
-      line('Card processing fees', -s.fees, 0, A.BankCharges),
-    ],
+    lineItems: card
+      ? [
+          line('Shop sales (card takings less refunds)', sales, s.tax, A.SalesProducts),
+          line('Card processing fees', -s.fees, 0, A.BankCharges),
+        ]
+      : [line('Shop sales (cash, PayPal and Klarna takings less refunds)', sales, s.tax, A.SalesProducts)],
     paymentAllocations: [
       {
         payment: {
@@ -177,7 +181,7 @@ function* generate(ctx: Ctx, epoch: number, kind: 'cost' | 'income' | 'transfer'
     if (s.deleted <= epoch) continue;
     yield kind === 'transfer' ? transferRecord(ctx, s) : cashRecord(ctx, s, kind === 'cost');
   }
-  // The shop's payouts come after every other direct income (their sources start at SHOP_BASE).
+  // What the shop paid in comes after every other direct income (its sources start at SHOP_BASE).
   if (kind === 'income') for (const sale of shopSales(ctx)) yield shopIncomeRecord(ctx, sale);
 }
 

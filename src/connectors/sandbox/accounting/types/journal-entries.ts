@@ -73,7 +73,7 @@ function description(p: Postings): string {
     case P_TRANSFER:
       return `Bank transfer TR-${pad(s + 1, 6)}`;
     case P_SHOP_PAYOUT:
-      return `Shop payout ${shopReference(s - SHOP_BASE)}`;
+      return `Shop sales paid in ${shopReference(s - SHOP_BASE)}`;
     default:
       return 'Opening balances';
   }

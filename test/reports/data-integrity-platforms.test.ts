@@ -228,13 +228,13 @@ function seedQuickBooks(qbo: QboFake): void {
   });
   // Its lines: the payment it takes out of Undeposited Funds (so the invoice's payment reaches the bank line), the
   // other money, and the cash back, together what reached the bank.
-  expect_(`Deposit-${deposit.Id}`, 95.7, '1000', { id: deposit.Id, dataType: 'directIncomes' }, 'DEP', [
+  expect_(`Deposit-${deposit.Id}`, 95.7, '1000', { id: `Deposit-${deposit.Id}`, dataType: 'directIncomes' }, 'DEP', [
     { amount: 61.2, recordRef: { id: held[0].Id, dataType: 'payments' } },
-    { amount: 40, recordRef: { id: deposit.Id, dataType: 'directIncomes' }, description: 'Scrap timber sold' },
-    { amount: -5.5, recordRef: { id: deposit.Id, dataType: 'directIncomes' } },
+    { amount: 40, recordRef: { id: `Deposit-${deposit.Id}`, dataType: 'directIncomes' }, description: 'Scrap timber sold' },
+    { amount: -5.5, recordRef: { id: `Deposit-${deposit.Id}`, dataType: 'directIncomes' } },
   ]);
   invoiceLines.set(invoices[5].Id, ['DEP']);
-  expect_(`Deposit-${deposit.Id}-CashBack`, 5.5, '1060', { id: deposit.Id, dataType: 'directIncomes' });
+  expect_(`Deposit-${deposit.Id}-CashBack`, 5.5, '1060', { id: `Deposit-${deposit.Id}`, dataType: 'directIncomes' });
   bills.forEach((bill, i) => {
     const p = realm.addBillPayment(bill.Id, 75 + i * 9.11, { day: `2025-11-${String(3 + i * 4).padStart(2, '0')}` });
     expect_(`BillPayment-${p.Id}`, -p.TotalAmt, '1000', { id: p.Id, dataType: 'billPayments' }, i < 2 ? `BP${i}` : undefined);
@@ -248,9 +248,9 @@ function seedQuickBooks(qbo: QboFake): void {
     docNumber: '100231',
     note: 'Workshop rent',
   });
-  expect_(`Purchase-${cheque.Id}`, -212.4, '1000', { id: cheque.Id, dataType: 'directCosts' }, 'CHQ');
+  expect_(`Purchase-${cheque.Id}`, -212.4, '1000', { id: `Purchase-${cheque.Id}`, dataType: 'directCosts' }, 'CHQ');
   const card = realm.addPurchase({ day: '2025-11-06', account: '1050', amount: 48.99, expense: '6000', paymentType: 'CreditCard' });
-  expect_(`Purchase-${card.Id}`, -48.99, '1050', { id: card.Id, dataType: 'directCosts' });
+  expect_(`Purchase-${card.Id}`, -48.99, '1050', { id: `Purchase-${card.Id}`, dataType: 'directCosts' });
   const refund = realm.addPurchase({
     day: '2025-11-08',
     account: '1050',
@@ -259,20 +259,35 @@ function seedQuickBooks(qbo: QboFake): void {
     paymentType: 'CreditCard',
     credit: true,
   });
-  expect_(`Purchase-${refund.Id}`, 12.5, '1050', { id: refund.Id, dataType: 'directIncomes' });
+  expect_(`Purchase-${refund.Id}`, 12.5, '1050', { id: `Purchase-${refund.Id}`, dataType: 'directIncomes' });
   // Paying off the card: out of the current account (on the statement), into the card.
   const transfer = realm.addTransfer({ day: '2025-11-15', from: '1000', to: '1050', amount: 36.49, note: 'Card repayment' });
-  expect_(`Transfer-${transfer.Id}-From`, -36.49, '1000', { id: transfer.Id, dataType: 'transfers' }, 'TRF');
-  expect_(`Transfer-${transfer.Id}-To`, 36.49, '1050', { id: transfer.Id, dataType: 'transfers' });
+  expect_(`Transfer-${transfer.Id}-From`, -36.49, '1000', { id: `Transfer-${transfer.Id}`, dataType: 'transfers' }, 'TRF');
+  expect_(`Transfer-${transfer.Id}-To`, 36.49, '1050', { id: `Transfer-${transfer.Id}`, dataType: 'transfers' });
   // Savings to current: only the current account's side is on the statement.
   const sweep = realm.addTransfer({ day: '2025-11-17', from: '1010', to: '1000', amount: 500 });
-  expect_(`Transfer-${sweep.Id}-From`, -500, '1010', { id: sweep.Id, dataType: 'transfers' });
-  expect_(`Transfer-${sweep.Id}-To`, 500, '1000', { id: sweep.Id, dataType: 'transfers' }, 'SWP');
+  expect_(`Transfer-${sweep.Id}-From`, -500, '1010', { id: `Transfer-${sweep.Id}`, dataType: 'transfers' });
+  expect_(`Transfer-${sweep.Id}-To`, 500, '1000', { id: `Transfer-${sweep.Id}`, dataType: 'transfers' }, 'SWP');
   const customer = invoices[0].CustomerRef.value;
   const sale = realm.addReceipt('SalesReceipt', { day: '2025-11-19', account: '1000', customerId: customer, amount: 88.8 });
-  expect_(`SalesReceipt-${sale.Id}`, 88.8, '1000', { id: sale.Id, dataType: 'directIncomes' }, 'SR');
+  expect_(`SalesReceipt-${sale.Id}`, 88.8, '1000', { id: `SalesReceipt-${sale.Id}`, dataType: 'directIncomes' }, 'SR');
   const back = realm.addReceipt('RefundReceipt', { day: '2025-11-21', account: '1000', customerId: customer, amount: 18.8 });
-  expect_(`RefundReceipt-${back.Id}`, -18.8, '1000', { id: back.Id, dataType: 'directCosts' });
+  expect_(`RefundReceipt-${back.Id}`, -18.8, '1000', { id: `RefundReceipt-${back.Id}`, dataType: 'directCosts' });
+  // Paying the card off ("Pay down credit card"): out of the current account (on the statement), into the card.
+  const paydown = realm.addCreditCardPayment({ day: '2025-11-16', bank: '1000', card: '1050', amount: 61.11, note: 'Card pay-down' });
+  const paydownRef = { id: `CreditCardPayment-${paydown.Id}`, dataType: 'transfers' };
+  expect_(`CreditCardPayment-${paydown.Id}-From`, -61.11, '1000', paydownRef, 'CCP');
+  expect_(`CreditCardPayment-${paydown.Id}-To`, 61.11, '1050', paydownRef);
+  // A journal entry on the current account (interest the bank paid), its other line on an income account.
+  const interest = realm.addJournalEntry('1000', '4100', 4.21, 'Bank interest');
+  expect_(`JournalEntry-${interest.Id}-0`, 4.21, '1000', { id: interest.Id, dataType: 'journalEntries' });
+  // A customer in the euro area pays EUR 100 into the (GBP) current account, at 0.8615: GBP 86.15 reach it.
+  const euros = realm.addPaymentOnAccount(customer, 100, {
+    day: '2025-11-24',
+    currency: { value: 'EUR', name: 'Euro' },
+    exchangeRate: 0.8615,
+  });
+  expect_(`Payment-${euros.Id}`, 86.15, '1000', { id: euros.Id, dataType: 'payments' }, 'EUR');
   // Not through a bank account: a cash expense from Undeposited Funds is no account transaction.
   realm.addPurchase({ day: '2025-11-22', account: '1200', amount: 7, expense: '6100', paymentType: 'Cash' });
 }

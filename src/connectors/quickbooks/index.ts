@@ -19,6 +19,7 @@ import {
   type QboRealm,
 } from './qbo-api.js';
 import {
+  ANSWER_NAME,
   accountTransactionRecord,
   BANK_ACCOUNT_TYPES,
   bankAccountRecord,
@@ -186,7 +187,7 @@ function accountTransactionsSource(): DataTypeSource {
       };
       async function* pages(): AsyncIterable<RecordPage> {
         for (const entity of MOVEMENT_ENTITIES) {
-          for await (const page of queryPages(realm, entity)) {
+          for await (const page of queryPages(realm, entity, { answerName: ANSWER_NAME[entity] })) {
             yield {
               records: page.records.flatMap((x) =>
                 movementSides(entity, x, company).map((side) =>

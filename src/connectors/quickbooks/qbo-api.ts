@@ -136,17 +136,17 @@ export const QBO_HOOKS: PlatformHooks = {
 /**
  * Every record of an entity, each once, paged as the declaration says (by start position, each page reading the
  * declared overlap of the one before: see declaredPages). `where` keeps inactive records too for the entities that
- * leave them out by default.
+ * leave them out by default; `answerName` is where the answer holds the records, when not under the entity's name.
  */
 export async function* queryPages(
   realm: QboRealm,
   entity: string,
-  options: { where?: string } = {},
+  options: { where?: string; answerName?: string } = {},
 ): AsyncIterable<{ records: QboEntity[]; time?: string }> {
   const get = async ({ path, query }: PageRequest) => ({ body: await qboGet<IntuitResponse>(realm, path, query) });
   for await (const page of declaredPages<QboEntity, { body: IntuitResponse }>(QUICKBOOKS, get, 'query', {
     params: { entity, ...(options.where ? { where: options.where } : {}) },
-    records: `QueryResponse.${entity}`,
+    records: `QueryResponse.${options.answerName ?? entity}`,
     idField: 'Id',
     hooks: QBO_HOOKS,
     label: entity,

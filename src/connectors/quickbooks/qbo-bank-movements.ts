@@ -50,8 +50,30 @@ interface Side {
 }
 
 /** The entities read for account transactions, with how each moves money through a bank account. */
-export const MOVEMENT_ENTITIES = ['Payment', 'BillPayment', 'Deposit', 'Purchase', 'Transfer', 'SalesReceipt', 'RefundReceipt'] as const;
+export const MOVEMENT_ENTITIES = [
+  'Payment',
+  'BillPayment',
+  'Deposit',
+  'Purchase',
+  'Transfer',
+  'SalesReceipt',
+  'RefundReceipt',
+  'CreditCardPayment',
+  'JournalEntry',
+] as const;
 export type MovementEntity = (typeof MOVEMENT_ENTITIES)[number];
+
+/**
+ * Where a query's answer holds an entity's records, when not under its own name: a credit card payment is queried as
+ * `CreditCardPayment` and answered as `CreditCardPaymentTxn` (its name in Intuit's schema).
+ */
+export const ANSWER_NAME: Partial<Record<MovementEntity, string>> = { CreditCardPayment: 'CreditCardPaymentTxn' };
+
+/**
+ * Data types Ledgerport's QuickBooks connector does not serve yet, named by `recordRef`: their ids carry the entity
+ * (as the account transactions' do), since a Deposit and a SalesReceipt are both direct incomes.
+ */
+const UNSERVED = new Set(['directIncomes', 'directCosts', 'transfers']);
 
 const first = (...texts: unknown[]): string | undefined => texts.map(str).find((t) => t !== undefined && t.trim() !== '');
 
@@ -64,7 +86,17 @@ export function movementSides(entity: MovementEntity, x: QboEntity, ctx: Movemen
   const total = num(x.TotalAmt) ?? 0;
   const bank = (reference: QboEntity | undefined) => ctx.bankAccounts.get(String(reference?.value ?? ''));
   const side = (account: QboEntity | undefined, amount: number, description: string | undefined, dataType: string, suffix = ''): Side[] =>
-    account ? [{ id: `${entity}-${id}${suffix}`, account, amount, description, recordRef: { id, dataType } }] : [];
+    account
+      ? [
+          {
+            id: `${entity}-${id}${suffix}`,
+            account,
+            amount: inAccountCurrency(amount, x, account, ctx),
+            description,
+            recordRef: { id: UNSERVED.has(dataType) ? `${entity}-${id}` : id, dataType },
+          },
+        ]
+      : [];
   switch (entity) {
     case 'Payment':
       return side(bank(x.DepositToAccountRef), total, first(x.PaymentRefNum, x.PrivateNote, x.CustomerRef?.name), 'payments');
@@ -99,6 +131,42 @@ export function movementSides(entity: MovementEntity, x: QboEntity, ctx: Movemen
       return side(bank(x.DepositToAccountRef), total, first(x.PaymentRefNum, x.DocNumber, x.CustomerRef?.name), 'directIncomes');
     case 'RefundReceipt':
       return side(bank(x.DepositToAccountRef), -total, first(x.PaymentRefNum, x.DocNumber, x.CustomerRef?.name), 'directCosts');
+    case 'CreditCardPayment': {
+      // Paying a card off: out of the bank account, into the card (home currency only, as QuickBooks requires).
+      const amount = num(x.Amount) ?? 0;
+      const note = first(x.PrivateNote, x.Memo);
+      return [
+        ...side(
+          bank(x.BankAccountRef),
+          -amount,
+          note ?? first(`Payment to ${str(x.CreditCardAccountRef?.name) ?? ''}`.trim()),
+          'transfers',
+          '-From',
+        ),
+        ...side(
+          bank(x.CreditCardAccountRef),
+          amount,
+          note ?? first(`Payment from ${str(x.BankAccountRef?.name) ?? ''}`.trim()),
+          'transfers',
+          '-To',
+        ),
+      ];
+    }
+    case 'JournalEntry': {
+      // A journal line on a bank or card account moves money through it: a debit in, a credit out.
+      const lines: QboEntity[] = Array.isArray(x.Line) ? x.Line.filter((l: QboEntity) => l.DetailType === 'JournalEntryLineDetail') : [];
+      return lines.flatMap((l, k) => {
+        const d: QboEntity = l.JournalEntryLineDetail ?? {};
+        const amount = num(l.Amount) ?? 0;
+        return side(
+          bank(d.AccountRef),
+          d.PostingType === 'Credit' ? -amount : amount,
+          first(l.Description, x.PrivateNote, x.DocNumber),
+          'journalEntries',
+          `-${str(l.Id) ?? String(k + 1)}`,
+        );
+      });
+    }
     case 'Transfer': {
       const amount = num(x.Amount) ?? 0;
       const note = first(x.PrivateNote);
@@ -121,17 +189,31 @@ const HELD: Record<string, string> = { Payment: 'payments', SalesReceipt: 'direc
  * a line of its own, negative. They add up to what reached the account.
  */
 function depositLines(x: QboEntity, id: string, cashBack: number): Data[] {
+  const deposit = { id: `Deposit-${id}`, dataType: 'directIncomes' };
   const out: Data[] = (Array.isArray(x.Line) ? x.Line : []).map((l: QboEntity) => {
     const held = (Array.isArray(l.LinkedTxn) ? l.LinkedTxn : []).find((t: QboEntity) => HELD[t.TxnType] !== undefined);
+    const dataType = held ? HELD[held.TxnType] : undefined;
     return defined({
       description: str(l.Description),
-      recordRef: held ? { id: String(held.TxnId), dataType: HELD[held.TxnType] } : { id, dataType: 'directIncomes' },
+      recordRef: held ? { id: UNSERVED.has(dataType!) ? `${held.TxnType}-${held.TxnId}` : String(held.TxnId), dataType } : deposit,
       amount: num(l.Amount) ?? 0,
     });
   });
-  if (cashBack !== 0)
-    out.push(defined({ description: str(x.CashBack?.Memo), recordRef: { id, dataType: 'directIncomes' }, amount: -cashBack }));
+  if (cashBack !== 0) out.push(defined({ description: str(x.CashBack?.Memo), recordRef: deposit, amount: -cashBack }));
   return out;
+}
+
+/**
+ * An amount in the bank account's currency. QuickBooks writes a transaction's amounts in its own currency
+ * (`CurrencyRef`), and lets a foreign customer's payment go into a home-currency account (or a foreign supplier be paid
+ * from one) at the transaction's `ExchangeRate` (home currency per unit): such an amount is converted, to the cent.
+ */
+function inAccountCurrency(amount: number, x: QboEntity, account: QboEntity, ctx: MovementContext): number {
+  const own = str(x.CurrencyRef?.value);
+  const accountCurrency = str(account.CurrencyRef?.value);
+  const rate = num(x.ExchangeRate);
+  if (!own || !accountCurrency || own === accountCurrency || accountCurrency !== ctx.homeCurrency || rate === undefined) return amount;
+  return Math.round(amount * rate * 100) / 100;
 }
 
 function lineDescriptions(x: QboEntity): unknown[] {
@@ -144,7 +226,9 @@ function lineDescriptions(x: QboEntity): unknown[] {
  */
 export function accountTransactionRecord(x: QboEntity, s: Side, ctx: MovementContext): Data {
   const date = qboDate(x.TxnDate) ?? `${(qboInstant(x.MetaData?.CreateTime) ?? '1970-01-01').slice(0, 10)}T00:00:00`;
-  const currency = str(x.CurrencyRef?.value) ?? str(s.account?.CurrencyRef?.value) ?? ctx.homeCurrency;
+  // The account's currency, in which the amounts are (see inAccountCurrency); else the transaction's, else the home one.
+  const currency = str(s.account?.CurrencyRef?.value) ?? str(x.CurrencyRef?.value) ?? ctx.homeCurrency;
+  const converted = currency !== (str(x.CurrencyRef?.value) ?? currency);
   return defined({
     transactionId: s.id,
     note: str(x.PrivateNote),
@@ -152,7 +236,7 @@ export function accountTransactionRecord(x: QboEntity, s: Side, ctx: MovementCon
     date,
     status: isVoided(x) ? 'Void' : 'Unknown',
     currency,
-    currencyRate: num(x.ExchangeRate),
+    currencyRate: converted ? undefined : num(x.ExchangeRate),
     lines: s.lines ?? [defined({ description: s.description, recordRef: s.recordRef, amount: s.amount })],
     totalAmount: s.amount,
   });

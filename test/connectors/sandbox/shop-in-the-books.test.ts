@@ -3,8 +3,6 @@ import type { ConnectionSettings } from '../../../src/connectors/sandbox/generat
 import { accountingSandbox } from '../../../src/connectors/sandbox/accounting/index.js';
 import { bankingSandbox } from '../../../src/connectors/sandbox/banking/index.js';
 import { commerceSandbox } from '../../../src/connectors/sandbox/commerce/index.js';
-import { CommercePlan } from '../../../src/connectors/sandbox/commerce/plan.js';
-import { payoutPeriod } from '../../../src/connectors/sandbox/commerce/transactions.js';
 
 /*
  * The commerce side of one company's story (docs/sandbox-banking-commerce.md, "One company, one story"): every payout
@@ -46,11 +44,12 @@ function expectedSales(settings: ConnectionSettings) {
     const gross = cents(order.totalAmount) - cents(order.totalRefund ?? 0);
     return gross === 0 ? 0 : Math.round((amount * cents(order.totalTaxAmount)) / gross);
   };
-  const period = payoutPeriod(new CommercePlan({ settings, epoch: 0 }));
-  // Periods as the Commerce Sandbox counts them: from the first day of its 36 months; paid in two days after they end.
+  // Periods as the Commerce Sandbox documents them: from the first day of its 36 months, a day long for shops of two
+  // orders a day or more, else a week; paid in two days after they end.
   const asOf = new Date(`${settings.asOf}T00:00:00Z`);
   const spanStart = Math.round(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth() - 35, 1) / 86_400_000);
   const lastDay = day(settings.asOf);
+  const period = orders.length / (lastDay - spanStart + 1) >= 2 ? 1 : 7;
   const bucket = (date: string) => Math.floor((day(date) - spanStart) / period);
   const paidIn = (b: number) => spanStart + (b + 1) * period - 1 + 2;
   const sums = new Map<string, { takings: number; tax: number; fees: number }>();
@@ -140,7 +139,6 @@ describe.each([
         fees: want.fees,
       });
       expect(cents(sales.subTotal) + cents(sales.taxAmount)).toBe(cents(sales.totalAmount));
-      expect(want.takings - want.fees).toBe(want.amount);
     }
   });
 

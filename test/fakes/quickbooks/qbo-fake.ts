@@ -2,7 +2,7 @@ import http from 'node:http';
 import { checkTokenAnswer, FakeVendor } from '../fake-vendor.js';
 import { randomBytes } from 'node:crypto';
 import { qboValidator, type QboValidator } from '../../contracts/quickbooks/xsd-to-json-schema.js';
-import { NAME_LISTS, pacific, QboRealm, QboRefusal, type QboEntity } from './qbo-realm.js';
+import { NAME_LISTS, pacific, QboRealm, QboRefusal, QUERY_NAMES, type QboEntity } from './qbo-realm.js';
 import { report } from './qbo-reports.js';
 
 /**
@@ -452,7 +452,9 @@ export class QboFake extends FakeVendor {
     const refuse = (why: string) => new QboRefusal('4000', 'Error parsing query', `QueryParserError: ${why}`);
     if (!parsed) throw refuse(`Encountered an unexpected token in "${text}"`);
     const [, name, where, orderBy, direction, start, max] = parsed;
-    const entity = [...realm.entities.keys()].find((e) => e.toLowerCase() === name.toLowerCase());
+    const entity =
+      QUERY_NAMES[name.toLowerCase()] ??
+      [...realm.entities.keys()].find((e) => e.toLowerCase() === name.toLowerCase() && !Object.values(QUERY_NAMES).includes(e));
     if (!entity) throw refuse(`Invalid entity ${name}`);
     let records = realm.all(entity);
     const conditions = where ? where.split(/ and /i) : [];

@@ -26,7 +26,12 @@ export const ENTITIES = [
   'Transfer',
   'SalesReceipt',
   'RefundReceipt',
+  // Queried as CreditCardPayment, answered under its schema name (QUERY_NAMES).
+  'CreditCardPaymentTxn',
 ];
+
+/** Entities the query language names otherwise than the answer does. */
+export const QUERY_NAMES: Record<string, string> = { creditcardpayment: 'CreditCardPaymentTxn' };
 
 /** Entities a query leaves out when inactive, unless the query says otherwise (`Active IN (true, false)`). */
 export const NAME_LISTS = new Set(['Customer', 'Vendor', 'Account', 'Item', 'TaxCode', 'TaxRate']);
@@ -593,11 +598,16 @@ export class QboRealm {
    * A customer pays money on account (a prepayment), settling no invoice: QuickBooks keeps it as a payment with no
    * lines and all of it unapplied (`UnappliedAmt`).
    */
-  addPaymentOnAccount(customerId: string, amount: number): QboEntity {
+  addPaymentOnAccount(
+    customerId: string,
+    amount: number,
+    options: { day?: string; currency?: { value: string; name: string }; exchangeRate?: number } = {},
+  ): QboEntity {
     const customer = this.named('Customer', { value: customerId }, 'CustomerRef');
     return this.create('Payment', {
-      TxnDate: day(this.clock),
-      CurrencyRef: GBP,
+      TxnDate: options.day ?? day(this.clock),
+      CurrencyRef: options.currency ?? GBP,
+      ...(options.exchangeRate ? { ExchangeRate: options.exchangeRate } : {}),
       CustomerRef: this.ref('Customer', customer),
       DepositToAccountRef: this.ref('Account', this.account('1000')),
       PaymentRefNum: 'ON-ACCOUNT',
@@ -736,6 +746,17 @@ export class QboRealm {
           AccountBasedExpenseLineDetail: { AccountRef: this.ref('Account', this.account(input.expense)) },
         },
       ],
+    });
+  }
+
+  /** A credit card paid off from a bank account ("Pay down credit card"). */
+  addCreditCardPayment(input: { day: string; bank: string; card: string; amount: number; note?: string }): QboEntity {
+    return this.create('CreditCardPaymentTxn', {
+      TxnDate: input.day,
+      ...(input.note ? { PrivateNote: input.note } : {}),
+      BankAccountRef: this.ref('Account', this.account(input.bank)),
+      CreditCardAccountRef: this.ref('Account', this.account(input.card)),
+      Amount: input.amount,
     });
   }
 

@@ -76,8 +76,10 @@ export function postings(realm: QboRealm): Posting[] {
   for (const x of realm.all('Bill')) purchase(x, 1);
   for (const x of realm.all('VendorCredit')) purchase(x, -1);
   for (const x of realm.all('Payment')) {
-    post(x.TxnDate, x.DepositToAccountRef?.value, cents(x.TotalAmt));
-    post(x.TxnDate, x.ARAccountRef?.value ?? ar, -cents(x.TotalAmt));
+    // In the home currency: a foreign customer's payment at its exchange rate.
+    const home = cents(x.TotalAmt * (x.ExchangeRate ?? 1));
+    post(x.TxnDate, x.DepositToAccountRef?.value, home);
+    post(x.TxnDate, x.ARAccountRef?.value ?? ar, -home);
   }
   for (const x of realm.all('BillPayment')) {
     post(x.TxnDate, x.APAccountRef?.value ?? ap, cents(x.TotalAmt));
@@ -92,12 +94,17 @@ export function postings(realm: QboRealm): Posting[] {
     post(x.TxnDate, x.DepositToAccountRef?.value, cents(x.TotalAmt));
     post(x.TxnDate, x.CashBack?.AccountRef?.value, cents(x.CashBack?.Amount));
     for (const l of x.Line ?? []) {
-      const payment = (l.LinkedTxn ?? []).find((t: QboEntity) => t.TxnType === 'Payment');
-      const from = payment
-        ? realm.table('Payment').get(String(payment.TxnId))?.DepositToAccountRef?.value
+      // A line taking a payment or receipt out of Undeposited Funds credits the account it was held in.
+      const held = (l.LinkedTxn ?? []).find((t: QboEntity) => ['Payment', 'SalesReceipt', 'RefundReceipt'].includes(t.TxnType));
+      const from = held
+        ? realm.table(held.TxnType).get(String(held.TxnId))?.DepositToAccountRef?.value
         : l.DepositLineDetail?.AccountRef?.value;
       post(x.TxnDate, from, -cents(l.Amount));
     }
+  }
+  for (const x of realm.all('CreditCardPaymentTxn')) {
+    post(x.TxnDate, x.CreditCardAccountRef?.value, cents(x.Amount));
+    post(x.TxnDate, x.BankAccountRef?.value, -cents(x.Amount));
   }
   for (const x of realm.all('Transfer')) {
     post(x.TxnDate, x.ToAccountRef?.value, cents(x.Amount));

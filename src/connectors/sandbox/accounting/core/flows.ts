@@ -4,6 +4,7 @@ import { loadBill } from './bill-state.js';
 import { CashState, loadDirectCost, loadDirectIncome } from './cash-state.js';
 import { DocState, NEVER } from './doc-state.js';
 import { loadInvoice } from './invoice-state.js';
+import { shopSales } from './shop-sales.js';
 
 /** Monthly flow columns: GBP through the current account (base cents), USD and EUR (their cents), card spend. */
 export const F_GBP = 0;
@@ -48,6 +49,8 @@ export function monthlyFlows(ctx: Ctx): Float64Array {
     loadDirectIncome(ctx, j, 0, cash);
     if (cash.bank === B.Current) add(cash.day, F_GBP, cash.total);
   }
+  // What the shop paid in (fixed at epoch 0 too), into the current account of its currency.
+  for (const sale of shopSales(ctx)) add(sale.day, column(sale.currency), sale.amount);
   (ctx as { flows?: Float64Array }).flows = flows;
   return flows;
 }

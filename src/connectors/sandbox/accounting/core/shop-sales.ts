@@ -11,9 +11,11 @@ import { type Ctx, rateOf } from '../engine/context.js';
  */
 
 /**
- * Shop payouts' source numbers start here, past any other source: invoices stop at 5,000,000 at the first sync and
- * grow 1% a sync, so SHOP_BASE leaves room for hundreds of syncs; and `source * 16 + code` stays under 2^31 (slots are
- * at most 6 a day over 36 months), which the Banking Sandbox's draws hash.
+ * Source numbers of what the shop paid in start here, past any other source: invoices stop at 5,000,000 at the first
+ * sync and grow by 1% of that a sync, so other sources stay below SHOP_BASE for about 1,200 syncs of the largest size
+ * (many more for smaller ones); beyond that, streams that interleave sources by number would fall out of id order.
+ * Slots are at most 6 a day over 36 months, so `source * 16 + code` stays under 2^31 and the Banking Sandbox's line
+ * numbers (twice that) under 2^32, where its hashes keep them apart.
  */
 export const SHOP_BASE = 2 ** 26;
 

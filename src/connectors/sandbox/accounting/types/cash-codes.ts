@@ -12,7 +12,7 @@ export const C_TRANSFER_OUT = 6;
 export const C_TRANSFER_IN = 7;
 /** Opening balances of the GBP current, USD and EUR accounts (bank transactions only, source 0; codes 8 to 11). */
 export const C_OPENING = 8;
-/** A shop payout (its source is SHOP_BASE + its position: core/shop-sales.ts). */
+/** What the shop paid in (its source is SHOP_BASE + its slot: core/shop-sales.ts). */
 export const C_SHOP_PAYOUT = 12;
 
 export const cashIndex = (source: number, code: number): number => source * 16 + code;

@@ -132,10 +132,13 @@ export function setupDay(ctx: Ctx, hk: number, index: number): number {
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
 
-/** `n` as decimal digits, zero-padded to `width`. */
-/** A shop payout's reference in the books (`SP-000001`), by its position among the payouts. */
-export const shopReference = (p: number): string => `SP-${pad(p + 1, 6)}`;
+/**
+ * The reference in the books of what the shop paid in (`SP-000002`), by its slot (period, currency and kind: so the
+ * numbers have gaps, and a card payout's is odd, banked takings' even).
+ */
+export const shopReference = (slot: number): string => `SP-${pad(slot + 1, 6)}`;
 
+/** `n` as decimal digits, zero-padded to `width`. */
 export function pad(n: number, width: number): string {
   return n < POW10[width] ? String(POW10[width] + n).slice(1) : String(n);
 }

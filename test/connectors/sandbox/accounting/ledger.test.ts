@@ -130,6 +130,21 @@ describe.each([0, 1, 3])('ledger at epoch %i', (epoch) => {
       c.eq(t.from.currency, accounts.get(t.from.accountRef.id)?.currency, `${id} from currency`);
       c.eq(t.to.currency, accounts.get(t.to.accountRef.id)?.currency, `${id} to currency`);
       if (t.from.currency === t.to.currency) c.eq(t.from.amount, t.to.amount, `${id} same-currency amounts`);
+      // Its description says what it moved, between the accounts it names.
+      const from = accounts.get(t.from.accountRef.id)!;
+      const to = accounts.get(t.to.accountRef.id)!;
+      const said = String(t.description).replace(/ \(ref \d+\)$/, '');
+      const expected =
+        from.currency !== 'GBP'
+          ? `${from.currency} to GBP conversion`
+          : to.currency !== 'GBP'
+            ? `GBP to ${to.currency} top-up`
+            : /Card/.test(to.name)
+              ? 'Credit card repayment'
+              : /Savings/.test(to.name)
+                ? 'Transfer to savings'
+                : 'Transfer from savings';
+      c.eq(said, expected, `${id} description`);
     }
     expect(c.failures).toEqual([]);
   });

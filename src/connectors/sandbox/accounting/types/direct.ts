@@ -1,8 +1,8 @@
 import type { SourceRecord } from '../../../connector.js';
 import { CashState, loadDirectCost, loadDirectIncome } from '../core/cash-state.js';
-import { loadTransfer } from '../core/transfers.js';
+import { CARD_REPAYMENT, EUR_SWEEP, USD_SWEEP, loadTransfer } from '../core/transfers.js';
 import { bankLedgerAccount } from '../core/postings.js';
-import { A, CORE_BANKS, GBP } from '../engine/chart.js';
+import { A, B, CORE_BANKS, GBP } from '../engine/chart.js';
 import { type Ctx, K, money } from '../engine/context.js';
 import { guid } from '../engine/hash.js';
 import { countAt } from '../engine/lifecycle.js';
@@ -141,15 +141,19 @@ function shopIncomeRecord(ctx: Ctx, s: ShopSale): SourceRecord {
   });
 }
 
-/** By transfer kind (`core/cash-state.ts`). */
-const TRANSFER_DESCRIPTIONS = [
-  'Transfer to savings',
-  'Transfer from savings',
-  'Credit card repayment',
-  'USD to GBP conversion',
-  'EUR to GBP conversion',
-];
-export const transferDescription = (s: CashState): string => TRANSFER_DESCRIPTIONS[s.acct];
+/** What a transfer is, by its kind and direction (`core/transfers.ts`): a sweep may convert or top up. */
+export function transferDescription(s: CashState): string {
+  switch (s.acct) {
+    case USD_SWEEP:
+      return s.bank === B.Usd ? 'USD to GBP conversion' : 'GBP to USD top-up';
+    case EUR_SWEEP:
+      return s.bank === B.Eur ? 'EUR to GBP conversion' : 'GBP to EUR top-up';
+    case CARD_REPAYMENT:
+      return 'Credit card repayment';
+    default:
+      return s.toBank === B.Savings ? 'Transfer to savings' : 'Transfer from savings';
+  }
+}
 
 function transferRecord(ctx: Ctx, s: CashState): SourceRecord {
   const id = guid(ctx.seed, K.transfers, s.index);

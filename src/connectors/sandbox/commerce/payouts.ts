@@ -35,25 +35,12 @@ export interface ShopPayout {
   fees: number;
 }
 
-const cache = new Map<string, ShopPayout[]>();
-
 /**
- * Everything paid in by `asOf`, in slot order (period, currency, kind), at `ctx.epoch`. Cached per settings and epoch.
+ * Everything paid in by `asOf`, in slot order (period, currency, kind), at `ctx.epoch`: the sums `commerce-transactions`
+ * makes its payouts of (transactions.ts), with the tax and fees kept apart. One pass over the orders; the books keep
+ * the answer (accounting/core/shop-sales.ts, per company).
  */
 export function shopPayouts(ctx: FetchContext): ShopPayout[] {
-  const { seed, invoices, asOf } = ctx.settings;
-  const key = `${seed}|${invoices}|${asOf}|${ctx.epoch}`;
-  let found = cache.get(key);
-  if (!found) {
-    found = compute(ctx);
-    if (cache.size >= 8) cache.delete(cache.keys().next().value as string);
-    cache.set(key, found);
-  }
-  return found;
-}
-
-/** The sums `commerce-transactions` makes its payouts of (transactions.ts), with the tax and fees kept apart. */
-function compute(ctx: FetchContext): ShopPayout[] {
   const plan = new CommercePlan(ctx);
   const order = new OrderState(plan, new ProductCache(plan));
   const { cal } = plan;

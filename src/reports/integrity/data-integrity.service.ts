@@ -121,8 +121,11 @@ export function createDataIntegrityService(deps: DataIntegrityDeps) {
   // details reads its records once, however large.
   const latest = new Map<string, { key: string; facts: IntegrityFacts }>();
   const making = new Map<string, Promise<IntegrityFacts>>();
-  /** Companies being matched after a sync, and whether another sync asked for one more meanwhile. */
-  const rematching = new Map<string, { again: boolean; done: Promise<void> }>();
+  /**
+   * Companies being matched after a sync: whether another sync asked for one more meanwhile, and the latest caller,
+   * whose client (its companies' version moved with that sync) sees the versions then current.
+   */
+  const rematching = new Map<string, { again: boolean; client: Client; done: Promise<void> }>();
 
   async function versionsOf(client: Client, companyId: string): Promise<IntegrityVersions> {
     const found = await deps.dataSets.syncedByConnection(client, companyId, INTEGRITY_TYPES);
@@ -384,17 +387,18 @@ export function createDataIntegrityService(deps: DataIntegrityDeps) {
       const running = rematching.get(companyId);
       if (running) {
         running.again = true;
+        running.client = client;
         return running.done;
       }
-      const state = { again: false, done: Promise.resolve() };
+      const state = { again: false, client, done: Promise.resolve() };
       state.done = (async () => {
         try {
           do {
             state.again = false;
-            const versions = await versionsOf(client, companyId);
+            const versions = await versionsOf(state.client, companyId);
             const has = (types: IntegrityType[]) => types.some((t) => versions[t].length > 0);
             if (has(['accountTransactions', 'bankAccounts']) && has(['banking-transactions', 'banking-accounts']))
-              await factsOf(client, companyId, versions);
+              await factsOf(state.client, companyId, versions);
           } while (state.again);
         } finally {
           rematching.delete(companyId);

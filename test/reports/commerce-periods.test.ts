@@ -28,6 +28,16 @@ describe('commerce periods', () => {
     ]);
   });
 
+  it('clamps to the month end in years below 100 too (0004 is a leap year), and refuses periods before 0001-01-01', () => {
+    expect(days({ reportDate: '29-03-0004', periodUnit: 'Month', periodLength: '1', numberOfPeriods: '2' })).toEqual([
+      { start: '0004-01-30', end: '0004-02-29' },
+      { start: '0004-03-01', end: '0004-03-29' },
+    ]);
+    expect(() => commerceParameters({ reportDate: '29-03-0001', periodUnit: 'Month', periodLength: '1', numberOfPeriods: '14' })).toThrow(
+      /numberOfPeriods/,
+    );
+  });
+
   it('counts days and weeks back from the report date, index 0 the oldest', () => {
     expect(days({ reportDate: '2024-01-02', periodUnit: 'Day', periodLength: '1', numberOfPeriods: '3' })).toEqual([
       { start: '2023-12-31', end: '2023-12-31' },

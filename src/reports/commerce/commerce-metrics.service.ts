@@ -34,29 +34,29 @@ export function createCommerceMetricsService(deps: CommerceMetricsDeps) {
     async report(client: Client, companyId: string, connectionId: string, name: CommerceReportName, query: Record<string, unknown>) {
       // The route's schema has already refused a missing parameter (400). Then the company and connection (404, or 403
       // for another client's), then the parameters' values (400), then the inputs (409).
-      const missing: string[] = [];
-      const versions: (number[] | undefined)[] = [];
-      for (const dataType of INPUTS) {
-        try {
-          versions.push((await deps.dataSets.readable(client, companyId, dataType, connectionId)).versions);
-        } catch (error) {
-          if (!(error instanceof ApiError) || error.statusCode !== 409) throw error;
-          missing.push(dataType);
-          versions.push(undefined);
-        }
-      }
+      const versions = await Promise.all(
+        INPUTS.map((dataType) =>
+          deps.dataSets.readable(client, companyId, dataType, connectionId).then(
+            (found) => found.versions,
+            (error: unknown) => {
+              if (!(error instanceof ApiError) || error.statusCode !== 409) throw error;
+              return undefined;
+            },
+          ),
+        ),
+      );
+      const missing = INPUTS.filter((_, i) => versions[i] === undefined);
       const parameters = commerceParameters(query);
       if (missing.length > 0) throw notSynced(name, missing);
       const [orders, , info] = versions as number[][];
-      const infoDoc = await deps.records.first(info);
-      const infoBase = infoDoc ? (JSON.parse(infoDoc) as { baseCurrency?: unknown }).baseCurrency : undefined;
-      const baseCurrency = typeof infoBase === 'string' && infoBase !== '' ? infoBase : undefined;
-      const key = `${orders.join(',')} ${baseCurrency ?? ''}`;
+      // Keyed by the versions: the company info (its base currency) is read only when the facts are made.
+      const key = `${orders.join(',')} ${info.join(',')}`;
       let facts = kept.get(key);
       if (!facts) {
         let pending = making.get(key);
         if (!pending) {
-          pending = commerceFacts(deps.records, Math.max(...orders), baseCurrency)
+          pending = baseCurrencyOf(deps.records, info)
+            .then((baseCurrency) => commerceFacts(deps.records, Math.max(...orders), baseCurrency))
             .then((made) => {
               kept.set(key, made);
               return made;
@@ -69,6 +69,13 @@ export function createCommerceMetricsService(deps: CommerceMetricsDeps) {
       return commerceReport(name, facts, parameters);
     },
   };
+}
+
+/** The connection's base currency, as its company info says (none without one). */
+async function baseCurrencyOf(records: Pick<RecordReader, 'first'>, info: number[]): Promise<string | undefined> {
+  const doc = await records.first(info);
+  const base = doc ? (JSON.parse(doc) as { baseCurrency?: unknown }).baseCurrency : undefined;
+  return typeof base === 'string' && base !== '' ? base : undefined;
 }
 
 export type CommerceMetricsService = ReturnType<typeof createCommerceMetricsService>;

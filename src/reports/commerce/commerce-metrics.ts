@@ -101,7 +101,8 @@ export function rounded(numerator: bigint, denominator: bigint): number {
   return (negative ? -Number(hundredths) : Number(hundredths)) / 100;
 }
 
-function sumsOf(facts: CommerceFacts, parameters: CommerceParameters): PeriodSums[] {
+/** Each period's sums; the customer measures only when `customers` (retention and lifetime value need them). */
+function sumsOf(facts: CommerceFacts, parameters: CommerceParameters, customers: boolean): PeriodSums[] {
   const { periods } = parameters;
   const sums: PeriodSums[] = periods.map(() => ({
     orders: 0,
@@ -144,7 +145,7 @@ function sumsOf(facts: CommerceFacts, parameters: CommerceParameters): PeriodSum
       s.refundValue += BigInt(facts.refund[i]);
     }
     const c = facts.customer[i];
-    if (c < 0) continue;
+    if (c < 0 || !customers) continue;
     if (!seen[p].has(c)) {
       seen[p].add(c);
       if (facts.firstDay[c] > periods[p].after) s.fresh++;
@@ -171,17 +172,16 @@ function sumsOf(facts: CommerceFacts, parameters: CommerceParameters): PeriodSum
 function values(name: CommerceReportName, sums: PeriodSums[], p: number): (number | undefined)[] {
   const s = sums[p];
   const previous = p > 0 ? sums[p - 1] : undefined;
-  const money = (units: bigint, scale: bigint) => rounded(units, scale);
   switch (name) {
     case 'revenue':
       return [
-        money(s.revenue, 100_000_000n),
+        rounded(s.revenue, 100_000_000n),
         previous && previous.revenue !== 0n ? rounded((s.revenue - previous.revenue) * 100n, previous.revenue) : undefined,
       ];
     case 'orders':
-      return [s.orders, money(s.total, 10_000n), rounded(s.total, BigInt(s.baseOrders) * 10_000n)];
+      return [s.orders, rounded(s.total, 10_000n), rounded(s.total, BigInt(s.baseOrders) * 10_000n)];
     case 'refunds':
-      return [s.refunds, money(s.refundValue, 10_000n), rounded(BigInt(s.refunds), BigInt(s.orders))];
+      return [s.refunds, rounded(s.refundValue, 10_000n), rounded(BigInt(s.refunds), BigInt(s.orders))];
     case 'customerRetention': {
       const total = s.existing + s.fresh;
       const before = previous ? previous.existing + previous.fresh : 0;
@@ -202,7 +202,7 @@ function values(name: CommerceReportName, sums: PeriodSums[], p: number): (numbe
 /** The report in Codat's `CommerceReport` shape. */
 export function commerceReport(name: CommerceReportName, facts: CommerceFacts, parameters: CommerceParameters) {
   const report = COMMERCE_REPORTS[name];
-  const sums = sumsOf(facts, parameters);
+  const sums = sumsOf(facts, parameters, name === 'customerRetention' || name === 'lifetimeValue');
   const named = parameters.includeDisplayNames;
   return {
     reportInfo: { name: report.name, displayName: report.displayName },

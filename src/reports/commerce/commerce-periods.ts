@@ -1,6 +1,9 @@
 import { parameterError, wholeNumber, type ParameterProblem } from '../report-requests.js';
 import { reportDay } from '../enhanced/enhanced-parameters.js';
-import { dayNumber, dayOfNumber } from '../../lib/calendar-date.js';
+import { dayNumber, dayOfNumber, monthEndDay, monthIndex, monthText } from '../../lib/calendar-date.js';
+
+/** The first day a period may start on: dates are written with four-digit years. */
+const FIRST_DAY = dayNumber('0001-01-01');
 
 /*
  * The parameters and periods of the commerce metrics (docs/lending/commerce-metrics.md). Periods are half-open,
@@ -35,12 +38,9 @@ export interface CommerceParameters {
 
 /** `day` moved back `months` months to the same day of the month, clamped to that month's last day. */
 function monthsBefore(day: string, months: number): string {
-  const [y, m, d] = day.split('-').map(Number);
-  const index = y * 12 + (m - 1) - months;
-  const year = Math.floor(index / 12);
-  const month = index - year * 12;
-  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
+  const month = monthIndex(day) - months;
+  const last = monthEndDay(month);
+  return Number(day.slice(8)) < Number(last.slice(8)) ? `${monthText(month)}-${day.slice(8)}` : last;
 }
 
 /** The day number `steps` units of `unit` (each `length` long) before `day`. */
@@ -96,6 +96,8 @@ export function commerceParameters(query: Readonly<Record<string, unknown>>): Co
         propertyName: 'numberOfPeriods',
         details: `periodLength × numberOfPeriods must span at most ${MAX_SPAN_DAYS} days.`,
       });
+    else if (dayNumber(reportDate!) - span + 1 < FIRST_DAY)
+      problems.push({ propertyName: 'numberOfPeriods', details: 'The periods must start on or after 0001-01-01.' });
   }
   if (problems.length > 0) throw parameterError(problems, 'CommerceMetricsParameters');
   const periods: CommercePeriod[] = [];

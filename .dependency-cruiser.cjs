@@ -11,6 +11,7 @@ const FLOORS = [
   ['main', 'cli'],
   ['server'],
   ['app'],
+  ['emulator'],
   ['link'],
   ['portal', 'uploads'],
   ['push'],

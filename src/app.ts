@@ -92,10 +92,11 @@ import { createPortalSessions } from './portal/portal-session.js';
 import { createPortalSessionsStore } from './portal/portal-sessions.store.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 import { clockFor } from './lib/clock.js';
+import { createEmulator } from './emulator/emulator.js';
 
 /** What deleting a company or a connection deletes: each module's part, children first, in the deletion's transaction. */
-export function deletionOfOwned(jobs: JobQueue): DeletionStep {
-  return deletionCascade([deleteCategoriesStep, deleteSyncsStep(jobs), deletePlatformData, deleteConnectionsStep]);
+export function deletionOfOwned(jobs: JobQueue, more: readonly DeletionStep[] = []): DeletionStep {
+  return deletionCascade([deleteCategoriesStep, deleteSyncsStep(jobs), deletePlatformData, deleteConnectionsStep, ...more]);
 }
 
 export interface AppOptions {
@@ -163,6 +164,8 @@ export interface AppOptions {
     /** A consumer whose deliveries have all failed for this long is disabled, in ms (5 days). */
     disableAfterMs?: number;
   };
+  /** The emulator's controls under `/emulator/` (test clocks; `EMULATOR=true`, docs/emulator.md). Off by default. */
+  emulator?: boolean;
   /** Prometheus metrics. */
   metrics?: {
     /** Serve `GET /metrics` on this server to this bearer token (`METRICS_TOKEN`); without it the route is absent. */
@@ -230,13 +233,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const jobOptions = options.jobs ?? {};
   const runsJobs = jobOptions.enabled !== false;
-  const jobs = await createJobEngine(store, {
+  const engine = await createJobEngine(store, {
     log: server.log,
     concurrency: jobOptions.concurrency,
     pollMs: jobOptions.pollMs,
     leaseMs: jobOptions.leaseMs,
     shutdownGraceMs: jobOptions.shutdownGraceMs,
   });
+  // With the emulator on, jobs queued on a test clock run in its time, and its routes and hooks exist; off, none of it.
+  const emulator = options.emulator ? createEmulator({ db, engine, log: server.log }) : undefined;
+  const jobs = emulator?.jobs ?? engine;
+  emulator?.installBeforeRoutes(server);
 
   const clients = createClientsStore(db);
   const rateCounters = options.redisUrl ? redisRateCounters(options.redisUrl) : storeRateCounters(db);
@@ -267,6 +274,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         onRefused: (reason) => metrics.rateLimitRefused(reason),
       }),
       maintenance,
+      businessTime: emulator?.businessTime,
     }),
   );
 
@@ -311,12 +319,24 @@ export async function buildApp(options: AppOptions): Promise<App> {
     [DELETE_VERSION_JOB]: syncJob.deleteVersion,
     [PUSH_JOB]: createPushJob({ db, jobs, ...pushTiming, publicUrl: urls.publicUrl, credentials, allowPrivate, metrics }),
     ...webhookJobHandlers({ db, jobs, clients, options: options.webhooks, log: server.log, metrics }),
+    ...emulator?.handlers,
   };
   watchStore(metrics, { jobs, kinds: Object.keys(handlers), pgPool: store.pgPool, log: server.log });
   const wakeJobs = () => jobs.wake();
-  const deleteOwned = deletionOfOwned(jobs);
+  const deleteOwned = deletionOfOwned(jobs, emulator ? [emulator.deletionStep] : []);
   const queueFirstSyncs = queueFirstSyncsOf(jobs);
-  const companies = createCompaniesService({ db, dialect, lists, jobs, wakeJobs, deleteOwned, credentials, allowPrivate, ...urls });
+  const companies = createCompaniesService({
+    db,
+    dialect,
+    lists,
+    jobs,
+    wakeJobs,
+    deleteOwned,
+    credentials,
+    allowPrivate,
+    onCreated: emulator?.companyCreated,
+    ...urls,
+  });
   for (const schema of [PullOperation, SyncSetting, PushOperation, PushOption]) server.addSchema(schema);
 
   const integrations = createIntegrationsService({ db, dialect, lists, ...urls });
@@ -371,6 +391,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const push = createPushService({ db, dialect, lists, jobs, wakeJobs, companies, credentials, allowPrivate, ...pushTiming });
   registerPushRoutes(server, { push });
   registerWebhooks(server, { db, allowPrivate: options.webhooks?.allowPrivate });
+  emulator?.registerRoutes(server);
   registerPortalRoutes(server, {
     db,
     sessions: createPortalSessions({ sessions: createPortalSessionsStore(db), apiKeys: apiKeysStore }),
@@ -392,7 +413,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (runsJobs) {
     await jobs.start(handlers);
     const schedule = setInterval(() => {
-      queueDueSyncs(db, jobs, clockFor({}).now())
+      // Companies on a test clock are left to its advances.
+      (emulator ? emulator.realTimeSchedule() : Promise.resolve({}))
+        .then((scope) => queueDueSyncs(db, jobs, clockFor({}).now(), scope))
         .then((queued) => queued > 0 && jobs.wake())
         .catch((err) => server.log.error({ err }, 'queueing scheduled syncs failed'));
     }, jobOptions.scheduleEveryMs ?? 60_000);

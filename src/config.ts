@@ -38,6 +38,8 @@ export interface Config {
   metricsPort?: number;
   /** The reverse proxies in front: how many hops, or their addresses; a client's address is then read from X-Forwarded-For. */
   trustProxy?: number | string[];
+  /** The emulator's controls under `/emulator/` (test clocks): for testing integrations, never for production. */
+  emulator: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: metricsToken(env),
     metricsPort: portNumber(env, 'METRICS_PORT'),
     trustProxy: trustProxy(env),
+    emulator: booleanFlag(env, 'EMULATOR'),
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl(),

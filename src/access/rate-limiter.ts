@@ -31,9 +31,10 @@ export function createRateLimiter(deps: {
     /**
      * Counts one request against the client's limits. Returns the state to report in headers (the daily
      * quota when there is one, else the burst limit), or undefined when the client has no limit.
-     * Throws 429 when a limit is exceeded.
+     * Throws 429 when a limit is exceeded. The burst limit counts real seconds; the daily quota counts the days of
+     * `business` (the request's business time: an emulator test clock's days, each clock's windows its own).
      */
-    async consume(client: Client): Promise<RateLimitState | undefined> {
+    async consume(client: Client, business?: { at: Date; clockId?: string }): Promise<RateLimitState | undefined> {
       const at = now();
       let reported: RateLimitState | undefined;
       if (client.burstLimit !== null) {
@@ -48,16 +49,20 @@ export function createRateLimiter(deps: {
       }
       const quota = await dailyQuotaOf(deps.clients, client);
       if (quota !== undefined) {
-        const day = at.toISOString().slice(0, 10);
+        const today = business?.at ?? at;
+        const day = today.toISOString().slice(0, 10);
         const reset = new Date(`${day}T00:00:00.000Z`);
         reset.setUTCDate(reset.getUTCDate() + 1);
-        const used = await deps.counters.hit(client.id, `day:${day}`, reset);
+        // The counter is kept as long in real time as the window has left in business time (the same on real time).
+        const expires = new Date(at.getTime() + (reset.getTime() - today.getTime()));
+        const window = business?.clockId ? `day:${business.clockId}:${day}` : `day:${day}`;
+        const used = await deps.counters.hit(client.id, window, expires);
         reported = { limit: quota, remaining: Math.max(0, quota - used), reset };
         // The counter is atomic, so exactly one request per window sees quota + 1.
         if (used === quota + 1) await deps.onQuotaReached?.({ clientId: client.id, dailyQuota: quota, reset });
         if (used > quota) {
           deps.onRefused?.('daily_quota');
-          throw tooMany(reported, at);
+          throw tooMany(reported, today);
         }
       }
       return reported;

@@ -6,14 +6,20 @@ import '../clients/caller.js';
 import { getPlan, isAccountExpired } from '../clients/plans.js';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.js';
 import { MAINTENANCE_RETRY_AFTER_SECONDS, type MaintenanceWatch } from './maintenance.js';
-import { clockFor } from '../lib/clock.js';
+import { clockFor, runInBusinessTime, type BusinessTime } from '../lib/clock.js';
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's business time when it is not real time (an emulator test clock): chosen by the guard. */
+    businessTime?: BusinessTime;
+  }
   interface FastifyContextConfig {
     /** No API key needed (health, documentation, the hosted Link page). */
     public?: boolean;
     /** Answers even during maintenance (health checks). */
     health?: boolean;
+    /** An emulator control: answers after the Free trial has expired, so a client can still move off its clock. */
+    emulatorControl?: boolean;
   }
 }
 
@@ -31,6 +37,8 @@ export function createRequestGuard(deps: {
   apiKeys: ApiKeysStore;
   rateLimiter: RateLimiter;
   maintenance: MaintenanceWatch;
+  /** The business time of a request of this client, when not real time (the emulator's clocks); checks below read it. */
+  businessTime?: (request: FastifyRequest, clientId: string) => Promise<BusinessTime | undefined>;
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => clockFor({}).now());
@@ -49,16 +57,20 @@ export function createRequestGuard(deps: {
     if (!owner || !hash || !hashesEqual(owner.keyHash, hash)) {
       throw new ApiError(401, UNAUTHORIZED_MESSAGE, { headers: { 'WWW-Authenticate': 'Basic realm="Ledgerport"' } });
     }
-    const at = now();
+    const time = await deps.businessTime?.(request, owner.client.id);
+    request.businessTime = time;
+    const at = time ? time.clock.now() : now();
     if (owner.expiresAt !== null && Date.parse(owner.expiresAt) <= at.getTime()) {
       throw new ApiError(403, `Forbidden: API key ${owner.keyId} is outdated (it expired at ${owner.expiresAt}); use a current key.`);
     }
     const client = owner.client;
-    if (isAccountExpired(getPlan(client.plan), client.createdAt, at)) {
+    if (!config.emulatorControl && isAccountExpired(getPlan(client.plan), client.createdAt, at)) {
       throw new ApiError(402, 'Payment Required', { validation: [{ message: 'Account expired.' }] });
     }
     request.client = client;
-    const state = await deps.rateLimiter.consume(client);
+    // In the request's business time: the quota's day is the clock's, and so are the quota events' dates.
+    const consume = () => deps.rateLimiter.consume(client, time && { at, clockId: time.clockId });
+    const state = await (time ? runInBusinessTime(time, consume) : consume());
     if (state) reply.headers(rateLimitHeaders(state));
   };
 }

@@ -52,6 +52,8 @@ export interface CompaniesDeps {
   credentials?: CredentialsStore;
   /** Platforms on loopback, private and link-local addresses allowed (`CONNECTORS_ALLOW_PRIVATE`). */
   allowPrivate?: boolean;
+  /** Runs in the transaction that creates a company (the emulator puts it on the clock its request named). */
+  onCreated?: (trx: Kysely<Database>, clientId: string, companyId: string) => Promise<void>;
   now?: () => Date;
 }
 
@@ -145,7 +147,10 @@ export function createCompaniesService(deps: CompaniesDeps) {
         client.id,
         { id: doc.id, name: doc.name, created: doc.created, doc: stored(doc) },
         plan.maxCompanies,
-        event('company.created', client.id, { id: doc.id, doc: stored(doc), last_sync: null }),
+        async (trx) => {
+          await deps.onCreated?.(trx, client.id, doc.id);
+          await event('company.created', client.id, { id: doc.id, doc: stored(doc), last_sync: null })(trx);
+        },
       );
       if (!inserted) {
         throw new ApiError(402, 'CompanyValidationException: Company limit exceeded', {

@@ -117,7 +117,7 @@ export async function createGraphileJobEngine(store: Store, options: GraphileJob
 
   return {
     enqueue: (executor, job) =>
-      addJob(executor, schema, job.kind, JSON.stringify(job.payload ?? null), (job.runAfter ?? new Date()).toISOString()),
+      addJob(executor, schema, job.kind, JSON.stringify(job.payload ?? null), (job.runAfter ?? job.dueAt ?? new Date()).toISOString()),
     async start(handlers) {
       if (runner) return;
       utils = await makeWorkerUtils(shared);

@@ -5,8 +5,13 @@ import type { Database } from '../storage/schema.js';
 export interface JobSpec {
   kind: string;
   payload: unknown;
-  /** Not before this time (default now). */
+  /** Not before this real time (default now): machinery (a superseded version kept for readers, a platform's `Retry-After`). */
   runAfter?: Date;
+  /**
+   * Not before this business time (a write's time-out, a webhook retry, the end of a quota window): the same as
+   * `runAfter` on real time; on an emulator test clock the job waits until an advance of the clock reaches it.
+   */
+  dueAt?: Date;
 }
 
 /** What services see of the job engine: they queue work. */

@@ -26,7 +26,7 @@ export function createJobsStore(db: Kysely<Database>) {
           kind: job.kind,
           payload: JSON.stringify(job.payload),
           status: 'queued',
-          run_after: (job.runAfter ?? new Date()).toISOString(),
+          run_after: (job.runAfter ?? job.dueAt ?? new Date()).toISOString(),
           created: now,
         })
         .execute();

@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * Business time (issue 28): the instant the service stamps on what it stores and serves (created, modified,
  * completed, requested), and checks expiries, schedules and cursors against. It is read only through a Clock, so
- * one place decides what "now" is, and a company can later be given a clock of its own.
+ * one place decides what "now" is, and a company can be given a clock of its own (the emulator's test clocks).
  *
  * Real-time machinery (job leases, heartbeats, job polling and `run_at`, timeouts, retry waits, outbound rate
  * limits, measured durations, log timestamps) stays on the system's time: those reads are named as exceptions to
@@ -25,13 +27,42 @@ export const realTime: Clock = {
   now: () => new Date(),
 };
 
+/** A clock that stands still at `at` (an emulator test clock between two advances). */
+export function frozenClock(at: Date | string): Clock {
+  const ms = typeof at === 'string' ? Date.parse(at) : at.getTime();
+  return { now: () => new Date(ms) };
+}
+
 /** Whose business time: the client and, within it, the company (either may be unknown where time is read). */
 export type ClockScope = { clientId?: string; companyId?: string };
 
 /**
- * The clock of a scope. Today every scope runs on the system's time; the emulator's test clocks (a later issue) will
- * give a company its own clock here, so read time through the narrowest scope at hand.
+ * The business time a piece of work runs in: decided once where the work enters (a request, once its caller and
+ * company are known; a job, from what queued it), then read by everything the work calls. Without one, real time.
  */
-export function clockFor(scope: ClockScope): Clock {
-  return systemClock;
+export interface BusinessTime {
+  clock: Clock;
+  /** The emulator test clock governing the work, when one does. */
+  clockId?: string;
+}
+
+const current = new AsyncLocalStorage<BusinessTime>();
+
+/** Runs `work` (and everything it starts) in this business time. */
+export function runInBusinessTime<T>(time: BusinessTime, work: () => T): T {
+  return current.run(time, work);
+}
+
+/** The business time of the work running now, if one was set where it entered. */
+export function currentBusinessTime(): BusinessTime | undefined {
+  return current.getStore();
+}
+
+/**
+ * The clock of a scope: the business time the current work entered with (a request on a company's path runs in
+ * that company's clock, a job in the clock of what queued it), else the system's time. The scope says whose time
+ * the caller means; the entry point has already chosen the clock that governs it.
+ */
+export function clockFor(_scope: ClockScope): Clock {
+  return current.getStore()?.clock ?? systemClock;
 }

@@ -3,6 +3,8 @@ import type { Database } from '../storage/schema.js';
 import type { Connector, ReadContext, TokenSource, WriteContext } from '../connectors/connector.js';
 import { loadWritten } from '../platform-data/platform-writes.store.js';
 import { dataSetOf } from '../syncs/data-sets.store.js';
+import { epochOf } from '../syncs/syncs.store.js';
+import { clockFor, currentBusinessTime } from '../lib/clock.js';
 import type { DataType } from '../codat-model/data-types.js';
 import { keepsWritesBesideService } from '../platform-data/kept-data.js';
 import type { CredentialsStore } from '../connections/credentials.store.js';
@@ -58,7 +60,9 @@ export async function readContext(
     ? (await loadWritten(db, connection.clientId, connection.id, dataType)).written
     : [];
   // The platform's data stands where the next sync of the type would read it.
-  const epoch = Number((await dataSetOf(db, connection.clientId, connection.id, dataType))?.completed_syncs ?? 0);
+  const onClock = currentBusinessTime()?.clockId === undefined ? undefined : clockFor({ clientId: connection.clientId }).now().toISOString();
+  const dataSet = await dataSetOf(db, connection.clientId, connection.id, dataType);
+  const epoch = await epochOf(db, connection.clientId, { connectionId: connection.id, dataType }, dataSet, onClock);
   return {
     settings: connection.settings,
     credentials: connection.credentials,

@@ -280,7 +280,7 @@ export function createPushService(deps: PushDeps) {
             data,
             doc,
           });
-          await deps.jobs.enqueue(trx, { kind: PUSH_JOB, payload: { pushOperationId: id }, runAfter: new Date(runAt) });
+          await deps.jobs.enqueue(trx, { kind: PUSH_JOB, payload: { pushOperationId: id }, dueAt: new Date(runAt) });
         });
       } catch (err) {
         // Two requests with one Idempotency-Key raced: the other one's insert won, so answer with its operation.

@@ -11,6 +11,11 @@ import type { Role } from './roles.js';
 
 export { ROLES, type Role } from './roles.js';
 
+/** The store's address without its password. */
+function storeShown(url: string): string {
+  return url.replace(/(\/\/[^:/@]*):[^@/]*@/, '$1:…@');
+}
+
 /** Migrates the store, creates a first client on an empty one (API roles), and runs until SIGTERM/SIGINT. */
 export async function serve(role: Role = 'all'): Promise<void> {
   const config = loadConfig();
@@ -41,7 +46,13 @@ export async function serve(role: Role = 'all'): Promise<void> {
     connectors: { allowPrivate: config.connectorsAllowPrivate },
     push: { sandboxDelayMs: config.sandboxWriteDelayMs },
     metrics: { token: config.metricsToken },
+    emulator: config.emulator,
   });
+  if (config.emulator)
+    app.server.log.warn(
+      { store: store.dialect.name },
+      `EMULATOR=true: the emulator's controls are on (/emulator/: test clocks) over the ${store.dialect.name === 'postgres' ? 'Postgres' : 'SQLite'} store at ${storeShown(config.databaseUrl)}; for testing integrations only, never in production`,
+    );
   // Any role: a worker answers no other HTTP, and Prometheus scrapes every process.
   const metricsListener =
     config.metricsPort === undefined ? undefined : await listenForMetrics(app.metrics, config.metricsPort, config.host);

@@ -17,6 +17,7 @@ import * as portal from './migrations/0013-portal.js';
 import * as keptFields from './migrations/0014-kept-fields.js';
 import * as accountCategories from './migrations/0015-account-categories.js';
 import * as versionDigests from './migrations/0016-version-digests.js';
+import * as emulatorClocks from './migrations/0017-emulator-clocks.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0014-kept-fields': keptFields,
   '0015-account-categories': accountCategories,
   '0016-version-digests': versionDigests,
+  '0017-emulator-clocks': emulatorClocks,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

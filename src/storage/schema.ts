@@ -19,6 +19,7 @@ import type {
 } from './schema/uploads.js';
 import type { JobWorkersTable, JobsTable, SettingsTable } from './schema/service.js';
 import type { AccountCategoriesTable } from './schema/reports.js';
+import type { EmulatorClocksTable, EmulatorClockMembersTable, EmulatorTimersTable, EmulatorTicketsTable } from './schema/emulator.js';
 
 // Every table type stays importable from here.
 export type * from './schema/clients.js';
@@ -30,6 +31,7 @@ export type * from './schema/webhooks.js';
 export type * from './schema/uploads.js';
 export type * from './schema/service.js';
 export type * from './schema/reports.js';
+export type * from './schema/emulator.js';
 
 /** Row types of every table, as Kysely sees them. Timestamps are ISO-8601 UTC text on both stores. */
 export interface Database {
@@ -64,4 +66,8 @@ export interface Database {
   portal_sessions: PortalSessionsTable;
   client_usage_hours: ClientUsageHoursTable;
   account_categories: AccountCategoriesTable;
+  emulator_clocks: EmulatorClocksTable;
+  emulator_clock_members: EmulatorClockMembersTable;
+  emulator_timers: EmulatorTimersTable;
+  emulator_tickets: EmulatorTicketsTable;
 }

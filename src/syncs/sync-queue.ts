@@ -8,6 +8,7 @@ import { createSyncsStore, deleteOperation, insertOperation, oldestOperationIn, 
 import { lockClient } from '../clients/clients.store.js';
 import { findConnector } from '../connectors/registry.js';
 import type { SyncSetting } from './sync-settings.js';
+import { clockFor, currentBusinessTime } from '../lib/clock.js';
 
 export const SYNC_JOB = 'sync-data-type';
 /** Deletes the records of a superseded, failed or orphaned data-set version. */
@@ -47,7 +48,13 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: Q
   if (running) throw alreadyInProgress(target, running.id);
 
   const id = randomUUID();
-  const doc = await insertOperation(trx, target.clientId, { ...opOf(target), id, status: 'Queued', requested: now.toISOString() });
+  const doc = await insertOperation(trx, target.clientId, {
+    ...opOf(target),
+    id,
+    status: 'Queued',
+    requested: now.toISOString(),
+    clockAt: clockAt(now),
+  });
   await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } });
   return doc;
 }
@@ -60,7 +67,13 @@ export async function openOperation(trx: Kysely<Database>, target: QueueTarget, 
   await lockClient(trx, target.clientId, true);
   await stillThere(trx, target);
   const id = randomUUID();
-  const doc = await insertOperation(trx, target.clientId, { ...opOf(target), id, status: 'Initial', requested: now.toISOString() });
+  const doc = await insertOperation(trx, target.clientId, {
+    ...opOf(target),
+    id,
+    status: 'Initial',
+    requested: now.toISOString(),
+    clockAt: clockAt(now),
+  });
   return { id, doc };
 }
 
@@ -105,8 +118,19 @@ async function requeue(
 ): Promise<void> {
   await deleteOperation(trx, row.client_id, row.id);
   const target = { clientId: row.client_id, companyId: row.company_id, connectionId: row.connection_id, dataType: row.data_type };
-  await insertOperation(trx, row.client_id, { ...opOf(target), id: row.id, status: 'Queued', requested: row.requested });
+  await insertOperation(trx, row.client_id, {
+    ...opOf(target),
+    id: row.id,
+    status: 'Queued',
+    requested: row.requested,
+    clockAt: clockAt(clockFor(target).now()),
+  });
   await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: row.id } });
+}
+
+/** The time to count the Sandbox's epoch in days from, when the work runs on an emulator test clock (`epochOf`). */
+function clockAt(now: Date): string | undefined {
+  return currentBusinessTime()?.clockId === undefined ? undefined : now.toISOString();
 }
 
 function opOf(target: QueueTarget) {

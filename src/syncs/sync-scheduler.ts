@@ -7,14 +7,27 @@ import { lockClient } from '../clients/clients.store.js';
 import { linkedConnectionsWithSettings } from './sync-settings.store.js';
 import { lastRequested, lastRequestedByType } from './syncs.store.js';
 
-/**
- * Queues each data type of each linked connection once its `syncSchedule` hours have passed since its last
- * sync was requested (types already syncing are skipped). Run by a timer in every worker process; two running
- * it at once queue each due sync once.
- */
-export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: Date): Promise<number> {
-  const connections = await linkedConnectionsWithSettings(db);
-  let queued = 0;
+/** Whose schedules: only these companies, or all but these (ids). */
+export interface ScheduleScope {
+  only?: ReadonlySet<string>;
+  except?: ReadonlySet<string>;
+}
+
+interface Scheduled {
+  connection: { id: string; client_id: string; company_id: string };
+  dataType: string;
+  /** When the type was last requested; undefined for never. */
+  last: string | undefined;
+  /** When its next scheduled sync is due, in ms. */
+  dueMs: number;
+}
+
+/** Each scheduled data type of each linked connection in scope, with when its next sync is due. */
+async function scheduledTypes(db: Kysely<Database>, scope: ScheduleScope): Promise<Scheduled[]> {
+  const connections = (await linkedConnectionsWithSettings(db)).filter(
+    (c) => (!scope.only || scope.only.has(c.company_id)) && !scope.except?.has(c.company_id),
+  );
+  const out: Scheduled[] = [];
   for (const connection of connections) {
     const connector = findConnector(connection.platform_key);
     if (!connector) continue;
@@ -24,21 +37,46 @@ export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: D
       const last = requested.get(setting.dataType);
       // A type left out of the first link waits until someone asks for it.
       if (!last && !setting.fetchOnFirstLink) continue;
-      if (last && Date.parse(last) + setting.syncSchedule * 3_600_000 > now.getTime()) continue;
-      const doc = await db.transaction().execute(async (trx) => {
-        await lockClient(trx, connection.client_id, true);
-        // Every worker runs the schedule: another one may have queued (and even finished) this sync since the
-        // read above. Under the client lock, the newest request tells.
-        if ((await lastRequested(trx, connection.client_id, connection.id, setting.dataType)) !== last) return undefined;
-        return queueSyncIfIdle(
-          trx,
-          jobs,
-          { clientId: connection.client_id, companyId: connection.company_id, connectionId: connection.id, dataType: setting.dataType },
-          now,
-        );
-      });
-      if (doc) queued++;
+      out.push({ connection, dataType: setting.dataType, last, dueMs: last ? Date.parse(last) + setting.syncSchedule * 3_600_000 : 0 });
     }
   }
+  return out;
+}
+
+/**
+ * Queues each data type of each linked connection once its `syncSchedule` hours have passed since its last
+ * sync was requested (types already syncing are skipped). Run by a timer in every worker process (for the companies
+ * on real time), and by an emulator clock's advance at each due time (for the companies on that clock); two running
+ * it at once queue each due sync once.
+ */
+export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: Date, scope: ScheduleScope = {}): Promise<number> {
+  let queued = 0;
+  for (const { connection, dataType, last, dueMs } of await scheduledTypes(db, scope)) {
+    if (dueMs > now.getTime()) continue;
+    const doc = await db.transaction().execute(async (trx) => {
+      await lockClient(trx, connection.client_id, true);
+      // Every worker runs the schedule: another one may have queued (and even finished) this sync since the
+      // read above. Under the client lock, the newest request tells.
+      if ((await lastRequested(trx, connection.client_id, connection.id, dataType)) !== last) return undefined;
+      return queueSyncIfIdle(
+        trx,
+        jobs,
+        { clientId: connection.client_id, companyId: connection.company_id, connectionId: connection.id, dataType },
+        now,
+      );
+    });
+    if (doc) queued++;
+  }
   return queued;
+}
+
+/**
+ * When the next scheduled sync of the companies in scope falls due after `after` (each type due by then has been
+ * queued by `queueDueSyncs` at `after`, or could not be); undefined for none.
+ */
+export async function nextScheduledSync(db: Kysely<Database>, scope: ScheduleScope, after: Date): Promise<Date | undefined> {
+  let next: number | undefined;
+  for (const { dueMs } of await scheduledTypes(db, scope))
+    if (dueMs > after.getTime() && (next === undefined || dueMs < next)) next = dueMs;
+  return next === undefined ? undefined : new Date(next);
 }

@@ -105,6 +105,37 @@ export interface NewOperation {
   status: 'Queued' | 'Initial';
   requested: string;
   full: boolean;
+  /** On an emulator test clock: the clock's time, from which the epoch counts days rather than syncs (`epochOf`). */
+  clockAt?: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Where a data set's next read stands (the Sandbox's epoch, docs/sandbox.md): the number of its completed syncs; on an
+ * emulator test clock (`clockAt`), the whole days of the clock since the data set's first sync was requested, so the
+ * Sandbox's new, changed and deleted records come per simulated day however often it syncs (never below an epoch
+ * already read, should the data set have synced in real time before).
+ */
+export async function epochOf(
+  executor: Kysely<Database>,
+  clientId: string,
+  of: { connectionId: string; dataType: string },
+  dataSet: { completed_syncs: number | string } | undefined,
+  clockAt?: string,
+): Promise<number> {
+  if (!dataSet) return 0;
+  if (clockAt === undefined) return Number(dataSet.completed_syncs ?? 0);
+  const row = await executor
+    .selectFrom('pull_operations')
+    .select((eb) => [eb.fn.min('requested').as('first'), eb.fn.max('epoch').as('epoch')])
+    .where('client_id', '=', clientId)
+    .where('connection_id', '=', of.connectionId)
+    .where('data_type', '=', of.dataType)
+    .executeTakeFirst();
+  if (row?.first == null) return 0;
+  const days = Math.floor((Date.parse(clockAt) - Date.parse(String(row.first))) / DAY_MS);
+  return Math.max(Number(row.epoch ?? 0), days);
 }
 
 /**
@@ -146,7 +177,7 @@ export async function insertOperation(trx: Kysely<Database>, clientId: string, o
       data_type: op.dataType,
       status: op.status,
       requested: op.requested,
-      epoch: Number(dataSet?.completed_syncs ?? 0),
+      epoch: await epochOf(trx, clientId, op, dataSet, op.clockAt),
       doc,
       full_sync: op.full ? 1 : 0,
     })

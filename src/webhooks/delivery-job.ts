@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../storage/schema.js';
 import type { JobHandler, JobQueue } from '../jobs/job-queue.js';
 import { VERSION } from '../version.js';
+import { clockFor } from '../lib/clock.js';
 import { WEBHOOK_DELIVERY_JOB } from './events.js';
 import { postOnce, type PostResult } from '../lib/outbound-guard.js';
 import { ALLOW_PRIVATE_HINT } from './webhooks.service.js';
@@ -65,8 +66,10 @@ function attemptOutcome(result: PostResult): WebhookOutcome {
  */
 export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
   const { db, jobs } = deps;
-  // eslint-disable-next-line no-restricted-syntax -- real time: delivery attempts: signature timestamps receivers check against their clocks, retry backoff
-  const now = deps.now ?? (() => new Date());
+  // eslint-disable-next-line no-restricted-syntax -- real time: the signature's timestamp, which receivers check against their own clocks
+  const signedAt = () => new Date();
+  // Business time: when an attempt is recorded and the next one is due (an emulator test clock's, for a company on one).
+  const now = deps.now ?? (() => clockFor({}).now());
   const schedule = deps.options?.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
   const timeoutMs = deps.options?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const disableAfterMs = deps.options?.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS;
@@ -122,7 +125,7 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       }
       const next = new Date(finished.getTime() + delay);
       if (await current({ ...outcome, next_attempt: next.toISOString() }))
-        await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: jobPayload(due.id), runAfter: next });
+        await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: jobPayload(due.id), dueAt: next });
     });
   }
 
@@ -138,7 +141,7 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       const headers = {
         'content-type': 'application/json',
         'user-agent': `Ledgerport-Webhooks/${VERSION}`,
-        ...signatureHeaders(due.secret, due.id, due.body, now()),
+        ...signatureHeaders(due.secret, due.id, due.body, signedAt()),
       };
       const posted = await postOnce(due.url, headers, due.body, { timeoutMs, allowPrivate });
       const result = posted.refusedAddress ? { ...posted, error: `${posted.error}; ${ALLOW_PRIVATE_HINT}` } : posted;

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { ACCOUNTING_DATA_TYPES } from '../codat-model/data-types.js';
-import { clockFor, realTime } from '../lib/clock.js';
+import { clockFor } from '../lib/clock.js';
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
 
@@ -107,8 +107,8 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
   const generated = clockFor({ clientId: event.clientId, companyId: event.companyId ?? undefined })
     .now()
     .toISOString();
-  // The first attempt is due now on the delivery job's clock, which is real time (delivery-job.ts).
-  const due = realTime.now().toISOString();
+  // The first attempt is due at once.
+  const due = generated;
   const body = JSON.stringify({ id, eventType: event.eventType, generatedDate: generated, payload: event.payload });
   await insertEvent(trx, event.clientId, { id, event_type: event.eventType, company_id: event.companyId, generated, body });
   for (const consumer of matching) {

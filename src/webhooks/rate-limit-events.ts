@@ -33,7 +33,7 @@ export async function recordRateLimitReached(
     await jobs.enqueue(trx, {
       kind: RATE_LIMIT_RESET_JOB,
       payload: { clientId: event.clientId, reset: event.reset.toISOString() },
-      runAfter: event.reset,
+      dueAt: event.reset,
     });
   });
 }

@@ -36,6 +36,7 @@ export async function startTestServer(
     logLines?: string[];
     trustProxy?: AppOptions['trustProxy'];
     reports?: AppOptions['reports'];
+    emulator?: boolean;
   } = {},
 ): Promise<TestServer> {
   const testStore = await createTestStore();
@@ -52,6 +53,7 @@ export async function startTestServer(
     metrics: options.metrics,
     trustProxy: options.trustProxy,
     reports: options.reports,
+    emulator: options.emulator,
     // Test receivers listen on loopback, which production refuses (WEBHOOKS_ALLOW_PRIVATE).
     webhooks: { allowPrivate: true, ...options.webhooks },
   });

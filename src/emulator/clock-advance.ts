@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../storage/schema.js';
+import type { JobContext, JobHandler, JobQueue } from '../jobs/job-queue.js';
+import { frozenClock, runInBusinessTime } from '../lib/clock.js';
+import { nextScheduledSync, queueDueSyncs } from '../syncs/sync-scheduler.js';
+import { clockById, companiesOnClock, finishAdvance, nextTimerDue, setClockTime, takeDueTimers, ticketsOf } from './clocks.store.js';
+import { UNCLOCKED_KINDS, type TicketSignal } from './clocked-jobs.js';
+
+/** The job that advances a clock: queued by `POST /emulator/clocks/{clockId}/advance`, on real time. */
+export const CLOCK_ADVANCE_JOB = 'emulator-clock-advance';
+UNCLOCKED_KINDS.add(CLOCK_ADVANCE_JOB);
+
+/** How long one run of the advance waits for a moment's work before it hands its job slot back and runs again. */
+const WAIT_IN_RUN_MS = 1_000;
+/** How often a wait looks at the store for work finished in other processes. */
+const POLL_MS = 10;
+
+/**
+ * Moves a clock to the time asked, one due moment at a time: at each moment (the clock's current time first), the
+ * clock stands still while everything due by then is queued in its business time (its companies' scheduled syncs,
+ * its timers: write time-outs, webhook retries, quota resets) and has run, with whatever that work queued in turn;
+ * then the clock moves to the next moment anything falls due, until none is due before the end. Nothing waits on
+ * real timers: each moment's work runs as fast as the workers take it, in any worker process.
+ *
+ * The run is resumable: it keeps nothing but the clock's row, so a run that hands its slot back (work still running
+ * after a second, when the worker may need the slot for it) or is interrupted carries on from the clock's time.
+ */
+export function createClockAdvanceJob(deps: {
+  db: Kysely<Database>;
+  jobs: JobQueue & { wake(): void };
+  signal: TicketSignal;
+  log: Pick<Logger, 'warn'>;
+}): JobHandler {
+  const { db, jobs } = deps;
+
+  /** Waits until no job of the clock is queued or running; false when that takes longer than `ms`. */
+  async function settled(clockId: string, ms: number, context: JobContext): Promise<boolean> {
+    // eslint-disable-next-line no-restricted-syntax -- real time: how long this run has waited
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if ((await ticketsOf(db, clockId)) === 0) return true;
+      // eslint-disable-next-line no-restricted-syntax -- real time: as above
+      if (Date.now() >= deadline) return false;
+      await deps.signal.next(POLL_MS);
+      await beat(context);
+    }
+  }
+
+  let lastBeat = 0;
+  async function beat(context: JobContext): Promise<void> {
+    // eslint-disable-next-line no-restricted-syntax -- real time: heartbeat spacing
+    const at = Date.now();
+    if (at - lastBeat < context.heartbeatEveryMs / 2) return;
+    lastBeat = at;
+    await context.heartbeat();
+  }
+
+  /** Queues what is due by `at` on the clock, in its business time; how many jobs it queued. */
+  async function release(clockId: string, clientId: string, companies: ReadonlySet<string>, at: string): Promise<number> {
+    return runInBusinessTime({ clock: frozenClock(at), clockId }, async () => {
+      const timers = await db.transaction().execute(async (trx) => {
+        const due = await takeDueTimers(trx, clockId, at);
+        for (const timer of due) await jobs.enqueue(trx, { kind: timer.kind, payload: JSON.parse(timer.payload) });
+        return due.length;
+      });
+      const syncs = companies.size === 0 ? 0 : await queueDueSyncs(db, jobs, new Date(at), { only: companies });
+      if (timers + syncs > 0) jobs.wake();
+      return timers + syncs;
+    });
+  }
+
+  return {
+    async run(payload: { clockId?: unknown }, context) {
+      if (typeof payload?.clockId !== 'string') return;
+      const clockId = payload.clockId;
+      for (;;) {
+        await beat(context);
+        if (!(await settled(clockId, WAIT_IN_RUN_MS, context))) {
+          // The work of this moment still runs: give the slot back (a worker with one slot needs it) and look again.
+          await db.transaction().execute((trx) => jobs.enqueue(trx, { kind: CLOCK_ADVANCE_JOB, payload: { clockId } }));
+          jobs.wake();
+          return;
+        }
+        const clock = await clockById(db, clockId);
+        if (!clock || clock.status !== 'advancing' || !clock.advancing_to) return;
+        const now = clock.frozen_time;
+        const companies = await companiesOnClock(db, clock.client_id, clockId);
+        if ((await release(clockId, clock.client_id, companies, now)) > 0) continue;
+        const candidates = [
+          await nextTimerDue(db, clockId),
+          (await nextScheduledSync(db, { only: companies }, new Date(now)))?.toISOString(),
+        ];
+        const next = candidates.filter((t): t is string => t !== undefined).sort()[0];
+        if (next === undefined || Date.parse(next) > Date.parse(clock.advancing_to)) {
+          await finishAdvance(db, clockId, clock.advancing_to);
+          return;
+        }
+        // Timers are never due before the clock's time (work due by then is queued at once), so the clock only moves on.
+        await setClockTime(db, clockId, next > now ? next : now);
+      }
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { JobHandedBack, type JobEngine, type JobHandler, type JobSpec } from '../jobs/job-queue.js';
+import { currentBusinessTime, frozenClock, runInBusinessTime, systemClock, type BusinessTime } from '../lib/clock.js';
+import { clockById, dropTicket, insertTicket, insertTimer } from './clocks.store.js';
+
+/** The payload field naming the clock a job was queued on, and the one naming its ticket. */
+const CLOCK_FIELD = 'emulatorClockId';
+const TICKET_FIELD = 'emulatorTicket';
+
+/** Kinds that are the emulator's own machinery: queued and run on real time whatever clock queued them. */
+export const UNCLOCKED_KINDS = new Set<string>();
+
+/** Wakes whoever waits for the jobs of a clock to finish (the advance), in this process. */
+export interface TicketSignal {
+  settled(): void;
+  /** Resolves at the next `settled` in this process, or after `ms`. */
+  next(ms: number): Promise<void>;
+}
+
+export function ticketSignal(): TicketSignal {
+  let waiting: Array<() => void> = [];
+  return {
+    settled() {
+      const woken = waiting;
+      waiting = [];
+      for (const wake of woken) wake();
+    },
+    next(ms) {
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        waiting.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+let timerSequence = 0;
+
+/** Timer ids sort in the order they were made (the advance releases timers due at one time in that order). */
+function timerId(): string {
+  // eslint-disable-next-line no-restricted-syntax -- real time: orders ids only
+  return `${Date.now().toString().padStart(15, '0')}-${String(++timerSequence).padStart(9, '0')}-${randomUUID()}`;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The job engine as the emulator runs it (`EMULATOR=true`). A job queued in the business time of a test clock (by a
+ * request or job of a company on it) carries the clock's id and runs in the clock's time wherever it runs. Work due
+ * at a later business time (`dueAt`) waits as a timer of the clock until an advance reaches it; work due now gets a
+ * ticket, dropped when it ends, so an advance knows when everything due at one time has run. Real-time delays
+ * (`runAfter`) stay with the engine.
+ */
+export function clockedJobEngine(db: Kysely<Database>, engine: JobEngine, signal: TicketSignal): JobEngine {
+  async function settle(payload: Record<string, unknown>): Promise<void> {
+    const ticket = payload[TICKET_FIELD];
+    if (typeof ticket !== 'string') return;
+    await dropTicket(db, ticket);
+    signal.settled();
+  }
+
+  /** The business time a job queued on `clockId` runs in: the clock's time now, or real time once the clock is gone. */
+  async function timeOf(clockId: string): Promise<BusinessTime> {
+    const clock = await clockById(db, clockId);
+    return clock ? { clock: frozenClock(clock.frozen_time), clockId } : { clock: systemClock };
+  }
+
+  function onClock(handler: JobHandler): JobHandler {
+    const run = async (payload: unknown, work: () => Promise<void>): Promise<void> => {
+      const clockId = isObject(payload) ? payload[CLOCK_FIELD] : undefined;
+      if (typeof clockId !== 'string' || !isObject(payload)) return work();
+      try {
+        await runInBusinessTime(await timeOf(clockId), work);
+      } catch (err) {
+        // Handed back, the job runs again and keeps its ticket; a failure has ended it.
+        if (!(err instanceof JobHandedBack)) await settle(payload);
+        throw err;
+      }
+      await settle(payload);
+    };
+    return {
+      run: (payload, context) => run(payload, () => handler.run(payload, context)),
+      ...(handler.onGiveUp && { onGiveUp: (payload: unknown) => run(payload, async () => handler.onGiveUp?.(payload)) }),
+    };
+  }
+
+  return {
+    ...engine,
+    async enqueue(executor, job: JobSpec) {
+      const time = currentBusinessTime();
+      if (!time?.clockId || !isObject(job.payload) || UNCLOCKED_KINDS.has(job.kind)) return engine.enqueue(executor, job);
+      const { [TICKET_FIELD]: _ticket, ...rest } = job.payload;
+      const payload = { ...rest, [CLOCK_FIELD]: time.clockId };
+      if (job.dueAt && job.dueAt.getTime() > time.clock.now().getTime()) {
+        await insertTimer(executor, {
+          id: timerId(),
+          clock_id: time.clockId,
+          due_at: job.dueAt.toISOString(),
+          kind: job.kind,
+          payload: JSON.stringify(payload),
+        });
+        return;
+      }
+      // eslint-disable-next-line no-restricted-syntax -- real time: a real-time delay is the engine's, and no advance waits on it
+      if (job.runAfter && job.runAfter.getTime() > Date.now())
+        return engine.enqueue(executor, { kind: job.kind, payload, runAfter: job.runAfter });
+      const ticket = randomUUID();
+      await insertTicket(executor, ticket, time.clockId);
+      await engine.enqueue(executor, { kind: job.kind, payload: { ...payload, [TICKET_FIELD]: ticket } });
+    },
+    start(handlers) {
+      return engine.start(Object.fromEntries(Object.entries(handlers).map(([kind, handler]) => [kind, onClock(handler)])));
+    },
+    wake: () => engine.wake(),
+    stop: () => engine.stop(),
+    queueDepth: () => engine.queueDepth(),
+  };
+}

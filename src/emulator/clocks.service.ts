@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import { ApiError, notFound, validationError } from '../http/api-error.js';
+import { realTime } from '../lib/clock.js';
+import { addIsoDuration } from './iso-duration.js';
+import { CLOCK_ADVANCE_JOB } from './clock-advance.js';
+import {
+  CLIENT_MEMBER,
+  clockOf,
+  clocksOf,
+  deleteClock,
+  insertClock,
+  isClientsCompany,
+  joinClock,
+  leaveClock,
+  membersOf,
+  startAdvance,
+  type ClockRow,
+} from './clocks.store.js';
+
+/** A test clock as the controls show it. */
+export interface TestClock {
+  id: string;
+  frozenTime: string;
+  status: 'ready' | 'advancing';
+}
+
+export function testClock(row: ClockRow): TestClock {
+  return { id: row.id, frozenTime: row.frozen_time, status: row.status === 'advancing' ? 'advancing' : 'ready' };
+}
+
+/** The earliest and latest instants a clock may show (years 0001 to 9999, as ISO 8601 date-times write them). */
+const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** An ISO 8601 date-time with its offset, or a 400 naming the field. */
+function instant(field: string, text: string): Date {
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : NaN;
+  if (!Number.isFinite(ms) || ms < EARLIEST || ms > LATEST)
+    throw validationError(`ValidationException: ${field} must be an ISO 8601 date-time with an offset, e.g. 2026-01-01T00:00:00Z.`, [
+      { itemId: field, message: `${field} must be an ISO 8601 date-time with an offset (Z or ±hh:mm)`, validatorName: 'TestClock' },
+    ]);
+  return new Date(ms);
+}
+
+const clockNotFound = (clockId: string) => notFound(`No test clock was found with ID ${clockId}`);
+
+/** The emulator's test clocks of one client (docs/emulator.md). */
+export function createClocksService(deps: {
+  db: Kysely<Database>;
+  /** The engine itself: the advance runs on real time, whatever clock the request runs in. */
+  jobs: JobQueue & { wake(): void };
+}) {
+  const { db } = deps;
+
+  async function owned(clientId: string, clockId: string): Promise<ClockRow> {
+    const row = await clockOf(db, clientId, clockId);
+    if (!row) throw clockNotFound(clockId);
+    return row;
+  }
+
+  async function company(clientId: string, companyId: string): Promise<void> {
+    // Another client's company is not shown to exist.
+    if (!(await isClientsCompany(db, clientId, companyId))) throw notFound(`No company was found with ID ${companyId}`);
+  }
+
+  return {
+    owned,
+
+    async create(clientId: string, frozenTime: string): Promise<TestClock> {
+      const row: ClockRow = {
+        id: randomUUID(),
+        client_id: clientId,
+        frozen_time: instant('frozenTime', frozenTime).toISOString(),
+        status: 'ready',
+        advancing_to: null,
+        created: realTime.now().toISOString(),
+      };
+      await insertClock(db, row);
+      return testClock(row);
+    },
+
+    async list(clientId: string): Promise<TestClock[]> {
+      return (await clocksOf(db, clientId)).map(testClock);
+    },
+
+    async delete(clientId: string, clockId: string): Promise<void> {
+      await owned(clientId, clockId);
+      const members = await membersOf(db, clientId, clockId);
+      if (members > 0)
+        throw new ApiError(
+          409,
+          `The test clock ${clockId} still has ${members} member(s) (companies or the client): move them off it first.`,
+        );
+      const handedBack = await db.transaction().execute(async (trx) => {
+        const timers = await deleteClock(trx, clientId, clockId);
+        // Work still due on it (of companies that moved to another clock) goes on in real time.
+        for (const timer of timers) await deps.jobs.enqueue(trx, { kind: timer.kind, payload: JSON.parse(timer.payload) });
+        return timers.length;
+      });
+      if (handedBack > 0) deps.jobs.wake();
+    },
+
+    /** Starts moving the clock to `to`, or on `by` (an ISO 8601 duration); the advance job does the rest. */
+    async advance(clientId: string, clockId: string, body: { to?: string; by?: string }): Promise<TestClock> {
+      const row = await owned(clientId, clockId);
+      if ((body.to === undefined) === (body.by === undefined))
+        throw validationError('ValidationException: Give either to or by.', [
+          {
+            itemId: 'to',
+            message: 'give either to (an ISO 8601 date-time) or by (an ISO 8601 duration)',
+            validatorName: 'TestClockAdvance',
+          },
+        ]);
+      const from = new Date(row.frozen_time);
+      let to: Date;
+      if (body.to !== undefined) to = instant('to', body.to);
+      else {
+        const moved = addIsoDuration(from, body.by as string);
+        if (!moved || moved.getTime() > LATEST)
+          throw validationError('ValidationException: by must be an ISO 8601 duration, e.g. P30D or PT5M.', [
+            { itemId: 'by', message: 'by must be an ISO 8601 duration such as P30D, PT1H or P1M', validatorName: 'TestClockAdvance' },
+          ]);
+        to = moved;
+      }
+      if (to.getTime() < from.getTime())
+        throw validationError('ValidationException: A test clock only moves forward.', [
+          {
+            itemId: body.to !== undefined ? 'to' : 'by',
+            message: `the clock stands at ${row.frozen_time}; it cannot go back`,
+            validatorName: 'TestClockAdvance',
+          },
+        ]);
+      if (!(await startAdvance(db, clientId, clockId, to.toISOString())))
+        throw new ApiError(409, `The test clock ${clockId} is advancing already; wait until its status is ready.`);
+      await db.transaction().execute((trx) => deps.jobs.enqueue(trx, { kind: CLOCK_ADVANCE_JOB, payload: { clockId } }));
+      deps.jobs.wake();
+      return { id: clockId, frozenTime: row.frozen_time, status: 'advancing' };
+    },
+
+    async joinCompany(clientId: string, companyId: string, clockId: string): Promise<TestClock> {
+      await company(clientId, companyId);
+      const clock = await owned(clientId, clockId);
+      await joinClock(db, clientId, companyId, clockId);
+      return testClock(clock);
+    },
+
+    async leaveCompany(clientId: string, companyId: string): Promise<void> {
+      await company(clientId, companyId);
+      if (!(await leaveClock(db, clientId, companyId))) throw notFound(`Company ${companyId} is not on a test clock`);
+    },
+
+    async joinClient(clientId: string, clockId: string): Promise<TestClock> {
+      const clock = await owned(clientId, clockId);
+      await joinClock(db, clientId, CLIENT_MEMBER, clockId);
+      return testClock(clock);
+    },
+
+    async leaveClient(clientId: string): Promise<void> {
+      if (!(await leaveClock(db, clientId, CLIENT_MEMBER))) throw notFound('The client is not on a test clock');
+    },
+  };
+}
+
+export type ClocksService = ReturnType<typeof createClocksService>;

@@ -1,0 +1,218 @@
+import type { Kysely } from 'kysely';
+import type { Database, EmulatorClocksTable } from '../storage/schema.js';
+import type { DeletionStep } from '../storage/deletion.js';
+
+/**
+ * The emulator's test clocks, who is on them, the work due at their times, and the jobs of theirs still running
+ * (migration 0017). A client's rows are reached with its id; the advance job and the job wrappers reach a clock by
+ * the id their payload carries (a clock of the client that queued them).
+ */
+
+export type ClockRow = EmulatorClocksTable;
+
+/** Who runs on a clock: the company, or (`CLIENT_MEMBER`) the client itself. */
+export const CLIENT_MEMBER = '';
+
+export async function insertClock(db: Kysely<Database>, row: ClockRow): Promise<void> {
+  await db.insertInto('emulator_clocks').values(row).execute();
+}
+
+export async function clockOf(db: Kysely<Database>, clientId: string, clockId: string): Promise<ClockRow | undefined> {
+  return db.selectFrom('emulator_clocks').selectAll().where('client_id', '=', clientId).where('id', '=', clockId).executeTakeFirst();
+}
+
+/** A clock by id alone: for jobs, whose payload names a clock of the client that queued them. */
+export async function clockById(db: Kysely<Database>, clockId: string): Promise<ClockRow | undefined> {
+  return db.selectFrom('emulator_clocks').selectAll().where('id', '=', clockId).executeTakeFirst();
+}
+
+export async function clocksOf(db: Kysely<Database>, clientId: string): Promise<ClockRow[]> {
+  return db.selectFrom('emulator_clocks').selectAll().where('client_id', '=', clientId).orderBy('created').orderBy('id').execute();
+}
+
+/** How many companies (and the client) are on a clock. */
+export async function membersOf(db: Kysely<Database>, clientId: string, clockId: string): Promise<number> {
+  const row = await db
+    .selectFrom('emulator_clock_members')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('client_id', '=', clientId)
+    .where('clock_id', '=', clockId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Deletes a clock nobody is on (in the caller's transaction), handing back the work still due on it. */
+export async function deleteClock(trx: Kysely<Database>, clientId: string, clockId: string): Promise<TimerRow[]> {
+  const timers = await trx.selectFrom('emulator_timers').selectAll().where('clock_id', '=', clockId).execute();
+  await trx.deleteFrom('emulator_timers').where('clock_id', '=', clockId).execute();
+  await trx.deleteFrom('emulator_tickets').where('clock_id', '=', clockId).execute();
+  await trx.deleteFrom('emulator_clocks').where('client_id', '=', clientId).where('id', '=', clockId).execute();
+  return timers;
+}
+
+/** Puts a company (or the client) on a clock, or moves it to another. */
+export async function joinClock(executor: Kysely<Database>, clientId: string, member: string, clockId: string): Promise<void> {
+  await executor
+    .insertInto('emulator_clock_members')
+    .values({ client_id: clientId, company_id: member, clock_id: clockId })
+    .onConflict((oc) => oc.columns(['client_id', 'company_id']).doUpdateSet({ clock_id: clockId }))
+    .execute();
+}
+
+/** Takes a company (or the client) off its clock; whether it was on one. */
+export async function leaveClock(executor: Kysely<Database>, clientId: string, member: string): Promise<boolean> {
+  const result = await executor
+    .deleteFrom('emulator_clock_members')
+    .where('client_id', '=', clientId)
+    .where('company_id', '=', member)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** A deleted company leaves its clock with it. */
+export const deleteClockMembershipStep: DeletionStep = async (trx, clientId, scope) => {
+  if (scope.connectionId === undefined) await leaveClock(trx, clientId, scope.companyId);
+};
+
+/**
+ * The clock governing a request or job of the client: the company's own when it has one, else the client's; undefined
+ * for real time.
+ */
+export async function governingClock(db: Kysely<Database>, clientId: string, companyId?: string): Promise<ClockRow | undefined> {
+  const members = companyId === undefined ? [CLIENT_MEMBER] : [CLIENT_MEMBER, companyId];
+  const rows = await db
+    .selectFrom('emulator_clock_members as m')
+    .innerJoin('emulator_clocks as c', (join) => join.onRef('c.id', '=', 'm.clock_id').onRef('c.client_id', '=', 'm.client_id'))
+    .select(['m.company_id as member', 'c.id', 'c.client_id', 'c.frozen_time', 'c.status', 'c.advancing_to', 'c.created'])
+    .where('m.client_id', '=', clientId)
+    .where('m.company_id', 'in', members)
+    .execute();
+  const own = rows.find((r) => r.member !== CLIENT_MEMBER) ?? rows.find((r) => r.member === CLIENT_MEMBER);
+  if (!own) return undefined;
+  const { member: _member, ...clock } = own;
+  return clock;
+}
+
+/** Whether the company is the client's. */
+export async function isClientsCompany(db: Kysely<Database>, clientId: string, companyId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('companies')
+    .select('id')
+    .where('client_id', '=', clientId)
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The client a company belongs to, for a request naming a company before its caller is known (the Link pages). */
+export async function clientOfCompany(db: Kysely<Database>, companyId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('companies').select('client_id').where('id', '=', companyId).executeTakeFirst();
+  return row?.client_id;
+}
+
+/** The companies a clock governs: its own members, and the companies of a client on it that have no clock of their own. */
+export async function companiesOnClock(db: Kysely<Database>, clientId: string, clockId: string): Promise<Set<string>> {
+  const members = await db
+    .selectFrom('emulator_clock_members')
+    .select(['company_id', 'clock_id'])
+    .where('client_id', '=', clientId)
+    .execute();
+  const clientOnIt = members.some((m) => m.company_id === CLIENT_MEMBER && m.clock_id === clockId);
+  const out = new Set(members.filter((m) => m.company_id !== CLIENT_MEMBER && m.clock_id === clockId).map((m) => m.company_id));
+  if (clientOnIt) {
+    const ownClock = new Set(members.filter((m) => m.company_id !== CLIENT_MEMBER).map((m) => m.company_id));
+    const companies = await db.selectFrom('companies').select('id').where('client_id', '=', clientId).execute();
+    for (const { id } of companies) if (!ownClock.has(id)) out.add(id);
+  }
+  return out;
+}
+
+/** Every company on some clock (its own or its client's): the real-time schedule leaves them to their clocks. */
+export async function companiesOnAnyClock(db: Kysely<Database>): Promise<Set<string>> {
+  const members = await db.selectFrom('emulator_clock_members').select(['client_id', 'company_id']).execute();
+  const out = new Set(members.filter((m) => m.company_id !== CLIENT_MEMBER).map((m) => m.company_id));
+  const clients = members.filter((m) => m.company_id === CLIENT_MEMBER).map((m) => m.client_id);
+  if (clients.length > 0) {
+    const companies = await db.selectFrom('companies').select('id').where('client_id', 'in', clients).execute();
+    for (const { id } of companies) out.add(id);
+  }
+  return out;
+}
+
+/** Starts an advance of a ready clock; false when it is advancing already (or gone). */
+export async function startAdvance(db: Kysely<Database>, clientId: string, clockId: string, to: string): Promise<boolean> {
+  const result = await db
+    .updateTable('emulator_clocks')
+    .set({ status: 'advancing', advancing_to: to })
+    .where('client_id', '=', clientId)
+    .where('id', '=', clockId)
+    .where('status', '=', 'ready')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Moves an advancing clock to `at` (a step of its advance). */
+export async function setClockTime(db: Kysely<Database>, clockId: string, at: string): Promise<void> {
+  await db.updateTable('emulator_clocks').set({ frozen_time: at }).where('id', '=', clockId).execute();
+}
+
+/** Ends an advance: the clock stands at `at`, ready. */
+export async function finishAdvance(db: Kysely<Database>, clockId: string, at: string): Promise<void> {
+  await db.updateTable('emulator_clocks').set({ frozen_time: at, status: 'ready', advancing_to: null }).where('id', '=', clockId).execute();
+}
+
+export type TimerRow = { id: string; clock_id: string; due_at: string; kind: string; payload: string };
+
+export async function insertTimer(executor: Kysely<Database>, row: TimerRow): Promise<void> {
+  await executor.insertInto('emulator_timers').values(row).execute();
+}
+
+/** When the clock's next timer is due; undefined for none. */
+export async function nextTimerDue(db: Kysely<Database>, clockId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('emulator_timers')
+    .select((eb) => eb.fn.min('due_at').as('due'))
+    .where('clock_id', '=', clockId)
+    .executeTakeFirst();
+  return row?.due == null ? undefined : String(row.due);
+}
+
+/** Takes the clock's timers due at or before `at`, in due order (deleted in the caller's transaction). */
+export async function takeDueTimers(trx: Kysely<Database>, clockId: string, at: string): Promise<TimerRow[]> {
+  const rows = await trx
+    .selectFrom('emulator_timers')
+    .selectAll()
+    .where('clock_id', '=', clockId)
+    .where('due_at', '<=', at)
+    .orderBy('due_at')
+    .orderBy('id')
+    .execute();
+  if (rows.length > 0)
+    await trx
+      .deleteFrom('emulator_timers')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
+  return rows;
+}
+
+export async function insertTicket(executor: Kysely<Database>, id: string, clockId: string): Promise<void> {
+  await executor.insertInto('emulator_tickets').values({ id, clock_id: clockId }).execute();
+}
+
+export async function dropTicket(db: Kysely<Database>, id: string): Promise<void> {
+  await db.deleteFrom('emulator_tickets').where('id', '=', id).execute();
+}
+
+/** Jobs queued on the clock and not yet finished. */
+export async function ticketsOf(db: Kysely<Database>, clockId: string): Promise<number> {
+  const row = await db
+    .selectFrom('emulator_tickets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('clock_id', '=', clockId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

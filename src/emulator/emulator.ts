@@ -1,0 +1,124 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { Type } from '@sinclair/typebox';
+import type { Database } from '../storage/schema.js';
+import type { JobEngine, JobHandler } from '../jobs/job-queue.js';
+import type { DeletionStep } from '../storage/deletion.js';
+import type { ScheduleScope } from '../syncs/sync-scheduler.js';
+import { notFound } from '../http/api-error.js';
+import { currentBusinessTime, frozenClock, runInBusinessTime, type BusinessTime } from '../lib/clock.js';
+import { clockedJobEngine, ticketSignal } from './clocked-jobs.js';
+import { CLOCK_ADVANCE_JOB, createClockAdvanceJob } from './clock-advance.js';
+import { createClocksService } from './clocks.service.js';
+import { registerEmulatorRoutes } from './emulator.routes.js';
+import {
+  clientOfCompany,
+  clockOf,
+  companiesOnAnyClock,
+  deleteClockMembershipStep,
+  governingClock,
+  joinClock,
+  type ClockRow,
+} from './clocks.store.js';
+
+/** The header that puts a company on a clock as it is created. */
+export const EMULATOR_CLOCK_HEADER = 'emulator-clock';
+
+/** A request's business time when it creates a company on the clock its `Emulator-Clock` header names. */
+interface JoiningTime extends BusinessTime {
+  newCompanyJoins?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const timeOf = (clock: ClockRow): BusinessTime => ({ clock: frozenClock(clock.frozen_time), clockId: clock.id });
+
+function companyParam(request: FastifyRequest): string | undefined {
+  const companyId = (request.params as Record<string, unknown> | undefined)?.companyId;
+  return typeof companyId === 'string' && UUID.test(companyId) ? companyId : undefined;
+}
+
+/**
+ * The emulator (`EMULATOR=true`, docs/emulator.md): test clocks a client's companies (or the client) run on. Made by
+ * `app.ts` only when enabled; without it nothing here runs, `/emulator/…` does not exist and every request and job
+ * runs in real time.
+ */
+export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine; log: Pick<Logger, 'warn'> }) {
+  const { db } = deps;
+  const signal = ticketSignal();
+  const jobs = clockedJobEngine(db, deps.engine, signal);
+  const clocks = createClocksService({ db, jobs: deps.engine });
+
+  /** The business time of a request of the client: its company's clock on a company's path, else the client's. */
+  async function businessTime(request: FastifyRequest, clientId: string): Promise<BusinessTime | undefined> {
+    const clock = await governingClock(db, clientId, companyParam(request));
+    return clock && timeOf(clock);
+  }
+
+  /** What the pre-handler runs the request in: the guard's choice, a new company's clock, or a public company page's. */
+  async function requestTime(request: FastifyRequest): Promise<BusinessTime | undefined> {
+    const header = request.headers[EMULATOR_CLOCK_HEADER];
+    if (request.client && typeof header === 'string' && request.method === 'POST' && request.routeOptions.url === '/companies') {
+      const clock = await clockOf(db, request.client.id, header);
+      if (!clock) throw notFound(`No test clock was found with ID ${header}`);
+      const joining: JoiningTime = { ...timeOf(clock), newCompanyJoins: clock.id };
+      return joining;
+    }
+    if (request.businessTime || request.client) return request.businessTime;
+    // A public page of a company (the hosted Link flow): the company's clock, found from the company.
+    const companyId = companyParam(request);
+    const clientId = companyId && (await clientOfCompany(db, companyId));
+    const clock = clientId ? await governingClock(db, clientId, companyId) : undefined;
+    return clock && timeOf(clock);
+  }
+
+  return {
+    /** The job engine every service queues on: jobs queued on a clock run in its time (clocked-jobs.ts). */
+    jobs,
+    businessTime,
+    /** Job handlers of the emulator's own. */
+    handlers: { [CLOCK_ADVANCE_JOB]: createClockAdvanceJob({ db, jobs, signal, log: deps.log }) } as Record<string, JobHandler>,
+    /** A deleted company leaves its clock. */
+    deletionStep: deleteClockMembershipStep as DeletionStep,
+
+    /** Puts a new company on the clock its creating request named (in the creation's transaction). */
+    async companyCreated(trx: Kysely<Database>, clientId: string, companyId: string): Promise<void> {
+      const joins = (currentBusinessTime() as JoiningTime | undefined)?.newCompanyJoins;
+      if (joins) await joinClock(trx, clientId, companyId, joins);
+    },
+
+    /** The companies the real-time schedule serves: all but those on a clock (their clocks' advances serve them). */
+    async realTimeSchedule(): Promise<ScheduleScope> {
+      return { except: await companiesOnAnyClock(db) };
+    },
+
+    /** Before any route: documents the `Emulator-Clock` header of company creation (hooks run on routes added later). */
+    installBeforeRoutes(server: FastifyInstance): void {
+      server.addHook('onRoute', (route) => {
+        if (route.url !== '/companies' || route.method !== 'POST' || !route.schema) return;
+        route.schema = {
+          ...route.schema,
+          headers: Type.Object({
+            [EMULATOR_CLOCK_HEADER]: Type.Optional(
+              Type.String({ format: 'uuid', description: 'Emulator: the test clock the new company runs on (docs/emulator.md).' }),
+            ),
+          }),
+        };
+      });
+      // Each request runs in its business time from its handler on (the guard chose it once the caller was known).
+      server.addHook('preHandler', (request, _reply, done) => {
+        requestTime(request).then(
+          (time) => (time ? runInBusinessTime(time, () => done()) : done()),
+          (err: Error) => done(err),
+        );
+      });
+    },
+
+    registerRoutes(server: FastifyInstance): void {
+      registerEmulatorRoutes(server, { clocks });
+    },
+  };
+}
+
+export type Emulator = ReturnType<typeof createEmulator>;

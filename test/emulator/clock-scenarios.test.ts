@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CodatPlatform } from '@codat/platform';
+import { CodatAccounting } from '@codat/accounting';
+import { Webhook } from 'standardwebhooks';
+import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
+import { waitForSyncs } from '../helpers/sandbox.js';
+import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { DATA_TYPES } from '../../src/codat-model/data-types.js';
+import { advance, createClock, HOUR, plus } from './emulator-helpers.js';
+
+/**
+ * Issue 32's scenarios: a month of hourly syncs, the Free trial's year, a write's time-out and the webhook retry
+ * ladder, all in a test clock's time, driven through the official SDKs with only their server URL changed.
+ */
+
+let server: TestServer;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  // The Sandbox takes ten days to process a write: one with a five-minute time-out never completes.
+  server = await startTestServer({ emulator: true, push: { sandboxDelayMs: 10 * 24 * HOUR } });
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await server.close();
+});
+
+const platformSdk = (client: TestClient) =>
+  new CodatPlatform({ authHeader: client.auth, serverURL: server.url, retryConfig: { strategy: 'none' } });
+
+/** Client sync settings with only `invoices` fetched, on first link and every `hours`. */
+async function onlyInvoices(sdk: CodatPlatform, client: TestClient, hours: number): Promise<void> {
+  await sdk.settings.updateSyncSettings({
+    clientId: client.clientId,
+    overridesDefaults: true,
+    settings: DATA_TYPES.map((dataType, syncOrder) =>
+      dataType === 'invoices'
+        ? { dataType: dataType as never, fetchOnFirstLink: true, syncSchedule: hours, syncOrder }
+        : { dataType: dataType as never, fetchOnFirstLink: false, syncSchedule: 0, syncOrder },
+    ),
+  });
+}
+
+/** A company with a linked accounting Sandbox (small), created through the SDK. */
+async function sandboxCompany(sdk: CodatPlatform, name: string): Promise<{ companyId: string; connectionId: string }> {
+  const company = await sdk.companies.create({ name });
+  const connection = await sdk.connections.create({ companyId: company.id, requestBody: { platformKey: 'mqjo' } });
+  await sdk.connections.updateAuthorization({ companyId: company.id, connectionId: connection.id, requestBody: { size: 'small' } });
+  return { companyId: company.id, connectionId: connection.id };
+}
+
+async function invoicePulls(sdk: CodatPlatform, companyId: string) {
+  const page = await sdk.refreshData.listPullOperations({ companyId, query: 'dataType=invoices', orderBy: 'requested', pageSize: 5000 });
+  return page.results ?? [];
+}
+
+describe('a month of hourly syncs', () => {
+  it('runs exactly the syncs due at T+1h … T+720h, each reported by read.completed', async () => {
+    const T = '2027-03-01T00:00:00.000Z';
+    const client = await server.newClient();
+    const sdk = platformSdk(client);
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    await sdk.webhooks.createConsumer({ url: receiver.url, eventTypes: ['read.completed'] });
+    await onlyInvoices(sdk, client, 1);
+    const clock = await createClock(server, client, T);
+    expect((await http(server, 'PUT', '/emulator/client/clock', { auth: client.auth, body: { clockId: clock } })).status).toBe(200);
+
+    const { companyId } = await sandboxCompany(sdk, 'Hourly');
+    await waitForSyncs(server, client, companyId);
+    expect((await invoicePulls(sdk, companyId)).map((op) => op.requested)).toEqual([T]);
+
+    const ready = await advance(server, client, clock, { by: 'P30D' }, 300_000);
+    expect(ready).toEqual({ id: clock, frozenTime: plus(T, 720 * HOUR), status: 'ready' });
+
+    const pulls = await invoicePulls(sdk, companyId);
+    const scheduled = pulls.filter((op) => op.requested > T);
+    expect(scheduled).toHaveLength(720);
+    expect(scheduled.map((op) => op.requested)).toEqual(Array.from({ length: 720 }, (_, i) => plus(T, (i + 1) * HOUR)));
+    expect(scheduled.every((op) => op.status === 'Complete' && op.completed === op.requested)).toBe(true);
+    expect((await sdk.companies.get({ companyId })).lastSync).toBe(plus(T, 720 * HOUR));
+
+    const events = receiver.received.map((r) => JSON.parse(r.body));
+    const after = events.filter((e) => e.generatedDate > T);
+    expect(after).toHaveLength(720);
+    expect(after.map((e) => e.generatedDate).sort()).toEqual(Array.from({ length: 720 }, (_, i) => plus(T, (i + 1) * HOUR)));
+    expect(events.every((e) => e.eventType === 'read.completed')).toBe(true);
+  }, 300_000);
+});
+
+describe('the Free trial on a clock', () => {
+  it("answers 402 Account expired. once the clock is past the account's 365th day, and not before", async () => {
+    const created = '2026-01-01T00:00:00.000Z';
+    const client = await server.newClient({ plan: 'free-trial', createdAt: created });
+    const sdk = platformSdk(client);
+    // The clock starts at the account's creation: a year of the trial is still ahead on it.
+    const clock = await createClock(server, client, created);
+    await http(server, 'PUT', '/emulator/client/clock', { auth: client.auth, body: { clockId: clock } });
+    expect((await sdk.companies.list({})).totalResults).toBe(0);
+
+    await advance(server, client, clock, { to: plus(created, 365 * 24 * HOUR) });
+    expect((await sdk.companies.list({})).totalResults).toBe(0);
+    const status = await http(server, 'GET', `/emulator/clocks/${clock}`, { auth: client.auth });
+    expect(status.status).toBe(200);
+
+    // One millisecond more and every path of the API answers 402.
+    await advance(server, client, clock, { by: 'PT0.001S' });
+    const expired = await http(server, 'GET', '/companies', { auth: client.auth });
+    expect(expired.status).toBe(402);
+    expect(expired.body).toMatchObject({
+      statusCode: 402,
+      error: 'Payment Required',
+      validation: { errors: [{ message: expect.stringMatching(/^Account expired\./) }] },
+    });
+    const viaSdk = await sdk.companies.list({}).catch((err: unknown) => err);
+    expect((viaSdk as { statusCode?: number }).statusCode ?? (viaSdk as { rawResponse?: Response }).rawResponse?.status).toBe(402);
+    // The emulator's controls still answer (they are not the product's API), so the client can leave its clock.
+    expect((await http(server, 'DELETE', '/emulator/client/clock', { auth: client.auth })).status).toBe(204);
+    expect((await sdk.companies.list({})).totalResults).toBe(0);
+  }, 60_000);
+});
+
+describe('a write that never completes', () => {
+  it('ends TimedOut at exactly T+5m of the clock', async () => {
+    const T = '2027-05-01T09:00:00.000Z';
+    const client = await server.newClient();
+    const sdk = platformSdk(client);
+    await onlyInvoices(sdk, client, 24);
+    const clock = await createClock(server, client, T);
+    const { companyId, connectionId } = await sandboxCompany(sdk, 'Slow platform');
+    await http(server, 'PUT', `/emulator/companies/${companyId}/clock`, { auth: client.auth, body: { clockId: clock } });
+    await waitForSyncs(server, client, companyId);
+
+    const accounting = new CodatAccounting({ serverURL: server.url, security: { authHeader: client.auth } });
+    const pushed = await accounting.customers.create({
+      companyId,
+      connectionId,
+      timeoutInMinutes: 5,
+      customer: { customerName: 'Patient Ltd', status: 'Active' as never },
+    });
+    const key = pushed.createCustomerResponse!.pushOperationKey;
+    expect(pushed.createCustomerResponse).toMatchObject({ status: 'Pending', requestedOnUtc: T, timeoutInMinutes: 5 });
+
+    await advance(server, client, clock, { to: plus(T, 5 * 60_000 - 1) });
+    expect((await sdk.pushData.getOperation({ companyId, pushOperationKey: key })).status).toBe('Pending');
+    await advance(server, client, clock, { by: 'PT1H' });
+    const op = await sdk.pushData.getOperation({ companyId, pushOperationKey: key });
+    expect(op).toMatchObject({ status: 'TimedOut', requestedOnUtc: T, completedOnUtc: plus(T, 5 * 60_000) });
+  }, 60_000);
+});
+
+describe('webhook retries', () => {
+  it('climbs the whole retry ladder in the clock’s time, every attempt signed with real time', async () => {
+    const T = '2027-07-01T00:00:00.000Z';
+    const client = await server.newClient();
+    const receiver = await startReceiver(() => 500);
+    receivers.push(receiver);
+    const consumer = await http(server, 'POST', '/webhooks', {
+      auth: client.auth,
+      body: { url: receiver.url, eventTypes: ['company.created'] },
+    });
+    expect(consumer.status, consumer.text).toBe(201);
+    const clock = await createClock(server, client, T);
+    const made = await http(server, 'POST', '/companies', {
+      auth: client.auth,
+      body: { name: 'Unlucky' },
+      headers: { 'emulator-clock': clock },
+    });
+    expect(made.status, made.text).toBe(200);
+
+    // The first attempt, and its immediate retry, happen at T; then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later.
+    await receiver.waitFor(2);
+    const ladder = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+    let at = T;
+    for (const [rung, delay] of ladder.entries()) {
+      at = plus(at, delay);
+      await advance(server, client, clock, { to: plus(at, -1) });
+      expect(receiver.received).toHaveLength(2 + rung);
+      await advance(server, client, clock, { to: at });
+      expect(receiver.received).toHaveLength(3 + rung);
+    }
+    await advance(server, client, clock, { by: 'P30D' });
+    expect(receiver.received).toHaveLength(9);
+
+    const verifier = new Webhook(consumer.body.secret);
+    const ids = new Set<string>();
+    for (const delivery of receiver.received) {
+      const event = verifier.verify(delivery.body, delivery.headers) as { eventType: string; generatedDate: string };
+      expect(event).toMatchObject({ eventType: 'company.created', generatedDate: T });
+      // Receivers reject skewed timestamps: the signature carries real time.
+      expect(Math.abs(Number(delivery.headers['webhook-timestamp']) * 1000 - delivery.at)).toBeLessThan(60_000);
+      ids.add(delivery.headers['webhook-id']);
+    }
+    expect(ids.size).toBe(1);
+  }, 120_000);
+});
+
+describe('clocks apart', () => {
+  it('advancing one company’s clock leaves another company’s clock and another client alone', async () => {
+    const T = '2027-09-01T00:00:00.000Z';
+    const client = await server.newClient();
+    const sdk = platformSdk(client);
+    await onlyInvoices(sdk, client, 1);
+    const [first, second] = [await createClock(server, client, T), await createClock(server, client, T)];
+    const a = await sandboxCompany(sdk, 'A');
+    const b = await sandboxCompany(sdk, 'B');
+    await http(server, 'PUT', `/emulator/companies/${a.companyId}/clock`, { auth: client.auth, body: { clockId: first } });
+    await http(server, 'PUT', `/emulator/companies/${b.companyId}/clock`, { auth: client.auth, body: { clockId: second } });
+    await waitForSyncs(server, client, a.companyId);
+    await waitForSyncs(server, client, b.companyId);
+    const before = (await invoicePulls(sdk, b.companyId)).length;
+    const lastSyncB = (await sdk.companies.get({ companyId: b.companyId })).lastSync;
+
+    await advance(server, client, first, { by: 'P1D' });
+    const pullsA = await invoicePulls(sdk, a.companyId);
+    expect(pullsA.filter((op) => op.requested > T)).toHaveLength(24);
+    expect(await invoicePulls(sdk, b.companyId)).toHaveLength(before);
+    expect((await sdk.companies.get({ companyId: b.companyId })).lastSync).toBe(lastSyncB);
+    expect((await http(server, 'GET', `/emulator/clocks/${second}`, { auth: client.auth })).body.frozenTime).toBe(T);
+
+    // Another client sees none of it, and its own clock is its own.
+    const other = await server.newClient();
+    expect((await http(server, 'GET', '/emulator/clocks', { auth: other.auth })).body.results).toEqual([]);
+    const theirs = await createClock(server, other, '2040-01-01T00:00:00Z');
+    await advance(server, other, theirs, { by: 'P1D' });
+    expect((await http(server, 'GET', `/emulator/clocks/${first}`, { auth: client.auth })).body.frozenTime).toBe(plus(T, 24 * HOUR));
+  }, 120_000);
+});

@@ -1,0 +1,46 @@
+import { expect } from 'vitest';
+import { http, type TestClient } from '../helpers/test-server.js';
+
+type Server = { url: string };
+
+/** Creates a test clock frozen at `frozenTime`; returns its id. */
+export async function createClock(server: Server, client: Pick<TestClient, 'auth'>, frozenTime: string): Promise<string> {
+  const res = await http(server, 'POST', '/emulator/clocks', { auth: client.auth, body: { frozenTime } });
+  expect(res.status, res.text).toBe(201);
+  return res.body.id;
+}
+
+/** Advances a clock and waits until it is ready again; returns the clock. */
+export async function advance(
+  server: Server,
+  client: Pick<TestClient, 'auth'>,
+  clockId: string,
+  body: { to: string } | { by: string },
+  timeoutMs = 120_000,
+): Promise<{ id: string; frozenTime: string; status: string }> {
+  const started = await http(server, 'POST', `/emulator/clocks/${clockId}/advance`, { auth: client.auth, body });
+  expect(started.status, started.text).toBe(202);
+  expect(started.body.status).toBe('advancing');
+  return untilReady(server, client, clockId, timeoutMs);
+}
+
+/** Waits until a clock is ready (its advance has finished); returns the clock. */
+export async function untilReady(
+  server: Server,
+  client: Pick<TestClient, 'auth'>,
+  clockId: string,
+  timeoutMs = 120_000,
+): Promise<{ id: string; frozenTime: string; status: string }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await http(server, 'GET', `/emulator/clocks/${clockId}`, { auth: client.auth });
+    expect(res.status, res.text).toBe(200);
+    if (res.body.status === 'ready') return res.body;
+    if (Date.now() > deadline) throw new Error(`clock ${clockId} still advancing after ${timeoutMs} ms: ${res.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** `at` moved on by `ms`, as an ISO string. */
+export const plus = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
+export const HOUR = 3_600_000;

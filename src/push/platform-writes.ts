@@ -60,7 +60,8 @@ export async function readContext(
     ? (await loadWritten(db, connection.clientId, connection.id, dataType)).written
     : [];
   // The platform's data stands where the next sync of the type would read it.
-  const onClock = currentBusinessTime()?.clockId === undefined ? undefined : clockFor({ clientId: connection.clientId }).now().toISOString();
+  const onClock =
+    currentBusinessTime()?.clockId === undefined ? undefined : clockFor({ clientId: connection.clientId }).now().toISOString();
   const dataSet = await dataSetOf(db, connection.clientId, connection.id, dataType);
   const epoch = await epochOf(db, connection.clientId, { connectionId: connection.id, dataType }, dataSet, onClock);
   return {

@@ -2,7 +2,7 @@
 // `invoices`, hourly, puts itself on a test clock, links a small accounting Sandbox and subscribes a webhook receiver to
 // `read.completed`; then `POST /emulator/clocks/{id}/advance {"by": "P30D"}` and the time until the clock is `ready`
 // (720 syncs and 720 events later). On a fresh store: SQLite, or a new schema on DATABASE_URL; BENCH_WORKERS=N runs
-// the API in one process and N worker processes beside it (`serve --role`). It reports and never asserts.
+// the API in one process and N worker processes beside it (`serve --role`); BENCH_BY sets the advance (P30D). It reports and never asserts.
 import http from 'node:http';
 import { loadKnobs } from './lib/config.mjs';
 import { createStore } from './lib/store.mjs';
@@ -55,7 +55,7 @@ try {
   while (received < 1) await new Promise((resolve) => setTimeout(resolve, 20));
 
   const started = performance.now();
-  await api.post(`/emulator/clocks/${clock.id}/advance`, { by: 'P30D' });
+  await api.post(`/emulator/clocks/${clock.id}/advance`, { by: process.env.BENCH_BY ?? 'P30D' });
   for (;;) {
     const state = await api.get(`/emulator/clocks/${clock.id}`);
     if (state.status === 'ready') break;

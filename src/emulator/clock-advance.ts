@@ -13,8 +13,8 @@ UNCLOCKED_KINDS.add(CLOCK_ADVANCE_JOB);
 
 /** How long one run of the advance waits for a moment's work before it hands its job slot back and runs again. */
 const WAIT_IN_RUN_MS = 1_000;
-/** How often a wait looks at the store for work finished in other processes. */
-const POLL_MS = 10;
+/** How often a wait looks at the store for work finished in other processes (this process's wakes it at once). */
+const POLL_MS = 50;
 
 /**
  * Moves a clock to the time asked, one due moment at a time: at each moment (the clock's current time first), the
@@ -39,10 +39,12 @@ export function createClockAdvanceJob(deps: {
     // eslint-disable-next-line no-restricted-syntax -- real time: how long this run has waited
     const deadline = Date.now() + ms;
     for (;;) {
+      // Listening before looking: a job of this process that ends while the store is read still wakes the wait.
+      const woken = deps.signal.next(POLL_MS);
       if ((await ticketsOf(db, clockId)) === 0) return true;
       // eslint-disable-next-line no-restricted-syntax -- real time: as above
       if (Date.now() >= deadline) return false;
-      await deps.signal.next(POLL_MS);
+      await woken;
       await beat(context);
     }
   }

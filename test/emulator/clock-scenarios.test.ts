@@ -5,8 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { waitForSyncs } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { DATA_TYPES } from '../../src/codat-model/data-types.js';
-import { advance, createClock, HOUR, plus } from './emulator-helpers.js';
+import { advance, createClock, HOUR, invoicePulls, onlyInvoices, plus, sandboxCompany } from './emulator-helpers.js';
 
 /**
  * Issue 32's scenarios: a month of hourly syncs, the Free trial's year, a write's time-out and the webhook retry
@@ -27,66 +26,6 @@ afterAll(async () => {
 
 const platformSdk = (client: TestClient) =>
   new CodatPlatform({ authHeader: client.auth, serverURL: server.url, retryConfig: { strategy: 'none' } });
-
-/** Client sync settings with only `invoices` fetched, on first link and every `hours`. */
-async function onlyInvoices(sdk: CodatPlatform, client: TestClient, hours: number): Promise<void> {
-  await sdk.settings.updateSyncSettings({
-    clientId: client.clientId,
-    overridesDefaults: true,
-    settings: DATA_TYPES.map((dataType, syncOrder) =>
-      dataType === 'invoices'
-        ? { dataType: dataType as never, fetchOnFirstLink: true, syncSchedule: hours, syncOrder }
-        : { dataType: dataType as never, fetchOnFirstLink: false, syncSchedule: 0, syncOrder },
-    ),
-  });
-}
-
-/** A company with a linked accounting Sandbox (small), created through the SDK. */
-async function sandboxCompany(sdk: CodatPlatform, name: string): Promise<{ companyId: string; connectionId: string }> {
-  const company = await sdk.companies.create({ name });
-  const connection = await sdk.connections.create({ companyId: company.id, requestBody: { platformKey: 'mqjo' } });
-  await sdk.connections.updateAuthorization({ companyId: company.id, connectionId: connection.id, requestBody: { size: 'small' } });
-  return { companyId: company.id, connectionId: connection.id };
-}
-
-async function invoicePulls(sdk: CodatPlatform, companyId: string) {
-  const page = await sdk.refreshData.listPullOperations({ companyId, query: 'dataType=invoices', orderBy: 'requested', pageSize: 5000 });
-  return page.results ?? [];
-}
-
-describe('a month of hourly syncs', () => {
-  it('runs exactly the syncs due at T+1h … T+720h, each reported by read.completed', async () => {
-    const T = '2027-03-01T00:00:00.000Z';
-    const client = await server.newClient();
-    const sdk = platformSdk(client);
-    const receiver = await startReceiver();
-    receivers.push(receiver);
-    await sdk.webhooks.createConsumer({ url: receiver.url, eventTypes: ['read.completed'] });
-    await onlyInvoices(sdk, client, 1);
-    const clock = await createClock(server, client, T);
-    expect((await http(server, 'PUT', '/emulator/client/clock', { auth: client.auth, body: { clockId: clock } })).status).toBe(200);
-
-    const { companyId } = await sandboxCompany(sdk, 'Hourly');
-    await waitForSyncs(server, client, companyId);
-    expect((await invoicePulls(sdk, companyId)).map((op) => op.requested)).toEqual([T]);
-
-    const ready = await advance(server, client, clock, { by: 'P30D' }, 300_000);
-    expect(ready).toEqual({ id: clock, frozenTime: plus(T, 720 * HOUR), status: 'ready' });
-
-    const pulls = await invoicePulls(sdk, companyId);
-    const scheduled = pulls.filter((op) => op.requested > T);
-    expect(scheduled).toHaveLength(720);
-    expect(scheduled.map((op) => op.requested)).toEqual(Array.from({ length: 720 }, (_, i) => plus(T, (i + 1) * HOUR)));
-    expect(scheduled.every((op) => op.status === 'Complete' && op.completed === op.requested)).toBe(true);
-    expect((await sdk.companies.get({ companyId })).lastSync).toBe(plus(T, 720 * HOUR));
-
-    const events = receiver.received.map((r) => JSON.parse(r.body));
-    const after = events.filter((e) => e.generatedDate > T);
-    expect(after).toHaveLength(720);
-    expect(after.map((e) => e.generatedDate).sort()).toEqual(Array.from({ length: 720 }, (_, i) => plus(T, (i + 1) * HOUR)));
-    expect(events.every((e) => e.eventType === 'read.completed')).toBe(true);
-  }, 300_000);
-});
 
 describe('the Free trial on a clock', () => {
   it("answers 402 Account expired. once the clock is past the account's 365th day, and not before", async () => {
@@ -125,7 +64,7 @@ describe('a write that never completes', () => {
     const T = '2027-05-01T09:00:00.000Z';
     const client = await server.newClient();
     const sdk = platformSdk(client);
-    await onlyInvoices(sdk, client, 24);
+    await onlyInvoices(sdk, client.clientId, 24);
     const clock = await createClock(server, client, T);
     const { companyId, connectionId } = await sandboxCompany(sdk, 'Slow platform');
     await http(server, 'PUT', `/emulator/companies/${companyId}/clock`, { auth: client.auth, body: { clockId: clock } });
@@ -200,7 +139,7 @@ describe('clocks apart', () => {
     const T = '2027-09-01T00:00:00.000Z';
     const client = await server.newClient();
     const sdk = platformSdk(client);
-    await onlyInvoices(sdk, client, 1);
+    await onlyInvoices(sdk, client.clientId, 1);
     const [first, second] = [await createClock(server, client, T), await createClock(server, client, T)];
     const a = await sandboxCompany(sdk, 'A');
     const b = await sandboxCompany(sdk, 'B');

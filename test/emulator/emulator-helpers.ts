@@ -1,4 +1,6 @@
 import { expect } from 'vitest';
+import type { CodatPlatform } from '@codat/platform';
+import { DATA_TYPES } from '../../src/codat-model/data-types.js';
 import { http, type TestClient } from '../helpers/test-server.js';
 
 type Server = { url: string };
@@ -44,3 +46,30 @@ export async function untilReady(
 /** `at` moved on by `ms`, as an ISO string. */
 export const plus = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 export const HOUR = 3_600_000;
+
+/** Client sync settings (through the SDK) with only `invoices` fetched, on first link and every `hours`. */
+export async function onlyInvoices(sdk: CodatPlatform, clientId: string, hours: number): Promise<void> {
+  await sdk.settings.updateSyncSettings({
+    clientId,
+    overridesDefaults: true,
+    settings: DATA_TYPES.map((dataType, syncOrder) =>
+      dataType === 'invoices'
+        ? { dataType: dataType as never, fetchOnFirstLink: true, syncSchedule: hours, syncOrder }
+        : { dataType: dataType as never, fetchOnFirstLink: false, syncSchedule: 0, syncOrder },
+    ),
+  });
+}
+
+/** A company with a linked accounting Sandbox (small), made through the SDK. */
+export async function sandboxCompany(sdk: CodatPlatform, name: string): Promise<{ companyId: string; connectionId: string }> {
+  const company = await sdk.companies.create({ name });
+  const connection = await sdk.connections.create({ companyId: company.id, requestBody: { platformKey: 'mqjo' } });
+  await sdk.connections.updateAuthorization({ companyId: company.id, connectionId: connection.id, requestBody: { size: 'small' } });
+  return { companyId: company.id, connectionId: connection.id };
+}
+
+/** The company's invoices pull operations, oldest first (through the SDK). */
+export async function invoicePulls(sdk: CodatPlatform, companyId: string) {
+  const page = await sdk.refreshData.listPullOperations({ companyId, query: 'dataType=invoices', orderBy: 'requested', pageSize: 5000 });
+  return page.results ?? [];
+}

@@ -53,8 +53,9 @@ export function createRateLimiter(deps: {
         const day = today.toISOString().slice(0, 10);
         const reset = new Date(`${day}T00:00:00.000Z`);
         reset.setUTCDate(reset.getUTCDate() + 1);
-        // The counter is kept as long in real time as the window has left in business time (the same on real time).
-        const expires = new Date(at.getTime() + (reset.getTime() - today.getTime()));
+        // A clock's day may last any real time (it stands still between advances): its counter is kept 25 real hours
+        // past its last request; each clock's days have windows of their own.
+        const expires = business ? new Date(at.getTime() + 25 * 3_600_000) : reset;
         const window = business?.clockId ? `day:${business.clockId}:${day}` : `day:${day}`;
         const used = await deps.counters.hit(client.id, window, expires);
         reported = { limit: quota, remaining: Math.max(0, quota - used), reset };

@@ -6,7 +6,7 @@ import '../clients/caller.js';
 import { getPlan, isAccountExpired } from '../clients/plans.js';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.js';
 import { MAINTENANCE_RETRY_AFTER_SECONDS, type MaintenanceWatch } from './maintenance.js';
-import { clockFor, runInBusinessTime, type BusinessTime } from '../lib/clock.js';
+import { clockFor, realTime, runInBusinessTime, type BusinessTime } from '../lib/clock.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,7 +18,7 @@ declare module 'fastify' {
     public?: boolean;
     /** Answers even during maintenance (health checks). */
     health?: boolean;
-    /** An emulator control: answers after the Free trial has expired, so a client can still move off its clock. */
+    /** An emulator control: answers after the Free trial has expired and counts against no limit (docs/emulator.md). */
     emulatorControl?: boolean;
   }
 }
@@ -60,7 +60,8 @@ export function createRequestGuard(deps: {
     const time = await deps.businessTime?.(request, owner.client.id);
     request.businessTime = time;
     const at = time ? time.clock.now() : now();
-    if (owner.expiresAt !== null && Date.parse(owner.expiresAt) <= at.getTime()) {
+    // A key's expiry is a security deadline: real time, whatever clock the client's companies are on.
+    if (owner.expiresAt !== null && Date.parse(owner.expiresAt) <= (time ? realTime.now() : at).getTime()) {
       throw new ApiError(403, `Forbidden: API key ${owner.keyId} is outdated (it expired at ${owner.expiresAt}); use a current key.`);
     }
     const client = owner.client;
@@ -68,6 +69,8 @@ export function createRequestGuard(deps: {
       throw new ApiError(402, 'Payment Required', { validation: [{ message: 'Account expired.' }] });
     }
     request.client = client;
+    // The emulator's controls count against no limit: a client whose quota is spent on a frozen day can still advance.
+    if (config.emulatorControl) return;
     // In the request's business time: the quota's day is the clock's, and so are the quota events' dates.
     const consume = () => deps.rateLimiter.consume(client, time && { at, clockId: time.clockId });
     const state = await (time ? runInBusinessTime(time, consume) : consume());

@@ -11,8 +11,11 @@ import { UNCLOCKED_KINDS, type TicketSignal } from './clocked-jobs.js';
 export const CLOCK_ADVANCE_JOB = 'emulator-clock-advance';
 UNCLOCKED_KINDS.add(CLOCK_ADVANCE_JOB);
 
-/** How long one run of the advance waits for a moment's work before it hands its job slot back and runs again. */
-const WAIT_IN_RUN_MS = 1_000;
+/**
+ * How long one run of the advance waits for a moment's work before it hands its job slot back and runs again (a worker
+ * with one slot needs it for that work; with more, most moments finish within the wait).
+ */
+const WAIT_IN_RUN_MS = 200;
 /** How often a wait looks at the store for work finished in other processes (this process's wakes it at once). */
 const POLL_MS = 50;
 
@@ -49,12 +52,13 @@ export function createClockAdvanceJob(deps: {
     }
   }
 
-  let lastBeat = 0;
+  /** Heartbeats, at most twice per `heartbeatEveryMs` of this run (each run keeps its own spacing). */
+  const beats = new WeakMap<JobContext, number>();
   async function beat(context: JobContext): Promise<void> {
     // eslint-disable-next-line no-restricted-syntax -- real time: heartbeat spacing
     const at = Date.now();
-    if (at - lastBeat < context.heartbeatEveryMs / 2) return;
-    lastBeat = at;
+    if (at - (beats.get(context) ?? 0) < context.heartbeatEveryMs / 2) return;
+    beats.set(context, at);
     await context.heartbeat();
   }
 
@@ -66,10 +70,14 @@ export function createClockAdvanceJob(deps: {
         for (const timer of due) await jobs.enqueue(trx, { kind: timer.kind, payload: JSON.parse(timer.payload) });
         return due.length;
       });
-      const syncs = companies.size === 0 ? 0 : await queueDueSyncs(db, jobs, new Date(at), { only: companies });
-      if (timers + syncs > 0) jobs.wake();
-      return timers + syncs;
+      return timers + (companies.size === 0 ? 0 : await queueDueSyncs(db, jobs, new Date(at), { only: companies }));
     });
+  }
+
+  /** Queues this advance again (its slot handed back, or its job given up): it carries on from the clock's row. */
+  async function again(clockId: string): Promise<void> {
+    await db.transaction().execute((trx) => jobs.enqueue(trx, { kind: CLOCK_ADVANCE_JOB, payload: { clockId } }));
+    jobs.wake();
   }
 
   return {
@@ -80,15 +88,16 @@ export function createClockAdvanceJob(deps: {
         await beat(context);
         if (!(await settled(clockId, WAIT_IN_RUN_MS, context))) {
           // The work of this moment still runs: give the slot back (a worker with one slot needs it) and look again.
-          await db.transaction().execute((trx) => jobs.enqueue(trx, { kind: CLOCK_ADVANCE_JOB, payload: { clockId } }));
-          jobs.wake();
-          return;
+          return again(clockId);
         }
         const clock = await clockById(db, clockId);
         if (!clock || clock.status !== 'advancing' || !clock.advancing_to) return;
         const now = clock.frozen_time;
         const companies = await companiesOnClock(db, clock.client_id, clockId);
-        if ((await release(clockId, clock.client_id, companies, now)) > 0) continue;
+        if ((await release(clockId, clock.client_id, companies, now)) > 0) {
+          jobs.wake();
+          continue;
+        }
         const candidates = [
           await nextTimerDue(db, clockId),
           (await nextScheduledSync(db, { only: companies }, new Date(now)))?.toISOString(),
@@ -101,6 +110,11 @@ export function createClockAdvanceJob(deps: {
         // Timers are never due before the clock's time (work due by then is queued at once), so the clock only moves on.
         await setClockTime(db, clockId, next > now ? next : now);
       }
+    },
+    // Interrupted too often (its processes stopped): the advance is resumable, so it goes on in a new job rather than
+    // leaving the clock `advancing` for good.
+    async onGiveUp(payload: { clockId?: unknown }) {
+      if (typeof payload?.clockId === 'string') await again(payload.clockId);
     },
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { JobHandedBack, type JobEngine, type JobHandler, type JobSpec } from '../jobs/job-queue.js';
-import { currentBusinessTime, frozenClock, runInBusinessTime, systemClock, type BusinessTime } from '../lib/clock.js';
+import { currentBusinessTime, frozenClock, runInBusinessTime, runInRealTime, systemClock, type BusinessTime } from '../lib/clock.js';
 import { clockById, dropTicket, insertTicket, insertTimer } from './clocks.store.js';
 
 /** The payload field naming the clock a job was queued on, and the one naming its ticket. */
@@ -73,7 +73,8 @@ export function clockedJobEngine(db: Kysely<Database>, engine: JobEngine, signal
   function onClock(handler: JobHandler): JobHandler {
     const run = async (payload: unknown, work: () => Promise<void>): Promise<void> => {
       const clockId = isObject(payload) ? payload[CLOCK_FIELD] : undefined;
-      if (typeof clockId !== 'string' || !isObject(payload)) return work();
+      // A job queued in real time runs in real time, whatever business time the engine's loop was woken in.
+      if (typeof clockId !== 'string' || !isObject(payload)) return runInRealTime(work);
       try {
         await runInBusinessTime(await timeOf(clockId), work);
       } catch (err) {
@@ -85,7 +86,8 @@ export function clockedJobEngine(db: Kysely<Database>, engine: JobEngine, signal
     };
     return {
       run: (payload, context) => run(payload, () => handler.run(payload, context)),
-      ...(handler.onGiveUp && { onGiveUp: (payload: unknown) => run(payload, async () => handler.onGiveUp?.(payload)) }),
+      // Given up, the job has ended all the same: its ticket goes (an advance waiting on it would wait for ever).
+      onGiveUp: (payload: unknown) => run(payload, async () => handler.onGiveUp?.(payload)),
     };
   }
 
@@ -116,7 +118,8 @@ export function clockedJobEngine(db: Kysely<Database>, engine: JobEngine, signal
     start(handlers) {
       return engine.start(Object.fromEntries(Object.entries(handlers).map(([kind, handler]) => [kind, onClock(handler)])));
     },
-    wake: () => engine.wake(),
+    // The engine's loop runs the next jobs from the wake's timer: woken in real time, it carries no caller's clock.
+    wake: () => runInRealTime(() => engine.wake()),
     stop: () => engine.stop(),
     queueDepth: () => engine.queueDepth(),
   };

@@ -177,26 +177,13 @@ export async function nextTimerDue(db: Kysely<Database>, clockId: string): Promi
   return row?.due == null ? undefined : String(row.due);
 }
 
-/** Takes the clock's timers due at or before `at`, in due order (deleted in the caller's transaction). */
+/**
+ * Takes the clock's timers due at or before `at`, in due order: deleted and returned in one statement, so two runs of
+ * an advance never both take one.
+ */
 export async function takeDueTimers(trx: Kysely<Database>, clockId: string, at: string): Promise<TimerRow[]> {
-  const rows = await trx
-    .selectFrom('emulator_timers')
-    .selectAll()
-    .where('clock_id', '=', clockId)
-    .where('due_at', '<=', at)
-    .orderBy('due_at')
-    .orderBy('id')
-    .execute();
-  if (rows.length > 0)
-    await trx
-      .deleteFrom('emulator_timers')
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute();
-  return rows;
+  const rows = await trx.deleteFrom('emulator_timers').where('clock_id', '=', clockId).where('due_at', '<=', at).returningAll().execute();
+  return rows.sort((a, b) => (a.due_at === b.due_at ? (a.id < b.id ? -1 : 1) : a.due_at < b.due_at ? -1 : 1));
 }
 
 export async function insertTicket(executor: Kysely<Database>, id: string, clockId: string): Promise<void> {

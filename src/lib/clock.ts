@@ -53,6 +53,14 @@ export function runInBusinessTime<T>(time: BusinessTime, work: () => T): T {
   return current.run(time, work);
 }
 
+/**
+ * Runs `work` outside any business time (real time): machinery that outlives the work that started it, such as the job
+ * engine's polling timers, must not carry that work's clock into the jobs it runs next.
+ */
+export function runInRealTime<T>(work: () => T): T {
+  return current.exit(work);
+}
+
 /** The business time of the work running now, if one was set where it entered. */
 export function currentBusinessTime(): BusinessTime | undefined {
   return current.getStore();

@@ -66,7 +66,7 @@ function attemptOutcome(result: PostResult): WebhookOutcome {
  */
 export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
   const { db, jobs } = deps;
-  // eslint-disable-next-line no-restricted-syntax -- real time: the signature's timestamp, which receivers check against their own clocks
+  // eslint-disable-next-line no-restricted-syntax -- real time: the signature's timestamp, which receivers check against their own clocks, and how long a consumer has failed
   const signedAt = () => new Date();
   // Business time: when an attempt is recorded and the next one is due (an emulator test clock's, for a company on one).
   const now = deps.now ?? (() => clockFor({}).now());
@@ -100,6 +100,8 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       last_error: ok ? null : (result.error ?? `the receiver answered ${result.status}`),
     };
     const at = finished.toISOString();
+    // A consumer serves every company of its client, on whatever clocks: how long it has failed is counted in real time.
+    const failedAt = signedAt();
     await db.transaction().execute(async (trx) => {
       const current = (changes: Parameters<typeof updatePendingDelivery>[3]) => updatePendingDelivery(trx, due.id, due.attempts, changes);
       if (ok) {
@@ -110,8 +112,8 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       const failingSince = await consumerFailingSince(trx, due.consumerId);
       if (failingSince === undefined) return; // deleted meanwhile: its deliveries went with it
       if (failingSince === null) {
-        await setConsumerFailingSince(trx, due.consumerId, at);
-      } else if (finished.getTime() - Date.parse(failingSince) >= disableAfterMs) {
+        await setConsumerFailingSince(trx, due.consumerId, failedAt.toISOString());
+      } else if (failedAt.getTime() - Date.parse(failingSince) >= disableAfterMs) {
         // Every delivery has failed for too long: stop sending to this endpoint altogether.
         await current({ ...outcome, next_attempt: null });
         await disableConsumer(trx, due.consumerId);

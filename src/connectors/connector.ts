@@ -48,6 +48,12 @@ export interface Connector {
   hooks?: PlatformHooks;
   /** The data types this platform provides; any other data type is "not supported by platform". */
   dataTypes: ReadonlyMap<DataType, DataTypeSource>;
+  /**
+   * Reads are repeatable: what a data type answers is a function of the connection's settings, the epoch and what the
+   * service keeps for the platform (its writes, its uploads) alone (the Sandboxes). A sync that would read exactly
+   * what the current version was read from completes on that version instead of writing a copy of it.
+   */
+  repeatableReads?: boolean;
   /** The data types this platform accepts writes of; absent or empty for a read-only platform. */
   writes?: ReadonlyMap<DataType, WriteModel>;
   /** For `authorization.kind: 'files'`: how uploaded files are read. */

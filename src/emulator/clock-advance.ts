@@ -17,7 +17,7 @@ UNCLOCKED_KINDS.add(CLOCK_ADVANCE_JOB);
  */
 const WAIT_IN_RUN_MS = 200;
 /** How often a wait looks at the store for work finished in other processes (this process's wakes it at once). */
-const POLL_MS = 50;
+const POLL_MS = 10;
 
 /**
  * Moves a clock to the time asked, one due moment at a time: at each moment (the clock's current time first), the

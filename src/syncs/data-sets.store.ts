@@ -25,7 +25,15 @@ export function dataSetSyncs(executor: Kysely<Database>, clientId: string, compa
 export async function completeDataSet(
   trx: Kysely<Database>,
   clientId: string,
-  op: { connectionId: string; dataType: string; version: number; operationId: string; completed: string; cursor: string | null },
+  op: {
+    connectionId: string;
+    dataType: string;
+    version: number;
+    operationId: string;
+    completed: string;
+    cursor: string | null;
+    readKey: string | null;
+  },
 ): Promise<void> {
   await trx
     .updateTable('data_sets')
@@ -35,6 +43,7 @@ export async function completeDataSet(
       last_successful_sync: op.completed,
       latest_successful_sync_id: op.operationId,
       cursor: op.cursor,
+      read_key: op.readKey,
     }))
     .where('client_id', '=', clientId)
     .where('connection_id', '=', op.connectionId)
@@ -50,7 +59,7 @@ export async function completeDataSet(
 export function dataSetOf(executor: Kysely<Database>, clientId: string, connectionId: string, dataType: string) {
   return executor
     .selectFrom('data_sets')
-    .select(['current_version', 'completed_syncs', 'cursor'])
+    .select(['current_version', 'completed_syncs', 'cursor', 'read_key'])
     .where('client_id', '=', clientId)
     .where('connection_id', '=', connectionId)
     .where('data_type', '=', dataType)

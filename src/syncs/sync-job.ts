@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Store } from '../storage/database.js';
 import { JobHandedBack, withHeartbeat, type JobHandler, type JobContext } from '../jobs/job-queue.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -202,6 +202,22 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       dataSet?.current_version === null || dataSet?.current_version === undefined ? null : Number(dataSet.current_version);
     // A delta read starts from the cursor of the version it builds on; `?full=true` or no version reads in full.
     const cursor = previousVersion === null || Number(op.full_sync) === 1 ? null : (dataSet?.cursor ?? null);
+    const readKey = connector.repeatableReads
+      ? repeatableReadKey(connection.platform_key, connection.settings, op.epoch, written, kept.mark)
+      : null;
+    if (readKey !== null && previousVersion !== null && dataSet?.read_key === readKey) {
+      // The platform would answer exactly what the current version was read from (a Sandbox read again at the same
+      // epoch, on an emulator clock's day): the sync completes on that version, nothing new or changed.
+      const { size } = await versionInfo(db, previousVersion);
+      const same = { count: size, modified: 0, dense: false, mode: 'full' as const, cursor: dataSet.cursor ?? null, warnings: [] };
+      await complete(op, runner, previousVersion, connection.company_id, connection.client_id, {
+        ...same,
+        kept: kept.mark,
+        readKey,
+        reused: true,
+      });
+      return;
+    }
     await openVersion(db, Number(op.seq), op.connection_id, op.data_type);
     const expected = previousVersion === null ? undefined : (await versionInfo(db, previousVersion)).size;
     // A run taking over keeps the progress already shown (it never goes back) until it passes it.
@@ -282,7 +298,12 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       throw err; // Recorded above; thrown on so the job's log has it.
     }
     await keepDigests(op, runner, result.count, context);
-    await complete(op, runner, previousVersion, connection.company_id, connection.client_id, { ...result, kept: kept.mark });
+    await complete(op, runner, previousVersion, connection.company_id, connection.client_id, {
+      ...result,
+      kept: kept.mark,
+      readKey,
+      reused: false,
+    });
   }
 
   /**
@@ -329,8 +350,10 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     previousVersion: number | null,
     companyId: string,
     clientId: string,
-    outcome: VersionResult & { kept: KeptMark },
+    /** `reused`: the sync completes on the current version (`previousVersion`), which it read again unchanged. */
+    outcome: VersionResult & { kept: KeptMark; readKey: string | null; reused: boolean },
   ): Promise<void> {
+    const version = outcome.reused ? (previousVersion as number) : Number(op.seq);
     const completed = now().toISOString();
     await db.transaction().execute(async (trx) => {
       // The client row first, as every transaction that changes a client's companies does: one lock order, no deadlocks.
@@ -350,14 +373,15 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       await completeDataSet(trx, clientId, {
         connectionId: op.connection_id,
         dataType: op.data_type,
-        version: Number(op.seq),
+        version,
         operationId: op.id,
         completed,
         cursor: outcome.cursor,
+        readKey: outcome.readKey,
       });
       await setRecordsModified(trx, clientId, op.id, outcome.modified);
       // Complete: from now on later versions may share its documents, and its deletion respects that.
-      await completeVersion(trx, Number(op.seq), outcome.count, outcome.dense);
+      if (!outcome.reused) await completeVersion(trx, version, outcome.count, outcome.dense);
       // An upload session that ended while this ran syncs next (it reads every upload, so it also covers the ones below).
       await releaseWaiting(trx, jobs, clientId, op.connection_id, op.data_type);
       // A write the platform stored, or a file uploaded, after this sync read them: sync again so it shows.
@@ -379,7 +403,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         await stampConnectionSync(trx, clientId, connection.id, completed, doc);
       }
       await stampCompanySync(trx, clientId, companyId, completed);
-      if (previousVersion !== null) {
+      if (previousVersion !== null && previousVersion !== version) {
         await jobs.enqueue(trx, {
           kind: DELETE_VERSION_JOB,
           payload: { version: previousVersion },
@@ -417,4 +441,21 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
 function estimateProgress(written: number, expected: number | undefined): number {
   if (expected && expected > 0) return Math.min(95, 1 + Math.floor((written / expected) * 94));
   return Math.min(95, 1 + Math.floor(94 * (1 - 1 / (1 + written / 20_000))));
+}
+
+/**
+ * What a repeatable platform's read is a function of (`Connector.repeatableReads`): the platform, the connection's
+ * settings, the epoch and what the service keeps for it (the writes it reads, up to which write and upload). Two reads
+ * under one key answer the same records.
+ */
+function repeatableReadKey(
+  platformKey: string,
+  settings: string,
+  epoch: number,
+  written: readonly WrittenRecord[],
+  mark: KeptMark,
+): string {
+  return createHash('sha256')
+    .update(JSON.stringify([platformKey, settings, epoch, mark.writesUpTo, mark.uploadsUpTo, written]))
+    .digest('base64url');
 }

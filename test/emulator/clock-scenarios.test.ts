@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { waitForSyncs } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { advance, createClock, HOUR, invoicePulls, onlyInvoices, plus, sandboxCompany } from './emulator-helpers.js';
+import { advance, createClock, HOUR, invoicePulls, onlyInvoices, plus, sandboxCompany, untilReady } from './emulator-helpers.js';
 
 /**
  * Issue 32's scenarios: a month of hourly syncs, the Free trial's year, a write's time-out and the webhook retry
@@ -163,5 +163,73 @@ describe('clocks apart', () => {
     const theirs = await createClock(server, other, '2040-01-01T00:00:00Z');
     await advance(server, other, theirs, { by: 'P1D' });
     expect((await http(server, 'GET', `/emulator/clocks/${first}`, { auth: client.auth })).body.frozenTime).toBe(plus(T, 24 * HOUR));
+  }, 120_000);
+});
+
+describe('the Sandbox on a clock', () => {
+  it('drifts per simulated day: syncs within a day read the same version, the next day brings new records', async () => {
+    const T = '2027-11-01T00:00:00.000Z';
+    const client = await server.newClient();
+    const sdk = platformSdk(client);
+    await onlyInvoices(sdk, client.clientId, 1);
+    const clock = await createClock(server, client, T);
+    await http(server, 'PUT', '/emulator/client/clock', { auth: client.auth, body: { clockId: clock } });
+    const { companyId } = await sandboxCompany(sdk, 'Drifting');
+    await waitForSyncs(server, client, companyId);
+    const count = async () =>
+      (await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=1`, { auth: client.auth })).body.totalResults;
+    const first = await count();
+    const page = (await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=100`, { auth: client.auth })).text;
+
+    await advance(server, client, clock, { by: 'PT23H' });
+    const sameDay = (await invoicePulls(sdk, companyId)).filter((op) => op.requested > T);
+    expect(sameDay).toHaveLength(23);
+    // Nothing new or changed within the day: every sync completed, none modified a record.
+    const history = await http(
+      server,
+      'GET',
+      `/companies/${companyId}/data/history?pageSize=100&query=${encodeURIComponent('dataType=invoices')}`,
+      {
+        auth: client.auth,
+      },
+    );
+    expect(
+      history.body.results
+        .filter((op: { requested: string }) => op.requested > T)
+        .every((op: { status: string }) => op.status === 'Complete'),
+    ).toBe(true);
+    expect((await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=100`, { auth: client.auth })).text).toBe(page);
+
+    // The next simulated day: about 1 % more invoices (at least one), changes and deletions.
+    await advance(server, client, clock, { by: 'PT1H' });
+    expect(await count()).toBeGreaterThan(first);
+    expect((await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=100`, { auth: client.auth })).text).not.toBe(page);
+  }, 120_000);
+
+  it('leaves the work of clients on real time in real time while a clock advances', async () => {
+    const T = '2030-01-01T00:00:00.000Z';
+    const clocked = await server.newClient();
+    const clockedSdk = platformSdk(clocked);
+    await onlyInvoices(clockedSdk, clocked.clientId, 1);
+    const clock = await createClock(server, clocked, T);
+    await http(server, 'PUT', '/emulator/client/clock', { auth: clocked.auth, body: { clockId: clock } });
+    const onClock = await sandboxCompany(clockedSdk, 'On a clock');
+    await waitForSyncs(server, clocked, onClock.companyId);
+    const started = await http(server, 'POST', `/emulator/clocks/${clock}/advance`, { auth: clocked.auth, body: { by: 'P2D' } });
+    expect(started.status).toBe(202);
+
+    const real = await server.newClient();
+    const realSdk = platformSdk(real);
+    await onlyInvoices(realSdk, real.clientId, 24);
+    const before = Date.now();
+    const { companyId } = await sandboxCompany(realSdk, 'In real time');
+    await waitForSyncs(server, real, companyId);
+    const after = Date.now();
+    const [pull] = await invoicePulls(realSdk, companyId);
+    for (const stamp of [pull.requested, pull.completed as string, (await realSdk.companies.get({ companyId })).created as string]) {
+      expect(Date.parse(stamp)).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(stamp)).toBeLessThanOrEqual(after + 1000);
+    }
+    await untilReady(server, clocked, clock);
   }, 120_000);
 });

@@ -38,4 +38,6 @@ export interface DataSetsTable {
   latest_successful_sync_id: string | null;
   /** The platform's cursor handed back with the current version (delta syncs read from it); null: read in full. */
   cursor: Generated<string | null>;
+  /** A repeatable platform's key of what the current version was read from (migration 0018); null otherwise. */
+  read_key: Generated<string | null>;
 }

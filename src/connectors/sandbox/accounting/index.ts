@@ -58,6 +58,8 @@ const sources: GeneratedSource[] = [
 ];
 
 export const accountingSandbox: SandboxConnector = platformConnector(ACCOUNTING_SANDBOX, {
+  // Every record is a pure function of the settings, the epoch and the writes kept for it (docs/sandbox.md).
+  repeatableReads: true,
   authorization: SANDBOX_AUTHORIZATION,
   link: linkSandbox,
   dataTypes: sandboxSources(sources),

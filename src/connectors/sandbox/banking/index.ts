@@ -12,6 +12,8 @@ import { bankingTransactions } from './transactions.js';
  * transactions up to `asOf`, generated on demand from the connection's seed. See docs/sandbox-banking-commerce.md.
  */
 export const bankingSandbox: SandboxConnector = platformConnector(BANKING_SANDBOX, {
+  // Every record is a pure function of the settings, the epoch and the writes kept for it (docs/sandbox.md).
+  repeatableReads: true,
   authorization: SANDBOX_AUTHORIZATION,
   link: linkSandbox,
   dataTypes: sandboxSources([bankingAccounts, bankingAccountBalances, bankingTransactions, bankingTransactionCategories]),

@@ -17,6 +17,8 @@ import { commerceTransactions } from './transactions.js';
  * See docs/sandbox-banking-commerce.md.
  */
 export const commerceSandbox: SandboxConnector = platformConnector(COMMERCE_SANDBOX, {
+  // Every record is a pure function of the settings, the epoch and the writes kept for it (docs/sandbox.md).
+  repeatableReads: true,
   authorization: SANDBOX_AUTHORIZATION,
   link: linkSandbox,
   dataTypes: sandboxSources([

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Store } from '../storage/database.js';
+import { VERSION } from '../version.js';
 import { JobHandedBack, withHeartbeat, type JobHandler, type JobContext } from '../jobs/job-queue.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { ACTIVE_STATUSES, type DatasetStatus } from './pull-operation.js';
@@ -205,10 +206,12 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     const readKey = connector.repeatableReads
       ? repeatableReadKey(connection.platform_key, connection.settings, op.epoch, written, kept.mark)
       : null;
-    if (readKey !== null && previousVersion !== null && dataSet?.read_key === readKey) {
+    // `?full=true` always reads: the way to rebuild a version made by an older build of the same key.
+    if (readKey !== null && previousVersion !== null && Number(op.full_sync) !== 1 && dataSet?.read_key === readKey) {
       // The platform would answer exactly what the current version was read from (a Sandbox read again at the same
       // epoch, on an emulator clock's day): the sync completes on that version, nothing new or changed.
       const { size } = await versionInfo(db, previousVersion);
+      // `dense` and `mode` describe a write, and there is none: complete() leaves the version's own as they are.
       const same = { count: size, modified: 0, dense: false, mode: 'full' as const, cursor: dataSet.cursor ?? null, warnings: [] };
       await complete(op, runner, previousVersion, connection.company_id, connection.client_id, {
         ...same,
@@ -413,7 +416,8 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       }
       await reportReadIfIdle(trx, jobs, { clientId, companyId, publicUrl: options.publicUrl() });
     });
-    await ended(op, 'Complete', completed, outcome.count);
+    // A sync that reused the current version wrote no records.
+    await ended(op, 'Complete', completed, outcome.reused ? 0 : outcome.count);
     options.afterComplete?.({ clientId, companyId, dataType: op.data_type });
   }
 
@@ -444,9 +448,15 @@ function estimateProgress(written: number, expected: number | undefined): number
 }
 
 /**
- * What a repeatable platform's read is a function of (`Connector.repeatableReads`): the platform, the connection's
- * settings, the epoch and what the service keeps for it (the writes it reads, up to which write and upload). Two reads
- * under one key answer the same records.
+ * Bumped when what a key covers or what the Sandboxes generate changes; the package's version is in the key too, so a
+ * release never reuses an older one's versions (and `?full=true` always reads).
+ */
+const READ_KEY_FORMAT = 1;
+
+/**
+ * What a repeatable platform's read is a function of (`Connector.repeatableReads`): the release (a new one may
+ * generate or store records differently), the platform, the connection's settings, the epoch and what the service keeps for it
+ * (the writes it reads, up to which write and upload). Two reads under one key answer the same records.
  */
 function repeatableReadKey(
   platformKey: string,
@@ -456,6 +466,6 @@ function repeatableReadKey(
   mark: KeptMark,
 ): string {
   return createHash('sha256')
-    .update(JSON.stringify([platformKey, settings, epoch, mark.writesUpTo, mark.uploadsUpTo, written]))
+    .update(JSON.stringify([READ_KEY_FORMAT, VERSION, platformKey, settings, epoch, mark.writesUpTo, mark.uploadsUpTo, written]))
     .digest('base64url');
 }

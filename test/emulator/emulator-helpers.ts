@@ -47,18 +47,21 @@ export async function untilReady(
 export const plus = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 export const HOUR = 3_600_000;
 
-/** Client sync settings (through the SDK) with only `invoices` fetched, on first link and every `hours`. */
-export async function onlyInvoices(sdk: CodatPlatform, clientId: string, hours: number): Promise<void> {
+/** Client sync settings (through the SDK) with only `types` fetched, on first link and every `hours`. */
+export async function onlyTypes(sdk: CodatPlatform, clientId: string, types: readonly string[], hours: number): Promise<void> {
   await sdk.settings.updateSyncSettings({
     clientId,
     overridesDefaults: true,
     settings: DATA_TYPES.map((dataType, syncOrder) =>
-      dataType === 'invoices'
+      types.includes(dataType)
         ? { dataType: dataType as never, fetchOnFirstLink: true, syncSchedule: hours, syncOrder }
         : { dataType: dataType as never, fetchOnFirstLink: false, syncSchedule: 0, syncOrder },
     ),
   });
 }
+
+/** Client sync settings with only `invoices` fetched, on first link and every `hours`. */
+export const onlyInvoices = (sdk: CodatPlatform, clientId: string, hours: number) => onlyTypes(sdk, clientId, ['invoices'], hours);
 
 /** A company with a linked accounting Sandbox (small), made through the SDK. */
 export async function sandboxCompany(sdk: CodatPlatform, name: string): Promise<{ companyId: string; connectionId: string }> {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodatPlatform } from '@codat/platform';
+import { CodatAccounting } from '@codat/accounting';
 import { http, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { waitForSyncs } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { advance, createClock, HOUR, invoicePulls, onlyInvoices, plus, sandboxCompany } from './emulator-helpers.js';
+import { advance, createClock, HOUR, invoicePulls, onlyInvoices, onlyTypes, plus, sandboxCompany } from './emulator-helpers.js';
 
 /**
  * Issue 32's month: a standard-plan client with only invoices on an hourly schedule, advanced 30 days through the
@@ -53,4 +54,38 @@ describe('a month of hourly syncs', () => {
     expect(after.map((e) => e.generatedDate).sort()).toEqual(Array.from({ length: 720 }, (_, i) => plus(T, (i + 1) * HOUR)));
     expect(events.every((e) => e.eventType === 'read.completed')).toBe(true);
   }, 900_000);
+});
+
+describe('a write within a simulated day', () => {
+  it('shows in the next sync although the Sandbox stays at the same epoch', async () => {
+    const T = '2027-04-01T00:00:00.000Z';
+    const client = await server.newClient();
+    const sdk = new CodatPlatform({ authHeader: client.auth, serverURL: server.url, retryConfig: { strategy: 'none' } });
+    await onlyTypes(sdk, client.clientId, ['customers'], 1);
+    const clock = await createClock(server, client, T);
+    await http(server, 'PUT', '/emulator/client/clock', { auth: client.auth, body: { clockId: clock } });
+    const { companyId, connectionId } = await sandboxCompany(sdk, 'Writes within a day');
+    await waitForSyncs(server, client, companyId);
+    const customers = async () =>
+      (await http(server, 'GET', `/companies/${companyId}/data/customers?pageSize=1000`, { auth: client.auth })).body.results as {
+        customerName: string;
+      }[];
+    const before = await customers();
+
+    const accounting = new CodatAccounting({ serverURL: server.url, security: { authHeader: client.auth } });
+    const pushed = await accounting.customers.create({
+      companyId,
+      connectionId,
+      customer: { customerName: 'Midday Ltd', status: 'Active' as never },
+    });
+    const key = pushed.createCustomerResponse!.pushOperationKey;
+    // The Sandbox takes a second of the clock to process it; the follow-up sync reads it, and the hourly one keeps it.
+    await advance(server, client, clock, { by: 'PT2H' });
+    expect((await sdk.pushData.getOperation({ companyId, pushOperationKey: key })).status).toBe('Success');
+    const after = await customers();
+    expect(after).toHaveLength(before.length + 1);
+    expect(after.map((c) => c.customerName)).toContain('Midday Ltd');
+    const pulls = (await sdk.refreshData.listPullOperations({ companyId, query: 'dataType=customers', pageSize: 100 })).results ?? [];
+    expect(pulls.every((op) => op.status === 'Complete')).toBe(true);
+  }, 120_000);
 });

@@ -44,6 +44,16 @@ export function monthText(month: number): string {
   return `${String(Math.floor(month / 12)).padStart(4, '0')}-${String((month % 12) + 1).padStart(2, '0')}`;
 }
 
+/**
+ * A `YYYY-MM-DD` day moved by whole calendar months (back when negative) to the same day of the month, clamped to that
+ * month's last day (31 January plus one month is the last of February).
+ */
+export function addMonths(day: string, months: number): string {
+  const month = monthIndex(day) + months;
+  const last = monthEndDay(month);
+  return Number(day.slice(8)) < Number(last.slice(8)) ? `${monthText(month)}-${day.slice(8)}` : last;
+}
+
 /** A month's last day, `YYYY-MM-DD`. */
 export function monthEndDay(month: number): string {
   // Day 0 of the next month; setUTCFullYear, not Date.UTC, which reads years below 100 as 19xx.

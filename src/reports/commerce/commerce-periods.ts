@@ -1,6 +1,6 @@
 import { parameterError, wholeNumber, type ParameterProblem } from '../report-requests.js';
 import { reportDay } from '../enhanced/enhanced-parameters.js';
-import { dayNumber, dayOfNumber, monthEndDay, monthIndex, monthText } from '../../lib/calendar-date.js';
+import { addMonths, dayNumber, dayOfNumber } from '../../lib/calendar-date.js';
 
 /** The first day a period may start on: dates are written with four-digit years. */
 const FIRST_DAY = dayNumber('0001-01-01');
@@ -36,13 +36,6 @@ export interface CommerceParameters {
   periods: CommercePeriod[];
 }
 
-/** `day` moved back `months` months to the same day of the month, clamped to that month's last day. */
-function monthsBefore(day: string, months: number): string {
-  const month = monthIndex(day) - months;
-  const last = monthEndDay(month);
-  return Number(day.slice(8)) < Number(last.slice(8)) ? `${monthText(month)}-${day.slice(8)}` : last;
-}
-
 /** The day number `steps` units of `unit` (each `length` long) before `day`. */
 function boundary(day: string, unit: PeriodUnit, length: number, steps: number): number {
   switch (unit) {
@@ -51,9 +44,9 @@ function boundary(day: string, unit: PeriodUnit, length: number, steps: number):
     case 'Week':
       return dayNumber(day) - 7 * length * steps;
     case 'Month':
-      return dayNumber(monthsBefore(day, length * steps));
+      return dayNumber(addMonths(day, -length * steps));
     case 'Year':
-      return dayNumber(monthsBefore(day, 12 * length * steps));
+      return dayNumber(addMonths(day, -12 * length * steps));
   }
 }
 

@@ -241,7 +241,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     shutdownGraceMs: jobOptions.shutdownGraceMs,
   });
   // With the emulator on, jobs queued on a test clock run in its time, and its routes and hooks exist; off, none of it.
-  const emulator = options.emulator ? createEmulator({ db, engine, log: server.log }) : undefined;
+  const emulator = options.emulator ? createEmulator({ db, engine }) : undefined;
   const jobs = emulator?.jobs ?? engine;
   emulator?.installBeforeRoutes(server);
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import net from 'node:net';
 import { logFormat, type LogFormat } from './lib/log-format.js';
+import { withoutCredentials } from './lib/url-credentials.js';
 
 /** Settings read from the environment; every variable is documented in README.md. */
 export interface Config {
@@ -98,8 +99,7 @@ function isAddressOrRange(text: string): boolean {
 function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.REDIS_URL;
   if (raw === undefined || raw === '') return undefined;
-  if (!/^rediss?:\/\//.test(raw))
-    throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${raw.replace(/\/\/[^@/]*@/, '//…@')}"`);
+  if (!/^rediss?:\/\//.test(raw)) throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${withoutCredentials(raw)}"`);
   return raw;
 }
 

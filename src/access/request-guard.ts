@@ -6,7 +6,7 @@ import '../clients/caller.js';
 import { getPlan, isAccountExpired } from '../clients/plans.js';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.js';
 import { MAINTENANCE_RETRY_AFTER_SECONDS, type MaintenanceWatch } from './maintenance.js';
-import { clockFor, realTime, runInBusinessTime, type BusinessTime } from '../lib/clock.js';
+import { clockFor, runInBusinessTime, type BusinessTime } from '../lib/clock.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -59,9 +59,11 @@ export function createRequestGuard(deps: {
     }
     const time = await deps.businessTime?.(request, owner.client.id);
     request.businessTime = time;
-    const at = time ? time.clock.now() : now();
-    // A key's expiry is a security deadline: real time, whatever clock the client's companies are on.
-    if (owner.expiresAt !== null && Date.parse(owner.expiresAt) <= (time ? realTime.now() : at).getTime()) {
+    // The guard runs before any business time is entered, so `now` is the system's: a key's expiry, a security
+    // deadline, is checked against it whatever clock the request runs on; the account's age against the request's.
+    const real = now();
+    const at = time?.clock.now() ?? real;
+    if (owner.expiresAt !== null && Date.parse(owner.expiresAt) <= real.getTime()) {
       throw new ApiError(403, `Forbidden: API key ${owner.keyId} is outdated (it expired at ${owner.expiresAt}); use a current key.`);
     }
     const client = owner.client;

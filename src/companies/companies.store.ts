@@ -193,7 +193,8 @@ export function companiesPage(
 
 /**
  * The company a Link address names, with its owner: the one read by company id alone, because the Link page is
- * reached without an API key (the address is the end user's capability) and learns the client from the company.
+ * reached without an API key (the address is the end user's capability) and learns the client from the company. The
+ * emulator reads it the same way for a Link page's clock, and to compare the owner before a control touches a company.
  */
 export function companyForLink(
   db: Kysely<Database>,

@@ -1,15 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { Logger } from 'pino';
 import type { Database } from '../storage/schema.js';
 import type { JobContext, JobHandler, JobQueue } from '../jobs/job-queue.js';
 import { frozenClock, runInBusinessTime } from '../lib/clock.js';
 import { nextScheduledSync, queueDueSyncs } from '../syncs/sync-scheduler.js';
 import { clockById, companiesOnClock, finishAdvance, nextTimerDue, setClockTime, takeDueTimers, ticketsOf } from './clocks.store.js';
-import { UNCLOCKED_KINDS, type TicketSignal } from './clocked-jobs.js';
+import type { TicketSignal } from './clocked-jobs.js';
 
 /** The job that advances a clock: queued by `POST /emulator/clocks/{clockId}/advance`, on real time. */
 export const CLOCK_ADVANCE_JOB = 'emulator-clock-advance';
-UNCLOCKED_KINDS.add(CLOCK_ADVANCE_JOB);
 
 /**
  * How long one run of the advance waits for a moment's work before it hands its job slot back and runs again (a worker
@@ -29,12 +27,7 @@ const POLL_MS = 10;
  * The run is resumable: it keeps nothing but the clock's row, so a run that hands its slot back (work still running
  * after a second, when the worker may need the slot for it) or is interrupted carries on from the clock's time.
  */
-export function createClockAdvanceJob(deps: {
-  db: Kysely<Database>;
-  jobs: JobQueue & { wake(): void };
-  signal: TicketSignal;
-  log: Pick<Logger, 'warn'>;
-}): JobHandler {
+export function createClockAdvanceJob(deps: { db: Kysely<Database>; jobs: JobQueue & { wake(): void }; signal: TicketSignal }): JobHandler {
   const { db, jobs } = deps;
 
   /** Waits until no job of the clock is queued or running; false when that takes longer than `ms`. */
@@ -63,7 +56,7 @@ export function createClockAdvanceJob(deps: {
   }
 
   /** Queues what is due by `at` on the clock, in its business time; how many jobs it queued. */
-  async function release(clockId: string, clientId: string, companies: ReadonlySet<string>, at: string): Promise<number> {
+  async function release(clockId: string, companies: ReadonlySet<string>, at: string): Promise<number> {
     return runInBusinessTime({ clock: frozenClock(at), clockId }, async () => {
       const timers = await db.transaction().execute(async (trx) => {
         const due = await takeDueTimers(trx, clockId, at);
@@ -94,7 +87,7 @@ export function createClockAdvanceJob(deps: {
         if (!clock || clock.status !== 'advancing' || !clock.advancing_to) return;
         const now = clock.frozen_time;
         const companies = await companiesOnClock(db, clock.client_id, clockId);
-        if ((await release(clockId, clock.client_id, companies, now)) > 0) {
+        if ((await release(clockId, companies, now)) > 0) {
           jobs.wake();
           continue;
         }

@@ -9,9 +9,6 @@ import { clockById, dropTicket, insertTicket, insertTimer } from './clocks.store
 const CLOCK_FIELD = 'emulatorClockId';
 const TICKET_FIELD = 'emulatorTicket';
 
-/** Kinds that are the emulator's own machinery: queued and run on real time whatever clock queued them. */
-export const UNCLOCKED_KINDS = new Set<string>();
-
 /** Wakes whoever waits for the jobs of a clock to finish (the advance), in this process. */
 export interface TicketSignal {
   settled(): void;
@@ -20,20 +17,22 @@ export interface TicketSignal {
 }
 
 export function ticketSignal(): TicketSignal {
-  let waiting: Array<() => void> = [];
+  const waiting = new Set<() => void>();
   return {
     settled() {
-      const woken = waiting;
-      waiting = [];
-      for (const wake of woken) wake();
+      for (const wake of [...waiting]) wake();
     },
     next(ms) {
       return new Promise((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        waiting.push(() => {
+        // Whichever comes first ends the wait and forgets it: a wait that timed out (its work ran in another process)
+        // must not stay in the set until this process next finishes a job.
+        const wake = () => {
           clearTimeout(timer);
+          waiting.delete(wake);
           resolve();
-        });
+        };
+        const timer = setTimeout(wake, ms);
+        waiting.add(wake);
       });
     },
   };
@@ -56,7 +55,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * ticket, dropped when it ends, so an advance knows when everything due at one time has run. Real-time delays
  * (`runAfter`) stay with the engine.
  */
-export function clockedJobEngine(db: Kysely<Database>, engine: JobEngine, signal: TicketSignal): JobEngine {
+export function clockedJobEngine(
+  db: Kysely<Database>,
+  engine: JobEngine,
+  signal: TicketSignal,
+  /** Kinds of the emulator's own machinery (the advance): queued and run in real time whatever clock queued them. */
+  unclocked: ReadonlySet<string>,
+): JobEngine {
   async function settle(payload: Record<string, unknown>): Promise<void> {
     const ticket = payload[TICKET_FIELD];
     if (typeof ticket !== 'string') return;
@@ -95,7 +100,7 @@ export function clockedJobEngine(db: Kysely<Database>, engine: JobEngine, signal
     ...engine,
     async enqueue(executor, job: JobSpec) {
       const time = currentBusinessTime();
-      if (!time?.clockId || !isObject(job.payload) || UNCLOCKED_KINDS.has(job.kind)) return engine.enqueue(executor, job);
+      if (!time?.clockId || !isObject(job.payload) || unclocked.has(job.kind)) return engine.enqueue(executor, job);
       const { [TICKET_FIELD]: _ticket, ...rest } = job.payload;
       const payload = { ...rest, [CLOCK_FIELD]: time.clockId };
       if (job.dueAt && job.dueAt.getTime() > time.clock.now().getTime()) {

@@ -5,6 +5,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { ApiError, notFound, validationError } from '../http/api-error.js';
 import { realTime } from '../lib/clock.js';
 import { addIsoDuration } from './iso-duration.js';
+import { companyForLink } from '../companies/companies.store.js';
 import { CLOCK_ADVANCE_JOB } from './clock-advance.js';
 import {
   CLIENT_MEMBER,
@@ -12,7 +13,6 @@ import {
   clocksOf,
   deleteClock,
   insertClock,
-  isClientsCompany,
   joinClock,
   leaveClock,
   membersOf,
@@ -34,6 +34,8 @@ export function testClock(row: ClockRow): TestClock {
 /** The earliest and latest instants a clock may show (years 0001 to 9999, as ISO 8601 date-times write them). */
 const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
 const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+/** The longest one advance may move a clock. */
+const MAX_ADVANCE = 'P10Y';
 
 /** An ISO 8601 date-time with its offset, or a 400 naming the field. */
 function instant(field: string, text: string): Date {
@@ -62,8 +64,8 @@ export function createClocksService(deps: {
   }
 
   async function company(clientId: string, companyId: string): Promise<void> {
-    // Another client's company is not shown to exist.
-    if (!(await isClientsCompany(db, clientId, companyId))) throw notFound(`No company was found with ID ${companyId}`);
+    // Another client's company is not shown to exist (read by id alone, as the Link pages read it, then compared).
+    if ((await companyForLink(db, companyId))?.client_id !== clientId) throw notFound(`No company was found with ID ${companyId}`);
   }
 
   return {
@@ -125,17 +127,27 @@ export function createClocksService(deps: {
           ]);
         to = moved;
       }
+      const field = body.to !== undefined ? 'to' : 'by';
       if (to.getTime() < from.getTime())
         throw validationError('ValidationException: A test clock only moves forward.', [
+          { itemId: field, message: `the clock stands at ${row.frozen_time}; it cannot go back`, validatorName: 'TestClockAdvance' },
+        ]);
+      // An advance cannot be stopped once it runs: ten years of hourly syncs (87,600 moments) is already half an hour.
+      if (to.getTime() > (addIsoDuration(from, MAX_ADVANCE) ?? new Date(LATEST)).getTime())
+        throw validationError(`ValidationException: A test clock moves at most ${MAX_ADVANCE} (ten years) in one advance.`, [
           {
-            itemId: body.to !== undefined ? 'to' : 'by',
-            message: `the clock stands at ${row.frozen_time}; it cannot go back`,
+            itemId: field,
+            message: `an advance moves the clock at most ${MAX_ADVANCE} from ${row.frozen_time}`,
             validatorName: 'TestClockAdvance',
           },
         ]);
-      if (!(await startAdvance(db, clientId, clockId, to.toISOString())))
-        throw new ApiError(409, `The test clock ${clockId} is advancing already; wait until its status is ready.`);
-      await db.transaction().execute((trx) => deps.jobs.enqueue(trx, { kind: CLOCK_ADVANCE_JOB, payload: { clockId } }));
+      // The clock starts advancing and its advance job is queued together: never one without the other.
+      const started = await db.transaction().execute(async (trx) => {
+        if (!(await startAdvance(trx, clientId, clockId, to.toISOString()))) return false;
+        await deps.jobs.enqueue(trx, { kind: CLOCK_ADVANCE_JOB, payload: { clockId } });
+        return true;
+      });
+      if (!started) throw new ApiError(409, `The test clock ${clockId} is advancing already; wait until its status is ready.`);
       deps.jobs.wake();
       return { id: clockId, frozenTime: row.frozen_time, status: 'advancing' };
     },

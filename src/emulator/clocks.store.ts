@@ -93,50 +93,37 @@ export async function governingClock(db: Kysely<Database>, clientId: string, com
   return clock;
 }
 
-/** Whether the company is the client's. */
-export async function isClientsCompany(db: Kysely<Database>, clientId: string, companyId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('companies')
-    .select('id')
-    .where('client_id', '=', clientId)
-    .where('id', '=', companyId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** The client a company belongs to, for a request naming a company before its caller is known (the Link pages). */
-export async function clientOfCompany(db: Kysely<Database>, companyId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('companies').select('client_id').where('id', '=', companyId).executeTakeFirst();
-  return row?.client_id;
+/**
+ * Companies with the clock governing each (their own, else their client's), as a query: a left join on the company's
+ * own membership and on its client's.
+ */
+function companiesWithClock(db: Kysely<Database>) {
+  return db
+    .selectFrom('companies as c')
+    .leftJoin('emulator_clock_members as own', (join) =>
+      join.onRef('own.client_id', '=', 'c.client_id').onRef('own.company_id', '=', 'c.id'),
+    )
+    .leftJoin('emulator_clock_members as whole', (join) =>
+      join.onRef('whole.client_id', '=', 'c.client_id').on('whole.company_id', '=', CLIENT_MEMBER),
+    )
+    .select('c.id');
 }
 
 /** The companies a clock governs: its own members, and the companies of a client on it that have no clock of their own. */
 export async function companiesOnClock(db: Kysely<Database>, clientId: string, clockId: string): Promise<Set<string>> {
-  const members = await db
-    .selectFrom('emulator_clock_members')
-    .select(['company_id', 'clock_id'])
-    .where('client_id', '=', clientId)
+  const rows = await companiesWithClock(db)
+    .where('c.client_id', '=', clientId)
+    .where((eb) => eb(eb.fn.coalesce('own.clock_id', 'whole.clock_id'), '=', clockId))
     .execute();
-  const clientOnIt = members.some((m) => m.company_id === CLIENT_MEMBER && m.clock_id === clockId);
-  const out = new Set(members.filter((m) => m.company_id !== CLIENT_MEMBER && m.clock_id === clockId).map((m) => m.company_id));
-  if (clientOnIt) {
-    const ownClock = new Set(members.filter((m) => m.company_id !== CLIENT_MEMBER).map((m) => m.company_id));
-    const companies = await db.selectFrom('companies').select('id').where('client_id', '=', clientId).execute();
-    for (const { id } of companies) if (!ownClock.has(id)) out.add(id);
-  }
-  return out;
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Every company on some clock (its own or its client's): the real-time schedule leaves them to their clocks. */
 export async function companiesOnAnyClock(db: Kysely<Database>): Promise<Set<string>> {
-  const members = await db.selectFrom('emulator_clock_members').select(['client_id', 'company_id']).execute();
-  const out = new Set(members.filter((m) => m.company_id !== CLIENT_MEMBER).map((m) => m.company_id));
-  const clients = members.filter((m) => m.company_id === CLIENT_MEMBER).map((m) => m.client_id);
-  if (clients.length > 0) {
-    const companies = await db.selectFrom('companies').select('id').where('client_id', 'in', clients).execute();
-    for (const { id } of companies) out.add(id);
-  }
-  return out;
+  const rows = await companiesWithClock(db)
+    .where((eb) => eb.or([eb('own.clock_id', 'is not', null), eb('whole.clock_id', 'is not', null)]))
+    .execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Starts an advance of a ready clock; false when it is advancing already (or gone). */

@@ -1,26 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Logger } from 'pino';
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../storage/schema.js';
-import type { JobEngine, JobHandler } from '../jobs/job-queue.js';
-import type { DeletionStep } from '../storage/deletion.js';
+import type { JobEngine } from '../jobs/job-queue.js';
 import type { ScheduleScope } from '../syncs/sync-scheduler.js';
 import { notFound } from '../http/api-error.js';
+import { companyForLink } from '../companies/companies.store.js';
 import { currentBusinessTime, frozenClock, runInBusinessTime, type BusinessTime } from '../lib/clock.js';
 import { clockedJobEngine, ticketSignal } from './clocked-jobs.js';
 import { CLOCK_ADVANCE_JOB, createClockAdvanceJob } from './clock-advance.js';
 import { createClocksService } from './clocks.service.js';
 import { registerEmulatorRoutes } from './emulator.routes.js';
-import {
-  clientOfCompany,
-  clockOf,
-  companiesOnAnyClock,
-  deleteClockMembershipStep,
-  governingClock,
-  joinClock,
-  type ClockRow,
-} from './clocks.store.js';
+import { clockOf, companiesOnAnyClock, deleteClockMembershipStep, governingClock, joinClock, type ClockRow } from './clocks.store.js';
 
 /** The header that puts a company on a clock as it is created. */
 export const EMULATOR_CLOCK_HEADER = 'emulator-clock';
@@ -44,10 +35,10 @@ function companyParam(request: FastifyRequest): string | undefined {
  * `app.ts` only when enabled; without it nothing here runs, `/emulator/…` does not exist and every request and job
  * runs in real time.
  */
-export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine; log: Pick<Logger, 'warn'> }) {
+export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine }) {
   const { db } = deps;
   const signal = ticketSignal();
-  const jobs = clockedJobEngine(db, deps.engine, signal);
+  const jobs = clockedJobEngine(db, deps.engine, signal, new Set([CLOCK_ADVANCE_JOB]));
   const clocks = createClocksService({ db, jobs: deps.engine });
 
   /** The business time of a request of the client: its company's clock on a company's path, else the client's. */
@@ -68,8 +59,8 @@ export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine; 
     if (request.businessTime || request.client) return request.businessTime;
     // A public page of a company (the hosted Link flow): the company's clock, found from the company.
     const companyId = companyParam(request);
-    const clientId = companyId && (await clientOfCompany(db, companyId));
-    const clock = clientId ? await governingClock(db, clientId, companyId) : undefined;
+    const company = companyId && (await companyForLink(db, companyId));
+    const clock = company ? await governingClock(db, company.client_id, company.id) : undefined;
     return clock && timeOf(clock);
   }
 
@@ -78,9 +69,9 @@ export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine; 
     jobs,
     businessTime,
     /** Job handlers of the emulator's own. */
-    handlers: { [CLOCK_ADVANCE_JOB]: createClockAdvanceJob({ db, jobs, signal, log: deps.log }) } as Record<string, JobHandler>,
+    handlers: { [CLOCK_ADVANCE_JOB]: createClockAdvanceJob({ db, jobs, signal }) },
     /** A deleted company leaves its clock. */
-    deletionStep: deleteClockMembershipStep as DeletionStep,
+    deletionStep: deleteClockMembershipStep,
 
     /** Puts a new company on the clock its creating request named (in the creation's transaction). */
     async companyCreated(trx: Kysely<Database>, clientId: string, companyId: string): Promise<void> {

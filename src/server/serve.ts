@@ -1,4 +1,5 @@
 import { loadConfig } from '../config.js';
+import { withoutCredentials } from '../lib/url-credentials.js';
 import { checkPlatformSettings } from '../connectors/registry.js';
 import { openStore } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
@@ -10,11 +11,6 @@ import { firstKeyPath, firstKeyText, writeFirstKey } from './first-key.js';
 import type { Role } from './roles.js';
 
 export { ROLES, type Role } from './roles.js';
-
-/** The store's address without its password. */
-function storeShown(url: string): string {
-  return url.replace(/(\/\/[^:/@]*):[^@/]*@/, '$1:…@');
-}
 
 /** Migrates the store, creates a first client on an empty one (API roles), and runs until SIGTERM/SIGINT. */
 export async function serve(role: Role = 'all'): Promise<void> {
@@ -51,7 +47,7 @@ export async function serve(role: Role = 'all'): Promise<void> {
   if (config.emulator)
     app.server.log.warn(
       { store: store.dialect.name },
-      `EMULATOR=true: the emulator's controls are on (/emulator/: test clocks) over the ${store.dialect.name === 'postgres' ? 'Postgres' : 'SQLite'} store at ${storeShown(config.databaseUrl)}; for testing integrations only, never in production`,
+      `EMULATOR=true: the emulator's controls are on (/emulator/: test clocks) over the ${store.dialect.name === 'postgres' ? 'Postgres' : 'SQLite'} store at ${withoutCredentials(config.databaseUrl)}; for testing integrations only, never in production`,
     );
   // Any role: a worker answers no other HTTP, and Prometheus scrapes every process.
   const metricsListener =

@@ -67,7 +67,7 @@ function attemptOutcome(result: PostResult): WebhookOutcome {
 export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
   const { db, jobs } = deps;
   // eslint-disable-next-line no-restricted-syntax -- real time: the signature's timestamp, which receivers check against their own clocks, and how long a consumer has failed
-  const signedAt = () => new Date();
+  const realNow = () => new Date();
   // Business time: when an attempt is recorded and the next one is due (an emulator test clock's, for a company on one).
   const now = deps.now ?? (() => clockFor({}).now());
   const schedule = deps.options?.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
@@ -101,7 +101,7 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
     };
     const at = finished.toISOString();
     // A consumer serves every company of its client, on whatever clocks: how long it has failed is counted in real time.
-    const failedAt = signedAt();
+    const failedAt = realNow();
     await db.transaction().execute(async (trx) => {
       const current = (changes: Parameters<typeof updatePendingDelivery>[3]) => updatePendingDelivery(trx, due.id, due.attempts, changes);
       if (ok) {
@@ -143,7 +143,7 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       const headers = {
         'content-type': 'application/json',
         'user-agent': `Ledgerport-Webhooks/${VERSION}`,
-        ...signatureHeaders(due.secret, due.id, due.body, signedAt()),
+        ...signatureHeaders(due.secret, due.id, due.body, realNow()),
       };
       const posted = await postOnce(due.url, headers, due.body, { timeoutMs, allowPrivate });
       const result = posted.refusedAddress ? { ...posted, error: `${posted.error}; ${ALLOW_PRIVATE_HINT}` } : posted;

@@ -95,6 +95,11 @@ describe('test clocks', () => {
       const res = await advanceBy(body);
       expectErrorBody(res, 400, { validation: true });
     }
+    // At most ten years in one advance (it cannot be stopped once it runs).
+    const far = await advanceBy({ by: 'P10YT1S' });
+    expectErrorBody(far, 400, { validation: true });
+    expect(far.body.validation.errors[0].itemId).toBe('by');
+    expectErrorBody(await advanceBy({ to: '2037-01-01T00:00:00.001Z' }), 400, { validation: true });
     const back = await advanceBy({ to: '2026-12-31T23:59:59Z' });
     expectErrorBody(back, 400, { validation: true });
     expect(back.body.validation.errors[0].itemId).toBe('to');
@@ -103,6 +108,7 @@ describe('test clocks', () => {
     expect((await advance(on, client, id, { to: T })).frozenTime).toBe(T);
     expect((await advance(on, client, id, { by: 'P1M' })).frozenTime).toBe('2027-02-01T00:00:00.000Z');
     expect((await advance(on, client, id, { by: 'P1DT2H30M0.5S' })).frozenTime).toBe('2027-02-02T02:30:00.500Z');
+    expect((await advance(on, client, id, { by: 'P10Y' })).frozenTime).toBe('2037-02-02T02:30:00.500Z');
   });
 
   it('puts companies and the client on clocks; a clock in use cannot be deleted', async () => {

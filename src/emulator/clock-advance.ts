@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { JobContext, JobHandler, JobQueue } from '../jobs/job-queue.js';
 import { frozenClock, runInBusinessTime } from '../lib/clock.js';
-import { nextScheduledSync, queueDueSyncs } from '../syncs/sync-scheduler.js';
+import { queueSchedule } from '../syncs/sync-scheduler.js';
 import { clockById, companiesOnClock, finishAdvance, nextTimerDue, setClockTime, takeDueTimers, ticketsOf } from './clocks.store.js';
 import type { TicketSignal } from './clocked-jobs.js';
 
@@ -55,15 +55,19 @@ export function createClockAdvanceJob(deps: { db: Kysely<Database>; jobs: JobQue
     await context.heartbeat();
   }
 
-  /** Queues what is due by `at` on the clock, in its business time; how many jobs it queued. */
-  async function release(clockId: string, companies: ReadonlySet<string>, at: string): Promise<number> {
+  /**
+   * Queues what is due by `at` on the clock, in its business time: how many jobs it queued, and when the next scheduled
+   * sync of its companies falls due after `at`.
+   */
+  async function release(clockId: string, companies: ReadonlySet<string>, at: string) {
     return runInBusinessTime({ clock: frozenClock(at), clockId }, async () => {
       const timers = await db.transaction().execute(async (trx) => {
         const due = await takeDueTimers(trx, clockId, at);
         for (const timer of due) await jobs.enqueue(trx, { kind: timer.kind, payload: JSON.parse(timer.payload) });
         return due.length;
       });
-      return timers + (companies.size === 0 ? 0 : await queueDueSyncs(db, jobs, new Date(at), { only: companies }));
+      const syncs = await queueSchedule(db, jobs, new Date(at), { only: companies });
+      return { queued: timers + syncs.queued, nextSync: syncs.nextDue };
     });
   }
 
@@ -87,21 +91,20 @@ export function createClockAdvanceJob(deps: { db: Kysely<Database>; jobs: JobQue
         if (!clock || clock.status !== 'advancing' || !clock.advancing_to) return;
         const now = clock.frozen_time;
         const companies = await companiesOnClock(db, clock.client_id, clockId);
-        if ((await release(clockId, companies, now)) > 0) {
+        const released = await release(clockId, companies, now);
+        if (released.queued > 0) {
           jobs.wake();
           continue;
         }
-        const candidates = [
-          await nextTimerDue(db, clockId),
-          (await nextScheduledSync(db, { only: companies }, new Date(now)))?.toISOString(),
-        ];
+        // Nothing more is due by now (a type that could not be queued is tried again at the next moment): move on.
+        const candidates = [await nextTimerDue(db, clockId), released.nextSync?.toISOString()];
         const next = candidates.filter((t): t is string => t !== undefined).sort()[0];
         if (next === undefined || Date.parse(next) > Date.parse(clock.advancing_to)) {
           await finishAdvance(db, clockId, clock.advancing_to);
           return;
         }
-        // Timers are never due before the clock's time (work due by then is queued at once), so the clock only moves on.
-        await setClockTime(db, clockId, next > now ? next : now);
+        // Both are after now (work due by then was just queued), so the clock only moves on.
+        await setClockTime(db, clockId, next);
       }
     },
     // Interrupted too often (its processes stopped): the advance is resumable, so it goes on in a new job rather than

@@ -24,8 +24,9 @@ interface Scheduled {
 
 /** Each scheduled data type of each linked connection in scope, with when its next sync is due. */
 async function scheduledTypes(db: Kysely<Database>, scope: ScheduleScope): Promise<Scheduled[]> {
-  const connections = (await linkedConnectionsWithSettings(db)).filter(
-    (c) => (!scope.only || scope.only.has(c.company_id)) && !scope.except?.has(c.company_id),
+  if (scope.only?.size === 0) return [];
+  const connections = (await linkedConnectionsWithSettings(db, scope.only && [...scope.only])).filter(
+    (c) => !scope.except?.has(c.company_id),
   );
   const out: Scheduled[] = [];
   for (const connection of connections) {
@@ -46,13 +47,29 @@ async function scheduledTypes(db: Kysely<Database>, scope: ScheduleScope): Promi
 /**
  * Queues each data type of each linked connection once its `syncSchedule` hours have passed since its last
  * sync was requested (types already syncing are skipped). Run by a timer in every worker process (for the companies
- * on real time), and by an emulator clock's advance at each due time (for the companies on that clock); two running
- * it at once queue each due sync once.
+ * on real time); two running it at once queue each due sync once. Returns how many it queued.
  */
 export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: Date, scope: ScheduleScope = {}): Promise<number> {
+  return (await queueSchedule(db, jobs, now, scope)).queued;
+}
+
+/**
+ * `queueDueSyncs`, also telling when the next sync in scope falls due after `now` (an emulator clock's advance moves the
+ * clock there when it queued nothing): one read of the schedule for both.
+ */
+export async function queueSchedule(
+  db: Kysely<Database>,
+  jobs: JobQueue,
+  now: Date,
+  scope: ScheduleScope,
+): Promise<{ queued: number; nextDue: Date | undefined }> {
   let queued = 0;
+  let nextDue: number | undefined;
   for (const { connection, dataType, last, dueMs } of await scheduledTypes(db, scope)) {
-    if (dueMs > now.getTime()) continue;
+    if (dueMs > now.getTime()) {
+      if (nextDue === undefined || dueMs < nextDue) nextDue = dueMs;
+      continue;
+    }
     const doc = await db.transaction().execute(async (trx) => {
       await lockClient(trx, connection.client_id, true);
       // Every worker runs the schedule: another one may have queued (and even finished) this sync since the
@@ -67,16 +84,5 @@ export async function queueDueSyncs(db: Kysely<Database>, jobs: JobQueue, now: D
     });
     if (doc) queued++;
   }
-  return queued;
-}
-
-/**
- * When the next scheduled sync of the companies in scope falls due after `after` (each type due by then has been
- * queued by `queueDueSyncs` at `after`, or could not be); undefined for none.
- */
-export async function nextScheduledSync(db: Kysely<Database>, scope: ScheduleScope, after: Date): Promise<Date | undefined> {
-  let next: number | undefined;
-  for (const { dueMs } of await scheduledTypes(db, scope))
-    if (dueMs > after.getTime() && (next === undefined || dueMs < next)) next = dueMs;
-  return next === undefined ? undefined : new Date(next);
+  return { queued, nextDue: nextDue === undefined ? undefined : new Date(nextDue) };
 }

@@ -51,8 +51,8 @@ export async function effectiveSyncSettingsOf(db: Kysely<Database>, clientId: st
 }
 
 /** Every Linked connection, with the settings in force for its company (what the sync schedule reads, in one query). */
-export async function linkedConnectionsWithSettings(db: Kysely<Database>) {
-  const rows = await db
+export async function linkedConnectionsWithSettings(db: Kysely<Database>, companyIds?: readonly string[]) {
+  let query = db
     .selectFrom('connections as c')
     .innerJoin('companies as co', (join) => join.onRef('co.id', '=', 'c.company_id').onRef('co.client_id', '=', 'c.client_id'))
     .innerJoin('clients as cl', 'cl.id', 'c.client_id')
@@ -64,8 +64,9 @@ export async function linkedConnectionsWithSettings(db: Kysely<Database>) {
       'co.sync_settings as company_settings',
       'cl.sync_settings as client_settings',
     ])
-    .where('c.status', '=', 'Linked')
-    .execute();
+    .where('c.status', '=', 'Linked');
+  if (companyIds) query = query.where('c.company_id', 'in', companyIds);
+  const rows = await query.execute();
   return rows.map(({ company_settings, client_settings, ...connection }) => ({
     ...connection,
     settings: effectiveSyncSettings(parseStoredSettings(client_settings), parseStoredSettings(company_settings)),

@@ -5,7 +5,17 @@ import { Webhook } from 'standardwebhooks';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { waitForSyncs } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { advance, createClock, HOUR, invoicePulls, onlyInvoices, plus, sandboxCompany, untilReady } from './emulator-helpers.js';
+import {
+  HOUR,
+  advance,
+  clientOnClock,
+  createClock,
+  invoicePulls,
+  onlyInvoices,
+  plus,
+  sandboxCompany,
+  untilReady,
+} from './emulator-helpers.js';
 
 /**
  * Issue 32's scenarios: a month of hourly syncs, the Free trial's year, a write's time-out and the webhook retry
@@ -33,8 +43,7 @@ describe('the Free trial on a clock', () => {
     const client = await server.newClient({ plan: 'free-trial', createdAt: created });
     const sdk = platformSdk(client);
     // The clock starts at the account's creation: a year of the trial is still ahead on it.
-    const clock = await createClock(server, client, created);
-    await http(server, 'PUT', '/emulator/client/clock', { auth: client.auth, body: { clockId: clock } });
+    const clock = await clientOnClock(server, client, created);
     expect((await sdk.companies.list({})).totalResults).toBe(0);
 
     await advance(server, client, clock, { to: plus(created, 365 * 24 * HOUR) });
@@ -172,8 +181,7 @@ describe('the Sandbox on a clock', () => {
     const client = await server.newClient();
     const sdk = platformSdk(client);
     await onlyInvoices(sdk, client.clientId, 1);
-    const clock = await createClock(server, client, T);
-    await http(server, 'PUT', '/emulator/client/clock', { auth: client.auth, body: { clockId: clock } });
+    const clock = await clientOnClock(server, client, T);
     const { companyId } = await sandboxCompany(sdk, 'Drifting');
     await waitForSyncs(server, client, companyId);
     const count = async () =>
@@ -211,8 +219,7 @@ describe('the Sandbox on a clock', () => {
     const clocked = await server.newClient();
     const clockedSdk = platformSdk(clocked);
     await onlyInvoices(clockedSdk, clocked.clientId, 1);
-    const clock = await createClock(server, clocked, T);
-    await http(server, 'PUT', '/emulator/client/clock', { auth: clocked.auth, body: { clockId: clock } });
+    const clock = await clientOnClock(server, clocked, T);
     const onClock = await sandboxCompany(clockedSdk, 'On a clock');
     await waitForSyncs(server, clocked, onClock.companyId);
     const started = await http(server, 'POST', `/emulator/clocks/${clock}/advance`, { auth: clocked.auth, body: { by: 'P2D' } });

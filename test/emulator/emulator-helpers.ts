@@ -12,6 +12,14 @@ export async function createClock(server: Server, client: Pick<TestClient, 'auth
   return res.body.id;
 }
 
+/** Creates a test clock frozen at `frozenTime` and puts the client on it; returns its id. */
+export async function clientOnClock(server: Server, client: Pick<TestClient, 'auth'>, frozenTime: string): Promise<string> {
+  const clockId = await createClock(server, client, frozenTime);
+  const joined = await http(server, 'PUT', '/emulator/client/clock', { auth: client.auth, body: { clockId } });
+  expect(joined.status, joined.text).toBe(200);
+  return clockId;
+}
+
 /** Advances a clock and waits until it is ready again; returns the clock. */
 export async function advance(
   server: Server,

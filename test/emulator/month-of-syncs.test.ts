@@ -4,7 +4,7 @@ import { CodatAccounting } from '@codat/accounting';
 import { http, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { waitForSyncs } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { advance, createClock, HOUR, invoicePulls, onlyInvoices, onlyTypes, plus, sandboxCompany } from './emulator-helpers.js';
+import { HOUR, advance, clientOnClock, invoicePulls, onlyInvoices, onlyTypes, plus, sandboxCompany } from './emulator-helpers.js';
 
 /**
  * Issue 32's month: a standard-plan client with only invoices on an hourly schedule, advanced 30 days through the
@@ -31,8 +31,7 @@ describe('a month of hourly syncs', () => {
     const sdk = new CodatPlatform({ authHeader: client.auth, serverURL: server.url, retryConfig: { strategy: 'none' } });
     await sdk.webhooks.createConsumer({ url: receiver.url, eventTypes: ['read.completed'] });
     await onlyInvoices(sdk, client.clientId, 1);
-    const clock = await createClock(server, client, T);
-    expect((await http(server, 'PUT', '/emulator/client/clock', { auth: client.auth, body: { clockId: clock } })).status).toBe(200);
+    const clock = await clientOnClock(server, client, T);
 
     const { companyId } = await sandboxCompany(sdk, 'Hourly');
     await waitForSyncs(server, client, companyId);
@@ -62,8 +61,7 @@ describe('a write within a simulated day', () => {
     const client = await server.newClient();
     const sdk = new CodatPlatform({ authHeader: client.auth, serverURL: server.url, retryConfig: { strategy: 'none' } });
     await onlyTypes(sdk, client.clientId, ['customers'], 1);
-    const clock = await createClock(server, client, T);
-    await http(server, 'PUT', '/emulator/client/clock', { auth: client.auth, body: { clockId: clock } });
+    const clock = await clientOnClock(server, client, T);
     const { companyId, connectionId } = await sandboxCompany(sdk, 'Writes within a day');
     await waitForSyncs(server, client, companyId);
     const customers = async () =>

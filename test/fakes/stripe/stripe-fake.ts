@@ -454,5 +454,7 @@ export function decodeForm(raw: string): StripeObject {
 }
 
 export async function startStripeFake(): Promise<StripeFake> {
+  // The account's schema pulls in most of the document: compiled here, not inside a link's first request.
+  stripeApi().prepare('GET', '/v1/account', 200);
   return new StripeFake().start();
 }

@@ -4,7 +4,7 @@ import type { Database } from '../storage/schema.js';
 import type { OAuth2Flow, OAuthTokens, TokenSource } from '../connectors/connector.js';
 import { ConnectorError, isConnectorError } from '../connectors/connector-error.js';
 import type { CredentialsStore } from './credentials.store.js';
-import { realTime } from '../lib/clock.js';
+import { clockFor, currentBusinessTime, runInBusinessTime, runInRealTime, realTime } from '../lib/clock.js';
 
 /** A token with less than this left is refreshed before it is handed out (a page read never starts on a dying token). */
 export const REFRESH_AHEAD_MS = 5 * 60_000;
@@ -41,49 +41,56 @@ export interface TokenSourceDeps {
  */
 export function oauthTokenSource(deps: TokenSourceDeps, target: { clientId: string; connectionId: string }, flow: OAuth2Flow): TokenSource {
   const { db, credentials } = deps;
-  // Leases and cooldowns between processes, and the platform's own token expiry: real time.
+  // Leases and cooldowns between processes: real time.
   const now = deps.now ?? realTime.now;
+  // A token's expiry is stamped and compared in the business time of the work that made this source (a sync or a
+  // write of a company on a test clock), which a writing thread's request for a token no longer carries: kept here.
+  const time = currentBusinessTime();
+  const inBusinessTime = <T>(work: () => Promise<T>) => (time ? runInBusinessTime(time, work) : runInRealTime(work));
+  const businessNow = () => clockFor({ clientId: target.clientId }).now();
   // The tokens last read or refreshed: a token still good is handed out without reading and unsealing the row on
   // every request a sync makes (a page read asks for it each time).
   let known: OAuthTokens | undefined;
   return {
-    async accessToken(rejected?: string): Promise<string> {
-      // eslint-disable-next-line no-restricted-syntax -- real time: how long to wait on another process's refresh (a timeout)
-      const waitUntil = Date.now() + LEASE_MS + 5_000;
-      if (known && !due(known, rejected, now())) return known.accessToken;
-      for (;;) {
-        deps.signal?.throwIfAborted();
-        const state = await credentials.loadForRefresh(db, target.clientId, target.connectionId);
-        if (!state) throw new ConnectorError('unauthorized', 'the connection holds no tokens; link it again');
-        const tokens = state.credentials as OAuthTokens;
-        const at = now();
-        if (!due(tokens, rejected, at)) {
-          known = tokens;
-          return tokens.accessToken;
-        }
-        if (!tokens.refreshToken)
-          throw new ConnectorError('unauthorized', 'the platform refused the access token, and it cannot be refreshed');
-        if (state.retryAfter && state.retryAfter > at.toISOString()) {
-          throw new ConnectorError(
-            'unavailable',
-            `refreshing the access token failed ${state.failures} time(s) in a row; the next attempt is after ${state.retryAfter}`,
-          );
-        }
-        const until = new Date(at.getTime() + LEASE_MS).toISOString();
-        if (await credentials.claimRefresh(db, target.clientId, target.connectionId, state.sealed, at.toISOString(), until)) {
-          const fresh = await refreshHeld(tokens, state.failures, until);
-          if (fresh !== undefined) return fresh;
-          // The lease ran out and another process refreshed meanwhile: its tokens are the ones kept; read them.
-          continue;
-        }
-        // Another process is refreshing (or just did): the new tokens are read on the next look.
-        // eslint-disable-next-line no-restricted-syntax -- real time: the timeout of waiting on another process's refresh
-        if (Date.now() > waitUntil)
-          throw new ConnectorError('unavailable', 'another process has been refreshing the access token for too long');
-        await sleep(POLL_MS, undefined, { signal: deps.signal });
-      }
-    },
+    accessToken: (rejected?: string) => inBusinessTime(() => accessToken(rejected)),
   };
+
+  async function accessToken(rejected?: string): Promise<string> {
+    // eslint-disable-next-line no-restricted-syntax -- real time: how long to wait on another process's refresh (a timeout)
+    const waitUntil = Date.now() + LEASE_MS + 5_000;
+    if (known && !due(known, rejected, businessNow())) return known.accessToken;
+    for (;;) {
+      deps.signal?.throwIfAborted();
+      const state = await credentials.loadForRefresh(db, target.clientId, target.connectionId);
+      if (!state) throw new ConnectorError('unauthorized', 'the connection holds no tokens; link it again');
+      const tokens = state.credentials as OAuthTokens;
+      const at = now();
+      if (!due(tokens, rejected, businessNow())) {
+        known = tokens;
+        return tokens.accessToken;
+      }
+      if (!tokens.refreshToken)
+        throw new ConnectorError('unauthorized', 'the platform refused the access token, and it cannot be refreshed');
+      if (state.retryAfter && state.retryAfter > at.toISOString()) {
+        throw new ConnectorError(
+          'unavailable',
+          `refreshing the access token failed ${state.failures} time(s) in a row; the next attempt is after ${state.retryAfter}`,
+        );
+      }
+      const until = new Date(at.getTime() + LEASE_MS).toISOString();
+      if (await credentials.claimRefresh(db, target.clientId, target.connectionId, state.sealed, at.toISOString(), until)) {
+        const fresh = await refreshHeld(tokens, state.failures, until);
+        if (fresh !== undefined) return fresh;
+        // The lease ran out and another process refreshed meanwhile: its tokens are the ones kept; read them.
+        continue;
+      }
+      // Another process is refreshing (or just did): the new tokens are read on the next look.
+      // eslint-disable-next-line no-restricted-syntax -- real time: the timeout of waiting on another process's refresh
+      if (Date.now() > waitUntil)
+        throw new ConnectorError('unavailable', 'another process has been refreshing the access token for too long');
+      await sleep(POLL_MS, undefined, { signal: deps.signal });
+    }
+  }
 
   /** Refreshes under the lease `until`; undefined when the lease was lost before the new tokens could be saved. */
   async function refreshHeld(tokens: OAuthTokens, failures: number, until: string): Promise<string | undefined> {

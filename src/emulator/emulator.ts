@@ -6,6 +6,8 @@ import type { JobEngine } from '../jobs/job-queue.js';
 import type { ScheduleScope } from '../syncs/sync-scheduler.js';
 import { notFound } from '../http/api-error.js';
 import { companyForLink } from '../companies/companies.store.js';
+import { OAUTH_CALLBACK_PATH } from '../link/oauth.js';
+import { oauthStateOwner } from '../link/oauth-states.store.js';
 import { currentBusinessTime, frozenClock, runInBusinessTime, type BusinessTime } from '../lib/clock.js';
 import { clockedJobEngine, ticketSignal } from './clocked-jobs.js';
 import { CLOCK_ADVANCE_JOB, createClockAdvanceJob } from './clock-advance.js';
@@ -57,6 +59,13 @@ export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine }
       return joining;
     }
     if (request.businessTime || request.client) return request.businessTime;
+    // The OAuth callback: the clock of the company whose attempt its `state` names (its tokens expire on that clock).
+    if (request.routeOptions.url === OAUTH_CALLBACK_PATH) {
+      const state = new URLSearchParams(request.url.split('?')[1] ?? '').get('state') ?? '';
+      const owner = await oauthStateOwner(db, state);
+      const clock = owner && (await governingClock(db, owner.clientId, owner.companyId));
+      return clock && timeOf(clock);
+    }
     // A public page of a company (the hosted Link flow): the company's clock, found from the company.
     const companyId = companyParam(request);
     const company = companyId && (await companyForLink(db, companyId));

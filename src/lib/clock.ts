@@ -21,7 +21,8 @@ export const systemClock: Clock = {
 /**
  * The system's time for machinery that must never follow a company's clock, named at each use: leases and cooldowns
  * between processes, request-limit windows (Redis expires them on its own real clock), security timeouts (OAuth
- * attempts), and deadlines a platform keeps on its own clock (token expiry, QuickBooks' change window).
+ * attempts), and deadlines a platform keeps on its own clock (QuickBooks' change window). An OAuth token's expiry is
+ * business time: a token is refreshed when the clock says it has expired, or when the platform refuses it.
  */
 export const realTime: Clock = {
   now: () => new Date(),

@@ -36,3 +36,10 @@ export async function takeOAuthState(db: Kysely<Database>, state: string, pendin
 export async function pendingOAuthState(db: Kysely<Database>, state: string): Promise<OAuthStateRow | undefined> {
   return db.selectFrom('oauth_states').selectAll().where('state', '=', state).where('pending', 'is not', null).executeTakeFirst();
 }
+
+/** Whose attempt a `state` names (read, not taken): the callback runs in that company's business time. */
+export async function oauthStateOwner(db: Kysely<Database>, state: string): Promise<{ clientId: string; companyId: string } | undefined> {
+  if (!state) return undefined;
+  const row = await db.selectFrom('oauth_states').select(['client_id', 'company_id']).where('state', '=', state).executeTakeFirst();
+  return row && { clientId: row.client_id, companyId: row.company_id };
+}

@@ -3,7 +3,7 @@ import { ConnectorError } from '../connector-error.js';
 import { platformRequest, type PlatformEndpoint } from '../platform-http.js';
 import type { PlatformDeclaration } from '../platform-declaration.js';
 import { declaredBaseUrl, envUrl } from '../platform-runtime.js';
-import { realTime } from '../../lib/clock.js';
+import { clockFor, realTime } from '../../lib/clock.js';
 
 /**
  * An OAuth2 platform's configuration: its declaration (`oauth2`, and the API's address from `transport`) with the
@@ -136,9 +136,15 @@ async function tokenRequest(
 ): Promise<OAuthTokens> {
   const answer = await tokenGrant(declaration, config, grant, signal);
   // An expiry the platform wrote unreadably (not a date, or beyond what a date holds) is none: the token is used until
-  // the platform refuses it, then refreshed.
+  // the platform refuses it, then refreshed. The lifetime is counted on the business clock of the work that asked (a
+  // company on an emulator test clock ages its tokens with the clock); a platform whose own clock disagrees refuses
+  // the token, and a refused token is refreshed, so either way the connection carries on.
   const expiresIn = Number(answer.expires_in);
-  const at = typeof answer.expires_at === 'string' ? Date.parse(answer.expires_at) : realTime.now().getTime() + expiresIn * 1000;
+  const business = clockFor({}).now().getTime();
+  const at =
+    typeof answer.expires_at === 'string'
+      ? business + (Date.parse(answer.expires_at) - realTime.now().getTime())
+      : business + expiresIn * 1000;
   const expiresAt = Number.isFinite(at) && Math.abs(at) <= MAX_DATE_MS ? new Date(at).toISOString() : undefined;
   return {
     accessToken: answer.access_token!,

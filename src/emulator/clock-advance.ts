@@ -4,7 +4,7 @@ import type { JobContext, JobHandler, JobQueue } from '../jobs/job-queue.js';
 import { frozenClock, runInBusinessTime } from '../lib/clock.js';
 import { queueSchedule } from '../syncs/sync-scheduler.js';
 import { clockById, companiesOnClock, finishAdvance, nextTimerDue, setClockTime, takeDueTimers, ticketsOf } from './clocks.store.js';
-import type { TicketSignal } from './clocked-jobs.js';
+import { ownerCompany, timerJob, type TicketSignal } from './clocked-jobs.js';
 
 /** The job that advances a clock: queued by `POST /emulator/clocks/{clockId}/advance`, on real time. */
 export const CLOCK_ADVANCE_JOB = 'emulator-clock-advance';
@@ -60,10 +60,13 @@ export function createClockAdvanceJob(deps: { db: Kysely<Database>; jobs: JobQue
    * sync of its companies falls due after `at`.
    */
   async function release(clockId: string, companies: ReadonlySet<string>, at: string) {
-    return runInBusinessTime({ clock: frozenClock(at), clockId }, async () => {
+    const clock = frozenClock(at);
+    return runInBusinessTime({ clock, clockId }, async () => {
       const timers = await db.transaction().execute(async (trx) => {
         const due = await takeDueTimers(trx, clockId, at);
-        for (const timer of due) await jobs.enqueue(trx, { kind: timer.kind, payload: JSON.parse(timer.payload) });
+        // Each in its owner's name, so what it queues in turn (a retry's next timer) follows that owner too.
+        for (const timer of due)
+          await runInBusinessTime({ clock, clockId, companyId: ownerCompany(timer) }, () => jobs.enqueue(trx, timerJob(timer)));
         return due.length;
       });
       const syncs = await queueSchedule(db, jobs, new Date(at), { only: companies });

@@ -1,12 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import { JobHandedBack, type JobEngine, type JobHandler, type JobSpec } from '../jobs/job-queue.js';
+import { JobHandedBack, type JobEngine, type JobHandler, type JobQueue, type JobSpec } from '../jobs/job-queue.js';
 import { currentBusinessTime, frozenClock, runInBusinessTime, runInRealTime, systemClock, type BusinessTime } from '../lib/clock.js';
-import { clockById, dropTicket, insertTicket, insertTimer } from './clocks.store.js';
+import {
+  clockById,
+  dropTicket,
+  governingClock,
+  insertTicket,
+  insertTimer,
+  ownedTimersOf,
+  takeTimer,
+  type TimerRow,
+} from './clocks.store.js';
 
-/** The payload field naming the clock a job was queued on, and the one naming its ticket. */
+/** The payload fields naming the clock a job was queued on, the company it is for, and its ticket. */
 const CLOCK_FIELD = 'emulatorClockId';
+const COMPANY_FIELD = 'emulatorCompanyId';
 const TICKET_FIELD = 'emulatorTicket';
 
 /** Wakes whoever waits for the jobs of a clock to finish (the advance), in this process. */
@@ -69,10 +79,15 @@ export function clockedJobEngine(
     signal.settled();
   }
 
-  /** The business time a job queued on `clockId` runs in: the clock's time now, or real time once the clock is gone. */
-  async function timeOf(clockId: string): Promise<BusinessTime> {
-    const clock = await clockById(db, clockId);
-    return clock ? { clock: frozenClock(clock.frozen_time), clockId } : { clock: systemClock };
+  /**
+   * The business time a job queued on `clockId` runs in: a company's work runs on the clock that governs the company
+   * now (the one it was queued on, unless the company has moved since; real time once it is on none); other work on
+   * the clock it was queued on, or in real time once that clock is gone.
+   */
+  async function timeOf(clockId: string, companyId: string | undefined): Promise<BusinessTime> {
+    const queuedOn = await clockById(db, clockId);
+    const clock = queuedOn && companyId !== undefined ? await governingClock(db, queuedOn.client_id, companyId) : queuedOn;
+    return clock ? { clock: frozenClock(clock.frozen_time), clockId: clock.id, companyId } : { clock: systemClock };
   }
 
   function onClock(handler: JobHandler): JobHandler {
@@ -80,8 +95,9 @@ export function clockedJobEngine(
       const clockId = isObject(payload) ? payload[CLOCK_FIELD] : undefined;
       // A job queued in real time runs in real time, whatever business time the engine's loop was woken in.
       if (typeof clockId !== 'string' || !isObject(payload)) return runInRealTime(work);
+      const companyId = typeof payload[COMPANY_FIELD] === 'string' ? payload[COMPANY_FIELD] : undefined;
       try {
-        await runInBusinessTime(await timeOf(clockId), work);
+        await runInBusinessTime(await timeOf(clockId, companyId), work);
       } catch (err) {
         // Handed back, the job runs again and keeps its ticket; a failure has ended it.
         if (!(err instanceof JobHandedBack)) await settle(payload);
@@ -101,8 +117,8 @@ export function clockedJobEngine(
     async enqueue(executor, job: JobSpec) {
       const time = currentBusinessTime();
       if (!time?.clockId || !isObject(job.payload) || unclocked.has(job.kind)) return engine.enqueue(executor, job);
-      const { [TICKET_FIELD]: _ticket, ...rest } = job.payload;
-      const payload = { ...rest, [CLOCK_FIELD]: time.clockId };
+      const payload: Record<string, unknown> = { ...unclockedPayload(job.payload), [CLOCK_FIELD]: time.clockId };
+      if (time.companyId !== undefined) payload[COMPANY_FIELD] = time.companyId;
       if (job.dueAt && job.dueAt.getTime() > time.clock.now().getTime()) {
         await insertTimer(executor, {
           id: timerId(),
@@ -110,6 +126,7 @@ export function clockedJobEngine(
           due_at: job.dueAt.toISOString(),
           kind: job.kind,
           payload: JSON.stringify(payload),
+          owner: time.companyId ?? null,
         });
         return;
       }
@@ -128,4 +145,47 @@ export function clockedJobEngine(
     stop: () => engine.stop(),
     queueDepth: () => engine.queueDepth(),
   };
+}
+
+/** A job's payload without what the emulator added to it (its clock, company and ticket). */
+function unclockedPayload(payload: Record<string, unknown>): Record<string, unknown> {
+  const { [CLOCK_FIELD]: _clock, [COMPANY_FIELD]: _company, [TICKET_FIELD]: _ticket, ...rest } = payload;
+  return rest;
+}
+
+/** The company a timer's work is for; undefined for work that is no company's (it stays on its clock). */
+export function ownerCompany(timer: TimerRow): string | undefined {
+  return timer.owner ?? undefined;
+}
+
+/** A timer as the job it stands for, due at the same instant: queued again, it waits or runs in whatever time queues it. */
+export function timerJob(timer: TimerRow): JobSpec {
+  return {
+    kind: timer.kind,
+    payload: unclockedPayload(JSON.parse(timer.payload) as Record<string, unknown>),
+    dueAt: new Date(timer.due_at),
+  };
+}
+
+/**
+ * Moves the client's timers whose company is now governed by another clock, or by none, in the caller's transaction
+ * (the one that changed who is on which clock). A due time is an instant: on the new clock the timer waits until that
+ * clock reaches it, or runs at once when it already has; off clocks, the job engine runs it when real time reaches it.
+ */
+export async function moveTimers(trx: Kysely<Database>, jobs: JobQueue, clientId: string): Promise<number> {
+  let moved = 0;
+  for (const timer of await ownedTimersOf(trx, clientId)) {
+    const companyId = ownerCompany(timer);
+    const clock = await governingClock(trx, clientId, companyId);
+    if (clock?.id === timer.clock_id) continue;
+    const taken = await takeTimer(trx, timer.id);
+    if (!taken) continue;
+    const job = timerJob(taken);
+    const queue = () => jobs.enqueue(trx, job);
+    await (clock
+      ? runInBusinessTime({ clock: frozenClock(clock.frozen_time), clockId: clock.id, companyId }, queue)
+      : runInRealTime(queue));
+    moved++;
+  }
+  return moved;
 }

@@ -5,6 +5,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { ApiError, notFound, validationError } from '../http/api-error.js';
 import { realTime } from '../lib/clock.js';
 import { addIsoDuration } from './iso-duration.js';
+import { moveTimers, timerJob } from './clocked-jobs.js';
 import { companyForLink } from '../companies/companies.store.js';
 import { CLOCK_ADVANCE_JOB } from './clock-advance.js';
 import {
@@ -54,8 +55,20 @@ export function createClocksService(deps: {
   db: Kysely<Database>;
   /** The engine itself: the advance runs on real time, whatever clock the request runs in. */
   jobs: JobQueue & { wake(): void };
+  /** The engine as the emulator runs it (clocked-jobs.ts): what moves a member's timers to its new clock. */
+  clockedJobs: JobQueue;
 }) {
   const { db } = deps;
+
+  /** Changes who is on which clock, and moves the timers of whoever moved with them, in one transaction. */
+  async function regroup(clientId: string, change: (trx: Kysely<Database>) => Promise<boolean>): Promise<boolean> {
+    const { changed, moved } = await db.transaction().execute(async (trx) => {
+      if (!(await change(trx))) return { changed: false, moved: 0 };
+      return { changed: true, moved: await moveTimers(trx, deps.clockedJobs, clientId) };
+    });
+    if (moved > 0) deps.jobs.wake();
+    return changed;
+  }
 
   async function owned(clientId: string, clockId: string): Promise<ClockRow> {
     const row = await clockOf(db, clientId, clockId);
@@ -98,8 +111,9 @@ export function createClocksService(deps: {
         );
       const handedBack = await db.transaction().execute(async (trx) => {
         const timers = await deleteClock(trx, clientId, clockId);
-        // Work still due on it (of companies that moved to another clock) goes on in real time.
-        for (const timer of timers) await deps.jobs.enqueue(trx, { kind: timer.kind, payload: JSON.parse(timer.payload) });
+        // Work still due on it (timers made before they had owners; an owned one left with its owner) goes on in real
+        // time, when real time reaches it.
+        for (const timer of timers) await deps.jobs.enqueue(trx, timerJob(timer));
         return timers.length;
       });
       if (handedBack > 0) deps.jobs.wake();
@@ -143,7 +157,7 @@ export function createClocksService(deps: {
         ]);
       // The clock starts advancing and its advance job is queued together: never one without the other.
       const started = await db.transaction().execute(async (trx) => {
-        if (!(await startAdvance(trx, clientId, clockId, to.toISOString()))) return false;
+        if (!(await startAdvance(trx, clientId, clockId, row.frozen_time, to.toISOString()))) return false;
         await deps.jobs.enqueue(trx, { kind: CLOCK_ADVANCE_JOB, payload: { clockId } });
         return true;
       });
@@ -155,23 +169,25 @@ export function createClocksService(deps: {
     async joinCompany(clientId: string, companyId: string, clockId: string): Promise<TestClock> {
       await company(clientId, companyId);
       const clock = await owned(clientId, clockId);
-      await joinClock(db, clientId, companyId, clockId);
+      await regroup(clientId, async (trx) => (await joinClock(trx, clientId, companyId, clockId), true));
       return testClock(clock);
     },
 
     async leaveCompany(clientId: string, companyId: string): Promise<void> {
       await company(clientId, companyId);
-      if (!(await leaveClock(db, clientId, companyId))) throw notFound(`Company ${companyId} is not on a test clock`);
+      if (!(await regroup(clientId, (trx) => leaveClock(trx, clientId, companyId))))
+        throw notFound(`Company ${companyId} is not on a test clock`);
     },
 
     async joinClient(clientId: string, clockId: string): Promise<TestClock> {
       const clock = await owned(clientId, clockId);
-      await joinClock(db, clientId, CLIENT_MEMBER, clockId);
+      await regroup(clientId, async (trx) => (await joinClock(trx, clientId, CLIENT_MEMBER, clockId), true));
       return testClock(clock);
     },
 
     async leaveClient(clientId: string): Promise<void> {
-      if (!(await leaveClock(db, clientId, CLIENT_MEMBER))) throw notFound('The client is not on a test clock');
+      if (!(await regroup(clientId, (trx) => leaveClock(trx, clientId, CLIENT_MEMBER))))
+        throw notFound('The client is not on a test clock');
     },
   };
 }

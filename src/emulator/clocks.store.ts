@@ -126,14 +126,18 @@ export async function companiesOnAnyClock(db: Kysely<Database>): Promise<Set<str
   return new Set(rows.map((r) => r.id));
 }
 
-/** Starts an advance of a ready clock; false when it is advancing already (or gone). */
-export async function startAdvance(db: Kysely<Database>, clientId: string, clockId: string, to: string): Promise<boolean> {
+/**
+ * Starts an advance of a ready clock still at `from` (where the request measured `by` from); false when it is advancing,
+ * has moved since it was read (an advance ended meanwhile), or is gone.
+ */
+export async function startAdvance(db: Kysely<Database>, clientId: string, clockId: string, from: string, to: string): Promise<boolean> {
   const result = await db
     .updateTable('emulator_clocks')
     .set({ status: 'advancing', advancing_to: to })
     .where('client_id', '=', clientId)
     .where('id', '=', clockId)
     .where('status', '=', 'ready')
+    .where('frozen_time', '=', from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -148,10 +152,26 @@ export async function finishAdvance(db: Kysely<Database>, clockId: string, at: s
   await db.updateTable('emulator_clocks').set({ frozen_time: at, status: 'ready', advancing_to: null }).where('id', '=', clockId).execute();
 }
 
-export type TimerRow = { id: string; clock_id: string; due_at: string; kind: string; payload: string };
+export type TimerRow = { id: string; clock_id: string; due_at: string; kind: string; payload: string; owner: string | null };
 
 export async function insertTimer(executor: Kysely<Database>, row: TimerRow): Promise<void> {
   await executor.insertInto('emulator_timers').values(row).execute();
+}
+
+/** The timers of the client's clocks that are a company's work. */
+export async function ownedTimersOf(executor: Kysely<Database>, clientId: string): Promise<TimerRow[]> {
+  return executor
+    .selectFrom('emulator_timers as t')
+    .innerJoin('emulator_clocks as c', 'c.id', 't.clock_id')
+    .selectAll('t')
+    .where('c.client_id', '=', clientId)
+    .where('t.owner', 'is not', null)
+    .execute();
+}
+
+/** Takes one timer (deleted and returned), so it is released or moved once. */
+export async function takeTimer(executor: Kysely<Database>, id: string): Promise<TimerRow | undefined> {
+  return executor.deleteFrom('emulator_timers').where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 /** When the clock's next timer is due; undefined for none. */

@@ -25,7 +25,11 @@ interface JoiningTime extends BusinessTime {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const timeOf = (clock: ClockRow): BusinessTime => ({ clock: frozenClock(clock.frozen_time), clockId: clock.id });
+const timeOf = (clock: ClockRow, companyId?: string): BusinessTime => ({
+  clock: frozenClock(clock.frozen_time),
+  clockId: clock.id,
+  companyId,
+});
 
 function companyParam(request: FastifyRequest): string | undefined {
   const companyId = (request.params as Record<string, unknown> | undefined)?.companyId;
@@ -41,12 +45,13 @@ export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine }
   const { db } = deps;
   const signal = ticketSignal();
   const jobs = clockedJobEngine(db, deps.engine, signal, new Set([CLOCK_ADVANCE_JOB]));
-  const clocks = createClocksService({ db, jobs: deps.engine });
+  const clocks = createClocksService({ db, jobs: deps.engine, clockedJobs: jobs });
 
   /** The business time of a request of the client: its company's clock on a company's path, else the client's. */
   async function businessTime(request: FastifyRequest, clientId: string): Promise<BusinessTime | undefined> {
-    const clock = await governingClock(db, clientId, companyParam(request));
-    return clock && timeOf(clock);
+    const companyId = companyParam(request);
+    const clock = await governingClock(db, clientId, companyId);
+    return clock && timeOf(clock, companyId);
   }
 
   /** What the pre-handler runs the request in: the guard's choice, a new company's clock, or a public company page's. */
@@ -64,13 +69,13 @@ export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine }
       const state = new URLSearchParams(request.url.split('?')[1] ?? '').get('state') ?? '';
       const owner = await oauthStateOwner(db, state);
       const clock = owner && (await governingClock(db, owner.clientId, owner.companyId));
-      return clock && timeOf(clock);
+      return clock && timeOf(clock, owner.companyId);
     }
     // A public page of a company (the hosted Link flow): the company's clock, found from the company.
     const companyId = companyParam(request);
     const company = companyId && (await companyForLink(db, companyId));
     const clock = company ? await governingClock(db, company.client_id, company.id) : undefined;
-    return clock && timeOf(clock);
+    return clock && timeOf(clock, companyId);
   }
 
   return {
@@ -84,8 +89,10 @@ export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine }
 
     /** Puts a new company on the clock its creating request named (in the creation's transaction). */
     async companyCreated(trx: Kysely<Database>, clientId: string, companyId: string): Promise<void> {
-      const joins = (currentBusinessTime() as JoiningTime | undefined)?.newCompanyJoins;
-      if (joins) await joinClock(trx, clientId, companyId, joins);
+      const time = currentBusinessTime() as JoiningTime | undefined;
+      if (time?.newCompanyJoins) await joinClock(trx, clientId, companyId, time.newCompanyJoins);
+      // What its creation leaves due later (its webhook's retries) is the new company's, and follows its clock.
+      if (time?.clockId) time.companyId = companyId;
     },
 
     /** The companies the real-time schedule serves: all but those on a clock (their clocks' advances serve them). */

@@ -45,6 +45,8 @@ export interface BusinessTime {
   clock: Clock;
   /** The emulator test clock governing the work, when one does. */
   clockId?: string;
+  /** The company the work is for, when it is a company's: work it leaves due later follows the company's clock. */
+  companyId?: string;
 }
 
 const current = new AsyncLocalStorage<BusinessTime>();
@@ -60,6 +62,15 @@ export function runInBusinessTime<T>(time: BusinessTime, work: () => T): T {
  */
 export function runInRealTime<T>(work: () => T): T {
   return current.exit(work);
+}
+
+/**
+ * Runs `work` in the current business time as work for `companyId`: what it leaves due later belongs to the company and
+ * follows it to another clock (the emulator's timers). In real time, it simply runs.
+ */
+export function asCompanyWork<T>(companyId: string, work: () => T): T {
+  const time = current.getStore();
+  return time ? current.run({ ...time, companyId }, work) : work();
 }
 
 /** The business time of the work running now, if one was set where it entered. */

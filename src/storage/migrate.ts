@@ -19,6 +19,7 @@ import * as accountCategories from './migrations/0015-account-categories.js';
 import * as versionDigests from './migrations/0016-version-digests.js';
 import * as emulatorClocks from './migrations/0017-emulator-clocks.js';
 import * as repeatableReads from './migrations/0018-repeatable-reads.js';
+import * as timerOwners from './migrations/0019-timer-owners.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0016-version-digests': versionDigests,
   '0017-emulator-clocks': emulatorClocks,
   '0018-repeatable-reads': repeatableReads,
+  '0019-timer-owners': timerOwners,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

@@ -8,7 +8,7 @@ import { createSyncsStore, deleteOperation, insertOperation, oldestOperationIn, 
 import { lockClient } from '../clients/clients.store.js';
 import { findConnector } from '../connectors/registry.js';
 import type { SyncSetting } from './sync-settings.js';
-import { clockFor, currentBusinessTime } from '../lib/clock.js';
+import { asCompanyWork, clockFor, currentBusinessTime } from '../lib/clock.js';
 
 export const SYNC_JOB = 'sync-data-type';
 /** Deletes the records of a superseded, failed or orphaned data-set version. */
@@ -55,7 +55,7 @@ export async function queueSync(trx: Kysely<Database>, jobs: JobQueue, target: Q
     requested: now.toISOString(),
     clockAt: clockAt(now),
   });
-  await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } });
+  await asCompanyWork(target.companyId, () => jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: id } }));
   return doc;
 }
 
@@ -125,7 +125,7 @@ async function requeue(
     requested: row.requested,
     clockAt: clockAt(clockFor(target).now()),
   });
-  await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: row.id } });
+  await asCompanyWork(target.companyId, () => jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: row.id } }));
 }
 
 /** The time to count the Sandbox's epoch in days from, when the work runs on an emulator test clock (`epochOf`). */

@@ -97,6 +97,60 @@ describe('a write that never completes', () => {
   }, 60_000);
 });
 
+describe('a company that moves', () => {
+  it('takes the work it has due with it: to another clock, and off clocks to real time', async () => {
+    // Clocks in the past: a due time left behind by real time runs at once off clocks.
+    const T = '2025-06-02T09:00:00.000Z';
+    const client = await server.newClient();
+    const sdk = platformSdk(client);
+    await onlyInvoices(sdk, client.clientId, 24);
+    const [from, to] = [await createClock(server, client, T), await createClock(server, client, plus(T, -HOUR))];
+    const { companyId, connectionId } = await sandboxCompany(sdk, 'Moving house');
+    await http(server, 'PUT', `/emulator/companies/${companyId}/clock`, { auth: client.auth, body: { clockId: from } });
+    await waitForSyncs(server, client, companyId);
+    const accounting = new CodatAccounting({ serverURL: server.url, security: { authHeader: client.auth } });
+    const write = async (name: string) =>
+      (
+        await accounting.customers.create({
+          companyId,
+          connectionId,
+          timeoutInMinutes: 5,
+          customer: { customerName: name, status: 'Active' as never },
+        })
+      ).createCustomerResponse!;
+    const operation = (key: string) => sdk.pushData.getOperation({ companyId, pushOperationKey: key });
+
+    // Requested at T on the first clock, it times out at T+5m: of whichever clock the company is on by then.
+    const first = await write('Packed Ltd');
+    expect(first).toMatchObject({ requestedOnUtc: T, status: 'Pending' });
+    const moved = await http(server, 'PUT', `/emulator/companies/${companyId}/clock`, { auth: client.auth, body: { clockId: to } });
+    expect(moved.status, moved.text).toBe(200);
+    await advance(server, client, from, { by: 'PT1H' });
+    expect((await operation(first.pushOperationKey)).status).toBe('Pending');
+    await advance(server, client, to, { to: plus(T, 5 * 60_000 - 1) });
+    expect((await operation(first.pushOperationKey)).status).toBe('Pending');
+    await advance(server, client, to, { by: 'PT0.001S' });
+    expect(await operation(first.pushOperationKey)).toMatchObject({ status: 'TimedOut', completedOnUtc: plus(T, 5 * 60_000) });
+
+    // Off clocks, a time-out due at T+10m (long past in real time) runs at once, in real time.
+    const second = await write('Unpacked Ltd');
+    expect(second.requestedOnUtc).toBe(plus(T, 5 * 60_000));
+    const left = Date.now();
+    expect((await http(server, 'DELETE', `/emulator/companies/${companyId}/clock`, { auth: client.auth })).status).toBe(204);
+    const deadline = Date.now() + 20_000;
+    let ended = await operation(second.pushOperationKey);
+    while (ended.status === 'Pending' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      ended = await operation(second.pushOperationKey);
+    }
+    expect(ended.status).toBe('TimedOut');
+    expect(Date.parse(ended.completedOnUtc!)).toBeGreaterThanOrEqual(left - 1000);
+    // Nothing of the company's is left on either clock: both can go.
+    expect((await http(server, 'DELETE', `/emulator/clocks/${from}`, { auth: client.auth })).status).toBe(204);
+    expect((await http(server, 'DELETE', `/emulator/clocks/${to}`, { auth: client.auth })).status).toBe(204);
+  }, 120_000);
+});
+
 describe('webhook retries', () => {
   it('climbs the whole retry ladder in the clock’s time, every attempt signed with real time', async () => {
     const T = '2027-07-01T00:00:00.000Z';

@@ -27,6 +27,8 @@ export interface EmulatorTimersTable {
   kind: string;
   /** The job's payload, JSON. */
   payload: string;
+  /** The company whose work it is, whose clock it follows; null for work that is no company's (it stays on its clock). */
+  owner: string | null;
 }
 
 /** A job queued on a clock and not yet finished. */

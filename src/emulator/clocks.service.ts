@@ -7,6 +7,7 @@ import { realTime } from '../lib/clock.js';
 import { addIsoDuration } from './iso-duration.js';
 import { moveTimers, timerJob } from './clocked-jobs.js';
 import { companyForLink } from '../companies/companies.store.js';
+import { lockClient } from '../clients/clients.store.js';
 import { CLOCK_ADVANCE_JOB } from './clock-advance.js';
 import {
   CLIENT_MEMBER,
@@ -50,6 +51,13 @@ function instant(field: string, text: string): Date {
 
 const clockNotFound = (clockId: string) => notFound(`No test clock was found with ID ${clockId}`);
 
+/** Puts a member on a clock that still exists once the client's row is locked (404 when it was deleted meanwhile). */
+export async function joinExisting(trx: Kysely<Database>, clientId: string, member: string, clockId: string): Promise<true> {
+  if (!(await clockOf(trx, clientId, clockId))) throw clockNotFound(clockId);
+  await joinClock(trx, clientId, member, clockId);
+  return true;
+}
+
 /** The emulator's test clocks of one client (docs/emulator.md). */
 export function createClocksService(deps: {
   db: Kysely<Database>;
@@ -63,6 +71,8 @@ export function createClocksService(deps: {
   /** Changes who is on which clock, and moves the timers of whoever moved with them, in one transaction. */
   async function regroup(clientId: string, change: (trx: Kysely<Database>) => Promise<boolean>): Promise<boolean> {
     const { changed, moved } = await db.transaction().execute(async (trx) => {
+      // The client's row first, as a clock's deletion takes it: a member never joins a clock being deleted.
+      await lockClient(trx, clientId, false);
       if (!(await change(trx))) return { changed: false, moved: 0 };
       return { changed: true, moved: await moveTimers(trx, deps.clockedJobs, clientId) };
     });
@@ -103,13 +113,16 @@ export function createClocksService(deps: {
 
     async delete(clientId: string, clockId: string): Promise<void> {
       await owned(clientId, clockId);
-      const members = await membersOf(db, clientId, clockId);
-      if (members > 0)
-        throw new ApiError(
-          409,
-          `The test clock ${clockId} still has ${members} member(s) (companies or the client): move them off it first.`,
-        );
       const handedBack = await db.transaction().execute(async (trx) => {
+        // Counted in the transaction that deletes, after the client's row is locked (as every join locks it): a
+        // company joining meanwhile either is counted here or finds the clock gone.
+        await lockClient(trx, clientId, false);
+        const members = await membersOf(trx, clientId, clockId);
+        if (members > 0)
+          throw new ApiError(
+            409,
+            `The test clock ${clockId} still has ${members} member(s) (companies or the client): move them off it first.`,
+          );
         const timers = await deleteClock(trx, clientId, clockId);
         // Work still due on it (timers made before they had owners; an owned one left with its owner) goes on in real
         // time, when real time reaches it.
@@ -169,7 +182,7 @@ export function createClocksService(deps: {
     async joinCompany(clientId: string, companyId: string, clockId: string): Promise<TestClock> {
       await company(clientId, companyId);
       const clock = await owned(clientId, clockId);
-      await regroup(clientId, async (trx) => (await joinClock(trx, clientId, companyId, clockId), true));
+      await regroup(clientId, (trx) => joinExisting(trx, clientId, companyId, clockId));
       return testClock(clock);
     },
 
@@ -181,7 +194,7 @@ export function createClocksService(deps: {
 
     async joinClient(clientId: string, clockId: string): Promise<TestClock> {
       const clock = await owned(clientId, clockId);
-      await regroup(clientId, async (trx) => (await joinClock(trx, clientId, CLIENT_MEMBER, clockId), true));
+      await regroup(clientId, (trx) => joinExisting(trx, clientId, CLIENT_MEMBER, clockId));
       return testClock(clock);
     },
 

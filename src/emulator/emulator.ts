@@ -11,9 +11,9 @@ import { oauthStateOwner } from '../link/oauth-states.store.js';
 import { currentBusinessTime, frozenClock, runInBusinessTime, type BusinessTime } from '../lib/clock.js';
 import { clockedJobEngine, ticketSignal } from './clocked-jobs.js';
 import { CLOCK_ADVANCE_JOB, createClockAdvanceJob } from './clock-advance.js';
-import { createClocksService } from './clocks.service.js';
+import { createClocksService, joinExisting } from './clocks.service.js';
 import { registerEmulatorRoutes } from './emulator.routes.js';
-import { clockOf, companiesOnAnyClock, deleteClockMembershipStep, governingClock, joinClock, type ClockRow } from './clocks.store.js';
+import { clockOf, companiesOnAnyClock, deleteClockMembershipStep, governingClock, type ClockRow } from './clocks.store.js';
 
 /** The header that puts a company on a clock as it is created. */
 export const EMULATOR_CLOCK_HEADER = 'emulator-clock';
@@ -90,7 +90,7 @@ export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine }
     /** Puts a new company on the clock its creating request named (in the creation's transaction). */
     async companyCreated(trx: Kysely<Database>, clientId: string, companyId: string): Promise<void> {
       const time = currentBusinessTime() as JoiningTime | undefined;
-      if (time?.newCompanyJoins) await joinClock(trx, clientId, companyId, time.newCompanyJoins);
+      if (time?.newCompanyJoins) await joinExisting(trx, clientId, companyId, time.newCompanyJoins);
       // What its creation leaves due later (its webhook's retries) is the new company's, and follows its clock.
       if (time?.clockId) time.companyId = companyId;
     },

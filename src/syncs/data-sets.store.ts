@@ -59,7 +59,7 @@ export async function completeDataSet(
 export function dataSetOf(executor: Kysely<Database>, clientId: string, connectionId: string, dataType: string) {
   return executor
     .selectFrom('data_sets')
-    .select(['current_version', 'completed_syncs', 'cursor', 'read_key'])
+    .select(['current_version', 'completed_syncs', 'cursor', 'read_key', 'company_id'])
     .where('client_id', '=', clientId)
     .where('connection_id', '=', connectionId)
     .where('data_type', '=', dataType)

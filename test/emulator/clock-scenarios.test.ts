@@ -268,6 +268,28 @@ describe('the Sandbox on a clock', () => {
     expect((await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=100`, { auth: client.auth })).text).not.toBe(page);
   }, 120_000);
 
+  it('never goes back in time when its company leaves the clock: three weeks of weekly syncs read day 21’s data', async () => {
+    const T = '2025-02-03T00:00:00.000Z';
+    const client = await server.newClient();
+    const sdk = platformSdk(client);
+    await onlyInvoices(sdk, client.clientId, 7 * 24);
+    const clock = await clientOnClock(server, client, T);
+    const { companyId } = await sandboxCompany(sdk, 'Weekly');
+    await waitForSyncs(server, client, companyId);
+    await advance(server, client, clock, { by: 'P21D' });
+    // Four syncs completed (T and three weeks after), the last at day 21 of the Sandbox's drift.
+    expect((await invoicePulls(sdk, companyId)).map((op) => op.requested)).toEqual([0, 7, 14, 21].map((d) => plus(T, d * 24 * HOUR)));
+    const page = async () => (await http(server, 'GET', `/companies/${companyId}/data/invoices?pageSize=100`, { auth: client.auth })).text;
+    const onClock = await page();
+
+    // In real time the data set moves one epoch per sync from where it stands: a sync now reads day 21 again, not day 4.
+    expect((await http(server, 'DELETE', '/emulator/client/clock', { auth: client.auth })).status).toBe(204);
+    expect((await http(server, 'POST', `/companies/${companyId}/data/queue/invoices`, { auth: client.auth })).status).toBe(200);
+    await waitForSyncs(server, client, companyId);
+    expect(await invoicePulls(sdk, companyId)).toHaveLength(5);
+    expect(await page()).toBe(onClock);
+  }, 120_000);
+
   it('leaves the work of clients on real time in real time while a clock advances', async () => {
     const T = '2030-01-01T00:00:00.000Z';
     const clocked = await server.newClient();

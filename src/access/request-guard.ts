@@ -73,9 +73,10 @@ export function createRequestGuard(deps: {
     request.client = client;
     // The emulator's controls count against no limit: a client whose quota is spent on a frozen day can still advance.
     if (config.emulatorControl) return;
-    // In the request's business time: the quota's day is the clock's, and so are the quota events' dates.
+    // In the request's business time: the quota's day is the clock's, and so are the quota events' dates. The quota is
+    // the client's, whatever company the path names: its window's end stays with the clock, not with that company.
     const consume = () => deps.rateLimiter.consume(client, time && { at, clockId: time.clockId });
-    const state = await (time ? runInBusinessTime(time, consume) : consume());
+    const state = await (time ? runInBusinessTime({ ...time, companyId: undefined }, consume) : consume());
     if (state) reply.headers(rateLimitHeaders(state));
   };
 }

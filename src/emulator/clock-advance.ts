@@ -3,6 +3,7 @@ import type { Database } from '../storage/schema.js';
 import type { JobContext, JobHandler, JobQueue } from '../jobs/job-queue.js';
 import { frozenClock, runInBusinessTime } from '../lib/clock.js';
 import { queueSchedule } from '../syncs/sync-scheduler.js';
+import { lockClient } from '../clients/clients.store.js';
 import { clockById, companiesOnClock, finishAdvance, nextTimerDue, setClockTime, takeDueTimers, ticketsOf } from './clocks.store.js';
 import { ownerCompany, timerJob, type TicketSignal } from './clocked-jobs.js';
 
@@ -59,10 +60,12 @@ export function createClockAdvanceJob(deps: { db: Kysely<Database>; jobs: JobQue
    * Queues what is due by `at` on the clock, in its business time: how many jobs it queued, and when the next scheduled
    * sync of its companies falls due after `at`.
    */
-  async function release(clockId: string, companies: ReadonlySet<string>, at: string) {
+  async function release(clientId: string, clockId: string, companies: ReadonlySet<string>, at: string) {
     const clock = frozenClock(at);
     return runInBusinessTime({ clock, clockId }, async () => {
       const timers = await db.transaction().execute(async (trx) => {
+        // The client's row first, as a company moving clocks takes it before it moves its timers: one lock order.
+        await lockClient(trx, clientId, false);
         const due = await takeDueTimers(trx, clockId, at);
         // Each in its owner's name, so what it queues in turn (a retry's next timer) follows that owner too.
         for (const timer of due)
@@ -94,7 +97,7 @@ export function createClockAdvanceJob(deps: { db: Kysely<Database>; jobs: JobQue
         if (!clock || clock.status !== 'advancing' || !clock.advancing_to) return;
         const now = clock.frozen_time;
         const companies = await companiesOnClock(db, clock.client_id, clockId);
-        const released = await release(clockId, companies, now);
+        const released = await release(clock.client_id, clockId, companies, now);
         if (released.queued > 0) {
           jobs.wake();
           continue;

@@ -5,8 +5,9 @@ import { JobHandedBack, type JobEngine, type JobHandler, type JobQueue, type Job
 import { currentBusinessTime, frozenClock, runInBusinessTime, runInRealTime, systemClock, type BusinessTime } from '../lib/clock.js';
 import {
   clockById,
+  companyClock,
   dropTicket,
-  governingClock,
+  moveTicket,
   insertTicket,
   insertTimer,
   ownedTimersOf,
@@ -85,9 +86,20 @@ export function clockedJobEngine(
    * the clock it was queued on, or in real time once that clock is gone.
    */
   async function timeOf(clockId: string, companyId: string | undefined): Promise<BusinessTime> {
-    const queuedOn = await clockById(db, clockId);
-    const clock = queuedOn && companyId !== undefined ? await governingClock(db, queuedOn.client_id, companyId) : queuedOn;
+    const clock = companyId !== undefined ? await companyClock(db, companyId) : await clockById(db, clockId);
     return clock ? { clock: frozenClock(clock.frozen_time), clockId: clock.id, companyId } : { clock: systemClock };
+  }
+
+  /**
+   * A job whose company moved after it was queued runs on the company's clock of now: its ticket moves there, so that
+   * clock's advance waits for it and the old one's does not (off clocks, no advance waits for it at all).
+   */
+  async function followCompany(payload: Record<string, unknown>, queuedOn: string, time: BusinessTime): Promise<void> {
+    const ticket = payload[TICKET_FIELD];
+    if (typeof ticket !== 'string' || time.clockId === queuedOn) return;
+    if (time.clockId === undefined) await dropTicket(db, ticket);
+    else await moveTicket(db, ticket, time.clockId);
+    signal.settled();
   }
 
   function onClock(handler: JobHandler): JobHandler {
@@ -97,7 +109,9 @@ export function clockedJobEngine(
       if (typeof clockId !== 'string' || !isObject(payload)) return runInRealTime(work);
       const companyId = typeof payload[COMPANY_FIELD] === 'string' ? payload[COMPANY_FIELD] : undefined;
       try {
-        await runInBusinessTime(await timeOf(clockId, companyId), work);
+        const time = await timeOf(clockId, companyId);
+        await followCompany(payload, clockId, time);
+        await runInBusinessTime(time, work);
       } catch (err) {
         // Handed back, the job runs again and keeps its ticket; a failure has ended it.
         if (!(err instanceof JobHandedBack)) await settle(payload);
@@ -115,18 +129,27 @@ export function clockedJobEngine(
   return {
     ...engine,
     async enqueue(executor, job: JobSpec) {
-      const time = currentBusinessTime();
-      if (!time?.clockId || !isObject(job.payload) || unclocked.has(job.kind)) return engine.enqueue(executor, job);
-      const payload: Record<string, unknown> = { ...unclockedPayload(job.payload), [CLOCK_FIELD]: time.clockId };
-      if (time.companyId !== undefined) payload[COMPANY_FIELD] = time.companyId;
-      if (job.dueAt && job.dueAt.getTime() > time.clock.now().getTime()) {
+      const queuedIn = currentBusinessTime();
+      if (!queuedIn?.clockId || !isObject(job.payload) || unclocked.has(job.kind)) return engine.enqueue(executor, job);
+      let { clock: businessClock, clockId } = queuedIn;
+      const { companyId } = queuedIn;
+      if (companyId !== undefined) {
+        // A company's work goes to the company's clock of now: work started before the company moved queues on the
+        // clock it moved to, or in real time once it left clocks.
+        const clock = await companyClock(executor, companyId);
+        if (!clock) return engine.enqueue(executor, { ...job, payload: unclockedPayload(job.payload) });
+        if (clock.id !== clockId) [businessClock, clockId] = [frozenClock(clock.frozen_time), clock.id];
+      }
+      const payload: Record<string, unknown> = { ...unclockedPayload(job.payload), [CLOCK_FIELD]: clockId };
+      if (companyId !== undefined) payload[COMPANY_FIELD] = companyId;
+      if (job.dueAt && job.dueAt.getTime() > businessClock.now().getTime()) {
         await insertTimer(executor, {
           id: timerId(),
-          clock_id: time.clockId,
+          clock_id: clockId,
           due_at: job.dueAt.toISOString(),
           kind: job.kind,
           payload: JSON.stringify(payload),
-          owner: time.companyId ?? null,
+          owner: companyId ?? null,
         });
         return;
       }
@@ -134,7 +157,7 @@ export function clockedJobEngine(
       if (job.runAfter && job.runAfter.getTime() > Date.now())
         return engine.enqueue(executor, { kind: job.kind, payload, runAfter: job.runAfter });
       const ticket = randomUUID();
-      await insertTicket(executor, ticket, time.clockId);
+      await insertTicket(executor, ticket, clockId);
       await engine.enqueue(executor, { kind: job.kind, payload: { ...payload, [TICKET_FIELD]: ticket } });
     },
     start(handlers) {
@@ -176,7 +199,7 @@ export async function moveTimers(trx: Kysely<Database>, jobs: JobQueue, clientId
   let moved = 0;
   for (const timer of await ownedTimersOf(trx, clientId)) {
     const companyId = ownerCompany(timer);
-    const clock = await governingClock(trx, clientId, companyId);
+    const clock = companyId === undefined ? undefined : await companyClock(trx, companyId);
     if (clock?.id === timer.clock_id) continue;
     const taken = await takeTimer(trx, timer.id);
     if (!taken) continue;

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { ApiError, notFound, validationError } from '../http/api-error.js';
-import { realTime } from '../lib/clock.js';
+import { realTime, runInRealTime } from '../lib/clock.js';
 import { addIsoDuration } from './iso-duration.js';
 import { moveTimers, timerJob } from './clocked-jobs.js';
 import { companyForLink } from '../companies/companies.store.js';
@@ -76,7 +76,8 @@ export function createClocksService(deps: {
       if (!(await change(trx))) return { changed: false, moved: 0 };
       return { changed: true, moved: await moveTimers(trx, deps.clockedJobs, clientId) };
     });
-    if (moved > 0) deps.jobs.wake();
+    // The engine's loop is woken in real time: it must not lend this request's clock to the jobs it runs next.
+    if (moved > 0) runInRealTime(() => deps.jobs.wake());
     return changed;
   }
 

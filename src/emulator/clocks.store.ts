@@ -109,6 +109,28 @@ function companiesWithClock(db: Kysely<Database>) {
     .select('c.id');
 }
 
+/** The clock governing a company now (its own, else its client's), found from the company alone; undefined for none. */
+export async function companyClock(executor: Kysely<Database>, companyId: string): Promise<ClockRow | undefined> {
+  return companiesWithClock(executor)
+    .innerJoin('emulator_clocks as k', (join) =>
+      join.onRef('k.client_id', '=', 'c.client_id').on((eb) => eb('k.id', '=', eb.fn.coalesce('own.clock_id', 'whole.clock_id'))),
+    )
+    .select(['k.id as clock_id', 'k.client_id as clock_client', 'k.frozen_time', 'k.status', 'k.advancing_to', 'k.created'])
+    .where('c.id', '=', companyId)
+    .executeTakeFirst()
+    .then(
+      (row) =>
+        row && {
+          id: row.clock_id,
+          client_id: row.clock_client,
+          frozen_time: row.frozen_time,
+          status: row.status,
+          advancing_to: row.advancing_to,
+          created: row.created,
+        },
+    );
+}
+
 /** The companies a clock governs: its own members, and the companies of a client on it that have no clock of their own. */
 export async function companiesOnClock(db: Kysely<Database>, clientId: string, clockId: string): Promise<Set<string>> {
   const rows = await companiesWithClock(db)
@@ -195,6 +217,11 @@ export async function takeDueTimers(trx: Kysely<Database>, clockId: string, at: 
 
 export async function insertTicket(executor: Kysely<Database>, id: string, clockId: string): Promise<void> {
   await executor.insertInto('emulator_tickets').values({ id, clock_id: clockId }).execute();
+}
+
+/** Hands a ticket to another clock (its job's company moved there). */
+export async function moveTicket(db: Kysely<Database>, id: string, clockId: string): Promise<void> {
+  await db.updateTable('emulator_tickets').set({ clock_id: clockId }).where('id', '=', id).execute();
 }
 
 export async function dropTicket(db: Kysely<Database>, id: string): Promise<void> {

@@ -33,6 +33,8 @@ export async function completeDataSet(
     completed: string;
     cursor: string | null;
     readKey: string | null;
+    /** The epoch the sync read. */
+    epoch: number;
   },
 ): Promise<void> {
   await trx
@@ -44,6 +46,7 @@ export async function completeDataSet(
       latest_successful_sync_id: op.operationId,
       cursor: op.cursor,
       read_key: op.readKey,
+      read_epoch: op.epoch,
     }))
     .where('client_id', '=', clientId)
     .where('connection_id', '=', op.connectionId)
@@ -59,7 +62,7 @@ export async function completeDataSet(
 export function dataSetOf(executor: Kysely<Database>, clientId: string, connectionId: string, dataType: string) {
   return executor
     .selectFrom('data_sets')
-    .select(['current_version', 'completed_syncs', 'cursor', 'read_key', 'company_id'])
+    .select(['current_version', 'completed_syncs', 'cursor', 'read_key', 'read_epoch', 'company_id'])
     .where('client_id', '=', clientId)
     .where('connection_id', '=', connectionId)
     .where('data_type', '=', dataType)

@@ -381,6 +381,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
         completed,
         cursor: outcome.cursor,
         readKey: outcome.readKey,
+        epoch: Number(op.epoch),
       });
       await setRecordsModified(trx, clientId, op.id, outcome.modified);
       // Complete: from now on later versions may share its documents, and its deletion respects that.

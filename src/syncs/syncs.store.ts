@@ -112,19 +112,22 @@ export interface NewOperation {
 const DAY_MS = 86_400_000;
 
 /**
- * Where a data set's next read stands (the Sandbox's epoch, docs/sandbox.md): the number of its completed syncs; on an
- * emulator test clock (`clockAt`), the whole days of the clock since the data set's first sync was requested, so the
- * Sandbox's new, changed and deleted records come per simulated day however often it syncs (never below an epoch
- * already read, should the data set have synced in real time before, nor in real time below one read on a clock).
+ * Where a data set's next read stands (the Sandbox's epoch, docs/sandbox.md): in real time, the number of its completed
+ * syncs, and at least one past the epoch its last completed sync read (so a data set that moved by days on an emulator
+ * test clock goes on from there once its company leaves the clock). On a clock (`clockAt`), the whole days of the
+ * clock since the data set's first sync was requested, so the Sandbox's new, changed and deleted records come per
+ * simulated day however often it syncs (never below an epoch already read).
  */
 export async function epochOf(
   executor: Kysely<Database>,
   clientId: string,
   of: { connectionId: string; dataType: string },
-  dataSet: { completed_syncs: number | string; company_id: string } | undefined,
+  dataSet: { completed_syncs: number | string; read_epoch: number | string | null; company_id: string } | undefined,
   clockAt?: string,
 ): Promise<number> {
   if (!dataSet) return 0;
+  const read = dataSet.read_epoch === null ? undefined : Number(dataSet.read_epoch);
+  if (clockAt === undefined) return Math.max(Number(dataSet.completed_syncs ?? 0), read === undefined ? 0 : read + 1);
   const row = await executor
     .selectFrom('pull_operations')
     .select((eb) => [eb.fn.min('requested').as('first'), eb.fn.max('epoch').as('epoch')])
@@ -134,12 +137,9 @@ export async function epochOf(
     .where('connection_id', '=', of.connectionId)
     .where('data_type', '=', of.dataType)
     .executeTakeFirst();
-  const read = Number(row?.epoch ?? 0);
-  // In real time, never below an epoch read on a clock before (a year of weekly syncs on a clock read epoch 365).
-  if (clockAt === undefined) return Math.max(Number(dataSet.completed_syncs ?? 0), read);
   if (row?.first == null) return 0;
   const days = Math.floor((Date.parse(clockAt) - Date.parse(String(row.first))) / DAY_MS);
-  return Math.max(read, days);
+  return Math.max(Number(row.epoch ?? 0), days);
 }
 
 /**

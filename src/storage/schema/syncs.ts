@@ -40,4 +40,6 @@ export interface DataSetsTable {
   cursor: Generated<string | null>;
   /** A repeatable platform's key of what the current version was read from (migration 0018); null otherwise. */
   read_key: Generated<string | null>;
+  /** The epoch the last completed sync read (migration 0020); null before one completed since. */
+  read_epoch: Generated<number | null>;
 }

@@ -166,6 +166,8 @@ export interface AppOptions {
   };
   /** The emulator's controls under `/emulator/` (test clocks; `EMULATOR=true`, docs/emulator.md). Off by default. */
   emulator?: boolean;
+  /** The emulator's request journal: entries kept per client (`EMULATOR_JOURNAL_SIZE`). */
+  emulatorJournalSize?: number;
   /** Prometheus metrics. */
   metrics?: {
     /** Serve `GET /metrics` on this server to this bearer token (`METRICS_TOKEN`); without it the route is absent. */
@@ -241,7 +243,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     shutdownGraceMs: jobOptions.shutdownGraceMs,
   });
   // With the emulator on, jobs queued on a test clock run in its time, and its routes and hooks exist; off, none of it.
-  const emulator = options.emulator ? createEmulator({ db, engine }) : undefined;
+  const emulator = options.emulator
+    ? createEmulator({
+        db,
+        engine,
+        journalSize: options.emulatorJournalSize,
+        onError: (err) => server.log.error({ err }, 'the emulator failed to keep a journal entry'),
+      })
+    : undefined;
   const jobs = emulator?.jobs ?? engine;
   emulator?.installBeforeRoutes(server);
 
@@ -277,6 +286,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       businessTime: emulator?.businessTime,
     }),
   );
+  emulator?.installAfterGuard(server);
 
   const lists = createListContext(db, dialect);
   const urls = { publicUrl: () => publicUrl };

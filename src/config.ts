@@ -41,6 +41,8 @@ export interface Config {
   trustProxy?: number | string[];
   /** The emulator's controls under `/emulator/` (test clocks): for testing integrations, never for production. */
   emulator: boolean;
+  /** The emulator's request journal: entries kept per client (`EMULATOR_JOURNAL_SIZE`, default 10,000). */
+  emulatorJournalSize: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -63,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: portNumber(env, 'METRICS_PORT'),
     trustProxy: trustProxy(env),
     emulator: booleanFlag(env, 'EMULATOR'),
+    emulatorJournalSize: positiveInteger(env, 'EMULATOR_JOURNAL_SIZE', 10_000),
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl(),

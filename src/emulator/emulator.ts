@@ -13,6 +13,10 @@ import { clockedJobEngine, ticketSignal } from './clocked-jobs.js';
 import { CLOCK_ADVANCE_JOB, createClockAdvanceJob } from './clock-advance.js';
 import { createClocksService, joinExisting } from './clocks.service.js';
 import { registerEmulatorRoutes } from './emulator.routes.js';
+import { registerFaultAndJournalRoutes } from './faults.routes.js';
+import { createFaults } from './faults.js';
+import { createJournal, DEFAULT_JOURNAL_SIZE } from './journal.js';
+import { operationCatalogue, templateOf } from './operations.js';
 import { clockOf, companiesOnAnyClock, deleteClockMembershipStep, governingClock, type ClockRow } from './clocks.store.js';
 
 /** The header that puts a company on a clock as it is created. */
@@ -41,8 +45,30 @@ function companyParam(request: FastifyRequest): string | undefined {
  * `app.ts` only when enabled; without it nothing here runs, `/emulator/…` does not exist and every request and job
  * runs in real time.
  */
-export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine }) {
+export function createEmulator(deps: {
+  db: Kysely<Database>;
+  engine: JobEngine;
+  /** The request journal's bound per client (`EMULATOR_JOURNAL_SIZE`). */
+  journalSize?: number;
+  onError: (err: unknown) => void;
+}) {
   const { db } = deps;
+  const catalogue = operationCatalogue();
+  const routes = new Set<string>();
+  const journal = createJournal({
+    db,
+    catalogue,
+    size: deps.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    companyOf: companyParam,
+    onError: deps.onError,
+  });
+  const faults = createFaults({
+    db,
+    catalogue,
+    journal,
+    hasRoute: (method, template) => routes.has(`${method} ${templateOf(template)}`),
+    onError: deps.onError,
+  });
   const signal = ticketSignal();
   const jobs = clockedJobEngine(db, deps.engine, signal, new Set([CLOCK_ADVANCE_JOB]));
   const clocks = createClocksService({ db, jobs: deps.engine, clockedJobs: jobs });
@@ -102,6 +128,15 @@ export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine }
 
     /** Before any route: documents the `Emulator-Clock` header of company creation (hooks run on routes added later). */
     installBeforeRoutes(server: FastifyInstance): void {
+      // Every route's names, for fault rules and the journal.
+      server.addHook('onRoute', (route) => {
+        const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
+        for (const method of [route.method].flat()) {
+          if (method === 'HEAD' || method === 'OPTIONS') continue;
+          catalogue.addRoute(method, route.url, operationId);
+          routes.add(`${method} ${templateOf(route.url)}`);
+        }
+      });
       server.addHook('onRoute', (route) => {
         if (route.url !== '/companies' || route.method !== 'POST' || !route.schema) return;
         route.schema = {
@@ -116,14 +151,24 @@ export function createEmulator(deps: { db: Kysely<Database>; engine: JobEngine }
       // Each request runs in its business time from its handler on (the guard chose it once the caller was known).
       server.addHook('preHandler', (request, _reply, done) => {
         requestTime(request).then(
-          (time) => (time ? runInBusinessTime(time, () => done()) : done()),
+          (time) => {
+            journal.noteTime(request, time);
+            return time ? runInBusinessTime(time, () => done()) : done();
+          },
           (err: Error) => done(err),
         );
       });
     },
 
+    /** After the guard, which knows the caller: the journal notes each request, and fault rules fire on them. */
+    installAfterGuard(server: FastifyInstance): void {
+      journal.install(server);
+      faults.install(server);
+    },
+
     registerRoutes(server: FastifyInstance): void {
       registerEmulatorRoutes(server, { clocks });
+      registerFaultAndJournalRoutes(server, { faults, journal });
     },
   };
 }

@@ -21,6 +21,7 @@ import * as emulatorClocks from './migrations/0017-emulator-clocks.js';
 import * as repeatableReads from './migrations/0018-repeatable-reads.js';
 import * as timerOwners from './migrations/0019-timer-owners.js';
 import * as readEpochs from './migrations/0020-read-epochs.js';
+import * as emulatorJournalAndFaults from './migrations/0021-emulator-journal-and-faults.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0018-repeatable-reads': repeatableReads,
   '0019-timer-owners': timerOwners,
   '0020-read-epochs': readEpochs,
+  '0021-emulator-journal-and-faults': emulatorJournalAndFaults,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

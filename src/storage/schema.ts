@@ -19,7 +19,14 @@ import type {
 } from './schema/uploads.js';
 import type { JobWorkersTable, JobsTable, SettingsTable } from './schema/service.js';
 import type { AccountCategoriesTable } from './schema/reports.js';
-import type { EmulatorClocksTable, EmulatorClockMembersTable, EmulatorTimersTable, EmulatorTicketsTable } from './schema/emulator.js';
+import type {
+  EmulatorClocksTable,
+  EmulatorClockMembersTable,
+  EmulatorTimersTable,
+  EmulatorTicketsTable,
+  EmulatorRequestsTable,
+  EmulatorFaultsTable,
+} from './schema/emulator.js';
 
 // Every table type stays importable from here.
 export type * from './schema/clients.js';
@@ -70,4 +77,6 @@ export interface Database {
   emulator_clock_members: EmulatorClockMembersTable;
   emulator_timers: EmulatorTimersTable;
   emulator_tickets: EmulatorTicketsTable;
+  emulator_requests: EmulatorRequestsTable;
+  emulator_faults: EmulatorFaultsTable;
 }

@@ -26,6 +26,12 @@ describe('without EMULATOR', () => {
       ['GET', '/emulator/clocks'],
       ['GET', `/emulator/clocks/${randomUUID()}`],
       ['PUT', '/emulator/client/clock'],
+      ['POST', '/emulator/faults'],
+      ['GET', '/emulator/faults'],
+      ['DELETE', '/emulator/faults'],
+      ['GET', `/emulator/faults/${randomUUID()}`],
+      ['GET', '/emulator/requests'],
+      ['POST', '/emulator/requests/verify'],
     ] as const) {
       const res = await http(off, method, path, { auth: client.auth, ...(method === 'GET' ? {} : { body: {} }) });
       expectErrorBody(res, 404);
@@ -44,12 +50,16 @@ describe('without EMULATOR', () => {
       '/emulator/clocks/{clockId}',
       '/emulator/clocks/{clockId}/advance',
       '/emulator/companies/{companyId}/clock',
+      '/emulator/faults',
+      '/emulator/faults/{faultId}',
+      '/emulator/requests',
+      '/emulator/requests/verify',
     ]);
     expect(withIt.paths['/emulator/clocks'].post.tags).toEqual(['Emulator']);
     // Off, the header is not there either: the same document apart from the emulator's paths, schema and header.
     const stripped = structuredClone(withIt);
     for (const path of Object.keys(stripped.paths)) if (path.startsWith('/emulator')) delete stripped.paths[path];
-    delete stripped.components.schemas.TestClock;
+    for (const schema of ['TestClock', 'EmulatorFault', 'EmulatorJournalEntry']) delete stripped.components.schemas[schema];
     stripped.paths['/companies'].post.parameters = stripped.paths['/companies'].post.parameters.filter(
       (p: { name: string }) => p.name !== 'emulator-clock',
     );

@@ -29,7 +29,9 @@ export type OasFile =
   | 'Codat-Lending.yaml'
   // Codat's Sync for Commerce file: the one of Codat's files that defines refresh-company-info (`POST …/data/info`).
   // Read only by the test of that operation, which skips where the file is absent.
-  | 'Codat-Sync-Commerce-v1.json';
+  | 'Codat-Sync-Commerce-v1.json'
+  // Codat's Sync for Payables file: read (with the others) by the check of the emulator's operation table.
+  | 'Codat-Sync-Payables-v1.json';
 
 /** Whether one of Codat's files is here (those beyond OAS_FILES are optional: their tests skip without them). */
 export function oasFileHere(file: OasFile): boolean {

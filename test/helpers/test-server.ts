@@ -37,6 +37,7 @@ export async function startTestServer(
     trustProxy?: AppOptions['trustProxy'];
     reports?: AppOptions['reports'];
     emulator?: boolean;
+    emulatorJournalSize?: number;
   } = {},
 ): Promise<TestServer> {
   const testStore = await createTestStore();
@@ -54,6 +55,7 @@ export async function startTestServer(
     trustProxy: options.trustProxy,
     reports: options.reports,
     emulator: options.emulator,
+    emulatorJournalSize: options.emulatorJournalSize,
     // Test receivers listen on loopback, which production refuses (WEBHOOKS_ALLOW_PRIVATE).
     webhooks: { allowPrivate: true, ...options.webhooks },
   });

@@ -1,4 +1,5 @@
-// The emulator's test clocks (migration 0017, docs/emulator.md): used only with EMULATOR=true.
+// The emulator's tables (migrations 0017, 0019, 0021; docs/emulator.md): used only with EMULATOR=true.
+import type { Generated } from 'kysely';
 
 export interface EmulatorClocksTable {
   id: string;
@@ -35,4 +36,44 @@ export interface EmulatorTimersTable {
 export interface EmulatorTicketsTable {
   id: string;
   clock_id: string;
+}
+
+/** One request of a client's code, in the emulator's journal (migration 0021). */
+export interface EmulatorRequestsTable {
+  seq: Generated<number>;
+  client_id: string;
+  company_id: string | null;
+  /** Real time the request arrived. */
+  at: string;
+  /** The business time it ran in (its clock's, or real time). */
+  clock_time: string;
+  method: string;
+  /** The path without its query string. */
+  path: string;
+  /** The canonical operationId (src/emulator/operations.ts). */
+  operation_id: string;
+  status: number;
+  duration_ms: number;
+  request_sha256: string;
+  /** Null when the answer was streamed (a download) rather than sent whole. */
+  response_sha256: string | null;
+}
+
+/** A client's fault rule (migration 0021). */
+export interface EmulatorFaultsTable {
+  seq: Generated<number>;
+  id: string;
+  client_id: string;
+  created: string;
+  /** JSON: what a request, sync, push or delivery must be for the rule to fire. */
+  match: string;
+  /** JSON: what happens when it fires. */
+  action: string;
+  /** Fires this many times, then is spent; null: without end. */
+  times: number | null;
+  fired: Generated<number>;
+  probability: number | null;
+  seed: number | null;
+  /** Draws made against `probability` (the seeded sequence's position). */
+  draws: Generated<number>;
 }

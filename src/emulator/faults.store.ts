@@ -1,0 +1,63 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, EmulatorFaultsTable } from '../storage/schema.js';
+
+/** A client's fault rules (migration 0021), reached with the client's id. */
+
+export type FaultRow = Selectable<EmulatorFaultsTable>;
+
+export async function insertFault(db: Kysely<Database>, row: Omit<FaultRow, 'seq' | 'fired' | 'draws'>): Promise<FaultRow> {
+  await db.insertInto('emulator_faults').values(row).execute();
+  return (await faultOf(db, row.client_id, row.id))!;
+}
+
+export async function faultOf(db: Kysely<Database>, clientId: string, id: string): Promise<FaultRow | undefined> {
+  return db.selectFrom('emulator_faults').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The client's rules, oldest first (the order they are tried in). */
+export async function faultsOf(db: Kysely<Database>, clientId: string): Promise<FaultRow[]> {
+  return db.selectFrom('emulator_faults').selectAll().where('client_id', '=', clientId).orderBy('seq').execute();
+}
+
+/** The client's rules that may still fire, oldest first. */
+export async function liveFaultsOf(db: Kysely<Database>, clientId: string): Promise<FaultRow[]> {
+  return db
+    .selectFrom('emulator_faults')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where((eb) => eb.or([eb('times', 'is', null), eb('fired', '<', eb.ref('times'))]))
+    .orderBy('seq')
+    .execute();
+}
+
+export async function deleteFault(db: Kysely<Database>, clientId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('emulator_faults').where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function deleteFaults(db: Kysely<Database>, clientId: string): Promise<number> {
+  const result = await db.deleteFrom('emulator_faults').where('client_id', '=', clientId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Counts one firing of a rule, unless it is spent (another request took its last one): whether it fires. */
+export async function takeFiring(db: Kysely<Database>, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable('emulator_faults')
+    .set((eb) => ({ fired: eb('fired', '+', 1) }))
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('times', 'is', null), eb('fired', '<', eb.ref('times'))]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The position of the next draw against a rule's probability (0 for its first), counted once. */
+export async function takeDraw(db: Kysely<Database>, id: string): Promise<number> {
+  const row = await db
+    .updateTable('emulator_faults')
+    .set((eb) => ({ draws: eb('draws', '+', 1) }))
+    .where('id', '=', id)
+    .returning('draws')
+    .executeTakeFirst();
+  return Number(row?.draws ?? 1) - 1;
+}

@@ -1,0 +1,260 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { ApiError, notFound, validationError, type ValidationItem } from '../http/api-error.js';
+import { isDataType } from '../codat-model/data-types.js';
+import { TOO_MANY_REQUESTS } from '../access/rate-limiter.js';
+import { realTime } from '../lib/clock.js';
+import type { OperationCatalogue } from './operations.js';
+import type { Journal } from './journal.js';
+import {
+  deleteFault,
+  deleteFaults,
+  faultOf,
+  faultsOf,
+  insertFault,
+  liveFaultsOf,
+  takeDraw,
+  takeFiring,
+  type FaultRow,
+} from './faults.store.js';
+
+/** What a request must be for a rule to fire: every field given must hold. */
+export interface FaultMatch {
+  operationId?: string;
+  method?: string;
+  path?: string;
+  companyId?: string;
+  connectionId?: string;
+  dataType?: string;
+  eventType?: string;
+}
+
+/** What a rule does when it fires on a request to Ledgerport. */
+export type FaultAction =
+  | { type: 'http'; status: number; retryAfter?: number }
+  | { type: 'latency'; delayMs: number }
+  | { type: 'latency'; medianMs: number; sigma: number }
+  | { type: 'reset' };
+
+/** The action types rules may take (the others of issue 33 come with the work they act on). */
+export const FAULT_ACTION_TYPES = ['http', 'latency', 'reset'] as const;
+
+export interface FaultRule {
+  match: FaultMatch;
+  action: FaultAction;
+  times?: number;
+  probability?: number;
+  seed?: number;
+}
+
+/** A rule as the controls show it. */
+export interface Fault extends FaultRule {
+  id: string;
+  created: string;
+  /** How many times it has fired. */
+  fired: number;
+  /** Whether it has fired its `times` and fires no more. */
+  spent: boolean;
+}
+
+const ACTION_FIELDS: Record<(typeof FAULT_ACTION_TYPES)[number], readonly string[]> = {
+  http: ['status', 'retryAfter'],
+  latency: ['delayMs', 'medianMs', 'sigma'],
+  reset: [],
+};
+
+const item = (itemId: string, message: string): ValidationItem => ({ itemId, message, validatorName: 'FaultRule' });
+
+function invalid(items: ValidationItem[]): ApiError {
+  return validationError(`ValidationException: The fault rule is not valid: ${items.map((i) => i.message).join('; ')}.`, items);
+}
+
+/** The longest any latency action waits (a test's request should end, not hang). */
+const MAX_DELAY_MS = 60_000;
+
+/**
+ * A rule's draw in [0, 1): the `n`th number of one of its seeded sequences (`fire` for its probability, `delay` for a
+ * log-normal latency), the same run after run; without a seed, random.
+ */
+function draw(seed: number | null, sequence: 'fire' | 'delay', n: number): number {
+  if (seed === null) return Math.random();
+  return createHash('sha256').update(`${seed}:${sequence}:${n}`).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+/** A log-normal delay around `medianMs` (the `n`th and next draws of the rule's sequence, as a normal by Box–Muller). */
+function logNormalDelay(medianMs: number, sigma: number, u1: number, u2: number): number {
+  const normal = Math.sqrt(-2 * Math.log(1 - u1)) * Math.cos(2 * Math.PI * u2);
+  return Math.min(MAX_DELAY_MS, medianMs * Math.exp(sigma * normal));
+}
+
+/** The data type a request is about: its `dataType` parameter, or the data type its path names. */
+function dataTypeOf(routeUrl: string, params: Record<string, unknown>): string | undefined {
+  if (typeof params.dataType === 'string') return params.dataType;
+  const named = /\/data\/([A-Za-z-]+)(?:\/|$)/.exec(routeUrl)?.[1];
+  return named && isDataType(named) ? named : undefined;
+}
+
+const shapeOf = (template: string) => template.replace(/\{[^}]+\}/g, '{}').replace(/:[A-Za-z0-9_]+/g, '{}');
+
+/**
+ * Fault rules (docs/emulator.md, "Fault rules"): a client's rules that answer its matching requests with an error,
+ * slow them or close their connection, so its code meets what a real service does on a bad day, reproducibly.
+ */
+export function createFaults(deps: {
+  db: Kysely<Database>;
+  catalogue: OperationCatalogue;
+  journal: Journal;
+  /** Whether a method and Fastify-style path template is a route of the service. */
+  hasRoute: (method: string, template: string) => boolean;
+  onError: (err: unknown) => void;
+}) {
+  const { db, catalogue } = deps;
+
+  function validate(rule: FaultRule): void {
+    const problems: ValidationItem[] = [];
+    const { match, action } = rule;
+    if ((match.method === undefined) !== (match.path === undefined))
+      problems.push(item(match.method === undefined ? 'match.method' : 'match.path', 'match.method and match.path go together'));
+    else if (match.method !== undefined && match.path !== undefined && !deps.hasRoute(match.method, match.path))
+      problems.push(item('match.path', `${match.method} ${match.path} is not an operation of Ledgerport`));
+    if (match.operationId !== undefined && !catalogue.knows(match.operationId))
+      problems.push(item('match.operationId', `${match.operationId} is not an operationId of Codat's or of Ledgerport`));
+    if (match.dataType !== undefined && !isDataType(match.dataType))
+      problems.push(item('match.dataType', `${match.dataType} is not a data type`));
+    if (match.eventType !== undefined)
+      problems.push(item('match.eventType', `eventType matches webhook deliveries; a ${action.type} action fires on requests`));
+    const fields = action as Record<string, unknown>;
+    for (const field of Object.keys(fields))
+      if (field !== 'type' && !ACTION_FIELDS[action.type].includes(field))
+        problems.push(item(`action.${field}`, `a ${action.type} action takes no ${field}`));
+    if (action.type === 'http') {
+      if (typeof fields.status !== 'number' || !Number.isInteger(fields.status) || fields.status < 400 || fields.status > 599)
+        problems.push(item('action.status', 'action.status must be an HTTP error status, 400 to 599'));
+    }
+    if (action.type === 'latency') {
+      const fixed = fields.delayMs !== undefined;
+      const spread = fields.medianMs !== undefined || fields.sigma !== undefined;
+      if (fixed === spread) problems.push(item('action.delayMs', 'give either action.delayMs, or action.medianMs and action.sigma'));
+      else if (spread && (fields.medianMs === undefined || fields.sigma === undefined))
+        problems.push(
+          item(fields.medianMs === undefined ? 'action.medianMs' : 'action.sigma', 'action.medianMs and action.sigma go together'),
+        );
+    }
+    if (rule.seed !== undefined && rule.probability === undefined && !(action.type === 'latency' && fields.medianMs !== undefined))
+      problems.push(item('seed', "seed seeds probability's draws and a log-normal latency's: give one of them"));
+    if (problems.length > 0) throw invalid(problems);
+  }
+
+  function served(row: FaultRow): Fault {
+    const times = row.times === null ? undefined : Number(row.times);
+    return {
+      id: row.id,
+      match: JSON.parse(row.match) as FaultMatch,
+      action: JSON.parse(row.action) as FaultAction,
+      ...(times !== undefined ? { times } : {}),
+      ...(row.probability !== null ? { probability: Number(row.probability) } : {}),
+      ...(row.seed !== null ? { seed: Number(row.seed) } : {}),
+      created: row.created,
+      fired: Number(row.fired),
+      spent: times !== undefined && Number(row.fired) >= times,
+    };
+  }
+
+  /** Whether a rule's match holds for a request (its route, parameters and names). */
+  function matchesRequest(match: FaultMatch, request: FastifyRequest, routeUrl: string): boolean {
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    if (match.eventType !== undefined) return false;
+    if (match.operationId !== undefined && !catalogue.namesOf(request.method, routeUrl).aliases.has(match.operationId)) return false;
+    if (match.method !== undefined && (match.method !== request.method || shapeOf(match.path ?? '') !== shapeOf(routeUrl))) return false;
+    if (match.companyId !== undefined && params.companyId !== match.companyId) return false;
+    if (match.connectionId !== undefined && params.connectionId !== match.connectionId) return false;
+    if (match.dataType !== undefined && dataTypeOf(routeUrl, params) !== match.dataType) return false;
+    return true;
+  }
+
+  /** Whether a matching rule fires this time: its draw against `probability`, then one of its `times`. */
+  async function fires(row: FaultRow): Promise<boolean> {
+    const seed = row.seed === null ? null : Number(row.seed);
+    if (row.probability !== null && draw(seed, 'fire', await takeDraw(db, row.id)) >= Number(row.probability)) return false;
+    return takeFiring(db, row.id);
+  }
+
+  async function delay(row: FaultRow, action: Extract<FaultAction, { type: 'latency' }>): Promise<void> {
+    if ('delayMs' in action) return sleep(Math.min(MAX_DELAY_MS, action.delayMs));
+    const seed = row.seed === null ? null : Number(row.seed);
+    // The firing's place in the rule's sequence (the row was read before this firing was counted).
+    const n = Number(row.fired);
+    return sleep(logNormalDelay(action.medianMs, action.sigma, draw(seed, 'delay', 2 * n), draw(seed, 'delay', 2 * n + 1)));
+  }
+
+  /** Applies the client's matching rules to a request: waits, then answers an error or closes the connection. */
+  async function onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    const routeUrl = request.routeOptions.url;
+    if (!request.client || routeUrl === undefined || routeUrl.startsWith('/emulator/')) return undefined;
+    for (const row of await liveFaultsOf(db, request.client.id)) {
+      const match = JSON.parse(row.match) as FaultMatch;
+      if (!matchesRequest(match, request, routeUrl) || !(await fires(row))) continue;
+      const action = JSON.parse(row.action) as FaultAction;
+      if (action.type === 'latency') {
+        await delay(row, action);
+        continue;
+      }
+      if (action.type === 'reset') {
+        await deps.journal.record(request, 0, reply.elapsedTime).catch(deps.onError);
+        reply.hijack();
+        request.raw.socket?.destroy();
+        return reply;
+      }
+      // A 429 says what the service's own rate limit says; other statuses name the rule that answered.
+      const message =
+        action.status === 429
+          ? TOO_MANY_REQUESTS
+          : `${STATUS_CODES[action.status] ?? 'Error'}: the emulator's fault rule ${row.id} answered this request.`;
+      throw new ApiError(action.status, message, {
+        headers: action.retryAfter === undefined ? {} : { 'Retry-After': String(action.retryAfter) },
+      });
+    }
+    return undefined;
+  }
+
+  return {
+    async create(clientId: string, rule: FaultRule): Promise<Fault> {
+      validate(rule);
+      const row = await insertFault(db, {
+        id: randomUUID(),
+        client_id: clientId,
+        created: realTime.now().toISOString(),
+        match: JSON.stringify(rule.match),
+        action: JSON.stringify(rule.action),
+        times: rule.times ?? null,
+        probability: rule.probability ?? null,
+        seed: rule.seed ?? null,
+      });
+      return served(row);
+    },
+    async list(clientId: string): Promise<Fault[]> {
+      return (await faultsOf(db, clientId)).map(served);
+    },
+    async get(clientId: string, id: string): Promise<Fault> {
+      const row = await faultOf(db, clientId, id);
+      if (!row) throw notFound(`No fault rule was found with ID ${id}`);
+      return served(row);
+    },
+    async delete(clientId: string, id: string): Promise<void> {
+      if (!(await deleteFault(db, clientId, id))) throw notFound(`No fault rule was found with ID ${id}`);
+    },
+    async deleteAll(clientId: string): Promise<void> {
+      await deleteFaults(db, clientId);
+    },
+    /** After the guard (the caller is known) and before any handler: the rules fire on requests. */
+    install(server: FastifyInstance): void {
+      server.addHook('onRequest', onRequest);
+    },
+  };
+}
+
+export type Faults = ReturnType<typeof createFaults>;

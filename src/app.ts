@@ -306,6 +306,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const syncJob = createSyncJob({
     store,
     writers,
+    faults: emulator?.faults.sync,
     afterComplete: (sync) => {
       void (async () => {
         const client = await clients.get(sync.clientId);
@@ -327,7 +328,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const handlers = {
     [SYNC_JOB]: syncJob.sync,
     [DELETE_VERSION_JOB]: syncJob.deleteVersion,
-    [PUSH_JOB]: createPushJob({ db, jobs, ...pushTiming, publicUrl: urls.publicUrl, credentials, allowPrivate, metrics }),
+    [PUSH_JOB]: createPushJob({
+      db,
+      jobs,
+      ...pushTiming,
+      publicUrl: urls.publicUrl,
+      credentials,
+      allowPrivate,
+      metrics,
+      faults: emulator?.faults.push,
+    }),
     ...webhookJobHandlers({ db, jobs, clients, options: options.webhooks, log: server.log, metrics }),
     ...emulator?.handlers,
   };

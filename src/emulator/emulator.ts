@@ -110,6 +110,8 @@ export function createEmulator(deps: {
     businessTime,
     /** Job handlers of the emulator's own. */
     handlers: { [CLOCK_ADVANCE_JOB]: createClockAdvanceJob({ db, jobs, signal }) },
+    /** Fault rules that act on syncs and writes (handed to their jobs by `app.ts`). */
+    faults: { sync: faults.sync, push: faults.push },
     /** A deleted company leaves its clock. */
     deletionStep: deleteClockMembershipStep,
 

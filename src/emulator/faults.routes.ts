@@ -31,7 +31,29 @@ const FaultMatch = Type.Object(
 const FaultAction = Type.Object(
   {
     type: Type.Union(FAULT_ACTION_TYPES.map((t) => Type.Literal(t))),
-    status: Type.Optional(Type.Integer({ description: '`http`: the status to answer, 400 to 599.' })),
+    status: Type.Optional(
+      Type.Union([Type.Integer(), Type.String()], {
+        description: '`http`: the status to answer, 400 to 599; `syncError`: FetchError or AuthError; `pushOutcome`: Failed or TimedOut.',
+      }),
+    ),
+    validation: Type.Optional(
+      Type.Object(
+        {
+          errors: Type.Array(
+            Type.Object(
+              {
+                itemId: Type.Optional(Type.String({ maxLength: 200 })),
+                message: Type.String({ minLength: 1, maxLength: 1000 }),
+                validatorName: Type.Optional(Type.String({ maxLength: 200 })),
+              },
+              { additionalProperties: false },
+            ),
+            { minItems: 1, maxItems: 50 },
+          ),
+        },
+        { additionalProperties: false, description: '`pushOutcome` of `Failed`: the validation errors the write reports.' },
+      ),
+    ),
     retryAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, description: '`http`: the `Retry-After` header, in seconds.' })),
     delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, description: '`latency`: a fixed delay.' })),
     medianMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 60_000, description: '`latency`: a log-normal delay’s median.' })),

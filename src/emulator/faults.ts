@@ -10,6 +10,8 @@ import { TOO_MANY_REQUESTS } from '../access/rate-limiter.js';
 import { realTime } from '../lib/clock.js';
 import type { OperationCatalogue } from './operations.js';
 import type { Journal } from './journal.js';
+import type { SyncFault, SyncFaults } from '../syncs/sync-job.js';
+import type { PushFault, PushFaults } from '../push/push-job.js';
 import {
   deleteFault,
   deleteFaults,
@@ -33,15 +35,33 @@ export interface FaultMatch {
   eventType?: string;
 }
 
-/** What a rule does when it fires on a request to Ledgerport. */
+/** Codat's validation of a write a platform refused: what a `pushOutcome` of `Failed` reports as its errors. */
+export interface FaultValidation {
+  errors: { itemId?: string; message: string; validatorName?: string }[];
+}
+
+/**
+ * What a rule does when it fires. On the matching request to Ledgerport: `http`, `latency`, `reset`, `lostAnswer`; on
+ * the next matching sync: `deauthorize`, `syncError`; on the next matching write: `pushOutcome`.
+ */
 export type FaultAction =
   | { type: 'http'; status: number; retryAfter?: number }
   | { type: 'latency'; delayMs: number }
   | { type: 'latency'; medianMs: number; sigma: number }
-  | { type: 'reset' };
+  | { type: 'reset' }
+  | { type: 'lostAnswer' }
+  | { type: 'deauthorize' }
+  | { type: 'syncError'; status: 'FetchError' | 'AuthError' }
+  | { type: 'pushOutcome'; status: 'Failed'; validation?: FaultValidation }
+  | { type: 'pushOutcome'; status: 'TimedOut' };
 
-/** The action types rules may take (the others of issue 33 come with the work they act on). */
-export const FAULT_ACTION_TYPES = ['http', 'latency', 'reset'] as const;
+/** The action types rules may take (webhook modes come with the delivery work they act on). */
+export const FAULT_ACTION_TYPES = ['http', 'latency', 'reset', 'lostAnswer', 'deauthorize', 'syncError', 'pushOutcome'] as const;
+type ActionType = (typeof FAULT_ACTION_TYPES)[number];
+/** Actions that fire on the matching request; the others on the next matching sync or write, whatever asked for it. */
+const ON_REQUEST: ReadonlySet<ActionType> = new Set(['http', 'latency', 'reset', 'lostAnswer']);
+const ON_SYNC: ReadonlySet<ActionType> = new Set(['deauthorize', 'syncError']);
+const ON_WRITE: ReadonlySet<ActionType> = new Set(['pushOutcome']);
 
 export interface FaultRule {
   match: FaultMatch;
@@ -61,10 +81,14 @@ export interface Fault extends FaultRule {
   spent: boolean;
 }
 
-const ACTION_FIELDS: Record<(typeof FAULT_ACTION_TYPES)[number], readonly string[]> = {
+const ACTION_FIELDS: Record<ActionType, readonly string[]> = {
   http: ['status', 'retryAfter'],
   latency: ['delayMs', 'medianMs', 'sigma'],
   reset: [],
+  lostAnswer: [],
+  deauthorize: [],
+  syncError: ['status'],
+  pushOutcome: ['status', 'validation'],
 };
 
 const item = (itemId: string, message: string): ValidationItem => ({ itemId, message, validatorName: 'FaultRule' });
@@ -126,7 +150,16 @@ export function createFaults(deps: {
     if (match.dataType !== undefined && !isDataType(match.dataType))
       problems.push(item('match.dataType', `${match.dataType} is not a data type`));
     if (match.eventType !== undefined)
-      problems.push(item('match.eventType', `eventType matches webhook deliveries; a ${action.type} action fires on requests`));
+      problems.push(item('match.eventType', `eventType matches webhook deliveries; a ${action.type} action does not act on them`));
+    if (!ON_REQUEST.has(action.type))
+      for (const field of ['operationId', 'method', 'path'] as const)
+        if (match[field] !== undefined)
+          problems.push(
+            item(
+              `match.${field}`,
+              `a ${action.type} action fires on the next matching ${ON_SYNC.has(action.type) ? 'sync' : 'write'}, whatever request asked for it: match it by companyId, connectionId or dataType`,
+            ),
+          );
     const fields = action as Record<string, unknown>;
     for (const field of Object.keys(fields))
       if (field !== 'type' && !ACTION_FIELDS[action.type].includes(field))
@@ -134,6 +167,14 @@ export function createFaults(deps: {
     if (action.type === 'http') {
       if (typeof fields.status !== 'number' || !Number.isInteger(fields.status) || fields.status < 400 || fields.status > 599)
         problems.push(item('action.status', 'action.status must be an HTTP error status, 400 to 599'));
+    }
+    if (action.type === 'syncError' && fields.status !== 'FetchError' && fields.status !== 'AuthError')
+      problems.push(item('action.status', 'action.status must be FetchError or AuthError'));
+    if (action.type === 'pushOutcome') {
+      if (fields.status !== 'Failed' && fields.status !== 'TimedOut')
+        problems.push(item('action.status', 'action.status must be Failed or TimedOut'));
+      else if (fields.status === 'TimedOut' && fields.validation !== undefined)
+        problems.push(item('action.validation', 'a TimedOut write has no validation'));
     }
     if (action.type === 'latency') {
       const fixed = fields.delayMs !== undefined;
@@ -191,14 +232,22 @@ export function createFaults(deps: {
     return sleep(logNormalDelay(action.medianMs, action.sigma, draw(seed, 'delay', 2 * n), draw(seed, 'delay', 2 * n + 1)));
   }
 
+  /** Requests whose answer a `lostAnswer` rule loses: processed, then their connection closed unanswered. */
+  const losing = new WeakSet<FastifyRequest>();
+
   /** Applies the client's matching rules to a request: waits, then answers an error or closes the connection. */
   async function onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const routeUrl = request.routeOptions.url;
     if (!request.client || routeUrl === undefined || routeUrl.startsWith('/emulator/')) return undefined;
     for (const row of await liveFaultsOf(db, request.client.id)) {
+      const action = JSON.parse(row.action) as FaultAction;
+      if (!ON_REQUEST.has(action.type)) continue;
       const match = JSON.parse(row.match) as FaultMatch;
       if (!matchesRequest(match, request, routeUrl) || !(await fires(row))) continue;
-      const action = JSON.parse(row.action) as FaultAction;
+      if (action.type === 'lostAnswer') {
+        losing.add(request);
+        continue;
+      }
       if (action.type === 'latency') {
         await delay(row, action);
         continue;
@@ -209,6 +258,7 @@ export function createFaults(deps: {
         request.raw.socket?.destroy();
         return reply;
       }
+      if (action.type !== 'http') continue;
       // A 429 says what the service's own rate limit says; other statuses name the rule that answered.
       const message =
         action.status === 429
@@ -221,7 +271,58 @@ export function createFaults(deps: {
     return undefined;
   }
 
+  /** The first live rule of `types` whose match holds for a sync's or write's target and that fires this time. */
+  async function domainFault(
+    target: { clientId: string; companyId: string; connectionId: string; dataType: string },
+    types: ReadonlySet<ActionType>,
+  ): Promise<{ id: string; action: FaultAction } | undefined> {
+    for (const row of await liveFaultsOf(db, target.clientId)) {
+      const action = JSON.parse(row.action) as FaultAction;
+      if (!types.has(action.type)) continue;
+      const match = JSON.parse(row.match) as FaultMatch;
+      if (match.companyId !== undefined && match.companyId !== target.companyId) continue;
+      if (match.connectionId !== undefined && match.connectionId !== target.connectionId) continue;
+      if (match.dataType !== undefined && match.dataType !== target.dataType) continue;
+      if (await fires(row)) return { id: row.id, action };
+    }
+    return undefined;
+  }
+
+  const sync: SyncFaults = {
+    async beforeRead(target): Promise<SyncFault | undefined> {
+      const hit = await domainFault(target, ON_SYNC);
+      if (hit?.action.type === 'deauthorize')
+        return { kind: 'deauthorize', message: `the platform revoked access (the emulator's fault rule ${hit.id})` };
+      if (hit?.action.type === 'syncError')
+        return { kind: hit.action.status, message: `the emulator's fault rule ${hit.id} failed it with ${hit.action.status}` };
+      return undefined;
+    },
+  };
+
+  const push: PushFaults = {
+    async beforeWrite(target): Promise<PushFault | undefined> {
+      const hit = await domainFault(target, ON_WRITE);
+      if (hit?.action.type !== 'pushOutcome') return undefined;
+      if (hit.action.status === 'TimedOut')
+        return {
+          status: 'TimedOut',
+          errorMessage: `The platform did not complete the write in time (the emulator's fault rule ${hit.id}).`,
+        };
+      const errors = (hit.action.validation?.errors ?? [{ message: `refused by the emulator's fault rule ${hit.id}` }]).map((e) => ({
+        itemId: e.itemId ?? 'body',
+        message: e.message,
+        validatorName: e.validatorName ?? 'Emulator',
+      }));
+      return { status: 'Failed', errorMessage: `The platform refused the write: ${errors.map((e) => e.message).join('; ')}.`, errors };
+    },
+  };
+
   return {
+    /** The rules that fail a sync before it reads (src/syncs/sync-job.ts). */
+    sync,
+    /** The rules that end a write before it is processed (src/push/push-job.ts). */
+    push,
+
     async create(clientId: string, rule: FaultRule): Promise<Fault> {
       validate(rule);
       const row = await insertFault(db, {
@@ -253,6 +354,13 @@ export function createFaults(deps: {
     /** After the guard (the caller is known) and before any handler: the rules fire on requests. */
     install(server: FastifyInstance): void {
       server.addHook('onRequest', onRequest);
+      // A lost answer: the request was processed in full; its connection closes instead of carrying the answer.
+      server.addHook('onSend', async (request, reply, payload) => {
+        if (!losing.has(request)) return payload;
+        await deps.journal.record(request, 0, reply.elapsedTime).catch(deps.onError);
+        request.raw.socket?.destroy();
+        return payload;
+      });
     },
   };
 }

@@ -37,6 +37,17 @@ export interface PushJobOptions {
   /** Counts each settled operation by outcome. */
   metrics: Pick<Metrics, 'pushSettled'>;
   now?: () => Date;
+  /** Outcomes made to order before a write is processed (the emulator's fault rules); none without them. */
+  faults?: PushFaults;
+}
+
+/** How a write ends instead of being processed, made to order. */
+export type PushFault =
+  { status: 'Failed'; errorMessage: string; errors?: ValidationItem[] } | { status: 'TimedOut'; errorMessage: string };
+
+export interface PushFaults {
+  /** The outcome the write of this data type meets, if one fires for it (each firing is counted once). */
+  beforeWrite(target: { clientId: string; companyId: string; connectionId: string; dataType: string }): Promise<PushFault | undefined>;
 }
 
 /** How a write ended on the platform. */
@@ -79,6 +90,14 @@ export function createPushJob(options: PushJobOptions): JobHandler {
    * must stop (it was handed back): the platform is then not waited on any longer, and nothing more is sent to it.
    */
   async function process(op: PushRow, connection: ConnectionRow | undefined, signal: AbortSignal): Promise<Outcome> {
+    const fault = await options.faults?.beforeWrite({
+      clientId: op.client_id,
+      companyId: op.company_id,
+      connectionId: op.connection_id,
+      dataType: op.data_type,
+    });
+    // Nothing is sent to the platform: the write ends as the rule says.
+    if (fault) return fault;
     const requested = Date.parse(op.requested);
     if (op.timeout_minutes !== null && requested + options.sandboxDelayMs > requested + op.timeout_minutes * options.minuteMs) {
       return {

@@ -68,6 +68,19 @@ export interface SyncJobOptions {
   /** Where each sync's end is logged: completion at info, failure at warn. */
   log?: Pick<Logger, 'info' | 'warn'>;
   now?: () => Date;
+  /** Failures made to order before a sync reads (the emulator's fault rules); none in a service without them. */
+  faults?: SyncFaults;
+}
+
+/** What a sync fails with instead of reading, made to order: the connection deauthorized, or the sync's own error. */
+export interface SyncFault {
+  kind: 'deauthorize' | 'FetchError' | 'AuthError';
+  message: string;
+}
+
+export interface SyncFaults {
+  /** The fault the sync of this data type meets, if one fires for it (each firing is counted once). */
+  beforeRead(target: { clientId: string; companyId: string; connectionId: string; dataType: string }): Promise<SyncFault | undefined>;
 }
 
 /**
@@ -193,6 +206,18 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     const source = connector?.dataTypes.get(op.data_type as never);
     if (!connector || !source)
       return fail(op, 'FetchError', `Datatype ${op.data_type} not supported by platform(s) ${connection.platform_key}`, runner);
+    const fault = await options.faults?.beforeRead({
+      clientId: op.client_id,
+      companyId: op.company_id,
+      connectionId: op.connection_id,
+      dataType: op.data_type,
+    });
+    if (fault?.kind === 'deauthorize') {
+      // As a platform that revoked access: the connection turns Deauthorized (with its event), the sync AuthError.
+      await deauthorize(connection.client_id, connection.id, fault.message);
+      return fail(op, 'AuthError', `The sync failed while fetching ${op.data_type}: ${fault.message}; link the connection again.`, runner);
+    }
+    if (fault) return fail(op, fault.kind, `The sync failed while fetching ${op.data_type}: ${fault.message}`, runner);
     // What the service keeps for the platform (its written records, its uploads), read up to a mark taken now.
     const kept = await markKept(db, connector, { clientId: connection.client_id, connectionId: connection.id, dataType: op.data_type });
     const written: WrittenRecord[] = kept.written;

@@ -87,9 +87,11 @@ export function createClocksService(deps: {
     return row;
   }
 
+  /** The company if it is the client's: 404 when it does not exist, 403 when another client's (as on its own paths). */
   async function company(clientId: string, companyId: string): Promise<void> {
-    // Another client's company is not shown to exist (read by id alone, as the Link pages read it, then compared).
-    if ((await companyForLink(db, companyId))?.client_id !== clientId) throw notFound(`No company was found with ID ${companyId}`);
+    const row = await companyForLink(db, companyId);
+    if (!row) throw notFound(`No company was found with ID ${companyId}`);
+    if (row.client_id !== clientId) throw new ApiError(403, `Forbidden: the API key is not associated with company ${companyId}`);
   }
 
   return {

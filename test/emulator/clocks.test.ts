@@ -173,10 +173,11 @@ describe('test clocks', () => {
       await http(on, 'PUT', `/emulator/companies/${second.body.id}/clock`, { auth: client.auth, body: { clockId: randomUUID() } }),
       404,
     );
+    // Another client's company is a 403, as on every path of a company (the security suite holds every one to it).
     const other = await on.newClient();
     expectErrorBody(
       await http(on, 'PUT', `/emulator/companies/${second.body.id}/clock`, { auth: other.auth, body: { clockId: clock } }),
-      404,
+      403,
     );
 
     expectErrorBody(await http(on, 'DELETE', `/emulator/clocks/${later}`, { auth: client.auth }), 409);

@@ -24,7 +24,8 @@ let throwaway: Fixture;
 let operations: Operation[];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // With the emulator on: its controls are operations of /openapi.json too.
+  server = await startTestServer({ emulator: true });
   client = await server.newClient({ name: 'Fuzz client' });
   fixture = await prepareFixture(server.url, client.auth);
   throwaway = await prepareFixture(server.url, client.auth, 'Fuzz throwaway');

@@ -153,7 +153,8 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'patch', 'trace
 
 // ---- Enumeration (at collection time, so each endpoint gets its own named tests) ----
 
-const server = await startTestServer();
+// With the emulator on, so its controls under /emulator/ are enumerated and checked like every other endpoint.
+const server = await startTestServer({ emulator: true });
 afterAll(() => server.close());
 
 const docResponse = await http<OpenApiDoc>(server, 'GET', '/openapi.json');
@@ -323,6 +324,35 @@ async function createWebhookConsumer(): Promise<string> {
 /** Client A's webhook consumer that `{webhookId}` points at in the negative requests; it must survive them. */
 const webhookOfA = await createWebhookConsumer();
 
+/** A test clock of client A's (the emulator's controls): `{clockId}` in the negative requests and the shared reads. */
+async function createClock(): Promise<string> {
+  const res = await http(server, 'POST', '/emulator/clocks', { auth: clientA.auth, body: { frozenTime: '2030-01-01T00:00:00Z' } });
+  if (res.status !== 201) throw new Error(`fixture: creating a test clock answered ${res.status}: ${res.text}`);
+  return res.body.id;
+}
+const clockOfA = await createClock();
+
+/** A fault rule of client A's that never fires on the suite's requests (it matches a company nobody has). */
+async function createFault(): Promise<string> {
+  const res = await http(server, 'POST', '/emulator/faults', {
+    auth: clientA.auth,
+    body: { match: { companyId: randomUUID() }, action: { type: 'latency', delayMs: 0 } },
+  });
+  if (res.status !== 201) throw new Error(`fixture: creating a fault rule answered ${res.status}: ${res.text}`);
+  return res.body.id;
+}
+const faultOfA = await createFault();
+
+/** The emulator's controls whose bodies name a clock, a rule or a count that the generic sample cannot. */
+const EMULATOR_BODIES: Record<string, (ids: Record<string, string>) => unknown> = {
+  'POST /emulator/clocks': () => ({ frozenTime: '2030-01-01T00:00:00Z' }),
+  'POST /emulator/clocks/{clockId}/advance': () => ({ by: 'PT1H' }),
+  'PUT /emulator/companies/{companyId}/clock': () => ({ clockId: clockOfA }),
+  'PUT /emulator/client/clock': () => ({ clockId: clockOfA }),
+  'POST /emulator/faults': () => ({ match: { companyId: randomUUID() }, action: { type: 'latency', delayMs: 0 } }),
+  'POST /emulator/requests/verify': () => ({ operationId: 'get-company', count: 0, companyId: randomUUID() }),
+};
+
 /** A key of client A that expired yesterday. */
 const outdatedKey = await clientsService.createKey(clientA.clientId, new Date(Date.now() - 86_400_000).toISOString());
 if (!outdatedKey) throw new Error('could not create the outdated key');
@@ -388,6 +418,8 @@ async function sharedIds(endpoint: Endpoint): Promise<Ids> {
     else if (name === 'apiKeyId') ids[name] = targetKeyOfA.id;
     else if (name === 'pushOperationKey') ids[name] = pushOfA.body.pushOperationKey;
     else if (name === 'webhookId') ids[name] = webhookOfA;
+    else if (name === 'clockId') ids[name] = clockOfA;
+    else if (name === 'faultId') ids[name] = faultOfA;
     else if (name === 'datasetId' && endpoint.template.includes('/bankStatements/upload/')) ids[name] = statementsOfA.datasetId;
     else if (name in VALUE_PARAMS) ids[name] = valueOf(endpoint, name);
     else if (name === 'recordId' && isWrite(endpoint)) ids[name] = await firstId(`/companies/${ids.companyId}/data/${ids.dataType}`);
@@ -426,11 +458,21 @@ async function throwawayIds(endpoint: Endpoint): Promise<Ids> {
     else if (name === 'recordId' && isWrite(endpoint))
       ids[name] = await firstIdOf(server, clientA, `/companies/${ids.companyId}/data/${ids.dataType}`);
     else if (name === 'webhookId') ids[name] = await createWebhookConsumer();
+    else if (name === 'clockId') ids[name] = await createClock();
+    else if (name === 'faultId') ids[name] = await createFault();
     else if (name === 'accountId') ids[name] = await firstIdOf(server, clientA, fill(listTemplateOf(endpoint.template, name), ids));
     else if (name === 'datasetId' && ids.datasetId) continue;
     else throw new Error(`${label(endpoint)}: no throwaway fixture for {${name}}; add one here`);
   }
   if (isWrite(endpoint)) ids.customerId = await firstIdOf(server, clientA, `/companies/${ids.companyId}/data/customers`);
+  // Taking a company off its clock needs it on one.
+  if (label(endpoint) === 'DELETE /emulator/companies/{companyId}/clock') {
+    const joined = await http(server, 'PUT', `/emulator/companies/${ids.companyId}/clock`, {
+      auth: clientA.auth,
+      body: { clockId: clockOfA },
+    });
+    if (joined.status !== 200) throw new Error(`fixture: putting a company on a clock answered ${joined.status}: ${joined.text}`);
+  }
   if (ids.companyId && !ids.connectionId && /^\/companies\/\{companyId\}\/data(\/|$)/.test(endpoint.template)) {
     await linkPlatforms(server, clientA, ids.companyId, [platformKey]);
   }
@@ -479,6 +521,8 @@ function bodyFor(endpoint: Endpoint, ids: Ids): unknown {
   if (endpoint.template.endsWith('/push/bankAccounts/{accountId}/bankTransactions'))
     return { transactions: [{ amount: 10, date: '2024-06-01', description: 'Security fixture' }] };
   if (endpoint.template === '/webhooks') return WEBHOOK_CONSUMER;
+  const emulatorBody = EMULATOR_BODIES[label(endpoint)];
+  if (emulatorBody) return emulatorBody(ids);
   // A page of the session's data type (banking-accounts), for the configured account.
   if (endpoint.template.endsWith('/bankStatements/upload/dataset/{datasetId}/upload')) return uploadedAccount();
   const body = structuredClone(endpoint.body);
@@ -607,8 +651,15 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, endpoi
 
   it("accepts client A's own valid key (the control: the failures above come from authentication)", async () => {
     // Reads repeat the very requests above; writes act on fresh resources made for this control.
-    const ids = endpoint.method === 'GET' ? await sharedIds(endpoint) : await throwaways.get(label(endpoint))!;
+    let ids = endpoint.method === 'GET' ? await sharedIds(endpoint) : await throwaways.get(label(endpoint))!;
+    // A rule made now: `DELETE /emulator/faults` (whose control runs first) deletes every rule client A had made before.
+    if (endpoint.pathParams.includes('faultId')) ids = { ...ids, faultId: await createFault() };
+    // Client A on a clock only for the length of its own control: every other request of the suite runs in real time.
+    const onClock = (method: string) =>
+      http(server, method, '/emulator/client/clock', { auth: clientA.auth, ...(method === 'PUT' ? { body: { clockId: clockOfA } } : {}) });
+    if (label(endpoint) === 'DELETE /emulator/client/clock') expect((await onClock('PUT')).status).toBe(200);
     const res = await call(endpoint, clientA.auth, ids);
+    if (label(endpoint) === 'PUT /emulator/client/clock') expect((await onClock('DELETE')).status).toBe(204);
     expect(res.status, res.text).toBeGreaterThanOrEqual(200);
     expect(res.status, res.text).toBeLessThan(300);
     expect(endpoint.successCodes, `${label(endpoint)} answered ${res.status}, which the document does not declare`).toContain(res.status);

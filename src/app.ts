@@ -338,7 +338,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       metrics,
       faults: emulator?.faults.push,
     }),
-    ...webhookJobHandlers({ db, jobs, clients, options: options.webhooks, log: server.log, metrics }),
+    ...webhookJobHandlers({ db, jobs, clients, options: options.webhooks, log: server.log, metrics, faults: emulator?.faults.webhooks }),
     ...emulator?.handlers,
   };
   watchStore(metrics, { jobs, kinds: Object.keys(handlers), pgPool: store.pgPool, log: server.log });

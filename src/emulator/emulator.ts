@@ -111,7 +111,7 @@ export function createEmulator(deps: {
     /** Job handlers of the emulator's own. */
     handlers: { [CLOCK_ADVANCE_JOB]: createClockAdvanceJob({ db, jobs, signal }) },
     /** Fault rules that act on syncs and writes (handed to their jobs by `app.ts`). */
-    faults: { sync: faults.sync, push: faults.push },
+    faults: { sync: faults.sync, push: faults.push, webhooks: faults.webhooks },
     /** A deleted company leaves its clock. */
     deletionStep: deleteClockMembershipStep,
 

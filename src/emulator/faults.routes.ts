@@ -55,7 +55,14 @@ const FaultAction = Type.Object(
       ),
     ),
     retryAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, description: '`http`: the `Retry-After` header, in seconds.' })),
-    delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, description: '`latency`: a fixed delay.' })),
+    delayMs: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 60_000,
+        description: '`latency`: a fixed delay; `webhook`: a delay, or the longest a reordered delivery is held.',
+      }),
+    ),
+    mode: Type.Optional(Type.String({ description: '`webhook`: duplicate, delay or reorder.' })),
     medianMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 60_000, description: '`latency`: a log-normal delay’s median.' })),
     sigma: Type.Optional(Type.Number({ minimum: 0, maximum: 3, description: '`latency`: a log-normal delay’s sigma.' })),
   },

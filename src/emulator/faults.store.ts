@@ -61,3 +61,24 @@ export async function takeDraw(db: Kysely<Database>, id: string): Promise<number
     .executeTakeFirst();
   return Number(row?.draws ?? 1) - 1;
 }
+
+/** Holds a webhook delivery behind the next one to its consumer (a `reorder` rule). */
+export async function holdDelivery(db: Kysely<Database>, deliveryId: string, consumerId: string): Promise<void> {
+  await db
+    .insertInto('emulator_held_deliveries')
+    .values({ delivery_id: deliveryId, consumer_id: consumerId })
+    .onConflict((oc) => oc.column('delivery_id').doNothing())
+    .execute();
+}
+
+/** Takes the deliveries held behind a consumer's next one, each once. */
+export async function releaseDeliveries(db: Kysely<Database>, consumerId: string): Promise<string[]> {
+  const rows = await db.deleteFrom('emulator_held_deliveries').where('consumer_id', '=', consumerId).returning('delivery_id').execute();
+  return rows.map((r) => r.delivery_id);
+}
+
+/** Takes one held delivery; false when it was released already. */
+export async function takeHeldDelivery(db: Kysely<Database>, deliveryId: string): Promise<boolean> {
+  const result = await db.deleteFrom('emulator_held_deliveries').where('delivery_id', '=', deliveryId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -12,7 +12,12 @@ import type { OperationCatalogue } from './operations.js';
 import type { Journal } from './journal.js';
 import type { SyncFault, SyncFaults } from '../syncs/sync-job.js';
 import type { PushFault, PushFaults } from '../push/push-job.js';
+import type { DeliveryFault, DeliveryFaults } from '../webhooks/delivery-job.js';
+import { isEventType } from '../webhooks/events.js';
 import {
+  holdDelivery,
+  releaseDeliveries,
+  takeHeldDelivery,
   deleteFault,
   deleteFaults,
   faultOf,
@@ -53,15 +58,20 @@ export type FaultAction =
   | { type: 'deauthorize' }
   | { type: 'syncError'; status: 'FetchError' | 'AuthError' }
   | { type: 'pushOutcome'; status: 'Failed'; validation?: FaultValidation }
-  | { type: 'pushOutcome'; status: 'TimedOut' };
+  | { type: 'pushOutcome'; status: 'TimedOut' }
+  | { type: 'webhook'; mode: 'duplicate' | 'delay' | 'reorder'; delayMs?: number };
 
-/** The action types rules may take (webhook modes come with the delivery work they act on). */
-export const FAULT_ACTION_TYPES = ['http', 'latency', 'reset', 'lostAnswer', 'deauthorize', 'syncError', 'pushOutcome'] as const;
+/** The action types rules may take. */
+export const FAULT_ACTION_TYPES = ['http', 'latency', 'reset', 'lostAnswer', 'deauthorize', 'syncError', 'pushOutcome', 'webhook'] as const;
 type ActionType = (typeof FAULT_ACTION_TYPES)[number];
 /** Actions that fire on the matching request; the others on the next matching sync or write, whatever asked for it. */
 const ON_REQUEST: ReadonlySet<ActionType> = new Set(['http', 'latency', 'reset', 'lostAnswer']);
 const ON_SYNC: ReadonlySet<ActionType> = new Set(['deauthorize', 'syncError']);
 const ON_WRITE: ReadonlySet<ActionType> = new Set(['pushOutcome']);
+const ON_DELIVERY: ReadonlySet<ActionType> = new Set(['webhook']);
+/** How long a delayed delivery waits, and the longest a reordered one is held, unless the rule says. */
+const DEFAULT_DELIVERY_DELAY_MS = 1_000;
+const DEFAULT_HOLD_MS = 30_000;
 
 export interface FaultRule {
   match: FaultMatch;
@@ -89,6 +99,7 @@ const ACTION_FIELDS: Record<ActionType, readonly string[]> = {
   deauthorize: [],
   syncError: ['status'],
   pushOutcome: ['status', 'validation'],
+  webhook: ['mode', 'delayMs'],
 };
 
 const item = (itemId: string, message: string): ValidationItem => ({ itemId, message, validatorName: 'FaultRule' });
@@ -122,6 +133,16 @@ function dataTypeOf(routeUrl: string, params: Record<string, unknown>): string |
   return named && isDataType(named) ? named : undefined;
 }
 
+/** A JSON object's text parsed; undefined for anything else. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const shapeOf = (template: string) => template.replace(/\{[^}]+\}/g, '{}').replace(/:[A-Za-z0-9_]+/g, '{}');
 
 /**
@@ -149,15 +170,17 @@ export function createFaults(deps: {
       problems.push(item('match.operationId', `${match.operationId} is not an operationId of Codat's or of Ledgerport`));
     if (match.dataType !== undefined && !isDataType(match.dataType))
       problems.push(item('match.dataType', `${match.dataType} is not a data type`));
-    if (match.eventType !== undefined)
+    if (match.eventType !== undefined && action.type !== 'webhook')
       problems.push(item('match.eventType', `eventType matches webhook deliveries; a ${action.type} action does not act on them`));
+    else if (match.eventType !== undefined && !isEventType(match.eventType))
+      problems.push(item('match.eventType', `${match.eventType} is not an event type Ledgerport sends`));
     if (!ON_REQUEST.has(action.type))
       for (const field of ['operationId', 'method', 'path'] as const)
         if (match[field] !== undefined)
           problems.push(
             item(
               `match.${field}`,
-              `a ${action.type} action fires on the next matching ${ON_SYNC.has(action.type) ? 'sync' : 'write'}, whatever request asked for it: match it by companyId, connectionId or dataType`,
+              `a ${action.type} action fires on the next matching ${ON_SYNC.has(action.type) ? 'sync' : ON_DELIVERY.has(action.type) ? 'webhook delivery' : 'write'}, whatever request caused it: match it by companyId, connectionId or dataType${ON_DELIVERY.has(action.type) ? ', and eventType' : ''}`,
             ),
           );
     const fields = action as Record<string, unknown>;
@@ -167,6 +190,14 @@ export function createFaults(deps: {
     if (action.type === 'http') {
       if (typeof fields.status !== 'number' || !Number.isInteger(fields.status) || fields.status < 400 || fields.status > 599)
         problems.push(item('action.status', 'action.status must be an HTTP error status, 400 to 599'));
+    }
+    if (action.type === 'webhook') {
+      if (fields.mode !== 'duplicate' && fields.mode !== 'delay' && fields.mode !== 'reorder')
+        problems.push(item('action.mode', 'action.mode must be duplicate, delay or reorder'));
+      else if (fields.mode === 'duplicate' && fields.delayMs !== undefined)
+        problems.push(item('action.delayMs', 'a duplicate is sent at once: it takes no delayMs'));
+      else if (fields.delayMs !== undefined && (!Number.isInteger(fields.delayMs) || (fields.delayMs as number) > 60_000))
+        problems.push(item('action.delayMs', 'action.delayMs must be a whole number of milliseconds, at most 60000'));
     }
     if (action.type === 'syncError' && fields.status !== 'FetchError' && fields.status !== 'AuthError')
       problems.push(item('action.status', 'action.status must be FetchError or AuthError'));
@@ -271,22 +302,51 @@ export function createFaults(deps: {
     return undefined;
   }
 
-  /** The first live rule of `types` whose match holds for a sync's or write's target and that fires this time. */
+  /** The first live rule of `types` whose match holds for a sync's, write's or delivery's target and that fires this time. */
   async function domainFault(
-    target: { clientId: string; companyId: string; connectionId: string; dataType: string },
+    target: {
+      clientId: string;
+      companyId?: string | null;
+      /** The connection and data type of a sync or write; those an event's body names (several, for read.completed). */
+      connectionId?: string | readonly string[];
+      dataType?: string | readonly string[];
+      eventType?: string;
+    },
     types: ReadonlySet<ActionType>,
   ): Promise<{ id: string; action: FaultAction } | undefined> {
+    const holds = (wanted: string | undefined, actual: string | readonly string[] | undefined) =>
+      wanted === undefined || (typeof actual === 'string' ? actual === wanted : (actual?.includes(wanted) ?? false));
     for (const row of await liveFaultsOf(db, target.clientId)) {
       const action = JSON.parse(row.action) as FaultAction;
       if (!types.has(action.type)) continue;
       const match = JSON.parse(row.match) as FaultMatch;
       if (match.companyId !== undefined && match.companyId !== target.companyId) continue;
-      if (match.connectionId !== undefined && match.connectionId !== target.connectionId) continue;
-      if (match.dataType !== undefined && match.dataType !== target.dataType) continue;
+      if (!holds(match.connectionId, target.connectionId) || !holds(match.dataType, target.dataType)) continue;
+      if (match.eventType !== undefined && match.eventType !== target.eventType) continue;
       if (await fires(row)) return { id: row.id, action };
     }
     return undefined;
   }
+
+  const webhooks: DeliveryFaults = {
+    async beforeFirstAttempt(target): Promise<DeliveryFault | undefined> {
+      // What the event is about, as its body says: a connection, a data type, or (read.completed) several of each.
+      const payload = (jsonObject(target.body)?.payload ?? {}) as Record<string, unknown>;
+      const entries = [payload, ...(Array.isArray(payload.dataTypes) ? (payload.dataTypes as Record<string, unknown>[]) : [])];
+      const named = (field: string) => entries.map((e) => e?.[field]).filter((v): v is string => typeof v === 'string');
+      const hit = await domainFault(
+        { ...target, connectionId: [...named('connectionId'), ...named('dataConnectionId')], dataType: named('dataType') },
+        ON_DELIVERY,
+      );
+      if (hit?.action.type !== 'webhook') return undefined;
+      if (hit.action.mode === 'duplicate') return { mode: 'duplicate' };
+      if (hit.action.mode === 'delay') return { mode: 'delay', delayMs: hit.action.delayMs ?? DEFAULT_DELIVERY_DELAY_MS };
+      return { mode: 'reorder', delayMs: hit.action.delayMs ?? DEFAULT_HOLD_MS };
+    },
+    hold: (deliveryId, consumerId) => holdDelivery(db, deliveryId, consumerId),
+    release: (consumerId) => releaseDeliveries(db, consumerId),
+    takeHeld: (deliveryId) => takeHeldDelivery(db, deliveryId),
+  };
 
   const sync: SyncFaults = {
     async beforeRead(target): Promise<SyncFault | undefined> {
@@ -322,6 +382,8 @@ export function createFaults(deps: {
     sync,
     /** The rules that end a write before it is processed (src/push/push-job.ts). */
     push,
+    /** The rules that duplicate, delay or reorder a webhook delivery (src/webhooks/delivery-job.ts). */
+    webhooks,
 
     async create(clientId: string, rule: FaultRule): Promise<Fault> {
       validate(rule);

@@ -26,6 +26,7 @@ import type {
   EmulatorTicketsTable,
   EmulatorRequestsTable,
   EmulatorFaultsTable,
+  EmulatorHeldDeliveriesTable,
 } from './schema/emulator.js';
 
 // Every table type stays importable from here.
@@ -79,4 +80,5 @@ export interface Database {
   emulator_tickets: EmulatorTicketsTable;
   emulator_requests: EmulatorRequestsTable;
   emulator_faults: EmulatorFaultsTable;
+  emulator_held_deliveries: EmulatorHeldDeliveriesTable;
 }

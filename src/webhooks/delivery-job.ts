@@ -6,6 +6,7 @@ import {
   setConsumerFailingSince,
   updatePendingDelivery,
 } from './webhooks.store.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../storage/schema.js';
@@ -38,19 +39,46 @@ export interface DeliveryDeps {
   /** Counts each attempt by outcome and attempt number. */
   metrics: Pick<Metrics, 'webhookAttempt'>;
   now?: () => Date;
+  /** Deliveries made to misbehave to order (the emulator's fault rules); none in a service without them. */
+  faults?: DeliveryFaults;
+}
+
+/** What a delivery's first attempt meets: sent twice, sent late, or held until the next delivery to its consumer. */
+export type DeliveryFault = { mode: 'duplicate' } | { mode: 'delay'; delayMs: number } | { mode: 'reorder'; delayMs: number };
+
+export interface DeliveryFaults {
+  /** The fault a delivery's first attempt meets, if a rule fires for it (each firing is counted once). */
+  beforeFirstAttempt(target: {
+    clientId: string;
+    companyId: string | null;
+    eventType: string;
+    body: string;
+  }): Promise<DeliveryFault | undefined>;
+  /** Holds a delivery until another delivery to its consumer has been attempted. */
+  hold(deliveryId: string, consumerId: string): Promise<void>;
+  /** Takes the deliveries held for a consumer (each once). */
+  release(consumerId: string): Promise<string[]>;
+  /** Takes one held delivery: false when it was released already. */
+  takeHeld(deliveryId: string): Promise<boolean>;
 }
 
 interface Due {
   id: string;
   attempts: number;
   consumerId: string;
+  clientId: string;
   url: string;
   secret: string;
   disabled: boolean;
   body: string;
+  eventType: string;
+  companyId: string | null;
 }
 
-const jobPayload = (deliveryId: string) => ({ deliveryId });
+/** A delivery's job: `held` runs when a held delivery's wait ends, `released` once the delivery it waited behind went. */
+const jobPayload = (deliveryId: string, fault?: 'held' | 'released') => ({ deliveryId, ...(fault ? { fault } : {}) });
+/** The longest a `delay` fault keeps a delivery's job waiting (a job holds its slot meanwhile). */
+const MAX_FAULT_DELAY_MS = 60_000;
 
 /** A 2xx delivered; any other answer was the receiver's refusal; no answer (timeout, network, refused address) at all. */
 function attemptOutcome(result: PostResult): WebhookOutcome {
@@ -82,10 +110,13 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
         id: row.id,
         attempts: Number(row.attempts),
         consumerId: row.consumer_id,
+        clientId: row.client_id,
         url: row.url,
         secret: row.secret,
         disabled: Number(row.disabled) !== 0,
         body: row.body,
+        eventType: row.event_type,
+        companyId: row.company_id,
       }
     );
   }
@@ -131,8 +162,23 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
     });
   }
 
+  /** The fault of this run: none on a retry, on a held delivery's run, or without fault rules. */
+  async function faultOf(due: Due, payload: { fault?: unknown }): Promise<DeliveryFault | undefined> {
+    if (!deps.faults || due.attempts > 0 || payload.fault !== undefined) return undefined;
+    return deps.faults.beforeFirstAttempt({ clientId: due.clientId, companyId: due.companyId, eventType: due.eventType, body: due.body });
+  }
+
+  async function post(due: Due): Promise<PostResult> {
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': `Ledgerport-Webhooks/${VERSION}`,
+      ...signatureHeaders(due.secret, due.id, due.body, realNow()),
+    };
+    return postOnce(due.url, headers, due.body, { timeoutMs, allowPrivate });
+  }
+
   return {
-    async run(payload: { deliveryId?: unknown }) {
+    async run(payload: { deliveryId?: unknown; fault?: unknown }) {
       if (typeof payload?.deliveryId !== 'string') return;
       const due = await load(payload.deliveryId);
       if (!due) return; // delivered, given up, dropped, or its consumer was deleted
@@ -140,12 +186,23 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
         await dropDelivery(db, due.id);
         return;
       }
-      const headers = {
-        'content-type': 'application/json',
-        'user-agent': `Ledgerport-Webhooks/${VERSION}`,
-        ...signatureHeaders(due.secret, due.id, due.body, realNow()),
-      };
-      const posted = await postOnce(due.url, headers, due.body, { timeoutMs, allowPrivate });
+      // A held delivery whose wait ended: sent now, unless the delivery it waited behind released it already.
+      if (payload.fault === 'held' && !(await deps.faults?.takeHeld(due.id))) return;
+      const fault = await faultOf(due, payload);
+      if (fault?.mode === 'reorder') {
+        await deps.faults?.hold(due.id, due.consumerId);
+        // The longest it waits for the next one, in real time (a fault of the receiving side, not of the business).
+        await jobs.enqueue(db, {
+          kind: WEBHOOK_DELIVERY_JOB,
+          payload: jobPayload(due.id, 'held'),
+          runAfter: new Date(realNow().getTime() + fault.delayMs),
+        });
+        return;
+      }
+      if (fault?.mode === 'delay') await sleep(Math.min(fault.delayMs, MAX_FAULT_DELAY_MS));
+      // A duplicate: the same message (the same webhook-id) sent twice, as a sender retrying a lost answer would.
+      if (fault?.mode === 'duplicate') await post(due);
+      const posted = await post(due);
       const result = posted.refusedAddress ? { ...posted, error: `${posted.error}; ${ALLOW_PRIVATE_HINT}` } : posted;
       // The URL and secret stay out of the log: the URL may carry credentials.
       deps.log?.info(
@@ -154,6 +211,9 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       );
       deps.metrics.webhookAttempt(attemptOutcome(result), due.attempts + 1);
       await record(due, result, now());
+      // Deliveries a reorder rule held behind this consumer's next one go now.
+      const released = deps.faults ? await deps.faults.release(due.consumerId) : [];
+      for (const id of released) await jobs.enqueue(db, { kind: WEBHOOK_DELIVERY_JOB, payload: jobPayload(id, 'released') });
     },
   };
 }

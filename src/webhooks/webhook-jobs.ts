@@ -6,7 +6,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import type { ClientsStore } from '../clients/clients.store.js';
 import type { Metrics } from '../operations/metrics.js';
 import { WEBHOOK_DELIVERY_JOB } from './events.js';
-import { createWebhookDeliveryJob, type DeliveryOptions } from './delivery-job.js';
+import { createWebhookDeliveryJob, type DeliveryFaults, type DeliveryOptions } from './delivery-job.js';
 import { createRateLimitResetJob, RATE_LIMIT_RESET_JOB } from './rate-limit-events.js';
 
 /** The job runner's handlers for webhooks: deliveries, and the rate-limit reset announcement. */
@@ -17,6 +17,7 @@ export function webhookJobHandlers(deps: {
   options?: DeliveryOptions;
   log?: Pick<Logger, 'info' | 'warn'>;
   metrics: Pick<Metrics, 'webhookAttempt'>;
+  faults?: DeliveryFaults;
 }): Record<string, JobHandler> {
   return {
     [WEBHOOK_DELIVERY_JOB]: createWebhookDeliveryJob({
@@ -25,6 +26,7 @@ export function webhookJobHandlers(deps: {
       options: deps.options,
       log: deps.log,
       metrics: deps.metrics,
+      faults: deps.faults,
     }),
     [RATE_LIMIT_RESET_JOB]: createRateLimitResetJob({ db: deps.db, jobs: deps.jobs, clients: deps.clients }),
   };

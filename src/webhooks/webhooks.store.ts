@@ -75,7 +75,18 @@ export function pendingDelivery(executor: Kysely<Database>, deliveryId: string) 
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_consumers as c', 'c.id', 'd.consumer_id')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'd.attempts', 'd.consumer_id', 'c.url', 'c.secret', 'c.disabled', 'e.body'])
+    .select([
+      'd.id',
+      'd.attempts',
+      'd.consumer_id',
+      'd.client_id',
+      'c.url',
+      'c.secret',
+      'c.disabled',
+      'e.body',
+      'e.event_type',
+      'e.company_id',
+    ])
     .where('d.id', '=', deliveryId)
     .where('d.status', '=', 'pending')
     .executeTakeFirst();

@@ -125,6 +125,49 @@ describe('a pushOutcome rule', () => {
   });
 });
 
+describe('webhook rules', () => {
+  async function consumerOf(client: TestClient, eventTypes: string[]) {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const consumer = await http(server, 'POST', '/webhooks', { auth: client.auth, body: { url: receiver.url, eventTypes } });
+    expect(consumer.status, consumer.text).toBe(201);
+    return { receiver, verifier: new Webhook(consumer.body.secret) };
+  }
+  const eventOf = (verifier: Webhook, delivery: { body: string; headers: Record<string, string> }) =>
+    verifier.verify(delivery.body, delivery.headers) as { eventType: string; payload: { id: string } };
+
+  it('duplicate: the delivery arrives twice with the same webhook-id, each verifiable', async () => {
+    const client = await server.newClient();
+    const { receiver, verifier } = await consumerOf(client, ['company.created']);
+    await addFault(client, { match: { eventType: 'company.created' }, action: { type: 'webhook', mode: 'duplicate' }, times: 1 });
+    const company = (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Twice' } })).body;
+    await receiver.waitFor(2);
+    const [first, second] = receiver.received;
+    expect(first.headers['webhook-id']).toBe(second.headers['webhook-id']);
+    for (const delivery of [first, second]) expect(eventOf(verifier, delivery).payload.id).toBe(company.id);
+    // Spent: the next company's event arrives once.
+    await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Once' } });
+    await receiver.waitFor(3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received).toHaveLength(3);
+  });
+
+  it('reorder: the delivery is held until the next one to its consumer has gone; delay: it arrives late, still signed', async () => {
+    const client = await server.newClient();
+    const { receiver, verifier } = await consumerOf(client, ['company.created']);
+    await addFault(client, { match: { eventType: 'company.created' }, action: { type: 'webhook', mode: 'reorder' }, times: 1 });
+    const first = (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'First' } })).body;
+    const second = (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Second' } })).body;
+    await receiver.waitFor(2);
+    expect(receiver.received.map((d) => eventOf(verifier, d).payload.id)).toEqual([second.id, first.id]);
+
+    await addFault(client, { match: { eventType: 'company.created' }, action: { type: 'webhook', mode: 'delay', delayMs: 200 }, times: 1 });
+    const third = (await http(server, 'POST', '/companies', { auth: client.auth, body: { name: 'Third' } })).body;
+    await receiver.waitFor(3);
+    expect(eventOf(verifier, receiver.received[2]).payload.id).toBe(third.id);
+  });
+});
+
 describe('a lostAnswer rule', () => {
   it('processes the write and closes the connection; the retry with the same key answers the same operation, and one record is written', async () => {
     const client = await server.newClient();
@@ -173,6 +216,10 @@ describe('a lostAnswer rule', () => {
       [{ match: {}, action: { type: 'pushOutcome', status: 'Success' } }, 'action.status'],
       [{ match: {}, action: { type: 'pushOutcome', status: 'TimedOut', validation: { errors: [{ message: 'x' }] } } }, 'action.validation'],
       [{ match: {}, action: { type: 'deauthorize', status: 'FetchError' } }, 'action.status'],
+      [{ match: {}, action: { type: 'webhook' } }, 'action.mode'],
+      [{ match: {}, action: { type: 'webhook', mode: 'duplicate', delayMs: 5 } }, 'action.delayMs'],
+      [{ match: { eventType: 'company.exploded' }, action: { type: 'webhook', mode: 'delay' } }, 'match.eventType'],
+      [{ match: { operationId: 'list-companies' }, action: { type: 'webhook', mode: 'delay' } }, 'match.operationId'],
     ] as const) {
       const res = await http(server, 'POST', '/emulator/faults', { auth: client.auth, body: rule });
       expectErrorBody(res, 400, { validation: true });

@@ -177,6 +177,7 @@ describe('the controls', () => {
       [{ match: {}, action: { type: 'http', status: 500 }, probability: 1.5 }, 'probability'],
       [{ match: {}, action: { type: 'http', status: 500 }, seed: 3 }, 'seed'],
       [{ match: { eventType: 'read.completed' }, action: { type: 'http', status: 500 } }, 'match.eventType'],
+      [{ match: {}, action: { type: 'webhook', mode: 'teleport' } }, 'action.mode'],
       [{ action: { type: 'http', status: 500 } }, 'match'],
     ];
     for (const [rule, field] of cases) {

@@ -5,7 +5,8 @@ import type { DialectName } from '../dialect.js';
  * The emulator's part 2 (docs/emulator.md), used only with `EMULATOR=true`:
  * - `emulator_requests`: the request journal, what each client's code called (never a key, secret or body: only
  *   their SHA-256), the last `EMULATOR_JOURNAL_SIZE` entries per client, in the store so every API process shares it;
- * - `emulator_faults`: a client's fault rules, as JSON (`match`, `action`), with how often each has fired and drawn.
+ * - `emulator_faults`: a client's fault rules, as JSON (`match`, `action`), with how often each has fired and drawn;
+ * - `emulator_held_deliveries`: webhook deliveries a `reorder` rule holds until the next delivery to their consumer.
  */
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const serial = dialect === 'postgres' ? 'bigserial' : 'integer';
@@ -41,4 +42,11 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('draws', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema.createIndex('emulator_faults_client').on('emulator_faults').columns(['client_id', 'seq']).execute();
+
+  await db.schema
+    .createTable('emulator_held_deliveries')
+    .addColumn('delivery_id', 'text', (c) => c.primaryKey())
+    .addColumn('consumer_id', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('emulator_held_deliveries_consumer').on('emulator_held_deliveries').columns(['consumer_id']).execute();
 }

@@ -77,3 +77,9 @@ export interface EmulatorFaultsTable {
   /** Draws made against `probability` (the seeded sequence's position). */
   draws: Generated<number>;
 }
+
+/** A webhook delivery a `reorder` rule holds until another delivery to its consumer has been attempted (migration 0021). */
+export interface EmulatorHeldDeliveriesTable {
+  delivery_id: string;
+  consumer_id: string;
+}

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, createHmac } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Store } from './storage/database.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -248,6 +248,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         db,
         engine,
         journalSize: options.emulatorJournalSize,
+        journalKey: createHmac('sha256', secretKeys.current.bytes).update('ledgerport emulator journal').digest(),
         onError: (err) => server.log.error({ err }, 'the emulator failed to keep a journal entry'),
       })
     : undefined;

@@ -16,7 +16,7 @@ import { registerEmulatorRoutes } from './emulator.routes.js';
 import { registerFaultAndJournalRoutes } from './faults.routes.js';
 import { createFaults } from './faults.js';
 import { createJournal, DEFAULT_JOURNAL_SIZE } from './journal.js';
-import { operationCatalogue, templateOf } from './operations.js';
+import { operationCatalogue, shapeOf } from './operations.js';
 import { clockOf, companiesOnAnyClock, deleteClockMembershipStep, governingClock, type ClockRow } from './clocks.store.js';
 
 /** The header that puts a company on a clock as it is created. */
@@ -50,6 +50,8 @@ export function createEmulator(deps: {
   engine: JobEngine;
   /** The request journal's bound per client (`EMULATOR_JOURNAL_SIZE`). */
   journalSize?: number;
+  /** The key of the journal's request hashes: the deployment's own, so two processes hash a request alike. */
+  journalKey: Buffer;
   onError: (err: unknown) => void;
 }) {
   const { db } = deps;
@@ -59,6 +61,7 @@ export function createEmulator(deps: {
     db,
     catalogue,
     size: deps.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    hashKey: deps.journalKey,
     companyOf: companyParam,
     onError: deps.onError,
   });
@@ -66,7 +69,7 @@ export function createEmulator(deps: {
     db,
     catalogue,
     journal,
-    hasRoute: (method, template) => routes.has(`${method} ${templateOf(template)}`),
+    hasRoute: (method, template) => !template.startsWith('/emulator/') && routes.has(`${method} ${shapeOf(template)}`),
     onError: deps.onError,
   });
   const signal = ticketSignal();
@@ -130,13 +133,14 @@ export function createEmulator(deps: {
 
     /** Before any route: documents the `Emulator-Clock` header of company creation (hooks run on routes added later). */
     installBeforeRoutes(server: FastifyInstance): void {
+      journal.installBeforeGuard(server);
       // Every route's names, for fault rules and the journal.
       server.addHook('onRoute', (route) => {
         const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
         for (const method of [route.method].flat()) {
           if (method === 'HEAD' || method === 'OPTIONS') continue;
           catalogue.addRoute(method, route.url, operationId);
-          routes.add(`${method} ${templateOf(route.url)}`);
+          routes.add(`${method} ${shapeOf(route.url)}`);
         }
       });
       server.addHook('onRoute', (route) => {

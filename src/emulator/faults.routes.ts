@@ -132,7 +132,7 @@ export function registerFaultAndJournalRoutes(app: FastifyInstance, deps: { faul
         description: "The client's matching requests meet the action: an error status, a delay, or a closed connection.",
         tags,
         body: FaultBody,
-        response: { 201: fault, ...errorResponses() },
+        response: { 201: fault, ...errorResponses(409) },
       },
     },
     async (request, reply) => reply.code(201).send(await faults.create(callerOf(request).id, request.body as FaultRule)),

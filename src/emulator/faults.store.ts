@@ -40,15 +40,29 @@ export async function deleteFaults(db: Kysely<Database>, clientId: string): Prom
   return Number(result.numDeletedRows);
 }
 
-/** Counts one firing of a rule, unless it is spent (another request took its last one): whether it fires. */
-export async function takeFiring(db: Kysely<Database>, id: string): Promise<boolean> {
-  const result = await db
+/**
+ * Counts one firing of a rule, unless it is spent (another request took its last one): the firing's index (0 for the
+ * rule's first), or undefined when it does not fire.
+ */
+export async function takeFiring(db: Kysely<Database>, id: string): Promise<number | undefined> {
+  const row = await db
     .updateTable('emulator_faults')
     .set((eb) => ({ fired: eb('fired', '+', 1) }))
     .where('id', '=', id)
     .where((eb) => eb.or([eb('times', 'is', null), eb('fired', '<', eb.ref('times'))]))
+    .returning('fired')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return row ? Number(row.fired) - 1 : undefined;
+}
+
+/** How many rules the client has. */
+export async function faultCount(db: Kysely<Database>, clientId: string): Promise<number> {
+  const row = await db
+    .selectFrom('emulator_faults')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** The position of the next draw against a rule's probability (0 for its first), counted once. */

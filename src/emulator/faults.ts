@@ -20,6 +20,7 @@ import {
   takeHeldDelivery,
   deleteFault,
   deleteFaults,
+  faultCount,
   faultOf,
   faultsOf,
   insertFault,
@@ -108,8 +109,10 @@ function invalid(items: ValidationItem[]): ApiError {
   return validationError(`ValidationException: The fault rule is not valid: ${items.map((i) => i.message).join('; ')}.`, items);
 }
 
-/** The longest any latency action waits (a test's request should end, not hang). */
+/** The longest latency actions keep one request waiting, all of them together (a test's request should end, not hang). */
 const MAX_DELAY_MS = 60_000;
+/** How many rules a client may keep. */
+const MAX_RULES = 100;
 
 /**
  * A rule's draw in [0, 1): the `n`th number of one of its seeded sequences (`fire` for its probability, `delay` for a
@@ -248,19 +251,21 @@ export function createFaults(deps: {
     return true;
   }
 
-  /** Whether a matching rule fires this time: its draw against `probability`, then one of its `times`. */
-  async function fires(row: FaultRow): Promise<boolean> {
+  /**
+   * Whether a matching rule fires this time: its draw against `probability`, then one of its `times`. Firing, the
+   * firing's index in the rule's sequence (0 for its first); undefined when it does not fire.
+   */
+  async function fires(row: FaultRow): Promise<number | undefined> {
     const seed = row.seed === null ? null : Number(row.seed);
-    if (row.probability !== null && draw(seed, 'fire', await takeDraw(db, row.id)) >= Number(row.probability)) return false;
+    if (row.probability !== null && draw(seed, 'fire', await takeDraw(db, row.id)) >= Number(row.probability)) return undefined;
     return takeFiring(db, row.id);
   }
 
-  async function delay(row: FaultRow, action: Extract<FaultAction, { type: 'latency' }>): Promise<void> {
-    if ('delayMs' in action) return sleep(Math.min(MAX_DELAY_MS, action.delayMs));
+  /** A latency action's delay for its `n`th firing. */
+  function delayOf(row: FaultRow, action: Extract<FaultAction, { type: 'latency' }>, n: number): number {
+    if ('delayMs' in action) return Math.min(MAX_DELAY_MS, action.delayMs);
     const seed = row.seed === null ? null : Number(row.seed);
-    // The firing's place in the rule's sequence (the row was read before this firing was counted).
-    const n = Number(row.fired);
-    return sleep(logNormalDelay(action.medianMs, action.sigma, draw(seed, 'delay', 2 * n), draw(seed, 'delay', 2 * n + 1)));
+    return logNormalDelay(action.medianMs, action.sigma, draw(seed, 'delay', 2 * n), draw(seed, 'delay', 2 * n + 1));
   }
 
   /** Requests whose answer a `lostAnswer` rule loses: processed, then their connection closed unanswered. */
@@ -270,17 +275,23 @@ export function createFaults(deps: {
   async function onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const routeUrl = request.routeOptions.url;
     if (!request.client || routeUrl === undefined || routeUrl.startsWith('/emulator/')) return undefined;
+    // However many latency rules match, a request waits at most MAX_DELAY_MS in all.
+    let waited = 0;
     for (const row of await liveFaultsOf(db, request.client.id)) {
       const action = JSON.parse(row.action) as FaultAction;
       if (!ON_REQUEST.has(action.type)) continue;
       const match = JSON.parse(row.match) as FaultMatch;
-      if (!matchesRequest(match, request, routeUrl) || !(await fires(row))) continue;
+      if (!matchesRequest(match, request, routeUrl)) continue;
+      const n = await fires(row);
+      if (n === undefined) continue;
       if (action.type === 'lostAnswer') {
         losing.add(request);
         continue;
       }
       if (action.type === 'latency') {
-        await delay(row, action);
+        const ms = Math.min(delayOf(row, action, n), MAX_DELAY_MS - waited);
+        waited += ms;
+        await sleep(ms);
         continue;
       }
       if (action.type === 'reset') {
@@ -323,7 +334,7 @@ export function createFaults(deps: {
       if (match.companyId !== undefined && match.companyId !== target.companyId) continue;
       if (!holds(match.connectionId, target.connectionId) || !holds(match.dataType, target.dataType)) continue;
       if (match.eventType !== undefined && match.eventType !== target.eventType) continue;
-      if (await fires(row)) return { id: row.id, action };
+      if ((await fires(row)) !== undefined) return { id: row.id, action };
     }
     return undefined;
   }
@@ -334,8 +345,14 @@ export function createFaults(deps: {
       const payload = (jsonObject(target.body)?.payload ?? {}) as Record<string, unknown>;
       const entries = [payload, ...(Array.isArray(payload.dataTypes) ? (payload.dataTypes as Record<string, unknown>[]) : [])];
       const named = (field: string) => entries.map((e) => e?.[field]).filter((v): v is string => typeof v === 'string');
+      // A write's event names its data type in its own name (`invoices.write.successful`).
+      const written = /^([A-Za-z-]+)\.write\./.exec(target.eventType)?.[1];
       const hit = await domainFault(
-        { ...target, connectionId: [...named('connectionId'), ...named('dataConnectionId')], dataType: named('dataType') },
+        {
+          ...target,
+          connectionId: [...named('connectionId'), ...named('dataConnectionId')],
+          dataType: [...named('dataType'), ...(written ? [written] : [])],
+        },
         ON_DELIVERY,
       );
       if (hit?.action.type !== 'webhook') return undefined;
@@ -343,9 +360,9 @@ export function createFaults(deps: {
       if (hit.action.mode === 'delay') return { mode: 'delay', delayMs: hit.action.delayMs ?? DEFAULT_DELIVERY_DELAY_MS };
       return { mode: 'reorder', delayMs: hit.action.delayMs ?? DEFAULT_HOLD_MS };
     },
-    hold: (deliveryId, consumerId) => holdDelivery(db, deliveryId, consumerId),
-    release: (consumerId) => releaseDeliveries(db, consumerId),
-    takeHeld: (deliveryId) => takeHeldDelivery(db, deliveryId),
+    hold: holdDelivery,
+    release: releaseDeliveries,
+    takeHeld: takeHeldDelivery,
   };
 
   const sync: SyncFaults = {
@@ -387,6 +404,9 @@ export function createFaults(deps: {
 
     async create(clientId: string, rule: FaultRule): Promise<Fault> {
       validate(rule);
+      // Every request reads the client's rules: a bounded list keeps that cheap.
+      if ((await faultCount(db, clientId)) >= MAX_RULES)
+        throw new ApiError(409, `Conflict: a client keeps at most ${MAX_RULES} fault rules; delete some (DELETE /emulator/faults) first.`);
       const row = await insertFault(db, {
         id: randomUUID(),
         client_id: clientId,

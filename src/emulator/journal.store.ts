@@ -5,21 +5,35 @@ import type { Database, EmulatorRequestsTable } from '../storage/schema.js';
 
 export type JournalRow = Insertable<EmulatorRequestsTable>;
 
-/** Keeps one request, and only the client's last `keep` (older ones go as new ones come). */
-export async function recordRequest(db: Kysely<Database>, row: JournalRow, keep: number): Promise<void> {
+/**
+ * Keeps one request; with `trim`, also drops the client's entries older than its last `keep`. Trimming walks `keep`
+ * index entries, so it runs every so often rather than on every request; reads apply the bound exactly (`floorOf`).
+ */
+export async function recordRequest(db: Kysely<Database>, row: JournalRow, keep: number, trim: boolean): Promise<void> {
   await db.insertInto('emulator_requests').values(row).execute();
+  if (!trim) return;
+  const floor = await floorOf(db, row.client_id, keep);
+  if (floor !== undefined)
+    await db.deleteFrom('emulator_requests').where('client_id', '=', row.client_id).where('seq', '<', floor).execute();
+}
+
+/** The oldest `seq` among the client's last `keep` entries; undefined while it has no more than `keep`. */
+export async function floorOf(db: Kysely<Database>, clientId: string, keep: number): Promise<number | undefined> {
   const edge = await db
     .selectFrom('emulator_requests')
     .select('seq')
-    .where('client_id', '=', row.client_id)
+    .where('client_id', '=', clientId)
     .orderBy('seq', 'desc')
     .limit(1)
     .offset(keep)
     .executeTakeFirst();
-  if (edge) await db.deleteFrom('emulator_requests').where('client_id', '=', row.client_id).where('seq', '<=', edge.seq).execute();
+  if (!edge) return undefined;
+  return Number(edge.seq) + 1;
 }
 
 export interface JournalFilter {
+  /** Entries from this `seq` on (the journal's bound: `floorOf`). */
+  fromSeq?: number;
   companyId?: string;
   /** Canonical operationIds, any of which matches. */
   operationIds?: readonly string[];
@@ -28,6 +42,7 @@ export interface JournalFilter {
 
 function filtered(db: Kysely<Database>, clientId: string, filter: JournalFilter) {
   let query = db.selectFrom('emulator_requests').where('client_id', '=', clientId);
+  if (filter.fromSeq !== undefined) query = query.where('seq', '>=', filter.fromSeq);
   if (filter.companyId !== undefined) query = query.where('company_id', '=', filter.companyId);
   if (filter.operationIds !== undefined) query = query.where('operation_id', 'in', filter.operationIds);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);

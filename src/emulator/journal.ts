@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { ApiError, validationError } from '../http/api-error.js';
 import { realTime, type BusinessTime } from '../lib/clock.js';
 import type { OperationCatalogue } from './operations.js';
-import { countByStatus, journalPage, recordRequest, type JournalFilter } from './journal.store.js';
+import { countByStatus, floorOf, journalPage, recordRequest, type JournalFilter } from './journal.store.js';
 
 /** How many entries the journal keeps per client unless `EMULATOR_JOURNAL_SIZE` says otherwise. */
 export const DEFAULT_JOURNAL_SIZE = 10_000;
@@ -30,14 +30,17 @@ export interface JournalEntry {
   responseSha256?: string;
 }
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+/** Entries each process writes for a client between two trims of its journal (reads apply the bound exactly). */
+const TRIM_EVERY = 50;
 
 /**
- * A request's hash: its method, its path with the query, and its body as parsed (JSON written again; none for a body
- * that was streamed, such as an upload). The same call hashes the same, run after run; nothing of it is kept.
+ * A request's hash: an HMAC-SHA256, keyed per deployment (a body may hold a platform's password, which a plain hash
+ * of a predictable shape would let anyone who reads the journal guess), over its method, its path with the query, and
+ * its body as parsed (JSON written again; none for a body that was streamed, such as an upload, or not read because
+ * the request was answered first). The same call hashes the same on the same deployment, run after run.
  */
-function requestHash(request: FastifyRequest): string {
-  const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
+function requestHash(key: Buffer, request: FastifyRequest): string {
+  const hash = createHmac('sha256', key).update(`${request.method} ${request.url}\n`);
   const body = request.body;
   if (Buffer.isBuffer(body) || typeof body === 'string') hash.update(body);
   else if (body !== undefined && body !== null) hash.update(jsonOrNothing(body));
@@ -62,14 +65,24 @@ export function createJournal(deps: {
   db: Kysely<Database>;
   catalogue: OperationCatalogue;
   size: number;
+  /** The deployment's key of request hashes (derived from its secret key). */
+  hashKey: Buffer;
   companyOf: (request: FastifyRequest) => string | undefined;
   onError: (err: unknown) => void;
 }) {
   const { db, catalogue } = deps;
   const seen = new WeakMap<FastifyRequest, Seen>();
+  /** Entries this process wrote per client since it last trimmed that client's journal. */
+  const sinceTrim = new Map<string, number>();
 
   const journaled = (request: FastifyRequest) =>
     request.client !== undefined && request.routeOptions.url !== undefined && !request.routeOptions.url.startsWith('/emulator/');
+
+  function trimDue(clientId: string): boolean {
+    const count = (sinceTrim.get(clientId) ?? TRIM_EVERY - 1) + 1;
+    sinceTrim.set(clientId, count >= TRIM_EVERY ? 0 : count);
+    return count >= TRIM_EVERY;
+  }
 
   /** Writes the entry of a request that ended with `status` (0: the connection was closed without an answer). */
   async function record(request: FastifyRequest, status: number, durationMs: number): Promise<void> {
@@ -84,16 +97,18 @@ export function createJournal(deps: {
         client_id: request.client.id,
         company_id: companyId ?? null,
         at: realTime.now().toISOString(),
-        clock_time: (state.time?.clock ?? realTime).now().toISOString(),
+        // The pre-handler's choice; for a request answered before it (a fault, a refusal), the guard's.
+        clock_time: (state.time?.clock ?? request.businessTime?.clock ?? realTime).now().toISOString(),
         method: request.method,
         path: request.url.split('?')[0],
         operation_id: names.canonical,
         status,
         duration_ms: Math.round(durationMs * 1000) / 1000,
-        request_sha256: requestHash(request),
+        request_sha256: requestHash(deps.hashKey, request),
         response_sha256: state.response ?? null,
       },
       deps.size,
+      trimDue(request.client.id),
     );
   }
 
@@ -106,13 +121,19 @@ export function createJournal(deps: {
       if (state) state.time = time;
     },
 
-    install(server: FastifyInstance): void {
+    /** Before the guard: a request the guard refuses (a 429 of the quota) is kept too, once its caller is known. */
+    installBeforeGuard(server: FastifyInstance): void {
       server.addHook('onRequest', async (request) => {
         seen.set(request, {});
       });
+    },
+
+    install(server: FastifyInstance): void {
       server.addHook('onSend', async (request, _reply, payload) => {
         const state = seen.get(request);
-        if (state) state.response = typeof payload === 'string' || Buffer.isBuffer(payload) ? sha256(payload) : null;
+        if (state)
+          state.response =
+            typeof payload === 'string' || Buffer.isBuffer(payload) ? createHash('sha256').update(payload).digest('hex') : null;
         return payload;
       });
       server.addHook('onResponse', async (request, reply) => {
@@ -123,6 +144,7 @@ export function createJournal(deps: {
 
     async page(clientId: string, query: { companyId?: string; operationId?: string; status?: number; page: number; pageSize: number }) {
       const filter: JournalFilter = {
+        fromSeq: await floorOf(db, clientId, deps.size),
         companyId: query.companyId,
         operationIds: query.operationId === undefined ? undefined : catalogue.canonicalsOf(query.operationId),
         status: query.status,
@@ -149,6 +171,7 @@ export function createJournal(deps: {
           { itemId: 'operationId', message: `no operation is named ${body.operationId}`, validatorName: 'VerifyRequests' },
         ]);
       const byStatus = await countByStatus(db, clientId, {
+        fromSeq: await floorOf(db, clientId, deps.size),
         operationIds: catalogue.canonicalsOf(body.operationId),
         companyId: body.companyId,
       });

@@ -24,20 +24,19 @@ export interface OperationNames {
 }
 
 /** A path template without its parameters' names, so `{companyId}` and `:companyId` meet: `/companies/{}`. */
-const shapeOf = (template: string) => template.replace(/\{[^}]+\}/g, '{}').replace(/:[A-Za-z0-9_]+/g, '{}');
+export const shapeOf = (template: string) => template.replace(/\{[^}]+\}/g, '{}').replace(/:[A-Za-z0-9_]+/g, '{}');
 
 /** Fastify's `/companies/:companyId` as an OpenAPI template, `/companies/{companyId}`. */
 export const templateOf = (routeUrl: string) => routeUrl.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 const CODAT = new Map<string, CodatOperation>((codatOperations as CodatOperation[]).map((op) => [`${op.method} ${shapeOf(op.path)}`, op]));
-const CODAT_IDS = new Set((codatOperations as CodatOperation[]).flatMap((op) => Object.values(op.ids)));
 
 export interface OperationCatalogue {
   /** Notes a route of the service (its own operationId); `onRoute` calls it for every route. */
   addRoute(method: string, routeUrl: string, ownId: string | undefined): void;
   /** The names of a route, by its method and Fastify url. */
   namesOf(method: string, routeUrl: string): OperationNames;
-  /** Whether `id` names any operation: one of Codat's, or a route's own. */
+  /** Whether `id` names an operation the service serves (by Codat's name for it, or its own), the emulator's aside. */
   knows(id: string): boolean;
   /** The canonical ids of the operations `id` names (several when Codat's files give one name to several operations). */
   canonicalsOf(id: string): string[];
@@ -47,6 +46,8 @@ export function operationCatalogue(): OperationCatalogue {
   const own = new Map<string, string>();
   const ownIds = new Set<string>();
   const names = new Map<string, OperationNames>();
+  /** Every name of every served operation, made at the first question (all routes are known by then). */
+  let served: Set<string> | undefined;
 
   function namesOf(method: string, routeUrl: string): OperationNames {
     const key = `${method} ${shapeOf(routeUrl)}`;
@@ -70,9 +71,20 @@ export function operationCatalogue(): OperationCatalogue {
         ownIds.add(ownId);
       }
       names.delete(key);
+      served = undefined;
     },
     namesOf,
-    knows: (id) => CODAT_IDS.has(id) || ownIds.has(id),
+    knows(id) {
+      served ??= new Set(
+        [...own.keys()]
+          .filter((key) => !key.includes(' /emulator/'))
+          .flatMap((key) => {
+            const space = key.indexOf(' ');
+            return [...namesOf(key.slice(0, space), key.slice(space + 1)).aliases];
+          }),
+      );
+      return served.has(id);
+    },
     canonicalsOf(id) {
       const canonical = new Set<string>([id]);
       for (const key of new Set([...own.keys(), ...CODAT.keys()])) {

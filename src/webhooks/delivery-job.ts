@@ -54,12 +54,12 @@ export interface DeliveryFaults {
     eventType: string;
     body: string;
   }): Promise<DeliveryFault | undefined>;
-  /** Holds a delivery until another delivery to its consumer has been attempted. */
-  hold(deliveryId: string, consumerId: string): Promise<void>;
-  /** Takes the deliveries held for a consumer (each once). */
-  release(consumerId: string): Promise<string[]>;
+  /** Holds a delivery until another delivery to its consumer has been attempted (in the caller's transaction). */
+  hold(executor: Kysely<Database>, deliveryId: string, consumerId: string): Promise<void>;
+  /** Takes the deliveries held for a consumer, each once (in the caller's transaction). */
+  release(executor: Kysely<Database>, consumerId: string): Promise<string[]>;
   /** Takes one held delivery: false when it was released already. */
-  takeHeld(deliveryId: string): Promise<boolean>;
+  takeHeld(executor: Kysely<Database>, deliveryId: string): Promise<boolean>;
 }
 
 interface Due {
@@ -181,21 +181,28 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
     async run(payload: { deliveryId?: unknown; fault?: unknown }) {
       if (typeof payload?.deliveryId !== 'string') return;
       const due = await load(payload.deliveryId);
-      if (!due) return; // delivered, given up, dropped, or its consumer was deleted
+      if (!due) {
+        // Delivered, given up, dropped, or its consumer was deleted; a hold it had goes with it.
+        if (payload.fault === 'held') await deps.faults?.takeHeld(db, payload.deliveryId);
+        return;
+      }
       if (due.disabled) {
         await dropDelivery(db, due.id);
         return;
       }
       // A held delivery whose wait ended: sent now, unless the delivery it waited behind released it already.
-      if (payload.fault === 'held' && !(await deps.faults?.takeHeld(due.id))) return;
+      if (payload.fault === 'held' && deps.faults && !(await deps.faults.takeHeld(db, due.id))) return;
       const fault = await faultOf(due, payload);
       if (fault?.mode === 'reorder') {
-        await deps.faults?.hold(due.id, due.consumerId);
-        // The longest it waits for the next one, in real time (a fault of the receiving side, not of the business).
-        await jobs.enqueue(db, {
-          kind: WEBHOOK_DELIVERY_JOB,
-          payload: jobPayload(due.id, 'held'),
-          runAfter: new Date(realNow().getTime() + fault.delayMs),
+        const faults = deps.faults;
+        // Held, and its wait's end queued (the longest it waits for the next one, in real time), together.
+        await db.transaction().execute(async (trx) => {
+          await faults?.hold(trx, due.id, due.consumerId);
+          await jobs.enqueue(trx, {
+            kind: WEBHOOK_DELIVERY_JOB,
+            payload: jobPayload(due.id, 'held'),
+            runAfter: new Date(realNow().getTime() + fault.delayMs),
+          });
         });
         return;
       }
@@ -211,9 +218,13 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
       );
       deps.metrics.webhookAttempt(attemptOutcome(result), due.attempts + 1);
       await record(due, result, now());
-      // Deliveries a reorder rule held behind this consumer's next one go now.
-      const released = deps.faults ? await deps.faults.release(due.consumerId) : [];
-      for (const id of released) await jobs.enqueue(db, { kind: WEBHOOK_DELIVERY_JOB, payload: jobPayload(id, 'released') });
+      // Deliveries a reorder rule held behind this consumer's next one go now (released and queued together).
+      const faults = deps.faults;
+      if (faults)
+        await db.transaction().execute(async (trx) => {
+          for (const id of await faults.release(trx, due.consumerId))
+            await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: jobPayload(id, 'released') });
+        });
     },
   };
 }

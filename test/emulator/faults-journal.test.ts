@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { CodatPlatform } from '@codat/platform';
 import { http, startTestServer, type TestClient, type TestServer } from '../helpers/test-server.js';
 import { expectErrorBody } from '../helpers/error-body.js';
+import { createClientsStore } from '../../src/clients/clients.store.js';
 
 /**
  * Issue 33, fault rules that fire on requests (http, latency, reset) and the request journal, through the official SDK
@@ -230,6 +231,15 @@ describe('the journal', () => {
       requestSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       responseSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
+  });
+
+  it('keeps the service’s own refusals too: a 429 of the daily quota', async () => {
+    const client = await server.newClient();
+    await createClientsStore(server.store.db).setLimits(client.clientId, { dailyQuota: 1 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await http(server, 'GET', '/companies', { auth: client.auth })).status);
+    expect(statuses).toContain(429);
+    expect((await journal(server, client, '?operationId=list-companies')).results.map((e) => e.status).reverse()).toEqual(statuses);
   });
 
   it('keeps the last EMULATOR_JOURNAL_SIZE entries per client, paged the Codat way', async () => {

@@ -10,6 +10,8 @@ import type { DialectName } from '../dialect.js';
  */
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const serial = dialect === 'postgres' ? 'bigserial' : 'integer';
+  // Postgres' `real` is four bytes: a probability such as 0.123456789 would come back rounded.
+  const double = dialect === 'postgres' ? 'double precision' : 'real';
   await db.schema
     .createTable('emulator_requests')
     .addColumn('seq', serial, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
@@ -21,7 +23,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('path', 'text', (c) => c.notNull())
     .addColumn('operation_id', 'text', (c) => c.notNull())
     .addColumn('status', 'integer', (c) => c.notNull())
-    .addColumn('duration_ms', 'real', (c) => c.notNull())
+    .addColumn('duration_ms', double, (c) => c.notNull())
     .addColumn('request_sha256', 'text', (c) => c.notNull())
     .addColumn('response_sha256', 'text')
     .execute();
@@ -37,7 +39,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('action', 'text', (c) => c.notNull())
     .addColumn('times', 'integer')
     .addColumn('fired', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('probability', 'real')
+    .addColumn('probability', double)
     .addColumn('seed', 'integer')
     .addColumn('draws', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();

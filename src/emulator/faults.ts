@@ -8,7 +8,7 @@ import { ApiError, notFound, validationError, type ValidationItem } from '../htt
 import { isDataType } from '../codat-model/data-types.js';
 import { TOO_MANY_REQUESTS } from '../access/rate-limiter.js';
 import { realTime } from '../lib/clock.js';
-import type { OperationCatalogue } from './operations.js';
+import { shapeOf, type OperationCatalogue } from './operations.js';
 import type { Journal } from './journal.js';
 import type { SyncFault, SyncFaults } from '../syncs/sync-job.js';
 import type { PushFault, PushFaults } from '../push/push-job.js';
@@ -145,8 +145,6 @@ function jsonObject(text: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
-
-const shapeOf = (template: string) => template.replace(/\{[^}]+\}/g, '{}').replace(/:[A-Za-z0-9_]+/g, '{}');
 
 /**
  * Fault rules (docs/emulator.md, "Fault rules"): a client's rules that answer its matching requests with an error,

@@ -13,6 +13,7 @@ import {
   ownedTimersOf,
   takeTimer,
   type TimerRow,
+  type ClockRow,
 } from './clocks.store.js';
 
 /** The payload fields naming the clock a job was queued on, the company it is for, and its ticket. */
@@ -197,9 +198,13 @@ export function timerJob(timer: TimerRow): JobSpec {
  */
 export async function moveTimers(trx: Kysely<Database>, jobs: JobQueue, clientId: string): Promise<number> {
   let moved = 0;
+  // One look per company, however many timers it has.
+  const clocks = new Map<string, ClockRow | undefined>();
   for (const timer of await ownedTimersOf(trx, clientId)) {
     const companyId = ownerCompany(timer);
-    const clock = companyId === undefined ? undefined : await companyClock(trx, companyId);
+    if (companyId === undefined) continue;
+    if (!clocks.has(companyId)) clocks.set(companyId, await companyClock(trx, companyId));
+    const clock = clocks.get(companyId);
     if (clock?.id === timer.clock_id) continue;
     const taken = await takeTimer(trx, timer.id);
     if (!taken) continue;

@@ -16,7 +16,7 @@ import { registerEmulatorRoutes } from './emulator.routes.js';
 import { registerFaultAndJournalRoutes } from './faults.routes.js';
 import { createFaults } from './faults.js';
 import { createJournal, DEFAULT_JOURNAL_SIZE } from './journal.js';
-import { operationCatalogue, shapeOf } from './operations.js';
+import { operationCatalogue } from './operations.js';
 import { clockOf, companiesOnAnyClock, deleteClockMembershipStep, governingClock, type ClockRow } from './clocks.store.js';
 
 /** The header that puts a company on a clock as it is created. */
@@ -56,7 +56,6 @@ export function createEmulator(deps: {
 }) {
   const { db } = deps;
   const catalogue = operationCatalogue();
-  const routes = new Set<string>();
   const journal = createJournal({
     db,
     catalogue,
@@ -69,7 +68,6 @@ export function createEmulator(deps: {
     db,
     catalogue,
     journal,
-    hasRoute: (method, template) => !template.startsWith('/emulator/') && routes.has(`${method} ${shapeOf(template)}`),
     onError: deps.onError,
   });
   const signal = ticketSignal();
@@ -140,7 +138,6 @@ export function createEmulator(deps: {
         for (const method of [route.method].flat()) {
           if (method === 'HEAD' || method === 'OPTIONS') continue;
           catalogue.addRoute(method, route.url, operationId);
-          routes.add(`${method} ${shapeOf(route.url)}`);
         }
       });
       server.addHook('onRoute', (route) => {

@@ -154,8 +154,6 @@ export function createFaults(deps: {
   db: Kysely<Database>;
   catalogue: OperationCatalogue;
   journal: Journal;
-  /** Whether a method and Fastify-style path template is a route of the service. */
-  hasRoute: (method: string, template: string) => boolean;
   onError: (err: unknown) => void;
 }) {
   const { db, catalogue } = deps;
@@ -165,7 +163,7 @@ export function createFaults(deps: {
     const { match, action } = rule;
     if ((match.method === undefined) !== (match.path === undefined))
       problems.push(item(match.method === undefined ? 'match.method' : 'match.path', 'match.method and match.path go together'));
-    else if (match.method !== undefined && match.path !== undefined && !deps.hasRoute(match.method, match.path))
+    else if (match.method !== undefined && match.path !== undefined && !catalogue.serves(match.method, match.path))
       problems.push(item('match.path', `${match.method} ${match.path} is not an operation of Ledgerport`));
     if (match.operationId !== undefined && !catalogue.knows(match.operationId))
       problems.push(item('match.operationId', `${match.operationId} is not an operationId of Codat's or of Ledgerport`));

@@ -32,29 +32,31 @@ export const templateOf = (routeUrl: string) => routeUrl.replace(/:([A-Za-z0-9_]
 const CODAT = new Map<string, CodatOperation>((codatOperations as CodatOperation[]).map((op) => [`${op.method} ${shapeOf(op.path)}`, op]));
 
 export interface OperationCatalogue {
-  /** Notes a route of the service (its own operationId); `onRoute` calls it for every route. */
+  /** Notes a route of the service (its own operationId, if any); `onRoute` calls it for every route. */
   addRoute(method: string, routeUrl: string, ownId: string | undefined): void;
+  /** Whether a method and path template (either parameter style) is a route of the service, the emulator's aside. */
+  serves(method: string, template: string): boolean;
   /** The names of a route, by its method and Fastify url. */
   namesOf(method: string, routeUrl: string): OperationNames;
   /** Whether `id` names an operation the service serves (by Codat's name for it, or its own), the emulator's aside. */
   knows(id: string): boolean;
-  /** The canonical ids of the operations `id` names (several when Codat's files give one name to several operations). */
+  /** The canonical ids of the served operations `id` names (several when Codat's files give one name to several). */
   canonicalsOf(id: string): string[];
 }
 
 export function operationCatalogue(): OperationCatalogue {
-  const own = new Map<string, string>();
-  const ownIds = new Set<string>();
+  /** Every route the service serves, the emulator's own aside, by method and shape: its own operationId, if any. */
+  const routes = new Map<string, string | undefined>();
   const names = new Map<string, OperationNames>();
-  /** Every name of every served operation, made at the first question (all routes are known by then). */
-  let served: Set<string> | undefined;
+  /** The names of every served route, made at the first question (all routes are known by then). */
+  let served: OperationNames[] | undefined;
 
   function namesOf(method: string, routeUrl: string): OperationNames {
     const key = `${method} ${shapeOf(routeUrl)}`;
     let found = names.get(key);
     if (!found) {
       const codat = CODAT.get(key);
-      const ownId = own.get(key);
+      const ownId = routes.get(key);
       const ids = CANONICAL_ORDER.map((api) => codat?.ids[api]).filter((id): id is string => id !== undefined);
       const canonical = ids[0] ?? ownId ?? `${method} ${templateOf(routeUrl)}`;
       found = { canonical, aliases: new Set([...ids, ...(ownId ? [ownId] : []), canonical]) };
@@ -63,35 +65,26 @@ export function operationCatalogue(): OperationCatalogue {
     return found;
   }
 
+  const servedNames = () =>
+    (served ??= [...routes.keys()].map((key) => {
+      const space = key.indexOf(' ');
+      return namesOf(key.slice(0, space), key.slice(space + 1));
+    }));
+
   return {
     addRoute(method, routeUrl, ownId) {
+      if (routeUrl.startsWith('/emulator/')) return;
       const key = `${method} ${shapeOf(routeUrl)}`;
-      if (ownId) {
-        own.set(key, ownId);
-        ownIds.add(ownId);
-      }
+      routes.set(key, ownId);
       names.delete(key);
       served = undefined;
     },
+    serves: (method, template) => routes.has(`${method} ${shapeOf(template)}`),
     namesOf,
-    knows(id) {
-      served ??= new Set(
-        [...own.keys()]
-          .filter((key) => !key.includes(' /emulator/'))
-          .flatMap((key) => {
-            const space = key.indexOf(' ');
-            return [...namesOf(key.slice(0, space), key.slice(space + 1)).aliases];
-          }),
-      );
-      return served.has(id);
-    },
+    knows: (id) => servedNames().some((named) => named.aliases.has(id)),
     canonicalsOf(id) {
       const canonical = new Set<string>([id]);
-      for (const key of new Set([...own.keys(), ...CODAT.keys()])) {
-        const space = key.indexOf(' ');
-        const named = namesOf(key.slice(0, space), key.slice(space + 1));
-        if (named.aliases.has(id)) canonical.add(named.canonical);
-      }
+      for (const named of servedNames()) if (named.aliases.has(id)) canonical.add(named.canonical);
       return [...canonical];
     },
   };

@@ -116,7 +116,9 @@ export function createCompaniesService(deps: CompaniesDeps) {
       redirect: companyRedirectUrl(deps.publicUrl(), row.id),
       ...(row.last_sync ? { lastSync: row.last_sync } : {}),
     };
-    return (trx: Kysely<Database>) => recordCompanyEvent(trx, jobs, eventType, clientId, details);
+    return async (trx: Kysely<Database>): Promise<void> => {
+      await recordCompanyEvent(trx, jobs, eventType, clientId, details);
+    };
   }
 
   return {

@@ -15,6 +15,6 @@ export async function recordCompanyEvent(
   eventType: CompanyEventType,
   clientId: string,
   details: Record<string, unknown> & { id: string; tags?: Record<string, string> },
-): Promise<void> {
-  await recordEvent(trx, jobs, { clientId, eventType, companyId: details.id, payload: details, companyTags: details.tags ?? {} });
+): Promise<{ eventId: string; deliveries: number } | undefined> {
+  return recordEvent(trx, jobs, { clientId, eventType, companyId: details.id, payload: details, companyTags: details.tags ?? {} });
 }

@@ -22,11 +22,11 @@ export async function recordConnectionEvent(
   eventType: ConnectionEventType,
   row: { id: string; client_id: string; company_id: string; doc: string },
   context: { publicUrl: string; companyReference: CompanyReferenceReader },
-): Promise<void> {
+): Promise<{ eventId: string; deliveries: number } | undefined> {
   const company = await context.companyReference(trx, row.client_id, row.company_id);
   const payload = {
     referenceCompany: company.reference,
     connection: JSON.parse(serveConnection(context.publicUrl, row)) as unknown,
   };
-  await recordEvent(trx, jobs, { clientId: row.client_id, eventType, companyId: row.company_id, payload, companyTags: company.tags });
+  return recordEvent(trx, jobs, { clientId: row.client_id, eventType, companyId: row.company_id, payload, companyTags: company.tags });
 }

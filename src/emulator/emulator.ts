@@ -15,9 +15,21 @@ import { createClocksService, joinExisting } from './clocks.service.js';
 import { registerEmulatorRoutes } from './emulator.routes.js';
 import { registerFaultAndJournalRoutes } from './faults.routes.js';
 import { createFaults } from './faults.js';
+import { createEventFiring } from './fired-events.js';
+import { registerEventRoutes } from './events.routes.js';
+import type { Client, ClientsStore } from '../clients/clients.store.js';
 import { createJournal, DEFAULT_JOURNAL_SIZE } from './journal.js';
 import { operationCatalogue } from './operations.js';
 import { clockOf, companiesOnAnyClock, deleteClockMembershipStep, governingClock, type ClockRow } from './clocks.store.js';
+
+/** The services the controls drive, made by `app.ts` after the emulator. */
+export interface EmulatorServices {
+  clients: ClientsStore;
+  publicUrl: () => string;
+  /** The company as the API serves it (or its 403/404). */
+  company: (client: Client, companyId: string) => Promise<string>;
+  wakeJobs: () => void;
+}
 
 /** The header that puts a company on a clock as it is created. */
 export const EMULATOR_CLOCK_HEADER = 'emulator-clock';
@@ -169,9 +181,20 @@ export function createEmulator(deps: {
       faults.install(server);
     },
 
-    registerRoutes(server: FastifyInstance): void {
+    /** The controls, once the services they drive exist. */
+    registerRoutes(server: FastifyInstance, services: EmulatorServices): void {
       registerEmulatorRoutes(server, { clocks });
       registerFaultAndJournalRoutes(server, { faults, journal });
+      const events = createEventFiring({
+        db,
+        jobs,
+        ...services,
+        businessTime: async (clientId, companyId) => {
+          const clock = await governingClock(db, clientId, companyId);
+          return clock && timeOf(clock, companyId);
+        },
+      });
+      registerEventRoutes(server, { events });
     },
   };
 }

@@ -10,6 +10,7 @@ import { isDataType, type DataType } from '../codat-model/data-types.js';
 import { findConnector } from '../connectors/registry.js';
 import { queueSyncIfIdle } from '../syncs/sync-queue.js';
 import { recordEvent } from '../webhooks/events.js';
+import { writeEventPayload, writeEventType } from './write-events.js';
 import { companyReference, companyReferenceReader } from '../companies/company-reference.js';
 import { platformConnection, writeContext } from './platform-writes.js';
 import { presentWritten, saveWritten } from '../platform-data/platform-writes.store.js';
@@ -250,18 +251,8 @@ export function createPushJob(options: PushJobOptions): JobHandler {
         clientId: op.client_id,
         companyId: op.company_id,
         companyTags: company.tags,
-        eventType: `${op.data_type}.write.${outcome.status === 'Success' ? 'successful' : 'unsuccessful'}`,
-        payload: {
-          id: op.id,
-          type: op.operation,
-          referenceCompany: company.reference,
-          connectionId: op.connection_id,
-          requestedOnDate: op.requested,
-          completedOnDate: completed,
-          status,
-          record: recordId ? { id: recordId } : null,
-          attachmentId: null,
-        },
+        eventType: writeEventType(op.data_type, outcome.status === 'Success'),
+        payload: writeEventPayload(op, { referenceCompany: company.reference, completed, status, recordId }),
       });
       return true;
     });

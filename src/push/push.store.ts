@@ -89,3 +89,23 @@ export function pushOperationsPage(
 ) {
   return companyDocsPage(lists, 'push_operations', clientId, companyId, resource, page);
 }
+
+/**
+ * The company's last settled write of a data type (to one connection, when given): what a write event fired by the
+ * emulator reports (src/emulator/fired-events.ts).
+ */
+export function lastSettledPush(
+  executor: Kysely<Database>,
+  clientId: string,
+  target: { companyId: string; dataType: string; connectionId?: string; succeeded: boolean },
+): Promise<PushRow | undefined> {
+  let query = executor
+    .selectFrom('push_operations')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('company_id', '=', target.companyId)
+    .where('data_type', '=', target.dataType)
+    .where('status', target.succeeded ? '=' : 'in', target.succeeded ? 'Success' : ['Failed', 'TimedOut']);
+  if (target.connectionId !== undefined) query = query.where('connection_id', '=', target.connectionId);
+  return query.orderBy('seq', 'desc').limit(1).executeTakeFirst();
+}

@@ -12,6 +12,46 @@ import { companyIsSyncing, connectionsReportedBefore, markReported, unreportedOp
  * `read.completed.initial` too when a connection's first syncs are among them. Call it in the transaction that
  * ends a sync, after the client row is locked: concurrent endings are then serialised and report exactly once.
  */
+/** A sync as `read.completed` reports it. */
+export interface ReportedSync {
+  id: string;
+  connection_id: string;
+  data_type: string;
+  status: string;
+  requested: string;
+  records_modified: number | null;
+  doc: string;
+}
+
+/**
+ * The payload of `read.completed` (and `.initial`) for these syncs: Codat's `{referenceCompany, modifiedFromDate,
+ * dataTypes}`, an issue with a link to the sync's log for each that did not complete.
+ */
+export function readCompletedPayload(
+  referenceCompany: Record<string, unknown>,
+  syncs: readonly ReportedSync[],
+  target: { companyId: string; publicUrl: string },
+) {
+  const logs = (id: string) => `${target.publicUrl}/companies/${target.companyId}/data/history/${id}`;
+  return {
+    referenceCompany,
+    modifiedFromDate: syncs.map((op) => op.requested).sort()[0],
+    dataTypes: syncs.map((op) => {
+      const state = JSON.parse(op.doc) as PullOperationState;
+      return {
+        connectionId: op.connection_id,
+        dataType: op.data_type,
+        recordsModified: (op.records_modified ?? 0) > 0,
+        status: op.status,
+        issues:
+          op.status === 'Complete'
+            ? []
+            : [{ type: 'error.sync', message: state.errorMessage ?? `The sync ended ${op.status}.`, links: { logs: logs(op.id) } }],
+      };
+    }),
+  };
+}
+
 export async function reportReadIfIdle(
   trx: Kysely<Database>,
   jobs: JobQueue,
@@ -29,25 +69,8 @@ export async function reportReadIfIdle(
     finished.map((op) => op.id),
   );
 
-  const logs = (id: string) => `${target.publicUrl}/companies/${target.companyId}/data/history/${id}`;
   const company = await companyReference(trx, target.clientId, target.companyId, target.publicUrl);
-  const payload = {
-    referenceCompany: company.reference,
-    modifiedFromDate: finished.map((op) => op.requested).sort()[0],
-    dataTypes: finished.map((op) => {
-      const state = JSON.parse(op.doc) as PullOperationState;
-      return {
-        connectionId: op.connection_id,
-        dataType: op.data_type,
-        recordsModified: (op.records_modified ?? 0) > 0,
-        status: op.status,
-        issues:
-          op.status === 'Complete'
-            ? []
-            : [{ type: 'error.sync', message: state.errorMessage ?? `The sync ended ${op.status}.`, links: { logs: logs(op.id) } }],
-      };
-    }),
-  };
+  const payload = readCompletedPayload(company.reference, finished, target);
   for (const eventType of initial ? ['read.completed', 'read.completed.initial'] : ['read.completed']) {
     await recordEvent(trx, jobs, { clientId: target.clientId, companyId: target.companyId, companyTags: company.tags, eventType, payload });
   }

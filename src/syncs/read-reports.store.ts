@@ -48,3 +48,19 @@ export async function connectionsReportedBefore(trx: Kysely<Database>, clientId:
 export async function markReported(trx: Kysely<Database>, clientId: string, ids: string[]): Promise<void> {
   await trx.updateTable('pull_operations').set({ read_reported: 1 }).where('client_id', '=', clientId).where('id', 'in', ids).execute();
 }
+
+/**
+ * The company's last finished operation of each connection's data type, oldest first: what a `read.completed` fired
+ * by the emulator reports (src/emulator/fired-events.ts).
+ */
+export function lastFinishedOperations(trx: Kysely<Database>, clientId: string, companyId: string) {
+  const latest = operationsOfCompany(trx, clientId, companyId)
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('status', 'not in', UNFINISHED_STATUSES)
+    .groupBy(['connection_id', 'data_type']);
+  return operationsOfCompany(trx, clientId, companyId)
+    .select(['id', 'connection_id', 'data_type', 'status', 'requested', 'records_modified', 'doc'])
+    .where('seq', 'in', latest)
+    .orderBy('seq')
+    .execute();
+}

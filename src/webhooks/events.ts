@@ -86,9 +86,14 @@ export function tagsMatch(filters: readonly string[] | null, companyTags: Record
 /**
  * Records the event and one delivery (+ durable job) per matching, enabled consumer, in the caller's
  * transaction: the event exists if and only if the change that caused it does. An event no consumer wants is
- * not stored (nothing would ever read it). The caller wakes the job runner after commit.
+ * not stored (nothing would ever read it). The caller wakes the job runner after commit. Returns the event's id and
+ * how many deliveries it has, or undefined when no consumer wanted it.
  */
-export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: EventInput): Promise<void> {
+export async function recordEvent(
+  trx: Kysely<Database>,
+  jobs: JobQueue,
+  event: EventInput,
+): Promise<{ eventId: string; deliveries: number } | undefined> {
   const consumers = await consumersOf(trx, event.clientId, { enabled: true });
   const wanting = consumers
     .map((c) => ({
@@ -97,11 +102,11 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
       tags: c.company_tags ? (JSON.parse(c.company_tags) as string[]) : null,
     }))
     .filter((c) => c.eventTypes.includes(event.eventType));
-  if (wanting.length === 0) return;
+  if (wanting.length === 0) return undefined;
 
   const companyTags = event.companyId === null ? null : event.companyTags;
   const matching = wanting.filter((c) => tagsMatch(c.tags, companyTags));
-  if (matching.length === 0) return;
+  if (matching.length === 0) return undefined;
 
   const id = randomUUID();
   const generated = clockFor({ clientId: event.clientId, companyId: event.companyId ?? undefined })
@@ -127,4 +132,5 @@ export async function recordEvent(trx: Kysely<Database>, jobs: JobQueue, event: 
     });
     await jobs.enqueue(trx, { kind: WEBHOOK_DELIVERY_JOB, payload: { deliveryId } });
   }
+  return { eventId: id, deliveries: matching.length };
 }

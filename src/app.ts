@@ -344,7 +344,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   };
   watchStore(metrics, { jobs, kinds: Object.keys(handlers), pgPool: store.pgPool, log: server.log });
   const wakeJobs = () => jobs.wake();
-  const deleteOwned = deletionOfOwned(jobs, emulator ? [emulator.deletionStep] : []);
+  const deleteOwned = deletionOfOwned(jobs, emulator?.deletionSteps ?? []);
   const queueFirstSyncs = queueFirstSyncsOf(jobs);
   const companies = createCompaniesService({
     db,
@@ -381,6 +381,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     queueFirstSyncs,
     credentials,
     allowPrivate,
+    scenarios: emulator?.scenarios,
     ...urls,
   };
   const connections = createConnectionsService(connectionDeps);

@@ -56,6 +56,24 @@ export interface ConnectionsDeps {
   /** Platforms on loopback, private and link-local addresses allowed (`CONNECTORS_ALLOW_PRIVATE`). */
   allowPrivate?: boolean;
   now?: () => Date;
+  /** The emulator's scenarios on the Sandboxes' authorization (`EMULATOR=true` only; docs/emulator.md). */
+  scenarios?: AuthorizationScenarios;
+}
+
+/**
+ * How a Sandbox connection behaves after it is authorised, to test a client's handling of trouble: kept by the
+ * emulator, which alone gives connections this.
+ */
+export interface AuthorizationScenarios {
+  names: readonly string[];
+  /** The one that leaves the connection unlinked: the end user never completes the authorization. */
+  neverCompletes: string;
+  /** Records the connection's scenario (none: forgets the one it had), in the transaction that links it. */
+  linked(
+    trx: Kysely<Database>,
+    connection: { clientId: string; companyId: string; connectionId: string },
+    scenario: string | undefined,
+  ): Promise<void>;
 }
 
 /** A company's connections to platforms: create, list, link (authorise), unlink, delete. Returns served JSON. */
@@ -207,10 +225,11 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       companyId: string,
       connectionId: string,
       body: Record<string, unknown>,
-    ): Promise<{ served: string; alreadyLinked: boolean }> {
+    ): Promise<{ served: string; alreadyLinked: boolean; pending?: boolean }> {
       const row = await owned(client, companyId, connectionId);
-      if (row.status === 'Linked') return { served: serve(row), alreadyLinked: true };
       const connector = findConnector(row.platform_key);
+      const { scenario, rest } = scenarioOf(body, connector?.sandbox === true);
+      if (row.status === 'Linked') return { served: serve(row), alreadyLinked: true };
       // Nothing to sign in to: linking again makes the uploads readable again.
       if (connector?.authorization?.kind === 'files') return { served: await linkRow(row, '{}', null), alreadyLinked: false };
       if (!connector?.link) {
@@ -225,10 +244,13 @@ export function createConnectionsService(deps: ConnectionsDeps) {
           ],
         );
       }
+      // The end user never completes it: the connection stays as it is (PendingAuth for a new one).
+      if (scenario !== undefined && scenario === deps.scenarios?.neverCompletes)
+        return { served: serve(row), alreadyLinked: false, pending: true };
       let result: LinkResult;
       try {
         const current = row.settings ? (JSON.parse(row.settings) as Record<string, unknown>) : null;
-        result = await connector.link(body, {
+        result = await connector.link(rest, {
           connectionId: row.id,
           companyId: row.company_id,
           current,
@@ -243,7 +265,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
           { itemId: err.field ?? 'url', message: err.message, validatorName: 'PlatformAuthorization' },
         ]);
       }
-      return { served: await linkRow(row, JSON.stringify(result.settings), result.credentials), alreadyLinked: false };
+      return { served: await linkRow(row, JSON.stringify(result.settings), result.credentials, scenario), alreadyLinked: false };
     },
 
     /**
@@ -263,13 +285,34 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     },
   };
 
+  /**
+   * The `scenario` of a Sandbox's authorization, checked, and the body without it (the connector's own). A scenario is
+   * an emulator feature: without `EMULATOR=true`, or on another platform, it is refused.
+   */
+  function scenarioOf(body: Record<string, unknown>, sandbox: boolean): { scenario?: string; rest: Record<string, unknown> } {
+    if (body.scenario === undefined) return { rest: body };
+    const { scenario, ...rest } = body;
+    const refuse = (message: string) =>
+      validationError(`ValidationException: ${message}.`, [{ itemId: 'scenario', message, validatorName: 'SandboxAuthorization' }]);
+    if (!deps.scenarios) throw refuse('scenario is an emulator feature: start Ledgerport with EMULATOR=true to use it');
+    if (!sandbox) throw refuse('scenario applies to the Sandboxes only');
+    if (typeof scenario !== 'string' || !deps.scenarios.names.includes(scenario))
+      throw refuse(`scenario must be one of: ${deps.scenarios.names.join(', ')}`);
+    return { scenario, rest };
+  }
+
   async function recordFailed(row: ConnectionRow): Promise<void> {
     await db.transaction().execute((trx) => event(trx, 'connection.failed', row));
     deps.wakeJobs();
   }
 
   /** Marks the connection Linked with its settings and (sealed) credentials, queues its first syncs, tells the client. */
-  async function linkRow(row: ConnectionRow, settings: string | null, credentials: Record<string, unknown> | null): Promise<string> {
+  async function linkRow(
+    row: ConnectionRow,
+    settings: string | null,
+    credentials: Record<string, unknown> | null,
+    scenario?: string,
+  ): Promise<string> {
     const relinked = row.status === 'Deauthorized';
     const linked = await db.transaction().execute(async (trx) => {
       const next = await setStatus(trx, row, 'Linked', settings);
@@ -285,6 +328,8 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       } else {
         await deps.credentials?.delete(trx, row.client_id, { companyId: row.company_id, connectionId: row.id });
       }
+      // A link made without a scenario forgets the one an earlier link had.
+      await deps.scenarios?.linked(trx, { clientId: row.client_id, companyId: row.company_id, connectionId: row.id }, scenario);
       await deps.queueFirstSyncs(trx, next);
       await event(trx, relinked ? 'connection.reconnected' : 'connection.connected', next);
       return next;

@@ -54,6 +54,8 @@ export interface Connector {
    * what the current version was read from completes on that version instead of writing a copy of it.
    */
   repeatableReads?: boolean;
+  /** A made-up platform (the Sandboxes): the emulator's authorization scenarios apply to it (docs/emulator.md). */
+  sandbox?: boolean;
   /** The data types this platform accepts writes of; absent or empty for a read-only platform. */
   writes?: ReadonlyMap<DataType, WriteModel>;
   /** For `authorization.kind: 'files'`: how uploaded files are read. */

@@ -16,6 +16,9 @@ import { registerEmulatorRoutes } from './emulator.routes.js';
 import { registerFaultAndJournalRoutes } from './faults.routes.js';
 import { createFaults } from './faults.js';
 import { createEventFiring } from './fired-events.js';
+import { createScenarios } from './scenarios.js';
+import { deleteScenariosStep } from './scenarios.store.js';
+import type { SyncFaults } from '../syncs/sync-job.js';
 import { registerEventRoutes } from './events.routes.js';
 import type { Client, ClientsStore } from '../clients/clients.store.js';
 import { createJournal, DEFAULT_JOURNAL_SIZE } from './journal.js';
@@ -82,6 +85,7 @@ export function createEmulator(deps: {
     journal,
     onError: deps.onError,
   });
+  const scenarios = createScenarios(db);
   const signal = ticketSignal();
   const jobs = clockedJobEngine(db, deps.engine, signal, new Set([CLOCK_ADVANCE_JOB]));
   const clocks = createClocksService({ db, jobs: deps.engine, clockedJobs: jobs });
@@ -124,9 +128,16 @@ export function createEmulator(deps: {
     /** Job handlers of the emulator's own. */
     handlers: { [CLOCK_ADVANCE_JOB]: createClockAdvanceJob({ db, jobs, signal }) },
     /** Fault rules that act on syncs and writes (handed to their jobs by `app.ts`). */
-    faults: { sync: faults.sync, push: faults.push, webhooks: faults.webhooks },
-    /** A deleted company leaves its clock. */
-    deletionStep: deleteClockMembershipStep,
+    faults: {
+      // A connection's scenario first, then the client's rules.
+      sync: { beforeRead: async (target) => (await scenarios.sync.beforeRead(target)) ?? faults.sync.beforeRead(target) } as SyncFaults,
+      push: faults.push,
+      webhooks: faults.webhooks,
+    },
+    /** The scenarios of the Sandboxes' authorization (handed to the connections service by `app.ts`). */
+    scenarios: scenarios.authorization,
+    /** A deleted company leaves its clock, and takes its connections' scenarios. */
+    deletionSteps: [deleteClockMembershipStep, deleteScenariosStep],
 
     /** Puts a new company on the clock its creating request named (in the creation's transaction). */
     async companyCreated(trx: Kysely<Database>, clientId: string, companyId: string): Promise<void> {

@@ -68,6 +68,8 @@ export function linkResponses(link: LinkService) {
     options: {
       status?: number;
       error?: string;
+      /** A notice that is not an error (an authorization still waiting). */
+      notice?: string;
       selected?: string;
       values?: Record<string, string>;
       problems?: readonly { itemId?: string; message: string }[];
@@ -93,7 +95,9 @@ export function linkResponses(link: LinkService) {
         backUrl: companyPath(company.companyId) + customQuery(custom),
         custom,
         error: options.error,
+        notice: options.notice,
         problems: options.problems,
+        scenarios: method === 'choice' ? link.scenariosFor(connection.platformKey) : undefined,
       }),
     );
   }

@@ -117,12 +117,15 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
         values[choice.name] = picked;
       }
     }
-    let code: LinkStatusCode;
+    // The emulator's scenario (a Sandbox's form offers it with EMULATOR=true); refused like the API refuses it otherwise.
+    const scenario = form.get('scenario');
+    if (scenario !== undefined && scenario !== '') values.scenario = scenario;
+    let code: LinkStatusCode | 'pending';
     try {
       code = await link.authorizeWith(company, connection, values);
     } catch (err) {
-      // The platform refused (or could not be reached): the end user corrects the form and tries again.
-      if (method === 'credentials' && err instanceof ApiError && err.statusCode === 400) {
+      // The platform refused (or could not be reached), or the scenario was: the end user corrects the form and tries again.
+      if (err instanceof ApiError && err.statusCode === 400 && (method === 'credentials' || err.validation?.[0]?.itemId === 'scenario')) {
         const reason = err.validation?.[0]?.message ?? err.message;
         return renderStart(reply, company, connection, custom, {
           status: 400,
@@ -132,6 +135,13 @@ async function linkScope(scope: FastifyInstance, link: LinkService): Promise<voi
       }
       request.log.error({ err, connectionId: connection.id }, 'Link authorisation failed');
       code = 500;
+    }
+    // The scenario never-completes: the authorization waits on the platform for ever, and the connection stays as it was.
+    if (code === 'pending') {
+      return renderStart(reply, company, connection, custom, {
+        status: 202,
+        notice: `Waiting for ${connection.platformName} to finish the authorization. (Emulator scenario never-completes: it never does, and the connection stays ${connection.status}.)`,
+      });
     }
     return finish(reply, company, connection, code, custom);
   });

@@ -203,9 +203,19 @@ export function createLinkService(deps: LinkDeps) {
      * Authorises with what the end user chose or typed into the platform's form, exactly as
      * `PUT .../authorization` does: 200 linked now, 201 linked already. A refusal throws the API's 400.
      */
-    async authorizeWith(company: LinkCompany, connection: LinkConnection, values: Record<string, string>): Promise<LinkStatusCode> {
-      const { alreadyLinked } = await connections.authorize(company.client, company.companyId, connection.id, values);
+    async authorizeWith(
+      company: LinkCompany,
+      connection: LinkConnection,
+      values: Record<string, string>,
+    ): Promise<LinkStatusCode | 'pending'> {
+      const { alreadyLinked, pending } = await connections.authorize(company.client, company.companyId, connection.id, values);
+      if (pending) return 'pending';
       return alreadyLinked ? 201 : 200;
+    },
+
+    /** The emulator's scenarios a Sandbox's Link form offers (`EMULATOR=true` only; docs/emulator.md). */
+    scenariosFor(platformKey: string): readonly string[] | undefined {
+      return deps.scenarios && findConnector(platformKey)?.sandbox ? deps.scenarios.names : undefined;
     },
 
     redirectFacts(company: LinkCompany, connection: LinkConnection, statusCode: LinkStatusCode): RedirectFacts {

@@ -105,6 +105,9 @@ export interface StartPageModel {
   backUrl: string;
   custom: CustomParams;
   error?: string;
+  notice?: string;
+  /** The emulator's scenarios the form offers (a Sandbox's, with `EMULATOR=true`). */
+  scenarios?: readonly string[];
 }
 
 function choiceOptions(choice: AuthorizationChoice, selected: string): string {
@@ -222,6 +225,10 @@ export function startPage(model: StartPageModel): string {
   const { platform } = model;
   const error = model.error ? `<p class="notice error" role="alert">${h(model.error)}</p>` : '';
   const already = model.status === 'Linked' ? `<p class="notice success">${h(platform.name)} is already connected.</p>` : '';
+  const notice = model.notice ? `<p class="notice" role="status">${h(model.notice)}</p>` : '';
+  const scenarios = model.scenarios
+    ? `<div class="field"><label for="field-scenario">Emulator scenario</label><select id="field-scenario" name="scenario"><option value="">None</option>${model.scenarios.map((s) => `<option value="${h(s)}">${h(s)}</option>`).join('')}</select></div>`
+    : '';
   const body =
     model.method === 'credentials'
       ? `<fieldset>\n<legend>Sign in to ${h(platform.name)}</legend>\n${credentialFields(model.fields ?? [], model.values ?? {})}\n</fieldset>`
@@ -245,10 +252,11 @@ export function startPage(model: StartPageModel): string {
   const main = `<div class="heading-row"><img src="${h(platform.logoUrl)}" alt="" width="48" height="48"><h1>Connect ${h(platform.name)}</h1></div>
 <p>${h(model.brand.name)} will be able to read ${h(platform.sourceType.toLowerCase())} data of <strong>${h(model.companyName)}</strong> from ${h(platform.name)}.</p>
 ${already}
-${error}
+${error}${notice}
 <form method="post" action="${h(model.formAction)}">
 ${hiddenFields(model.custom)}
 ${body}
+${scenarios}
 <div class="actions">
 <button type="submit" class="button primary" name="action" value="connect">${model.method === 'unsupported' ? 'Continue' : 'Connect'}</button>
 ${oauth}<button type="submit" class="button secondary" name="action" value="cancel">Cancel</button>

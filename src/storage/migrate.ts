@@ -22,6 +22,7 @@ import * as repeatableReads from './migrations/0018-repeatable-reads.js';
 import * as timerOwners from './migrations/0019-timer-owners.js';
 import * as readEpochs from './migrations/0020-read-epochs.js';
 import * as emulatorJournalAndFaults from './migrations/0021-emulator-journal-and-faults.js';
+import * as emulatorScenarios from './migrations/0022-emulator-scenarios.js';
 
 /** Numbered migrations, applied in name order. Each runs on both SQLite and Postgres. */
 const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '0019-timer-owners': timerOwners,
   '0020-read-epochs': readEpochs,
   '0021-emulator-journal-and-faults': emulatorJournalAndFaults,
+  '0022-emulator-scenarios': emulatorScenarios,
 };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

@@ -27,6 +27,8 @@ import type {
   EmulatorRequestsTable,
   EmulatorFaultsTable,
   EmulatorHeldDeliveriesTable,
+  EmulatorScenariosTable,
+  EmulatorScenarioMarksTable,
 } from './schema/emulator.js';
 
 // Every table type stays importable from here.
@@ -81,4 +83,6 @@ export interface Database {
   emulator_requests: EmulatorRequestsTable;
   emulator_faults: EmulatorFaultsTable;
   emulator_held_deliveries: EmulatorHeldDeliveriesTable;
+  emulator_scenarios: EmulatorScenariosTable;
+  emulator_scenario_marks: EmulatorScenarioMarksTable;
 }

@@ -72,15 +72,25 @@ export interface SyncJobOptions {
   faults?: SyncFaults;
 }
 
-/** What a sync fails with instead of reading, made to order: the connection deauthorized, or the sync's own error. */
-export interface SyncFault {
-  kind: 'deauthorize' | 'FetchError' | 'AuthError';
-  message: string;
-}
+/**
+ * What a sync meets instead of reading, made to order: the connection deauthorized, the sync's own error, the
+ * platform's 429 (the sync goes back to Queued and reads after `retryAfterMs`), or a wait (it goes back to Queued and
+ * reads at `until`, business time: a slow platform).
+ */
+export type SyncFault =
+  | { kind: 'deauthorize' | 'FetchError' | 'AuthError'; message: string }
+  | { kind: 'rateLimited'; retryAfterMs: number }
+  | { kind: 'wait'; until: Date };
 
 export interface SyncFaults {
   /** The fault the sync of this data type meets, if one fires for it (each firing is counted once). */
-  beforeRead(target: { clientId: string; companyId: string; connectionId: string; dataType: string }): Promise<SyncFault | undefined>;
+  beforeRead(target: {
+    clientId: string;
+    companyId: string;
+    connectionId: string;
+    dataType: string;
+    pullOperationId: string;
+  }): Promise<SyncFault | undefined>;
 }
 
 /**
@@ -139,13 +149,16 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
   }
 
   /** Hands a rate-limited sync back: Queued again (its progress kept), its job due when the platform allows. */
-  async function requeue(row: PullOperationRow, runner: string, afterMs: number): Promise<void> {
+  /** Back to Queued, to run again after `afterMs` of real time (a platform's Retry-After) or at `dueAt` of business time. */
+  async function requeue(row: PullOperationRow, runner: string, when: { afterMs: number } | { dueAt: Date }): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await lockClient(trx, row.client_id);
       await store.update(trx, row, { status: 'Queued' }, runner);
       await releaseRunner(trx, row.client_id, row.id);
+      const payload = { pullOperationId: row.id };
+      if ('dueAt' in when) await jobs.enqueue(trx, { kind: SYNC_JOB, payload, dueAt: when.dueAt });
       // eslint-disable-next-line no-restricted-syntax -- real time: the `run_at` of the job handed back, when the platform allows
-      await jobs.enqueue(trx, { kind: SYNC_JOB, payload: { pullOperationId: row.id }, runAfter: new Date(Date.now() + afterMs) });
+      else await jobs.enqueue(trx, { kind: SYNC_JOB, payload, runAfter: new Date(Date.now() + when.afterMs) });
     });
   }
 
@@ -211,7 +224,10 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       companyId: op.company_id,
       connectionId: op.connection_id,
       dataType: op.data_type,
+      pullOperationId: op.id,
     });
+    if (fault?.kind === 'rateLimited') return requeue(op, runner, { afterMs: fault.retryAfterMs });
+    if (fault?.kind === 'wait') return requeue(op, runner, { dueAt: fault.until });
     if (fault?.kind === 'deauthorize') {
       // As a platform that revoked access: the connection turns Deauthorized (with its event), the sync AuthError.
       await deauthorize(connection.client_id, connection.id, fault.message);
@@ -312,7 +328,7 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
       if (isConnectorError(err) && err.kind === 'rate-limited') {
         // Not a failure: the operation goes back to Queued and runs again when the platform says.
         await deleteVersionRows(Number(op.seq), context);
-        await requeue(op, runner, err.retryAfterMs ?? 60_000);
+        await requeue(op, runner, { afterMs: err.retryAfterMs ?? 60_000 });
         return;
       }
       if (isConnectorError(err) && err.kind === 'unauthorized') {

@@ -32,6 +32,7 @@ describe('without EMULATOR', () => {
       ['GET', `/emulator/faults/${randomUUID()}`],
       ['GET', '/emulator/requests'],
       ['POST', '/emulator/requests/verify'],
+      ['POST', '/emulator/events'],
     ] as const) {
       const res = await http(off, method, path, { auth: client.auth, ...(method === 'GET' ? {} : { body: {} }) });
       expectErrorBody(res, 404);
@@ -50,6 +51,7 @@ describe('without EMULATOR', () => {
       '/emulator/clocks/{clockId}',
       '/emulator/clocks/{clockId}/advance',
       '/emulator/companies/{companyId}/clock',
+      '/emulator/events',
       '/emulator/faults',
       '/emulator/faults/{faultId}',
       '/emulator/requests',

@@ -83,3 +83,22 @@ export interface EmulatorHeldDeliveriesTable {
   delivery_id: string;
   consumer_id: string;
 }
+
+/** The scenario a Sandbox connection was last authorised with (migration 0022). */
+export interface EmulatorScenariosTable {
+  connection_id: string;
+  client_id: string;
+  company_id: string;
+  scenario: string;
+  /** When it was linked with it (business time). */
+  linked: string;
+}
+
+/** What a connection's scenario has done since it was linked, one mark per row (migration 0022). */
+export interface EmulatorScenarioMarksTable {
+  connection_id: string;
+  mark: string;
+  client_id: string;
+  company_id: string;
+  value: string | null;
+}

@@ -62,6 +62,7 @@ export const accountingSandbox: SandboxConnector = platformConnector(ACCOUNTING_
   repeatableReads: true,
   authorization: SANDBOX_AUTHORIZATION,
   link: linkSandbox,
+  sandbox: true,
   dataTypes: sandboxSources(sources),
   writes: accountingWrites,
 });

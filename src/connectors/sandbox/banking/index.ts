@@ -16,5 +16,6 @@ export const bankingSandbox: SandboxConnector = platformConnector(BANKING_SANDBO
   repeatableReads: true,
   authorization: SANDBOX_AUTHORIZATION,
   link: linkSandbox,
+  sandbox: true,
   dataTypes: sandboxSources([bankingAccounts, bankingAccountBalances, bankingTransactions, bankingTransactionCategories]),
 });

@@ -21,6 +21,7 @@ export const commerceSandbox: SandboxConnector = platformConnector(COMMERCE_SAND
   repeatableReads: true,
   authorization: SANDBOX_AUTHORIZATION,
   link: linkSandbox,
+  sandbox: true,
   dataTypes: sandboxSources([
     commerceCompanyInfo,
     commerceCustomers,

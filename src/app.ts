@@ -168,6 +168,8 @@ export interface AppOptions {
   emulator?: boolean;
   /** The emulator's request journal: entries kept per client (`EMULATOR_JOURNAL_SIZE`). */
   emulatorJournalSize?: number;
+  /** `EMULATOR_VALIDATE=true`: answers checked against Codat's files in this folder (docs/emulator.md). */
+  emulatorValidate?: { codatOasDir: string };
   /** Prometheus metrics. */
   metrics?: {
     /** Serve `GET /metrics` on this server to this bearer token (`METRICS_TOKEN`); without it the route is absent. */
@@ -248,6 +250,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         db,
         engine,
         journalSize: options.emulatorJournalSize,
+        codatOasDir: options.emulatorValidate?.codatOasDir,
         journalKey: createHmac('sha256', secretKeys.current.bytes).update('ledgerport emulator journal').digest(),
         onError: (err) => server.log.error({ err }, 'the emulator failed to keep a journal entry'),
       })

@@ -1,7 +1,9 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import { logFormat, type LogFormat } from './lib/log-format.js';
 import { withoutCredentials } from './lib/url-credentials.js';
+import { missingCodatFiles } from './codat-model/codat-oas-files.js';
 
 /** Settings read from the environment; every variable is documented in README.md. */
 export interface Config {
@@ -43,6 +45,11 @@ export interface Config {
   emulator: boolean;
   /** The emulator's request journal: entries kept per client (`EMULATOR_JOURNAL_SIZE`, default 10,000). */
   emulatorJournalSize: number;
+  /**
+   * `EMULATOR_VALIDATE=true`: the folder of Codat's OpenAPI files every answer on a path they define is checked against
+   * (`CODAT_OAS_DIR`, by default `../shared/reference/codat-oas` from the package's folder, as the tests read them).
+   */
+  emulatorValidate?: { codatOasDir: string };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -66,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env),
     emulator: booleanFlag(env, 'EMULATOR'),
     emulatorJournalSize: positiveInteger(env, 'EMULATOR_JOURNAL_SIZE', 10_000),
+    emulatorValidate: emulatorValidate(env),
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || defaultDatabaseUrl(),
@@ -74,6 +82,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: logFormat(env.LOG_FORMAT, Boolean(process.stdout.isTTY)),
     bodyLimit,
   };
+}
+
+/** The package's own folder (this file is `src/config.ts` or `dist/config.js`). */
+const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * EMULATOR_VALIDATE: refused without the emulator, and without Codat's files where CODAT_OAS_DIR (or its default) says:
+ * a check that cannot run must not look like one that passed.
+ */
+function emulatorValidate(env: NodeJS.ProcessEnv): { codatOasDir: string } | undefined {
+  if (!booleanFlag(env, 'EMULATOR_VALIDATE')) return undefined;
+  if (!booleanFlag(env, 'EMULATOR')) throw new Error("EMULATOR_VALIDATE=true checks the emulator's answers: set EMULATOR=true too");
+  const codatOasDir = path.resolve(PACKAGE_ROOT, env.CODAT_OAS_DIR || '../shared/reference/codat-oas');
+  const missing = missingCodatFiles(codatOasDir);
+  if (missing.length > 0) {
+    throw new Error(
+      `EMULATOR_VALIDATE=true needs Codat's OpenAPI files, and ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in ${codatOasDir}: set CODAT_OAS_DIR to the folder holding them`,
+    );
+  }
+  return { codatOasDir };
 }
 
 /**

@@ -17,6 +17,7 @@ import { registerFaultAndJournalRoutes } from './faults.routes.js';
 import { createFaults } from './faults.js';
 import { createEventFiring } from './fired-events.js';
 import { createScenarios } from './scenarios.js';
+import { createCodatContract, VIOLATION_HEADER, violationHeader, type CodatContract } from './codat-contract.js';
 import { deleteScenariosStep } from './scenarios.store.js';
 import type { SyncFaults } from '../syncs/sync-job.js';
 import { registerEventRoutes } from './events.routes.js';
@@ -67,9 +68,12 @@ export function createEmulator(deps: {
   journalSize?: number;
   /** The key of the journal's request hashes: the deployment's own, so two processes hash a request alike. */
   journalKey: Buffer;
+  /** `EMULATOR_VALIDATE=true`: the folder of Codat's files every answer on a path they define is checked against. */
+  codatOasDir?: string;
   onError: (err: unknown) => void;
 }) {
   const { db } = deps;
+  const contract = deps.codatOasDir === undefined ? undefined : createCodatContract(deps.codatOasDir);
   const catalogue = operationCatalogue();
   const journal = createJournal({
     db,
@@ -155,6 +159,7 @@ export function createEmulator(deps: {
     /** Before any route: documents the `Emulator-Clock` header of company creation (hooks run on routes added later). */
     installBeforeRoutes(server: FastifyInstance): void {
       journal.installBeforeGuard(server);
+      if (contract) installContractCheck(server, contract, deps.onError);
       // Every route's names, for fault rules and the journal.
       server.addHook('onRoute', (route) => {
         const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
@@ -211,3 +216,32 @@ export function createEmulator(deps: {
 }
 
 export type Emulator = ReturnType<typeof createEmulator>;
+
+/**
+ * Checks each answer on a path Codat's files define against them, and reports a violation in the answer's
+ * `Emulator-Contract-Violation` header (its body is left as it is). A streamed answer (a download) is not checked.
+ */
+function installContractCheck(server: FastifyInstance, contract: CodatContract, onError: (err: unknown) => void): void {
+  server.addHook('onSend', async (request, reply, payload) => {
+    const routeUrl = request.routeOptions.url;
+    if (routeUrl === undefined || !contract.defines(request.method, routeUrl)) return payload;
+    const body =
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? '' : undefined;
+    if (body === undefined) return payload;
+    try {
+      const contentType = reply.getHeader('content-type');
+      const problems = contract.check({
+        method: request.method,
+        routeUrl,
+        status: reply.statusCode,
+        contentType: typeof contentType === 'string' ? contentType : undefined,
+        body,
+      });
+      if (problems.length > 0) reply.header(VIOLATION_HEADER, violationHeader(problems));
+    } catch (err) {
+      // The check failing is the emulator's problem, never the answer's.
+      onError(err);
+    }
+    return payload;
+  });
+}

@@ -38,6 +38,7 @@ export async function startTestServer(
     reports?: AppOptions['reports'];
     emulator?: boolean;
     emulatorJournalSize?: number;
+    emulatorValidate?: AppOptions['emulatorValidate'];
   } = {},
 ): Promise<TestServer> {
   const testStore = await createTestStore();
@@ -56,6 +57,7 @@ export async function startTestServer(
     reports: options.reports,
     emulator: options.emulator,
     emulatorJournalSize: options.emulatorJournalSize,
+    emulatorValidate: options.emulatorValidate,
     // Test receivers listen on loopback, which production refuses (WEBHOOKS_ALLOW_PRIVATE).
     webhooks: { allowPrivate: true, ...options.webhooks },
   });

@@ -351,6 +351,7 @@ const EMULATOR_BODIES: Record<string, (ids: Record<string, string>) => unknown> 
   'PUT /emulator/client/clock': () => ({ clockId: clockOfA }),
   'POST /emulator/faults': () => ({ match: { companyId: randomUUID() }, action: { type: 'latency', delayMs: 0 } }),
   'POST /emulator/requests/verify': () => ({ operationId: 'get-company', count: 0, companyId: randomUUID() }),
+  'POST /emulator/events': () => ({ type: 'company.created', companyId: companyOfA.id }),
 };
 
 /** A key of client A that expired yesterday. */
@@ -685,6 +686,14 @@ describe('cross-client isolation', () => {
     expect(webhooks.body.results.map((w: { id: string }) => w.id)).toContain(webhookOfA);
     const webhooksOfB = await http(server, 'GET', '/webhooks', { auth: clientB.auth });
     expect(webhooksOfB.body.results.map((w: { id: string }) => w.id)).not.toContain(webhookOfA);
+  });
+
+  it("fires no event about client A's company or connection with B's key: 403 and 404", async () => {
+    const fire = (body: Record<string, unknown>) => http(server, 'POST', '/emulator/events', { auth: clientB.auth, body });
+    expectErrorBody(await fire({ type: 'company.created', companyId: companyOfA.id }), 403);
+    const connectionId = connectionsOfA[SANDBOX_PLATFORMS.accounting];
+    expectErrorBody(await fire({ type: 'connection.connected', connectionId }), 404);
+    expectErrorBody(await fire({ type: 'connection.connected', companyId: companyOfB.id, connectionId }), 404);
   });
 
   it("answers 403, not 404, when client A's company is addressed with B's key, and 404 for a company nobody has", async () => {

@@ -650,6 +650,13 @@ describe.each(endpoints.map((e) => [label(e), e] as const))('%s', (_name, endpoi
       expectNoSecrets(res);
     });
 
+  if (endpoint.pathParams.includes('clockId') || endpoint.pathParams.includes('faultId'))
+    it("answers 404 to client B's valid key on client A's test clock or fault rule", async () => {
+      const res = await call(endpoint, clientB.auth);
+      expectErrorBody(res, 404);
+      expectNoSecrets(res);
+    });
+
   it("accepts client A's own valid key (the control: the failures above come from authentication)", async () => {
     // Reads repeat the very requests above; writes act on fresh resources made for this control.
     let ids = endpoint.method === 'GET' ? await sharedIds(endpoint) : await throwaways.get(label(endpoint))!;
@@ -686,6 +693,19 @@ describe('cross-client isolation', () => {
     expect(webhooks.body.results.map((w: { id: string }) => w.id)).toContain(webhookOfA);
     const webhooksOfB = await http(server, 'GET', '/webhooks', { auth: clientB.auth });
     expect(webhooksOfB.body.results.map((w: { id: string }) => w.id)).not.toContain(webhookOfA);
+  });
+
+  it("keeps client B's requests out of client A's journal, even those that name A's company", async () => {
+    const marker = randomUUID();
+    const path = `/companies/${companyOfA.id}/data/history/${marker}`;
+    expectErrorBody(await http(server, 'GET', path, { auth: clientB.auth }), 403);
+    const journalOf = async (client: { auth: string }) => {
+      const res = await http(server, 'GET', `/emulator/requests?companyId=${companyOfA.id}&pageSize=5000`, { auth: client.auth });
+      expect(res.status, res.text).toBe(200);
+      return (res.body.results as { path: string; status: number }[]).filter((entry) => entry.path === path);
+    };
+    expect(await journalOf(clientA)).toEqual([]);
+    expect((await journalOf(clientB)).map((entry) => entry.status)).toEqual([403]);
   });
 
   it("fires no event about client A's company or connection with B's key: 403 and 404", async () => {

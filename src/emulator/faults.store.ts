@@ -31,13 +31,35 @@ export async function liveFaultsOf(db: Kysely<Database>, clientId: string): Prom
 }
 
 export async function deleteFault(db: Kysely<Database>, clientId: string, id: string): Promise<boolean> {
+  await db.deleteFrom('emulator_fired_work').where('client_id', '=', clientId).where('fault_id', '=', id).execute();
   const result = await db.deleteFrom('emulator_faults').where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
 export async function deleteFaults(db: Kysely<Database>, clientId: string): Promise<number> {
+  await db.deleteFrom('emulator_fired_work').where('client_id', '=', clientId).execute();
   const result = await db.deleteFrom('emulator_faults').where('client_id', '=', clientId).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** The rule that fired on a piece of work (a sync, a write, a delivery), if one did. */
+export async function firedOn(db: Kysely<Database>, clientId: string, workId: string): Promise<FaultRow | undefined> {
+  return db
+    .selectFrom('emulator_fired_work as w')
+    .innerJoin('emulator_faults as f', 'f.id', 'w.fault_id')
+    .selectAll('f')
+    .where('w.client_id', '=', clientId)
+    .where('w.work_id', '=', workId)
+    .executeTakeFirst();
+}
+
+/** Records the rule that fired on a piece of work. */
+export async function recordFiredOn(db: Kysely<Database>, clientId: string, workId: string, faultId: string): Promise<void> {
+  await db
+    .insertInto('emulator_fired_work')
+    .values({ work_id: workId, client_id: clientId, fault_id: faultId })
+    .onConflict((oc) => oc.column('work_id').doNothing())
+    .execute();
 }
 
 /**

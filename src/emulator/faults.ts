@@ -23,6 +23,8 @@ import {
   faultCount,
   faultOf,
   faultsOf,
+  firedOn,
+  recordFiredOn,
   insertFault,
   liveFaultsOf,
   takeDraw,
@@ -318,9 +320,13 @@ export function createFaults(deps: {
       connectionId?: string | readonly string[];
       dataType?: string | readonly string[];
       eventType?: string;
+      /** The sync, write or delivery: a run that takes it over meets the fault the first run met (`pull:<id>`…). */
+      workId: string;
     },
     types: ReadonlySet<ActionType>,
   ): Promise<{ id: string; action: FaultAction } | undefined> {
+    const before = await firedOn(db, target.clientId, target.workId);
+    if (before) return { id: before.id, action: JSON.parse(before.action) as FaultAction };
     const holds = (wanted: string | undefined, actual: string | readonly string[] | undefined) =>
       wanted === undefined || (typeof actual === 'string' ? actual === wanted : (actual?.includes(wanted) ?? false));
     for (const row of await liveFaultsOf(db, target.clientId)) {
@@ -330,7 +336,10 @@ export function createFaults(deps: {
       if (match.companyId !== undefined && match.companyId !== target.companyId) continue;
       if (!holds(match.connectionId, target.connectionId) || !holds(match.dataType, target.dataType)) continue;
       if (match.eventType !== undefined && match.eventType !== target.eventType) continue;
-      if ((await fires(row)) !== undefined) return { id: row.id, action };
+      if ((await fires(row)) !== undefined) {
+        await recordFiredOn(db, target.clientId, target.workId, row.id);
+        return { id: row.id, action };
+      }
     }
     return undefined;
   }
@@ -346,6 +355,7 @@ export function createFaults(deps: {
       const hit = await domainFault(
         {
           ...target,
+          workId: `delivery:${target.deliveryId}`,
           connectionId: [...named('connectionId'), ...named('dataConnectionId')],
           dataType: [...named('dataType'), ...(written ? [written] : [])],
         },
@@ -363,7 +373,7 @@ export function createFaults(deps: {
 
   const sync: SyncFaults = {
     async beforeRead(target): Promise<SyncFault | undefined> {
-      const hit = await domainFault(target, ON_SYNC);
+      const hit = await domainFault({ ...target, workId: `pull:${target.pullOperationId}` }, ON_SYNC);
       if (hit?.action.type === 'deauthorize')
         return { kind: 'deauthorize', message: `the platform revoked access (the emulator's fault rule ${hit.id})` };
       if (hit?.action.type === 'syncError')
@@ -374,7 +384,7 @@ export function createFaults(deps: {
 
   const push: PushFaults = {
     async beforeWrite(target): Promise<PushFault | undefined> {
-      const hit = await domainFault(target, ON_WRITE);
+      const hit = await domainFault({ ...target, workId: `push:${target.pushOperationId}` }, ON_WRITE);
       if (hit?.action.type !== 'pushOutcome') return undefined;
       if (hit.action.status === 'TimedOut')
         return {

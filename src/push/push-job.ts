@@ -48,7 +48,13 @@ export type PushFault =
 
 export interface PushFaults {
   /** The outcome the write of this data type meets, if one fires for it (each firing is counted once). */
-  beforeWrite(target: { clientId: string; companyId: string; connectionId: string; dataType: string }): Promise<PushFault | undefined>;
+  beforeWrite(target: {
+    clientId: string;
+    companyId: string;
+    connectionId: string;
+    dataType: string;
+    pushOperationId: string;
+  }): Promise<PushFault | undefined>;
 }
 
 /** How a write ended on the platform. */
@@ -92,6 +98,7 @@ export function createPushJob(options: PushJobOptions): JobHandler {
    */
   async function process(op: PushRow, connection: ConnectionRow | undefined, signal: AbortSignal): Promise<Outcome> {
     const fault = await options.faults?.beforeWrite({
+      pushOperationId: op.id,
       clientId: op.client_id,
       companyId: op.company_id,
       connectionId: op.connection_id,

@@ -29,6 +29,7 @@ import type {
   EmulatorHeldDeliveriesTable,
   EmulatorScenariosTable,
   EmulatorScenarioMarksTable,
+  EmulatorFiredWorkTable,
 } from './schema/emulator.js';
 
 // Every table type stays importable from here.
@@ -85,4 +86,5 @@ export interface Database {
   emulator_held_deliveries: EmulatorHeldDeliveriesTable;
   emulator_scenarios: EmulatorScenariosTable;
   emulator_scenario_marks: EmulatorScenarioMarksTable;
+  emulator_fired_work: EmulatorFiredWorkTable;
 }

@@ -49,6 +49,7 @@ export type DeliveryFault = { mode: 'duplicate' } | { mode: 'delay'; delayMs: nu
 export interface DeliveryFaults {
   /** The fault a delivery's first attempt meets, if a rule fires for it (each firing is counted once). */
   beforeFirstAttempt(target: {
+    deliveryId: string;
     clientId: string;
     companyId: string | null;
     eventType: string;
@@ -165,7 +166,13 @@ export function createWebhookDeliveryJob(deps: DeliveryDeps): JobHandler {
   /** The fault of this run: none on a retry, on a held delivery's run, or without fault rules. */
   async function faultOf(due: Due, payload: { fault?: unknown }): Promise<DeliveryFault | undefined> {
     if (!deps.faults || due.attempts > 0 || payload.fault !== undefined) return undefined;
-    return deps.faults.beforeFirstAttempt({ clientId: due.clientId, companyId: due.companyId, eventType: due.eventType, body: due.body });
+    return deps.faults.beforeFirstAttempt({
+      deliveryId: due.id,
+      clientId: due.clientId,
+      companyId: due.companyId,
+      eventType: due.eventType,
+      body: due.body,
+    });
   }
 
   async function post(due: Due): Promise<PostResult> {

@@ -102,3 +102,10 @@ export interface EmulatorScenarioMarksTable {
   company_id: string;
   value: string | null;
 }
+
+/** The fault rule that fired on a sync (`pull:<id>`), write (`push:<id>`) or delivery (`delivery:<id>`) (migration 0022). */
+export interface EmulatorFiredWorkTable {
+  work_id: string;
+  client_id: string;
+  fault_id: string;
+}

@@ -30,36 +30,59 @@ export async function liveFaultsOf(db: Kysely<Database>, clientId: string): Prom
     .execute();
 }
 
+/** Deletes a rule, and what it fired on, together. */
 export async function deleteFault(db: Kysely<Database>, clientId: string, id: string): Promise<boolean> {
-  await db.deleteFrom('emulator_fired_work').where('client_id', '=', clientId).where('fault_id', '=', id).execute();
-  const result = await db.deleteFrom('emulator_faults').where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('emulator_fired_work').where('client_id', '=', clientId).where('fault_id', '=', id).execute();
+    const result = await trx.deleteFrom('emulator_faults').where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  });
 }
 
+/** Deletes every rule of the client, and what they fired on, together. */
 export async function deleteFaults(db: Kysely<Database>, clientId: string): Promise<number> {
-  await db.deleteFrom('emulator_fired_work').where('client_id', '=', clientId).execute();
-  const result = await db.deleteFrom('emulator_faults').where('client_id', '=', clientId).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('emulator_fired_work').where('client_id', '=', clientId).execute();
+    const result = await trx.deleteFrom('emulator_faults').where('client_id', '=', clientId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
 }
 
-/** The rule that fired on a piece of work (a sync, a write, a delivery), if one did. */
-export async function firedOn(db: Kysely<Database>, clientId: string, workId: string): Promise<FaultRow | undefined> {
-  return db
+/** What a piece of work met, recorded: `fault_id` NO_FAULT when rules were drawn against and none fired. */
+export const NO_FAULT = '';
+
+/** What was decided for a piece of work (a sync, a write, a delivery), if anything: the rule's action, or none. */
+export async function firedOn(
+  executor: Kysely<Database>,
+  clientId: string,
+  workId: string,
+): Promise<{ faultId: string; action: string | null } | undefined> {
+  const row = await executor
     .selectFrom('emulator_fired_work as w')
-    .innerJoin('emulator_faults as f', 'f.id', 'w.fault_id')
-    .selectAll('f')
+    .leftJoin('emulator_faults as f', 'f.id', 'w.fault_id')
+    .select(['w.fault_id', 'f.action'])
     .where('w.client_id', '=', clientId)
     .where('w.work_id', '=', workId)
     .executeTakeFirst();
+  return row && { faultId: row.fault_id, action: row.action };
 }
 
-/** Records the rule that fired on a piece of work. */
-export async function recordFiredOn(db: Kysely<Database>, clientId: string, workId: string, faultId: string): Promise<void> {
-  await db
+/** Records what a piece of work met (a rule's id, or NO_FAULT), in the transaction that drew for it. */
+export async function recordFiredOn(
+  executor: Kysely<Database>,
+  clientId: string,
+  work: { workId: string; faultId: string; companyId: string | null },
+): Promise<void> {
+  await executor
     .insertInto('emulator_fired_work')
-    .values({ work_id: workId, client_id: clientId, fault_id: faultId })
+    .values({ work_id: work.workId, client_id: clientId, fault_id: work.faultId, company_id: work.companyId })
     .onConflict((oc) => oc.column('work_id').doNothing())
     .execute();
+}
+
+/** A deleted company takes what its work met with it (a connection's goes with its company or its rules). */
+export async function deleteFiredWorkOf(executor: Kysely<Database>, clientId: string, companyId: string): Promise<void> {
+  await executor.deleteFrom('emulator_fired_work').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
 }
 
 /**
@@ -67,6 +90,7 @@ export async function recordFiredOn(db: Kysely<Database>, clientId: string, work
  * rule's first), or undefined when it does not fire.
  */
 export async function takeFiring(db: Kysely<Database>, id: string): Promise<number | undefined> {
+  // (db: the store, or the transaction drawing for a piece of work)
   const row = await db
     .updateTable('emulator_faults')
     .set((eb) => ({ fired: eb('fired', '+', 1) }))

@@ -25,6 +25,7 @@ import {
   faultsOf,
   firedOn,
   recordFiredOn,
+  NO_FAULT,
   insertFault,
   liveFaultsOf,
   takeDraw,
@@ -253,10 +254,10 @@ export function createFaults(deps: {
    * Whether a matching rule fires this time: its draw against `probability`, then one of its `times`. Firing, the
    * firing's index in the rule's sequence (0 for its first); undefined when it does not fire.
    */
-  async function fires(row: FaultRow): Promise<number | undefined> {
+  async function fires(row: FaultRow, executor: Kysely<Database> = db): Promise<number | undefined> {
     const seed = row.seed === null ? null : Number(row.seed);
-    if (row.probability !== null && draw(seed, 'fire', await takeDraw(db, row.id)) >= Number(row.probability)) return undefined;
-    return takeFiring(db, row.id);
+    if (row.probability !== null && draw(seed, 'fire', await takeDraw(executor, row.id)) >= Number(row.probability)) return undefined;
+    return takeFiring(executor, row.id);
   }
 
   /** A latency action's delay for its `n`th firing. */
@@ -325,23 +326,36 @@ export function createFaults(deps: {
     },
     types: ReadonlySet<ActionType>,
   ): Promise<{ id: string; action: FaultAction } | undefined> {
-    const before = await firedOn(db, target.clientId, target.workId);
-    if (before) return { id: before.id, action: JSON.parse(before.action) as FaultAction };
     const holds = (wanted: string | undefined, actual: string | readonly string[] | undefined) =>
       wanted === undefined || (typeof actual === 'string' ? actual === wanted : (actual?.includes(wanted) ?? false));
-    for (const row of await liveFaultsOf(db, target.clientId)) {
+    const all = await faultsOf(db, target.clientId);
+    // No rule at all (spent ones included): nothing fires, and nothing fired on a run before.
+    if (all.length === 0) return undefined;
+    const live = all.filter((row) => row.times === null || Number(row.fired) < Number(row.times));
+    const rules = live.filter((row) => {
       const action = JSON.parse(row.action) as FaultAction;
-      if (!types.has(action.type)) continue;
+      if (!types.has(action.type)) return false;
       const match = JSON.parse(row.match) as FaultMatch;
-      if (match.companyId !== undefined && match.companyId !== target.companyId) continue;
-      if (!holds(match.connectionId, target.connectionId) || !holds(match.dataType, target.dataType)) continue;
-      if (match.eventType !== undefined && match.eventType !== target.eventType) continue;
-      if ((await fires(row)) !== undefined) {
-        await recordFiredOn(db, target.clientId, target.workId, row.id);
-        return { id: row.id, action };
+      if (match.companyId !== undefined && match.companyId !== target.companyId) return false;
+      if (!holds(match.connectionId, target.connectionId) || !holds(match.dataType, target.dataType)) return false;
+      return match.eventType === undefined || match.eventType === target.eventType;
+    });
+    // A rule spent by the first run is no longer live, yet its rerun must meet it: look up what was decided first.
+    const decided = await firedOn(db, target.clientId, target.workId);
+    if (decided) return decided.action === null ? undefined : { id: decided.faultId, action: JSON.parse(decided.action) as FaultAction };
+    if (rules.length === 0) return undefined;
+    // The draws, the firing and what the work met, together: a run that dies between them leaves none of it.
+    return db.transaction().execute(async (trx) => {
+      const work = { workId: target.workId, companyId: target.companyId ?? null };
+      for (const row of rules) {
+        if ((await fires(row, trx)) === undefined) continue;
+        await recordFiredOn(trx, target.clientId, { ...work, faultId: row.id });
+        return { id: row.id, action: JSON.parse(row.action) as FaultAction };
       }
-    }
-    return undefined;
+      // Drawn against and not fired: a rerun does not draw again.
+      await recordFiredOn(trx, target.clientId, { ...work, faultId: NO_FAULT });
+      return undefined;
+    });
   }
 
   const webhooks: DeliveryFaults = {

@@ -116,6 +116,7 @@ export function createEventFiring(deps: {
     const recorded = await within(time, () =>
       db.transaction().execute((trx) => recordEvent(trx, deps.jobs, { clientId: client.id, eventType: type, companyId: null, payload })),
     );
+    deps.wakeJobs();
     return { id: recorded?.eventId ?? null, type, companyId: null, deliveries: recorded?.deliveries ?? 0 };
   }
 
@@ -137,7 +138,9 @@ export function createEventFiring(deps: {
             .transaction()
             .execute((trx) => recordConnectionEvent(trx, deps.jobs, input.type as ConnectionEventType, connection, context));
         }
-        const connection = input.type.startsWith('company.') ? undefined : await connectionFor(client, companyId, input, !!write);
+        // Writes and category changes are about a connection; a read may report none.
+        const needsConnection = write !== null || input.type === 'accountCategories.updated';
+        const connection = input.type.startsWith('company.') ? undefined : await connectionFor(client, companyId, input, needsConnection);
         return db.transaction().execute(async (trx) => {
           const company = await companyReference(trx, client.id, companyId, publicUrl);
           const event = { clientId: client.id, companyId, companyTags: company.tags, eventType: input.type };
@@ -150,23 +153,24 @@ export function createEventFiring(deps: {
             const syncs = await readSyncs(trx, client.id, companyId, input, connection, now);
             return recordEvent(trx, deps.jobs, {
               ...event,
-              payload: readCompletedPayload(company.reference, syncs, { companyId, publicUrl }),
+              payload: readCompletedPayload(company.reference, syncs, { companyId, publicUrl, now }),
             });
           }
           if (input.type === 'accountCategories.updated') {
             const accounts = (await confirmedCategories(trx, client.id, companyId))
-              .filter((c) => connection !== undefined && c.connectionId === connection.id)
+              .filter((c) => c.connectionId === connection!.id)
               .map((c) => ({
                 accountId: c.accountId,
                 accountCategory: { status: 'Confirmed', levels: c.category.split('.').map((levelName) => ({ levelName })) },
               }));
-            const payload = { referenceCompany: company.reference, connectionId: connection?.id ?? null, modifiedDate: now, accounts };
+            const payload = { referenceCompany: company.reference, connectionId: connection!.id, modifiedDate: now, accounts };
             return recordEvent(trx, deps.jobs, { ...event, payload });
           }
           // A write's event: the company's last such write to the connection, else one made up for the occasion.
           const [, dataType, outcome] = write!;
           const succeeded = outcome === 'successful';
-          const last = await lastSettledPush(trx, client.id, { companyId, dataType, connectionId: connection!.id, succeeded });
+          // Any connection's write unless one is named; the connection found above is only the made-up write's.
+          const last = await lastSettledPush(trx, client.id, { companyId, dataType, connectionId: input.connectionId, succeeded });
           const op = last ?? { id: randomUUID(), operation: 'Create', connection_id: connection!.id, requested: now };
           const settled = {
             referenceCompany: company.reference,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { DeletionStep } from '../storage/deletion.js';
+import { deleteFiredWorkOf } from './faults.store.js';
 
 /*
  * The Sandboxes' authorization scenarios (scenarios.ts; migration 0022). Each statement takes the client id after
@@ -11,14 +12,14 @@ import type { DeletionStep } from '../storage/deletion.js';
 export async function setScenario(
   trx: Kysely<Database>,
   clientId: string,
-  row: { connectionId: string; companyId: string; scenario: string | undefined; linked: string },
+  row: { connectionId: string; companyId: string; scenario: string | undefined },
 ): Promise<void> {
   await trx.deleteFrom('emulator_scenario_marks').where('client_id', '=', clientId).where('connection_id', '=', row.connectionId).execute();
   await trx.deleteFrom('emulator_scenarios').where('client_id', '=', clientId).where('connection_id', '=', row.connectionId).execute();
   if (row.scenario === undefined) return;
   await trx
     .insertInto('emulator_scenarios')
-    .values({ connection_id: row.connectionId, client_id: clientId, company_id: row.companyId, scenario: row.scenario, linked: row.linked })
+    .values({ connection_id: row.connectionId, client_id: clientId, company_id: row.companyId, scenario: row.scenario })
     .execute();
 }
 
@@ -70,8 +71,19 @@ export async function markValue(
   return row ? row.value : undefined;
 }
 
-/** A deleted company or connection takes its scenarios with it. */
+/** Forgets a mark. */
+export async function dropMark(db: Kysely<Database>, clientId: string, connectionId: string, mark: string): Promise<void> {
+  await db
+    .deleteFrom('emulator_scenario_marks')
+    .where('client_id', '=', clientId)
+    .where('connection_id', '=', connectionId)
+    .where('mark', '=', mark)
+    .execute();
+}
+
+/** A deleted company or connection takes its scenarios with it (and a company, what fault rules met on its work). */
 export const deleteScenariosStep: DeletionStep = async (trx, clientId, scope) => {
+  if (scope.connectionId === undefined) await deleteFiredWorkOf(trx, clientId, scope.companyId);
   for (const table of ['emulator_scenario_marks', 'emulator_scenarios'] as const) {
     let query = trx.deleteFrom(table).where('client_id', '=', clientId).where('company_id', '=', scope.companyId);
     if (scope.connectionId !== undefined) query = query.where('connection_id', '=', scope.connectionId);

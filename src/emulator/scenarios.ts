@@ -3,7 +3,7 @@ import type { Database } from '../storage/schema.js';
 import type { AuthorizationScenarios } from '../connections/connections.service.js';
 import type { SyncFault, SyncFaults } from '../syncs/sync-job.js';
 import { clockFor } from '../lib/clock.js';
-import { makeMark, markValue, scenarioOf, setScenario } from './scenarios.store.js';
+import { dropMark, makeMark, markValue, scenarioOf, setScenario } from './scenarios.store.js';
 
 /**
  * Scenarios on the Sandboxes' authorization (docs/emulator.md, "Scenarios"): `PUT …/authorization` or the Link form
@@ -21,12 +21,10 @@ export function createScenarios(db: Kysely<Database>) {
     names: SCENARIOS,
     neverCompletes: 'never-completes',
     async linked(trx, connection, scenario) {
-      const linked = clockFor({ clientId: connection.clientId, companyId: connection.companyId }).now().toISOString();
       await setScenario(trx, connection.clientId, {
         connectionId: connection.connectionId,
         companyId: connection.companyId,
         scenario,
-        linked,
       });
     },
   };
@@ -39,10 +37,9 @@ export function createScenarios(db: Kysely<Database>) {
         makeMark(db, target.clientId, { connectionId: target.connectionId, companyId: target.companyId, mark: name, value });
       switch (scenario) {
         case 'deauthorize-on-next-sync':
-          // Once per authorization: the first sync to get here deauthorises; the connection then waits for a new link.
-          return (await mark('deauthorized'))
-            ? { kind: 'deauthorize', message: "the platform revoked access (the Sandbox's scenario deauthorize-on-next-sync)" }
-            : undefined;
+          // Every sync of this authorization finds access revoked: the first to get here deauthorises the connection
+          // (with its event, once), the others end AuthError too, and a new link without the scenario reads again.
+          return { kind: 'deauthorize', message: "the platform revoked access (the Sandbox's scenario deauthorize-on-next-sync)" };
         case 'rate-limited-first':
           // Each data type's first sync meets one 429 and reads after its Retry-After.
           return (await mark(`rate-limited:${target.dataType}`)) ? { kind: 'rateLimited', retryAfterMs: RATE_LIMIT_RETRY_MS } : undefined;
@@ -52,7 +49,10 @@ export function createScenarios(db: Kysely<Database>) {
           const name = `slow:${target.pullOperationId}`;
           if (await mark(name, until.toISOString())) return { kind: 'wait', until };
           const due = await markValue(db, target.clientId, target.connectionId, name);
-          return due && Date.parse(due) > now.getTime() ? { kind: 'wait', until: new Date(due) } : undefined;
+          if (due && Date.parse(due) > now.getTime()) return { kind: 'wait', until: new Date(due) };
+          // Its wait is over: the sync reads now, and its mark goes (an hourly sync would otherwise leave one an hour).
+          await dropMark(db, target.clientId, target.connectionId, name);
+          return undefined;
         }
         default:
           return undefined;

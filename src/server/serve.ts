@@ -49,7 +49,7 @@ export async function serve(role: Role = 'all'): Promise<void> {
   if (config.emulator)
     app.server.log.warn(
       { store: store.dialect.name },
-      `EMULATOR=true: the emulator's controls are on (/emulator/: test clocks, fault rules, fired events, the request journal${config.emulatorValidate ? `; answers checked against Codat's files in ${config.emulatorValidate.codatOasDir}` : ''}) over the ${store.dialect.name === 'postgres' ? 'Postgres' : 'SQLite'} store at ${withoutCredentials(config.databaseUrl)}; for testing integrations only, never in production`,
+      `EMULATOR=true: the emulator's controls are on (/emulator/: test clocks, fault rules, fired events, Sandbox scenarios, the request journal${config.emulatorValidate ? `; answers checked against Codat's files in ${config.emulatorValidate.codatOasDir}` : ''}) over the ${store.dialect.name === 'postgres' ? 'Postgres' : 'SQLite'} store at ${withoutCredentials(config.databaseUrl)}; for testing integrations only, never in production`,
     );
   // Any role: a worker answers no other HTTP, and Prometheus scrapes every process.
   const metricsListener =

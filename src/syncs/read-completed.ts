@@ -6,12 +6,6 @@ import { companyReference } from '../companies/company-reference.js';
 import type { PullOperationState } from './pull-operation.js';
 import { companyIsSyncing, connectionsReportedBefore, markReported, unreportedOperations } from './read-reports.store.js';
 
-/**
- * Records `read.completed` once the company has no sync left queued or running, covering every sync that
- * finished since the last report (one event for a whole refresh, not one per data type), and
- * `read.completed.initial` too when a connection's first syncs are among them. Call it in the transaction that
- * ends a sync, after the client row is locked: concurrent endings are then serialised and report exactly once.
- */
 /** A sync as `read.completed` reports it. */
 export interface ReportedSync {
   id: string;
@@ -30,12 +24,13 @@ export interface ReportedSync {
 export function readCompletedPayload(
   referenceCompany: Record<string, unknown>,
   syncs: readonly ReportedSync[],
-  target: { companyId: string; publicUrl: string },
+  target: { companyId: string; publicUrl: string; now?: string },
 ) {
   const logs = (id: string) => `${target.publicUrl}/companies/${target.companyId}/data/history/${id}`;
   return {
     referenceCompany,
-    modifiedFromDate: syncs.map((op) => op.requested).sort()[0],
+    // A fired event about a company with no finished sync yet (src/emulator/fired-events.ts) reports from now.
+    modifiedFromDate: syncs.map((op) => op.requested).sort()[0] ?? target.now,
     dataTypes: syncs.map((op) => {
       const state = JSON.parse(op.doc) as PullOperationState;
       return {
@@ -52,6 +47,12 @@ export function readCompletedPayload(
   };
 }
 
+/**
+ * Records `read.completed` once the company has no sync left queued or running, covering every sync that
+ * finished since the last report (one event for a whole refresh, not one per data type), and
+ * `read.completed.initial` too when a connection's first syncs are among them. Call it in the transaction that
+ * ends a sync, after the client row is locked: concurrent endings are then serialised and report exactly once.
+ */
 export async function reportReadIfIdle(
   trx: Kysely<Database>,
   jobs: JobQueue,

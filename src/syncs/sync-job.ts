@@ -148,8 +148,10 @@ export function createSyncJob(options: SyncJobOptions): { sync: JobHandler; dele
     await ended(row, status, completed, 0, message);
   }
 
-  /** Hands a rate-limited sync back: Queued again (its progress kept), its job due when the platform allows. */
-  /** Back to Queued, to run again after `afterMs` of real time (a platform's Retry-After) or at `dueAt` of business time. */
+  /**
+   * Hands a sync back: Queued again (its progress kept), to run again after `afterMs` of real time (a platform's
+   * Retry-After) or at `dueAt` of business time (a slow platform, on the company's clock).
+   */
   async function requeue(row: PullOperationRow, runner: string, when: { afterMs: number } | { dueAt: Date }): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await lockClient(trx, row.client_id);

@@ -12,6 +12,7 @@ import { assertCliBuilt } from '../helpers/cli.js';
 import { loadConfig } from '../../src/config.js';
 import { CODAT_FILES } from '../../src/codat-model/codat-oas-files.js';
 import { sandboxCompany } from './emulator-helpers.js';
+import { createCodatContract } from '../../src/emulator/codat-contract.js';
 
 /**
  * Issue 33, `EMULATOR_VALIDATE=true`: every answer on a path Codat's files define is checked against them, and a
@@ -51,23 +52,27 @@ describe.skipIf(!here)('answers checked against Codat’s files', () => {
     const sdk = new CodatPlatform({ authHeader: client.auth, serverURL: server!.url, retryConfig: { strategy: 'none' } });
     const { companyId, connectionId } = await sandboxCompany(sdk, 'Checked');
     await waitForSyncs(server!, client, companyId);
-    for (const path of [
-      '/companies',
-      `/companies/${companyId}`,
-      `/companies/${companyId}/connections`,
-      `/companies/${companyId}/connections/${connectionId}`,
-      `/companies/${companyId}/dataStatus`,
-      `/companies/${companyId}/data/invoices?page=1&pageSize=5`,
-      `/companies/${companyId}/data/history`,
+    const contract = createCodatContract(OAS_DIR);
+    for (const [template, path] of [
+      ['/companies', '/companies'],
+      ['/companies/:companyId', `/companies/${companyId}`],
+      ['/companies/:companyId/connections', `/companies/${companyId}/connections`],
+      ['/companies/:companyId/connections/:connectionId', `/companies/${companyId}/connections/${connectionId}`],
+      ['/companies/:companyId/dataStatus', `/companies/${companyId}/dataStatus`],
+      ['/companies/:companyId/data/invoices', `/companies/${companyId}/data/invoices?page=1&pageSize=5`],
+      ['/companies/:companyId/data/history', `/companies/${companyId}/data/history`],
       // Errors: Codat's ErrorMessage.
-      '/companies/00000000-0000-4000-8000-000000000000',
-      `/companies/${companyId}/data/invoices?page=0`,
+      ['/companies/:companyId', '/companies/00000000-0000-4000-8000-000000000000'],
+      ['/companies/:companyId/data/invoices', `/companies/${companyId}/data/invoices?page=0`],
     ]) {
+      // Each path is one Codat's files define: the answer was checked, not skipped.
+      expect(contract.defines('GET', template), template).toBe(true);
       const res = await http(server!, 'GET', path, { auth: client.auth });
       expect(res.status, `${path}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
       expect(res.headers.get(HEADER), path).toBeNull();
     }
     // Ledgerport's own paths are not Codat's: never checked.
+    expect(contract.defines('GET', '/emulator/faults')).toBe(false);
     const own = await http(server!, 'GET', '/emulator/faults', { auth: client.auth });
     expect(own.headers.get(HEADER)).toBeNull();
   });

@@ -45,6 +45,24 @@ describe('a rule with times: 1', () => {
     expect(await faults.push.beforeWrite(write)).toBeUndefined();
   });
 
+  it('draws once for a piece of work: a rerun of work the rule missed misses it again', async () => {
+    const clientId = randomUUID();
+    const target = { clientId, companyId: randomUUID(), connectionId: randomUUID(), dataType: 'invoices', pushOperationId: randomUUID() };
+    const rule = await faults.create(clientId, {
+      match: {},
+      action: { type: 'pushOutcome', status: 'TimedOut' },
+      probability: 0,
+      seed: 7,
+    });
+    const draws = async () =>
+      Number((await test.store.db.selectFrom('emulator_faults').select('draws').where('id', '=', rule.id).executeTakeFirstOrThrow()).draws);
+    expect(await faults.push.beforeWrite(target)).toBeUndefined();
+    expect(await faults.push.beforeWrite(target)).toBeUndefined();
+    expect(await draws()).toBe(1);
+    await faults.push.beforeWrite({ ...target, pushOperationId: randomUUID() });
+    expect(await draws()).toBe(2);
+  });
+
   it('meets a sync and its rerun alike; another client’s work never sees it', async () => {
     const clientId = randomUUID();
     const target = { clientId, companyId: randomUUID(), connectionId: randomUUID(), dataType: 'bills', pullOperationId: randomUUID() };

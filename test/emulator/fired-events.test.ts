@@ -68,6 +68,33 @@ describe('a fired read.completed', () => {
   });
 });
 
+describe('a fired write event', () => {
+  it("reports the company's last write of the data type, whichever connection it went to", async () => {
+    const client = await server.newClient();
+    const { receiver, secret } = await consumerOf(client, ['customers.write.successful']);
+    const sdk = sdkOf(client);
+    // The company's first connection is its bank's; the write goes to its accounting Sandbox.
+    const company = await sdk.companies.create({ name: 'Writes' });
+    const bank = await sdk.connections.create({ companyId: company.id, requestBody: { platformKey: 'bsbx' } });
+    const books = await sdk.connections.create({ companyId: company.id, requestBody: { platformKey: 'mqjo' } });
+    for (const connection of [bank, books])
+      await sdk.connections.updateAuthorization({ companyId: company.id, connectionId: connection.id, requestBody: { size: 'small' } });
+    await waitForSyncs(server, client, company.id);
+    const pushed = await http(server, 'POST', `/companies/${company.id}/connections/${books.id}/push/customers`, {
+      auth: client.auth,
+      body: { customerName: 'Fired Ltd', status: 'Active' },
+    });
+    expect(pushed.status, pushed.text).toBe(200);
+    const [real] = await receiver.waitFor(1, 30_000);
+    const realPayload = expectEnvelope(verifySigned(secret, real), 'customers.write.successful');
+    expect(realPayload.id).toBe(pushed.body.pushOperationKey);
+
+    expect((await fire(client, { type: 'customers.write.successful', companyId: company.id })).status).toBe(202);
+    const fired = expectEnvelope(verifySigned(secret, (await receiver.waitFor(2))[1]), 'customers.write.successful');
+    expect(fired).toEqual(realPayload);
+  });
+});
+
 describe('every event type', () => {
   it('is fired through the real delivery path, retried after a failed attempt with the same webhook-id', async () => {
     const client = await server.newClient();
@@ -115,9 +142,7 @@ describe('the control', () => {
     expectErrorBody(noCompany, 400, { validation: true });
     expect(noCompany.body.validation.errors[0].itemId).toBe('companyId');
 
-    const theirs = await fire(client, { type: 'company.created', companyId });
-    expect([403, 404]).toContain(theirs.status);
-    expectErrorBody(theirs, theirs.status);
+    expectErrorBody(await fire(client, { type: 'company.created', companyId }), 403);
     const theirConnection = await fire(client, { type: 'connection.connected', connectionId });
     expectErrorBody(theirConnection, 404);
 

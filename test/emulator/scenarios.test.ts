@@ -4,7 +4,7 @@ import { http, startTestServer, type TestClient, type TestServer } from '../help
 import { expectErrorBody } from '../helpers/error-body.js';
 import { waitForSyncs } from '../helpers/sandbox.js';
 import { startReceiver, verifySigned, type Receiver } from '../webhooks/receiver.js';
-import { advance, createClock, onlyInvoices, plus } from './emulator-helpers.js';
+import { advance, createClock, onlyInvoices, onlyTypes, plus } from './emulator-helpers.js';
 import { RATE_LIMIT_RETRY_MS, SCENARIOS, SLOW_SYNC_MS } from '../../src/emulator/scenarios.js';
 
 /**
@@ -52,7 +52,7 @@ async function untilConnection(client: TestClient, companyId: string, connection
 }
 
 describe('deauthorize-on-next-sync', () => {
-  it('links, then its next sync turns the connection Deauthorized with connection.disconnected; a new link without it syncs', async () => {
+  it('links, then its next sync turns the connection Deauthorized with connection.disconnected, its other syncs AuthError too; a new link without it syncs', async () => {
     const client = await server.newClient();
     const receiver = await startReceiver();
     receivers.push(receiver);
@@ -61,7 +61,8 @@ describe('deauthorize-on-next-sync', () => {
       body: { url: receiver.url, eventTypes: ['connection.disconnected'] },
     });
     const sdk = sdkOf(server, client);
-    await onlyInvoices(sdk, client.clientId, 24);
+    // Two data types, synced side by side (two jobs at once): neither reads.
+    await onlyTypes(sdk, client.clientId, ['invoices', 'customers'], 24);
     const { companyId, connectionId } = await pendingSandbox(sdk, 'Revoking');
     const linked = await sdk.connections.updateAuthorization({
       companyId,
@@ -77,12 +78,15 @@ describe('deauthorize-on-next-sync', () => {
       payload: { connection: { id: connectionId, status: 'Deauthorized' } },
     });
     await waitForSyncs(server, client, companyId);
-    expect((await history(client, companyId)).map((op) => op.status)).toEqual(['AuthError']);
+    expect((await history(client, companyId)).map((op) => op.status)).toEqual(['AuthError', 'AuthError']);
+    // One deauthorization: one event.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received).toHaveLength(1);
 
     // Authorised again without the scenario: the connection syncs as usual.
     await sdk.connections.updateAuthorization({ companyId, connectionId, requestBody: { size: 'small' } });
     await waitForSyncs(server, client, companyId);
-    expect((await history(client, companyId)).map((op) => op.status).sort()).toEqual(['AuthError', 'Complete']);
+    expect((await history(client, companyId)).map((op) => op.status).sort()).toEqual(['AuthError', 'AuthError', 'Complete', 'Complete']);
     expect((await sdk.connections.get({ companyId, connectionId })).status).toBe('Linked');
   });
 });

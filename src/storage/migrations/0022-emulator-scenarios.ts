@@ -15,7 +15,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('company_id', 'text', (c) => c.notNull())
     .addColumn('scenario', 'text', (c) => c.notNull())
-    .addColumn('linked', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('emulator_scenarios_company').on('emulator_scenarios').columns(['client_id', 'company_id']).execute();
 
@@ -33,6 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('work_id', 'text', (c) => c.primaryKey())
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('fault_id', 'text', (c) => c.notNull())
+    .addColumn('company_id', 'text')
     .execute();
   await db.schema.createIndex('emulator_fired_work_fault').on('emulator_fired_work').columns(['client_id', 'fault_id']).execute();
   await db.schema

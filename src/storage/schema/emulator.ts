@@ -90,8 +90,6 @@ export interface EmulatorScenariosTable {
   client_id: string;
   company_id: string;
   scenario: string;
-  /** When it was linked with it (business time). */
-  linked: string;
 }
 
 /** What a connection's scenario has done since it was linked, one mark per row (migration 0022). */
@@ -107,5 +105,8 @@ export interface EmulatorScenarioMarksTable {
 export interface EmulatorFiredWorkTable {
   work_id: string;
   client_id: string;
+  /** The rule that fired, or '' when rules were drawn against and none fired. */
   fault_id: string;
+  /** The company the work was for (none: a client-level event's delivery). */
+  company_id: string | null;
 }

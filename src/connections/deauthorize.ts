@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { connectionById } from './connections.store.js';
+import { lockClient } from '../clients/clients.store.js';
 import { writeConnectionStatus } from './connection-status.js';
 import { findPlatform } from '../connectors/registry.js';
 import { recordConnectionEvent } from './connection-events.js';
@@ -20,6 +21,8 @@ export async function deauthorizeConnection(
   context: { publicUrl: string; companyReference: CompanyReferenceReader },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    // Two syncs finding out at once (two jobs of one connection) are serialised here: the second finds it Deauthorized.
+    await lockClient(trx, target.clientId);
     const row = await connectionById(trx, target.clientId, target.connectionId);
     if (!row || !findPlatform(row.platform_key) || row.status !== 'Linked') return;
     const errors = [

@@ -449,7 +449,7 @@ async function throwawayIds(endpoint: Endpoint): Promise<Ids> {
         ids[name] = fixture.connectionId;
         ids.datasetId = fixture.datasetId;
       } else if (linksItself) ids[name] = (await companyWithConnection(server, clientA, platformKey, ids.companyId)).connectionId;
-      else ids[name] = (await linkPlatforms(server, clientA, ids.companyId, [platformKey]))[platformKey];
+      else ids[name] = (await linkPlatforms(server, clientA, ids.companyId, [platformKey], THROWAWAY_SIZE))[platformKey];
     } else if (name === 'apiKeyId') {
       const key = await clientsService.createKey(clientA.clientId);
       if (!key) throw new Error('could not create a throwaway key');
@@ -475,10 +475,16 @@ async function throwawayIds(endpoint: Endpoint): Promise<Ids> {
     if (joined.status !== 200) throw new Error(`fixture: putting a company on a clock answered ${joined.status}: ${joined.text}`);
   }
   if (ids.companyId && !ids.connectionId && /^\/companies\/\{companyId\}\/data(\/|$)/.test(endpoint.template)) {
-    await linkPlatforms(server, clientA, ids.companyId, [platformKey]);
+    await linkPlatforms(server, clientA, ids.companyId, [platformKey], THROWAWAY_SIZE);
   }
   return ids;
 }
+
+/**
+ * A throwaway company's Sandbox: a control only needs its ids, and dozens of controls each link one, so a small data set
+ * (every data type still has records) keeps the suite's syncs from crowding the job runner under a loaded CI.
+ */
+const THROWAWAY_SIZE = { invoices: '20' };
 
 /** A write to a platform (`.../push/{dataType}`): its fixtures include a customer for the record to name. */
 function isWrite(endpoint: Endpoint): boolean {

@@ -416,7 +416,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const push = createPushService({ db, dialect, lists, jobs, wakeJobs, companies, credentials, allowPrivate, ...pushTiming });
   registerPushRoutes(server, { push });
   registerWebhooks(server, { db, allowPrivate: options.webhooks?.allowPrivate });
-  emulator?.registerRoutes(server, { clients, publicUrl: urls.publicUrl, company: (client, id) => companies.get(client, id), wakeJobs });
+  emulator?.registerRoutes(server, {
+    clients,
+    publicUrl: urls.publicUrl,
+    company: (client, id) => companies.get(client, id),
+    wakeJobs,
+    deleteOwned,
+  });
   registerPortalRoutes(server, {
     db,
     sessions: createPortalSessions({ sessions: createPortalSessionsStore(db), apiKeys: apiKeysStore }),

@@ -213,3 +213,23 @@ export async function companyDoc(executor: Kysely<Database>, clientId: string, c
     .executeTakeFirst();
   return row?.doc;
 }
+
+/** The ids of the client's companies, oldest first. */
+export async function companyIdsOf(executor: Kysely<Database>, clientId: string): Promise<string[]> {
+  const rows = await executor.selectFrom('companies').select('id').where('client_id', '=', clientId).orderBy('seq').execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Deletes a company with all it owns (`deleteOwned`) in the caller's transaction, which holds the client's lock
+ * (the emulator's reset deletes every company of a client in one).
+ */
+export async function deleteCompanyIn(
+  trx: Kysely<Database>,
+  clientId: string,
+  companyId: string,
+  deleteOwned: DeletionStep,
+): Promise<void> {
+  await deleteOwned(trx, clientId, { companyId });
+  await trx.deleteFrom('companies').where('client_id', '=', clientId).where('id', '=', companyId).execute();
+}

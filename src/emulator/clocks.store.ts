@@ -237,3 +237,11 @@ export async function ticketsOf(db: Kysely<Database>, clockId: string): Promise<
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
+
+/** Deletes every clock of the client with its members, timers and tickets (the emulator's reset); how many clocks. */
+export async function deleteClientClocks(trx: Kysely<Database>, clientId: string): Promise<number> {
+  const clocks = await trx.selectFrom('emulator_clocks').select('id').where('client_id', '=', clientId).execute();
+  await trx.deleteFrom('emulator_clock_members').where('client_id', '=', clientId).execute();
+  for (const { id } of clocks) await deleteClock(trx, clientId, id);
+  return clocks.length;
+}

@@ -17,6 +17,9 @@ import { registerFaultAndJournalRoutes } from './faults.routes.js';
 import { createFaults } from './faults.js';
 import { createEventFiring } from './fired-events.js';
 import { createScenarios } from './scenarios.js';
+import { createReset } from './reset.js';
+import { registerResetRoutes } from './reset.routes.js';
+import type { DeletionStep } from '../storage/deletion.js';
 import { createCodatContract, VIOLATION_HEADER, violationHeader, type CodatContract } from './codat-contract.js';
 import { deleteScenariosStep } from './scenarios.store.js';
 import type { SyncFaults } from '../syncs/sync-job.js';
@@ -33,6 +36,8 @@ export interface EmulatorServices {
   /** The company as the API serves it (or its 403/404). */
   company: (client: Client, companyId: string) => Promise<string>;
   wakeJobs: () => void;
+  /** What deleting a company deletes (app.ts's cascade): the reset deletes every company of the client with it. */
+  deleteOwned: DeletionStep;
 }
 
 /** The header that puts a company on a clock as it is created. */
@@ -201,6 +206,7 @@ export function createEmulator(deps: {
     registerRoutes(server: FastifyInstance, services: EmulatorServices): void {
       registerEmulatorRoutes(server, { clocks });
       registerFaultAndJournalRoutes(server, { faults, journal });
+      registerResetRoutes(server, { reset: createReset({ db, deleteOwned: services.deleteOwned }) });
       const events = createEventFiring({
         db,
         jobs,

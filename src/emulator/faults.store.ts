@@ -39,13 +39,11 @@ export async function deleteFault(db: Kysely<Database>, clientId: string, id: st
   });
 }
 
-/** Deletes every rule of the client, and what they fired on, together. */
-export async function deleteFaults(db: Kysely<Database>, clientId: string): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('emulator_fired_work').where('client_id', '=', clientId).execute();
-    const result = await trx.deleteFrom('emulator_faults').where('client_id', '=', clientId).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  });
+/** Deletes every rule of the client, and what they fired on (in the caller's transaction: the two go together). */
+export async function deleteFaults(trx: Kysely<Database>, clientId: string): Promise<number> {
+  await trx.deleteFrom('emulator_fired_work').where('client_id', '=', clientId).execute();
+  const result = await trx.deleteFrom('emulator_faults').where('client_id', '=', clientId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** What a piece of work met, recorded: `fault_id` NO_FAULT when rules were drawn against and none fired. */

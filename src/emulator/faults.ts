@@ -451,7 +451,7 @@ export function createFaults(deps: {
       if (!(await deleteFault(db, clientId, id))) throw notFound(`No fault rule was found with ID ${id}`);
     },
     async deleteAll(clientId: string): Promise<void> {
-      await deleteFaults(db, clientId);
+      await db.transaction().execute((trx) => deleteFaults(trx, clientId));
     },
     /** After the guard (the caller is known) and before any handler: the rules fire on requests. */
     install(server: FastifyInstance): void {

@@ -79,3 +79,8 @@ export async function countByStatus(db: Kysely<Database>, clientId: string, filt
     .execute();
   return rows.map((r) => [Number(r.status), Number(r.n)]);
 }
+
+/** Forgets the client's journal (the emulator's reset). */
+export async function clearJournal(executor: Kysely<Database>, clientId: string): Promise<void> {
+  await executor.deleteFrom('emulator_requests').where('client_id', '=', clientId).execute();
+}

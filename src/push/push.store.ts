@@ -109,3 +109,14 @@ export function lastSettledPush(
   if (target.connectionId !== undefined) query = query.where('connection_id', '=', target.connectionId);
   return query.orderBy('seq', 'desc').limit(1).executeTakeFirst();
 }
+
+/** How many of the client's writes are still Pending: the emulator's reset waits for none. */
+export async function pendingPushCount(executor: Kysely<Database>, clientId: string): Promise<number> {
+  const row = await executor
+    .selectFrom('push_operations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('client_id', '=', clientId)
+    .where('status', '=', 'Pending')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

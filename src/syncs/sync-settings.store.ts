@@ -72,3 +72,8 @@ export async function linkedConnectionsWithSettings(db: Kysely<Database>, compan
     settings: effectiveSyncSettings(parseStoredSettings(client_settings), parseStoredSettings(company_settings)),
   }));
 }
+
+/** Back to the defaults: the client's own sync settings forgotten (the emulator's reset). */
+export async function clearClientSyncSettings(db: Kysely<Database>, clientId: string): Promise<void> {
+  await db.updateTable('clients').set({ sync_settings: null }).where('id', '=', clientId).execute();
+}

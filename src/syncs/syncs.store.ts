@@ -315,3 +315,14 @@ export async function setRecordsModified(trx: Kysely<Database>, clientId: string
 export function pullOperationsPage(lists: ListContext, clientId: string, companyId: string, resource: Resource, page: PageRequest) {
   return companyDocsPage(lists, 'pull_operations', clientId, companyId, resource, page);
 }
+
+/** How many of the client's syncs are reading now (held by a run): the emulator's reset waits for none. */
+export async function runningSyncCount(executor: Kysely<Database>, clientId: string): Promise<number> {
+  const row = await executor
+    .selectFrom('pull_operations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('client_id', '=', clientId)
+    .where('status', '=', 'Fetching')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

@@ -202,3 +202,26 @@ export function deliveryOf(executor: Kysely<Database>, clientId: string, consume
     .where('id', '=', deliveryId)
     .executeTakeFirst();
 }
+
+/**
+ * How many of the client's deliveries are being sent: pending and due by `now` (a retry due later is not in flight,
+ * and the emulator's reset cancels it).
+ */
+export async function deliveriesInFlight(executor: Kysely<Database>, clientId: string, now: string): Promise<number> {
+  const row = await executor
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('client_id', '=', clientId)
+    .where('status', '=', 'pending')
+    .where('next_attempt', '<=', now)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Deletes every consumer of the client, with its events and deliveries (the emulator's reset); how many consumers. */
+export async function deleteClientWebhooks(trx: Kysely<Database>, clientId: string): Promise<number> {
+  await trx.deleteFrom('webhook_deliveries').where('client_id', '=', clientId).execute();
+  await trx.deleteFrom('webhook_events').where('client_id', '=', clientId).execute();
+  const result = await trx.deleteFrom('webhook_consumers').where('client_id', '=', clientId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

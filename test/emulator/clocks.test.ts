@@ -33,6 +33,7 @@ describe('without EMULATOR', () => {
       ['GET', '/emulator/requests'],
       ['POST', '/emulator/requests/verify'],
       ['POST', '/emulator/events'],
+      ['POST', '/emulator/reset'],
     ] as const) {
       const res = await http(off, method, path, { auth: client.auth, ...(method === 'GET' ? {} : { body: {} }) });
       expectErrorBody(res, 404);
@@ -56,6 +57,7 @@ describe('without EMULATOR', () => {
       '/emulator/faults/{faultId}',
       '/emulator/requests',
       '/emulator/requests/verify',
+      '/emulator/reset',
     ]);
     expect(withIt.paths['/emulator/clocks'].post.tags).toEqual(['Emulator']);
     // Off, the header is not there either: the same document apart from the emulator's paths, schema and header.

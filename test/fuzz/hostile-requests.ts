@@ -26,7 +26,15 @@ export interface FuzzTarget {
   fixtureValues: Record<string, string[]>;
   /** Real values of a throwaway company, for the other methods: writes, deletes and syncs reach real records there. */
   throwawayValues?: Record<string, string[]>;
+  /**
+   * The Authorization header of a second client, sent to the operations that act on the whole client (the emulator's
+   * reset, CLIENT_WIDE) instead of `auth`: they are fuzzed for real, and the fuzz client's fixture survives them.
+   */
+  clientWideAuth?: string;
 }
+
+/** Operations that change everything the caller owns, whatever the request names. */
+const CLIENT_WIDE = new Set(['/emulator/reset']);
 
 export interface HostileRequest {
   operation: Operation;
@@ -539,7 +547,8 @@ export function hostileRequest(operations: Operation[], fuzz: FuzzTarget): fc.Ar
         const safe = SAFE.has(method);
         const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
         const values = fc.tuple(...names.map((name) => pathValue(name, safe, fuzz)));
-        return fc.tuple(fc.constant(method), values, queryString(operation), headersFor(fuzz.auth), bodyFor(operation));
+        const auth = CLIENT_WIDE.has(operation.path) && fuzz.clientWideAuth ? fuzz.clientWideAuth : fuzz.auth;
+        return fc.tuple(fc.constant(method), values, queryString(operation), headersFor(auth), bodyFor(operation));
       })
       .map(([method, values, query, headers, body]): HostileRequest => {
         let i = 0;

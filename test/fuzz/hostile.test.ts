@@ -42,7 +42,13 @@ describe('hostile requests', () => {
     const before = await fixture.snapshot();
     let batches = 0;
     const stats = await runHostileRequests(
-      { url: server.url, auth: client.auth, fixtureValues: fixture.values, throwawayValues: throwaway.values },
+      {
+        url: server.url,
+        auth: client.auth,
+        fixtureValues: fixture.values,
+        throwawayValues: throwaway.values,
+        clientWideAuth: (await server.newClient({ name: 'Fuzz reset client' })).auth,
+      },
       operations,
       {
         count: REQUESTS,

@@ -55,6 +55,7 @@ describe('reset', () => {
     });
     expect(pushed.status, pushed.text).toBe(200);
     await waitForPush(server, client, companyId, pushed.body.pushOperationKey);
+    await waitForSyncs(server, client, companyId);
     const clock = await createClock(server, client, '2027-01-01T00:00:00.000Z');
     await http(server, 'PUT', `/emulator/companies/${companyId}/clock`, { auth: client.auth, body: { clockId: clock } });
     const rule = await http(server, 'POST', '/emulator/faults', {
@@ -104,6 +105,8 @@ describe('reset', () => {
     expect((await sdk.companies.list({})).totalResults).toBe(1);
 
     await waitForPush(server, client, companyId, pushed.body.pushOperationKey);
+    // The write queued a sync of its data type: a sync reading is work in flight too.
+    await waitForSyncs(server, client, companyId);
     const reset = await http(server, 'POST', '/emulator/reset', { auth: client.auth });
     expect(reset.status, reset.text).toBe(200);
     expect((await sdk.companies.list({})).totalResults).toBe(0);

@@ -285,6 +285,7 @@ export function createFaults(deps: {
       if (n === undefined) continue;
       if (action.type === 'lostAnswer') {
         losing.add(request);
+        deps.journal.markLost(request);
         continue;
       }
       if (action.type === 'latency') {
@@ -459,6 +460,7 @@ export function createFaults(deps: {
       // A lost answer: the request was processed in full; its connection closes instead of carrying the answer.
       server.addHook('onSend', async (request, reply, payload) => {
         if (!losing.has(request)) return payload;
+        // The journal's own onSend, which runs first, kept its entry (status 0).
         await deps.journal.record(request, 0, reply.elapsedTime).catch(deps.onError);
         request.raw.socket?.destroy();
         return payload;

@@ -16,6 +16,8 @@ interface Seen {
   time?: BusinessTime;
   /** Recorded already (a fault that closed the connection records its request itself). */
   recorded?: boolean;
+  /** A `lostAnswer` rule fired: the entry's status is 0. */
+  lost?: boolean;
 }
 
 export interface JournalEntry {
@@ -115,6 +117,12 @@ export function createJournal(deps: {
   return {
     record,
 
+    /** A `lostAnswer` rule fired on the request: its entry says 0, the status of a connection closed unanswered. */
+    markLost(request: FastifyRequest): void {
+      const state = seen.get(request);
+      if (state) state.lost = true;
+    },
+
     /** Notes the business time a request runs in (the emulator's pre-handler chose it). */
     noteTime(request: FastifyRequest, time: BusinessTime | undefined): void {
       const state = seen.get(request);
@@ -129,13 +137,17 @@ export function createJournal(deps: {
     },
 
     install(server: FastifyInstance): void {
-      server.addHook('onSend', async (request, _reply, payload) => {
+      server.addHook('onSend', async (request, reply, payload) => {
         const state = seen.get(request);
-        if (state)
-          state.response =
-            typeof payload === 'string' || Buffer.isBuffer(payload) ? createHash('sha256').update(payload).digest('hex') : null;
+        if (!state) return payload;
+        state.response =
+          typeof payload === 'string' || Buffer.isBuffer(payload) ? createHash('sha256').update(payload).digest('hex') : null;
+        // Written before the answer leaves: a client that has its answer finds the request in the journal (a lost
+        // answer's entry says 0: its connection is closed instead).
+        if (journaled(request)) await record(request, state.lost ? 0 : reply.statusCode, reply.elapsedTime).catch(deps.onError);
         return payload;
       });
+      // An answer that skipped onSend (none should) is still kept, once.
       server.addHook('onResponse', async (request, reply) => {
         if (!journaled(request)) return;
         record(request, reply.statusCode, reply.elapsedTime).catch(deps.onError);

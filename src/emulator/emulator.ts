@@ -22,6 +22,7 @@ import { registerResetRoutes } from './reset.routes.js';
 import type { DeletionStep } from '../storage/deletion.js';
 import { createCodatContract, VIOLATION_HEADER, violationHeader, type CodatContract } from './codat-contract.js';
 import { deleteScenariosStep } from './scenarios.store.js';
+import { deleteFiredWorkStep } from './faults.store.js';
 import type { SyncFaults } from '../syncs/sync-job.js';
 import { registerEventRoutes } from './events.routes.js';
 import type { Client, ClientsStore } from '../clients/clients.store.js';
@@ -99,12 +100,14 @@ export function createEmulator(deps: {
   const jobs = clockedJobEngine(db, deps.engine, signal, new Set([CLOCK_ADVANCE_JOB]));
   const clocks = createClocksService({ db, jobs: deps.engine, clockedJobs: jobs });
 
-  /** The business time of a request of the client: its company's clock on a company's path, else the client's. */
-  async function businessTime(request: FastifyRequest, clientId: string): Promise<BusinessTime | undefined> {
-    const companyId = companyParam(request);
+  /** The business time of the client's company (its clock's, else the client's), or of the client; none off clocks. */
+  async function timeOfCompany(clientId: string, companyId?: string): Promise<BusinessTime | undefined> {
     const clock = await governingClock(db, clientId, companyId);
     return clock && timeOf(clock, companyId);
   }
+
+  /** The business time of a request of the client: its company's clock on a company's path, else the client's. */
+  const businessTime = (request: FastifyRequest, clientId: string) => timeOfCompany(clientId, companyParam(request));
 
   /** What the pre-handler runs the request in: the guard's choice, a new company's clock, or a public company page's. */
   async function requestTime(request: FastifyRequest): Promise<BusinessTime | undefined> {
@@ -145,8 +148,8 @@ export function createEmulator(deps: {
     },
     /** The scenarios of the Sandboxes' authorization (handed to the connections service by `app.ts`). */
     scenarios: scenarios.authorization,
-    /** A deleted company leaves its clock, and takes its connections' scenarios. */
-    deletionSteps: [deleteClockMembershipStep, deleteScenariosStep],
+    /** A deleted company leaves its clock, and takes its connections' scenarios and what fault rules met on its work. */
+    deletionSteps: [deleteClockMembershipStep, deleteScenariosStep, deleteFiredWorkStep],
 
     /** Puts a new company on the clock its creating request named (in the creation's transaction). */
     async companyCreated(trx: Kysely<Database>, clientId: string, companyId: string): Promise<void> {
@@ -211,10 +214,7 @@ export function createEmulator(deps: {
         db,
         jobs,
         ...services,
-        businessTime: async (clientId, companyId) => {
-          const clock = await governingClock(db, clientId, companyId);
-          return clock && timeOf(clock, companyId);
-        },
+        businessTime: timeOfCompany,
       });
       registerEventRoutes(server, { events });
     },

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, EmulatorFaultsTable } from '../storage/schema.js';
+import type { DeletionStep } from '../storage/deletion.js';
 
 /** A client's fault rules (migration 0021), reached with the client's id. */
 
@@ -79,9 +80,10 @@ export async function recordFiredOn(
 }
 
 /** A deleted company takes what its work met with it (a connection's goes with its company or its rules). */
-export async function deleteFiredWorkOf(executor: Kysely<Database>, clientId: string, companyId: string): Promise<void> {
-  await executor.deleteFrom('emulator_fired_work').where('client_id', '=', clientId).where('company_id', '=', companyId).execute();
-}
+export const deleteFiredWorkStep: DeletionStep = async (trx, clientId, scope) => {
+  if (scope.connectionId !== undefined) return;
+  await trx.deleteFrom('emulator_fired_work').where('client_id', '=', clientId).where('company_id', '=', scope.companyId).execute();
+};
 
 /**
  * Counts one firing of a rule, unless it is spent (another request took its last one): the firing's index (0 for the

@@ -458,10 +458,9 @@ export function createFaults(deps: {
     install(server: FastifyInstance): void {
       server.addHook('onRequest', onRequest);
       // A lost answer: the request was processed in full; its connection closes instead of carrying the answer.
-      server.addHook('onSend', async (request, reply, payload) => {
+      server.addHook('onSend', async (request, _reply, payload) => {
         if (!losing.has(request)) return payload;
-        // The journal's own onSend, which runs first, kept its entry (status 0).
-        await deps.journal.record(request, 0, reply.elapsedTime).catch(deps.onError);
+        // The journal's own onSend, which runs first, kept its entry (status 0: `markLost`).
         request.raw.socket?.destroy();
         return payload;
       });

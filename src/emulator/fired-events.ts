@@ -61,32 +61,30 @@ export function createEventFiring(deps: {
 }) {
   const { db } = deps;
 
-  /** The connection the event is about: the one named (it must be the company's), else the company's first. */
-  async function connectionFor(
-    client: Client,
-    companyId: string,
-    input: EventToFire,
-    required: boolean,
-  ): Promise<ConnectionRow | undefined> {
-    if (input.connectionId !== undefined) {
-      const row = await connectionById(db, client.id, input.connectionId);
-      if (!row || row.company_id !== companyId) throw notFound(`Data connection ${input.connectionId} not found`);
-      return row;
-    }
-    const first = (await connectionsOfCompany(db, client.id, companyId))[0];
-    if (!first && required) throw problem('connectionId', `${input.type} is about a connection, and company ${companyId} has none`);
-    return first;
+  /**
+   * What the event is about: the company named, else the named connection's; and the connection named, read once (it
+   * must be the client's, and the company's when both are given).
+   */
+  async function subjectOf(client: Client, input: EventToFire): Promise<{ companyId: string; named?: ConnectionRow }> {
+    const named = input.connectionId === undefined ? undefined : await connectionById(db, client.id, input.connectionId);
+    if (input.connectionId !== undefined && (!named || (input.companyId !== undefined && named.company_id !== input.companyId)))
+      throw notFound(`Data connection ${input.connectionId} not found`);
+    const companyId = input.companyId ?? named?.company_id;
+    if (companyId === undefined) throw problem('companyId', `${input.type} is about a company: give companyId (or connectionId)`);
+    return { companyId, named };
   }
 
-  /** The company the event is about: the one named, else the named connection's. */
-  async function companyFor(client: Client, input: EventToFire): Promise<string> {
-    if (input.companyId !== undefined) return input.companyId;
-    if (input.connectionId !== undefined) {
-      const row = await connectionById(db, client.id, input.connectionId);
-      if (!row) throw notFound(`Data connection ${input.connectionId} not found`);
-      return row.company_id;
-    }
-    throw problem('companyId', `${input.type} is about a company: give companyId (or connectionId)`);
+  /** The connection the event is about: the one named, else the company's first. */
+  async function connectionFor(
+    client: Client,
+    subject: { companyId: string; named?: ConnectionRow },
+    type: string,
+    required: boolean,
+  ): Promise<ConnectionRow | undefined> {
+    if (subject.named) return subject.named;
+    const first = (await connectionsOfCompany(db, client.id, subject.companyId))[0];
+    if (!first && required) throw problem('connectionId', `${type} is about a connection, and company ${subject.companyId} has none`);
+    return first;
   }
 
   function checkInput(input: EventToFire): RegExpExecArray | null {
@@ -124,7 +122,8 @@ export function createEventFiring(deps: {
     async fire(client: Client, input: EventToFire): Promise<FiredEvent> {
       const write = checkInput(input);
       if (CLIENT_EVENTS.has(input.type)) return fireClientEvent(client, input.type);
-      const companyId = await companyFor(client, input);
+      const subject = await subjectOf(client, input);
+      const { companyId } = subject;
       // The API's own answer for a company that is not the client's (403) or does not exist (404).
       const served = JSON.parse(await deps.company(client, companyId)) as Record<string, unknown>;
       const time = await deps.businessTime(client.id, companyId);
@@ -132,7 +131,7 @@ export function createEventFiring(deps: {
         const now = clockFor({ clientId: client.id, companyId }).now().toISOString();
         const publicUrl = deps.publicUrl();
         if (CONNECTION_EVENTS.has(input.type)) {
-          const connection = (await connectionFor(client, companyId, input, true))!;
+          const connection = (await connectionFor(client, subject, input.type, true))!;
           const context = { publicUrl, companyReference: companyReferenceReader(deps.publicUrl) };
           return db
             .transaction()
@@ -140,7 +139,9 @@ export function createEventFiring(deps: {
         }
         // Writes and category changes are about a connection; a read may report none.
         const needsConnection = write !== null || input.type === 'accountCategories.updated';
-        const connection = input.type.startsWith('company.') ? undefined : await connectionFor(client, companyId, input, needsConnection);
+        const connection = input.type.startsWith('company.')
+          ? undefined
+          : await connectionFor(client, subject, input.type, needsConnection);
         return db.transaction().execute(async (trx) => {
           const company = await companyReference(trx, client.id, companyId, publicUrl);
           const event = { clientId: client.id, companyId, companyTags: company.tags, eventType: input.type };

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { DeletionStep } from '../storage/deletion.js';
-import { deleteFiredWorkOf } from './faults.store.js';
 
 /*
  * The Sandboxes' authorization scenarios (scenarios.ts; migration 0022). Each statement takes the client id after
@@ -81,9 +80,8 @@ export async function dropMark(db: Kysely<Database>, clientId: string, connectio
     .execute();
 }
 
-/** A deleted company or connection takes its scenarios with it (and a company, what fault rules met on its work). */
+/** A deleted company or connection takes its scenarios with it. */
 export const deleteScenariosStep: DeletionStep = async (trx, clientId, scope) => {
-  if (scope.connectionId === undefined) await deleteFiredWorkOf(trx, clientId, scope.companyId);
   for (const table of ['emulator_scenario_marks', 'emulator_scenarios'] as const) {
     let query = trx.deleteFrom(table).where('client_id', '=', clientId).where('company_id', '=', scope.companyId);
     if (scope.connectionId !== undefined) query = query.where('connection_id', '=', scope.connectionId);

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
+import { CODAT_FILES } from '../../src/codat-model/codat-oas-files.js';
 import { compileDocument, responseSchemaPointer, validationErrors, type Ajv, type OasDocument } from './openapi-contract.js';
 
 export type { Json, OasDocument } from './openapi-contract.js';
@@ -41,7 +42,7 @@ export function oasFileHere(file: OasFile): boolean {
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const OAS_DIR = resolve(REPO_ROOT, process.env.CODAT_OAS_DIR || '../shared/reference/codat-oas');
 /** Every file the tests read; Lending is YAML (parsed with `yaml`), the rest JSON. */
-export const OAS_FILES: readonly OasFile[] = ['Codat-Platform.json', 'Codat-Banking.json', 'Codat-Commerce.json', 'Codat-Lending.yaml'];
+export const OAS_FILES: readonly OasFile[] = CODAT_FILES;
 const missing = OAS_FILES.filter((file) => !existsSync(resolve(OAS_DIR, file)));
 
 /** Whether Codat's OpenAPI files can be read here, and if not, the reason a test prints when it skips. */
